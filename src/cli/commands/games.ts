@@ -1,0 +1,45 @@
+import type { Argv, CommandModule } from 'yargs';
+import { FAMILIES } from '../../games/index.ts';
+import { formatParamValue } from '../../core/params.ts';
+import { io } from '../io.ts';
+
+type Args = { json: boolean };
+
+/** `arena games`: the families, their parameters with defaults, and move notation. */
+export const gamesCommand: CommandModule<object, Args> = {
+  command: 'games',
+  describe: 'List the game families, their parameters, defaults and move notation',
+  builder: (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as Argv<Args>,
+  handler(args) {
+    if (args.json) {
+      const doc = FAMILIES.map((f) => ({
+        id: f.id,
+        title: f.title,
+        summary: f.summary,
+        notation: f.notation,
+        params: Object.entries(f.params).map(([name, p]) => ({
+          name,
+          description: p.description,
+          expected: p.expected,
+          ...(p.default !== undefined ? { default: formatParamValue(p.default) } : {}),
+          ...(p.choices ? { choices: p.choices } : {}),
+        })),
+      }));
+      io().out(JSON.stringify(doc, null, 2));
+      return;
+    }
+    const lines: string[] = [];
+    for (const f of FAMILIES) {
+      lines.push(`${f.id} — ${f.title}`, `  ${f.summary}`, `  moves: ${f.notation}`);
+      const entries = Object.entries(f.params);
+      const width = Math.max(...entries.map(([n]) => n.length));
+      for (const [name, p] of entries) {
+        const def = p.default !== undefined ? ` (default ${formatParamValue(p.default)})` : p.optional ? ' (optional)' : '';
+        lines.push(`  --${name.padEnd(width)}  ${p.description}: ${p.expected}${def}`);
+      }
+      lines.push('');
+    }
+    lines.push('A variant is written family{param=value;…}, e.g. "subtraction{moves=1,5,8,10;n=50..200}" (quote it in a shell).');
+    io().out(lines.join('\n'));
+  },
+};

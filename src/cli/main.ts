@@ -1,0 +1,60 @@
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { ArenaError } from '../core/errors.ts';
+import { gamesCommand } from './commands/games.ts';
+import { io } from './io.ts';
+
+/** Every CLI command, one module each under `src/cli/commands/`. */
+const COMMANDS = [gamesCommand];
+
+/** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
+export const EXIT_USAGE = 2;
+
+/**
+ * Runs the CLI on an argument list. Resolves to the exit code; a user's mistake prints one line
+ * (no stack trace) and gives 2. Only the CLI sets exit codes.
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  process.exitCode = undefined;
+  let failed: number | undefined;
+  const parser = yargs([...argv])
+    .scriptName('arena')
+    .usage('$0 <command> [options]\n\nA terminal arena for two-player take-away games.')
+    .strictCommands()
+    .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version(false)
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      io().err(`arena: ${msg}`);
+      failed = EXIT_USAGE;
+    });
+  for (const command of COMMANDS) parser.command(command as never);
+  try {
+    await parser.parseAsync();
+  } catch (err) {
+    if (err instanceof ArenaError) {
+      io().err(`arena: ${err.message}`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  }
+  return failed ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
+}
+
+const isMain = process.argv[1] !== undefined && /[\\/](arena(\.mjs)?|main\.ts)$/.test(process.argv[1]);
+if (isMain) {
+  const args = hideBin(process.argv);
+  runCli(args).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      io().err(`arena: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,79 @@
+import type { AnyGame, Game, Seat } from './game.ts';
+import type { ParamSpec } from './params.ts';
+import type { Rng } from './rng.ts';
+
+/** What a bot is given each time it must move. */
+export interface BotContext<S = unknown, M = unknown, O = Record<string, unknown>> {
+  /** The variant being played, with its rules and optional capabilities (solver, heuristic, size). */
+  readonly game: Game<S, M>;
+  /** A copy of the position; the runner keeps the authoritative one. */
+  readonly state: S;
+  /** The legal moves; the answer must be one of them. */
+  readonly moves: readonly M[];
+  /** The seat this bot plays in this game. */
+  readonly seat: Seat;
+  /** The bot's own seeded generator; use it instead of Math.random so games replay exactly. */
+  readonly rng: Rng;
+  /** Epoch milliseconds (`Date.now()` clock) by which the move must be returned. */
+  readonly deadline: number;
+  /** The bot's options, validated against its `options` table with defaults filled in. */
+  readonly options: O;
+}
+
+/**
+ * A bot: the default export of a module in `bots/`. It lives for a whole tournament (in its own
+ * worker thread when isolated), so module-level caches survive from game to game.
+ */
+export interface Bot<O extends object = Record<string, unknown>> {
+  /** Unique name, used on the command line and in standings. Letters, digits, `-` and `_`. */
+  readonly name: string;
+  /** One line about how it plays. */
+  readonly description: string;
+  /** Options, set as `name:key=value,key=value` on the command line or in specs. */
+  readonly options?: { readonly [K in keyof O]-?: ParamSpec<O[K]> };
+  /** Whether the bot can play a variant; checked before a tournament starts. Default: all. */
+  supports?(game: AnyGame): boolean;
+  /** Chooses one of `ctx.moves`. */
+  choose(ctx: BotContext<unknown, unknown, O>): unknown;
+}
+
+/** A bot with its option types erased. */
+export type AnyBot = Bot<Record<string, unknown>>;
+
+const BOT_NAME = /^[A-Za-z][\w-]*$/;
+
+/**
+ * Declares a bot. Checks the shape at once, so a broken bot file is reported when it loads
+ * rather than halfway through a tournament.
+ */
+export function defineBot<O extends object = Record<string, unknown>>(bot: Bot<O>): Bot<O> {
+  const problem = botProblem(bot);
+  if (problem) throw new TypeError(problem);
+  return Object.freeze({ ...bot, [BOT_BRAND]: true }) as Bot<O>;
+}
+
+const BOT_BRAND = Symbol.for('take-arena.bot');
+
+/** Why a value is not a valid bot, or null when it is one. */
+export function botProblem(value: unknown): string | null {
+  if (value === null || typeof value !== 'object') return `expected a bot object (from defineBot), got ${typeof value}`;
+  const bot = value as Partial<Bot>;
+  if (typeof bot.name !== 'string' || !BOT_NAME.test(bot.name)) {
+    return `expected \`name\` to be letters, digits, - or _, starting with a letter, got ${JSON.stringify(bot.name)}`;
+  }
+  if (typeof bot.description !== 'string') return `bot ${bot.name}: expected \`description\` to be a string`;
+  if (typeof bot.choose !== 'function') return `bot ${bot.name}: expected \`choose\` to be a function`;
+  if (bot.supports !== undefined && typeof bot.supports !== 'function') {
+    return `bot ${bot.name}: expected \`supports\` to be a function`;
+  }
+  if (bot.options !== undefined) {
+    if (bot.options === null || typeof bot.options !== 'object') return `bot ${bot.name}: expected \`options\` to be an object`;
+    for (const [key, spec] of Object.entries(bot.options as Record<string, unknown>)) {
+      const s = spec as Partial<ParamSpec<unknown>> | null;
+      if (!s || typeof s !== 'object' || !s.schema || typeof s.schema.safeParse !== 'function') {
+        return `bot ${bot.name}: option \`${key}\` needs a zod \`schema\``;
+      }
+    }
+  }
+  return null;
+}

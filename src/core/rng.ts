@@ -1,0 +1,76 @@
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+
+/**
+ * A seeded random generator. Every random choice in dealing and in bots goes through one of these
+ * (never Math.random), so a tournament replays move for move from its master seed.
+ */
+export interface Rng {
+  /** The seed this generator was made from. */
+  readonly seed: number;
+  /** A uniform float in [0, 1). */
+  float(): number;
+  /** A uniform integer in [lo, hi], both included. */
+  int(lo: number, hi: number): number;
+  /** A uniformly chosen element of a non-empty list. */
+  pick<T>(items: readonly T[]): T;
+  /** A shuffled copy of a list (Fisher–Yates). */
+  shuffle<T>(items: readonly T[]): T[];
+}
+
+/** Makes a generator (xoroshiro128+ from pure-rand) from a 32-bit seed. */
+export function createRng(seed: number): Rng {
+  const gen: RandomGenerator = xoroshiro128plus(seed | 0);
+  const int = (lo: number, hi: number): number => {
+    if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || hi < lo) {
+      throw new RangeError(`Expected integers lo <= hi, got ${lo} and ${hi}`);
+    }
+    return uniformInt(gen, lo, hi);
+  };
+  return {
+    seed,
+    float: () => uniformFloat64(gen),
+    int,
+    pick<T>(items: readonly T[]): T {
+      if (items.length === 0) throw new RangeError('Expected a non-empty list to pick from');
+      return items[int(0, items.length - 1)]!;
+    },
+    shuffle<T>(items: readonly T[]): T[] {
+      const out = items.slice();
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = int(0, i);
+        const t = out[i]!;
+        out[i] = out[j]!;
+        out[j] = t;
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Derives an independent 32-bit seed from a master seed and labels (FNV-1a over the labels, then
+ * murmur3's finaliser). Seeds depend only on the labels — a game's place in the schedule — never on
+ * the order in which concurrent games finish.
+ */
+export function deriveSeed(master: number, ...labels: readonly (string | number)[]): number {
+  let h = (0x811c9dc5 ^ (master >>> 0)) >>> 0;
+  const feed = (text: string): void => {
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    h ^= 0xff;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  };
+  feed(String(master));
+  for (const label of labels) feed(String(label));
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  h ^= h >>> 16;
+  return h >>> 0;
+}

@@ -1,0 +1,116 @@
+import { MoveError, TooLargeError, show } from '../core/errors.ts';
+import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
+import { defineFamily, intSetSchema, rangeSchema, variantId, type Range } from '../core/params.ts';
+import type { Rng } from '../core/rng.ts';
+import { consecutiveIsP, isConsecutive, isN, subtractionTable } from '../solvers/subtraction.ts';
+
+/** Parameters of a one-pile subtraction game (a type alias, so it is a Record for `Game.params`). */
+export type SubtractionParams = {
+  readonly moves: readonly number[];
+  readonly n: Range;
+};
+
+/** A pile and the seat to move. */
+export interface PileState {
+  readonly pile: number;
+  readonly turn: Seat;
+}
+
+/** Largest pile the table-based solver will build a table for (one bit per pile). */
+export const MAX_TABLE_PILE = 100_000_000;
+
+/** Parses a move given as the number taken and checks it against the legal takes. */
+export function parseTake(text: string, legal: readonly number[]): number {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) throw new MoveError(`Expected a move as the number of stones to take, e.g. \`5\`, got ${show(text)}`);
+  const take = Number(t);
+  if (!legal.includes(take)) {
+    throw new MoveError(`Taking ${take} is not legal here; legal takes: ${legal.join(', ') || 'none'}`);
+  }
+  return take;
+}
+
+/** Draws a pile size uniformly from a range. */
+export function dealPile(n: Range, rng: Rng): number {
+  return n.min === n.max ? n.min : rng.int(n.min, n.max);
+}
+
+/** The solver of a subtraction set, for piles up to `maxPile`: O(1) for consecutive sets. */
+export function subtractionSolver(moves: readonly number[], maxPile: number): Solver<PileState, number> {
+  let isWin: (n: number) => boolean;
+  if (isConsecutive(moves)) {
+    const a = moves[0]!;
+    const b = moves[moves.length - 1]!;
+    isWin = (n) => !consecutiveIsP(n, a, b);
+  } else {
+    let table: Uint32Array | undefined;
+    isWin = (n) => {
+      if (n > maxPile) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${maxPile})`);
+      table ??= subtractionTable(moves, maxPile);
+      return isN(table, n);
+    };
+  }
+  return {
+    scored: false,
+    value: (s) => (isWin(s.pile) ? 1 : -1),
+    classify: (s) => (isWin(s.pile) ? 'N' : 'P'),
+    bestMove(s) {
+      let smallest: number | null = null;
+      for (let i = moves.length - 1; i >= 0; i--) {
+        const take = moves[i]!;
+        if (take > s.pile) continue;
+        if (!isWin(s.pile - take)) return take; // largest winning take (seed 002's T_i)
+        smallest = take;
+      }
+      return smallest; // lost: the smallest take leaves the opponent the most room to err
+    },
+  };
+}
+
+/** GAMES.md 1: one pile, a fixed subtraction set, normal play. */
+export const subtraction = defineFamily<SubtractionParams, PileState, number>({
+  id: 'subtraction',
+  title: 'Subtraction game',
+  summary: 'One pile; a move removes s stones with s in the subtraction set. Who cannot move loses.',
+  notation: 'the number of stones taken, e.g. `5`',
+  params: {
+    moves: {
+      schema: intSetSchema(64),
+      description: 'the subtraction set S',
+      expected: '1 to 64 distinct positive integers, e.g. 1,5,8,10',
+      default: [1, 5, 8, 10],
+    },
+    n: {
+      schema: rangeSchema(0),
+      description: 'the starting pile, or min..max to deal one per game',
+      expected: 'a non-negative integer or a range min..max',
+      default: { min: 50, max: 200 },
+    },
+  },
+  create(params) {
+    const { moves } = params;
+    const game: Game<PileState, number> = {
+      id: variantId('subtraction', params),
+      family: 'subtraction',
+      title: `Subtraction {${moves.join(',')}}`,
+      params,
+      deal: (rng) => ({ pile: dealPile(params.n, rng), turn: 'first' }),
+      toMove: (s) => s.turn,
+      moves: (s) => moves.filter((m) => m <= s.pile),
+      play: (s, m) => ({ pile: s.pile - m, turn: otherSeat(s.turn) }),
+      outcome: (s) => (s.pile < moves[0]! ? { winner: otherSeat(s.turn) } : null),
+      key: (s) => s.pile * 2 + (s.turn === 'first' ? 0 : 1),
+      formatMove: (m) => String(m),
+      parseMove: (text, s) => parseTake(text, game.moves(s)),
+      describe: (s) => `pile ${s.pile}, ${s.turn} to move`,
+      toJSON: (s) => ({ pile: s.pile }),
+      solver: () =>
+        isConsecutive(moves) || params.n.max <= MAX_TABLE_PILE
+          ? subtractionSolver(moves, Math.max(params.n.max, 0))
+          : undefined,
+      heuristic: (_s, m) => m,
+      size: (s) => s.pile,
+    };
+    return game;
+  },
+});
