@@ -1,11 +1,12 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ArenaError } from '../core/errors.ts';
+import { analyzeCommand } from './commands/analyze.ts';
 import { gamesCommand } from './commands/games.ts';
 import { io } from './io.ts';
 
 /** Every CLI command, one module each under `src/cli/commands/`. */
-const COMMANDS = [gamesCommand];
+const COMMANDS = [gamesCommand, analyzeCommand];
 
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;

@@ -1,0 +1,39 @@
+import { TooLargeError } from '../core/errors.ts';
+import type { AnyGame, OutcomeClass } from '../core/game.ts';
+
+/** Exact verdict on one position, as `arena analyze`, hints and reviews show it. */
+export interface PositionAnalysis {
+  /** Outcome class of the position (P/N, L/R for partizan, D for a scored draw). */
+  readonly outcome: OutcomeClass;
+  /** The reference optimal move in GAMES.md notation, or null when the game is over. */
+  readonly bestMove: string | null;
+  /** Scored games: the optimal final margin for the player to move. */
+  readonly value?: number;
+  /** Every move that keeps the best achievable result, in notation. */
+  readonly bestMoves: readonly string[];
+}
+
+/** Analyses a position with the variant's exact solver; TooLargeError when it has none. */
+export function analyzePosition(game: AnyGame, state: unknown): PositionAnalysis {
+  const solver = game.solver?.();
+  if (!solver) throw new TooLargeError(`No exact solver for ${game.id}: the variant is too large to solve exactly`);
+  const value = solver.value(state);
+  const best = solver.bestMove(state);
+  const bestMoves = game
+    .moves(state)
+    .filter((m) => -solver.value(game.play(state, m)) === value)
+    .map((m) => game.formatMove(m));
+  return {
+    outcome: solver.classify(state),
+    bestMove: best === null ? null : game.formatMove(best),
+    ...(solver.scored ? { value } : {}),
+    bestMoves,
+  };
+}
+
+/** Whether `move` keeps the best achievable result from `state` (accuracy, reviews, replays). */
+export function isOptimalMove(game: AnyGame, state: unknown, move: unknown): boolean {
+  const solver = game.solver?.();
+  if (!solver) throw new TooLargeError(`No exact solver for ${game.id}`);
+  return -solver.value(game.play(state, move)) === solver.value(state);
+}
