@@ -1,8 +1,16 @@
-import { MoveError, TooLargeError, show } from '../core/errors.ts';
+import { MoveError, ParamError, TooLargeError, show } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, intSetSchema, rangeSchema, variantId, type Range } from '../core/params.ts';
 import type { Rng } from '../core/rng.ts';
-import { consecutiveIsP, isConsecutive, isN, subtractionTable } from '../solvers/subtraction.ts';
+import {
+  consecutiveIsP,
+  isConsecutive,
+  isN,
+  periodicIsN,
+  pPositionsOf,
+  subtractionPeriod,
+  subtractionTable,
+} from '../solvers/subtraction.ts';
 
 /** Parameters of a one-pile subtraction game (a type alias, so it is a Record for `Game.params`). */
 export type SubtractionParams = {
@@ -35,36 +43,63 @@ export function dealPile(n: Range, rng: Rng): number {
   return n.min === n.max ? n.min : rng.int(n.min, n.max);
 }
 
-/** The solver of a subtraction set, for piles up to `maxPile`: O(1) for consecutive sets. */
-export function subtractionSolver(moves: readonly number[], maxPile: number): Solver<PileState, number> {
-  let isWin: (n: number) => boolean;
+/** Piles up to which a plain table is cheaper than looking for the period first. */
+const SMALL_TABLE_PILE = 1 << 20;
+
+/**
+ * Win test (true when the pile is an N-position) for piles up to `maxPile`, or null when no exact
+ * answer is affordable. Consecutive sets use the O(1) rule; small ranges a table to `maxPile`;
+ * larger ones the eventual period (found in at most MAX_TABLE_PILE piles), which answers any pile.
+ */
+export function subtractionWinTest(moves: readonly number[], maxPile: number): ((n: number) => boolean) | null {
   if (isConsecutive(moves)) {
     const a = moves[0]!;
     const b = moves[moves.length - 1]!;
-    isWin = (n) => !consecutiveIsP(n, a, b);
-  } else {
-    let table: Uint32Array | undefined;
-    isWin = (n) => {
-      if (n > maxPile) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${maxPile})`);
-      table ??= subtractionTable(moves, maxPile);
-      return isN(table, n);
-    };
+    return (n) => !consecutiveIsP(n, a, b);
   }
+  if (maxPile > SMALL_TABLE_PILE) {
+    const period = subtractionPeriod(moves, MAX_TABLE_PILE);
+    if (period) return (n) => periodicIsN(period, n);
+    if (maxPile > MAX_TABLE_PILE) return null;
+  }
+  const table = subtractionTable(moves, maxPile);
+  return (n) => {
+    if (n > maxPile) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${maxPile})`);
+    return isN(table, n);
+  };
+}
+
+/** Best move by seed 002's rule: the largest winning take; when lost, the smallest legal take. */
+export function bestTake(moves: readonly number[], pile: number, isWin: (n: number) => boolean): number | null {
+  let smallest: number | null = null;
+  for (let i = moves.length - 1; i >= 0; i--) {
+    const take = moves[i]!;
+    if (take > pile) continue;
+    if (!isWin(pile - take)) return take;
+    smallest = take;
+  }
+  // Lost: the smallest take keeps the most stones in play, leaving the opponent the most room to err.
+  return smallest;
+}
+
+/** The solver of a subtraction set for piles up to `maxPile` (any pile once the period is known). */
+export function subtractionSolver(moves: readonly number[], maxPile: number): Solver<PileState, number> | undefined {
+  const isWin = subtractionWinTest(moves, maxPile);
+  if (!isWin) return undefined;
   return {
     scored: false,
     value: (s) => (isWin(s.pile) ? 1 : -1),
     classify: (s) => (isWin(s.pile) ? 'N' : 'P'),
-    bestMove(s) {
-      let smallest: number | null = null;
-      for (let i = moves.length - 1; i >= 0; i--) {
-        const take = moves[i]!;
-        if (take > s.pile) continue;
-        if (!isWin(s.pile - take)) return take; // largest winning take (seed 002's T_i)
-        smallest = take;
-      }
-      return smallest; // lost: the smallest take leaves the opponent the most room to err
-    },
+    bestMove: (s) => bestTake(moves, s.pile, isWin),
   };
+}
+
+/** Checks the `upto` of a `tabulate` call: an integer from 0 to `max`. */
+export function checkUpto(upto: number, max: number): void {
+  if (!Number.isSafeInteger(upto) || upto < 0) {
+    throw new ParamError(`Expected \`upto\` to be a non-negative integer, got ${show(upto)}`);
+  }
+  if (upto > max) throw new TooLargeError(`Expected \`upto\` to be at most ${max}, got ${upto}`);
 }
 
 /** GAMES.md 1: one pile, a fixed subtraction set, normal play. */
@@ -89,6 +124,7 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
   },
   create(params) {
     const { moves } = params;
+    let solved: { solver: Solver<PileState, number> | undefined } | null = null;
     const game: Game<PileState, number> = {
       id: variantId('subtraction', params),
       family: 'subtraction',
@@ -104,10 +140,22 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       parseMove: (text, s) => parseTake(text, game.moves(s)),
       describe: (s) => `pile ${s.pile}, ${s.turn} to move`,
       toJSON: (s) => ({ pile: s.pile }),
-      solver: () =>
-        isConsecutive(moves) || params.n.max <= MAX_TABLE_PILE
-          ? subtractionSolver(moves, Math.max(params.n.max, 0))
-          : undefined,
+      solver: () => {
+        // Built once per variant: bots ask for the solver every move, and the table is the costly part.
+        if (solved === null) solved = { solver: subtractionSolver(moves, params.n.max) };
+        return solved.solver;
+      },
+      tabulate(upto) {
+        checkUpto(upto, MAX_TABLE_PILE);
+        if (isConsecutive(moves)) {
+          const a = moves[0]!;
+          const b = moves[moves.length - 1]!;
+          const pPositions: number[] = [];
+          for (let n = 0; n <= upto; n++) if (consecutiveIsP(n, a, b)) pPositions.push(n);
+          return { pPositions };
+        }
+        return { pPositions: pPositionsOf(subtractionTable(moves, upto), upto) };
+      },
       heuristic: (_s, m) => m,
       size: (s) => s.pile,
     };
