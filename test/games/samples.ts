@@ -6,12 +6,19 @@ export const SAMPLES: Readonly<Record<string, readonly Readonly<Record<string, u
   subtraction: [{}, { moves: [1, 2, 3], n: [0, 30] }, { moves: [3, 7, 11], n: 40 }],
   'no-repeat': [{}, { moves: [1, 2, 3, 4, 5], n: [0, 60] }, { moves: [2, 3], n: 17 }],
   partizan: [{}, { left: [2, 5, 9], right: [3, 4, 8], n: [0, 60] }, { left: [1], right: [2], n: 9, start: 'right' }],
-  piles: [{}, { rule: 'nim', piles: [3, 4, 5] }, { rule: 'squares', piles: 3, size: [0, 40] }, { rule: '1,3,4', piles: 4, size: [0, 20] }],
+  piles: [
+    {},
+    { rule: 'nim', piles: [3, 4, 5] },
+    { rule: 'squares', piles: 3, size: [0, 40] },
+    { rule: '1,3,4', piles: 4, size: [0, 20] },
+    { rule: [2, 5], piles: [30] },
+  ],
   coins: [
     {},
     { board: 'square', side: 4 },
     { board: 'triangle', rows: 5, scoring: 'points' },
     { board: 'square', side: 6, start: 0.5 },
+    { board: 'triangle', rows: 8, coins: [1, 2, 4, 7, 11, 16, 22, 29, 33, 34, 35, 36], scoring: 'points', bonus: 0 },
   ],
   'end-game': [{}, { length: 7, values: [-5, 5] }, { row: [-1, 3, 9, 4] }],
 };
