@@ -1,0 +1,32 @@
+/**
+ * optimal: exact play from the game's solver. `bestMove` carries the family's tie-break (largest
+ * winning take in subtraction games), prolongs a lost game, and maximises the margin in scored games.
+ */
+import { defineBot, type AnyGame, type Solver } from '../src/index.ts';
+import { sameMove } from '../src/arena/search.ts';
+
+// A solver may build large tables on first use; keep one per variant for the bot's lifetime
+// (bounded, so a long tournament over many variants cannot grow it without limit).
+const solvers = new Map<string, Solver<unknown, unknown> | undefined>();
+
+function solverOf(game: AnyGame): Solver<unknown, unknown> | undefined {
+  if (!solvers.has(game.id)) {
+    if (solvers.size >= 16) solvers.delete(solvers.keys().next().value!);
+    solvers.set(game.id, game.solver?.());
+  }
+  return solvers.get(game.id);
+}
+
+export default defineBot({
+  name: 'optimal',
+  description: "perfect play from the game's solver: the family's winning tie-break, the longest defence when lost, the best margin when scored",
+  supports: (game) => solverOf(game) !== undefined,
+  choose({ game, state, moves }) {
+    const solver = solverOf(game);
+    if (!solver) throw new Error(`optimal: ${game.id} has no solver`);
+    const best = solver.bestMove(state);
+    const move = best === null ? undefined : sameMove(game, moves, best);
+    if (move === undefined) throw new Error(`optimal: the solver gave no legal move in ${game.describe(state)}`);
+    return move;
+  },
+});

@@ -1,0 +1,258 @@
+/**
+ * The conformance check a new bot should pass before a tournament (`arena bots check`): on seeded
+ * random positions of every registered family it answers a legal move before the deadline, does
+ * not mutate the state it is given, and answers the same for the same seed.
+ *
+ * Each position is asked twice. First in a worker thread (the tournament's isolation), so a bot
+ * stuck in a synchronous loop is terminated instead of hanging the check; then in-process on a
+ * deep-frozen copy compared with a snapshot afterwards, to catch mutation, and with a generator of
+ * the same seed, so the two answers must agree.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { AnyBot } from '../core/bot.ts';
+import type { AnyGame, Seat } from '../core/game.ts';
+import { createRng, deriveSeed } from '../core/rng.ts';
+import { show } from '../core/errors.ts';
+import { FAMILIES, getFamily, makeGame, parseVariant } from '../games/index.ts';
+import { supportedBy, type BotEntry } from './bot-registry.ts';
+import { DEFAULT_GRACE_MS, errorText, type MoveReply } from './host.ts';
+import { findMove } from './match.ts';
+import { WorkerHost } from './worker-host.ts';
+
+/**
+ * Variants the check plays for each family: the family's defaults plus one small variant (small
+ * enough that exact and search bots finish well inside the deadline). A family missing here is
+ * checked on its defaults.
+ */
+export const CHECK_VARIANTS: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>> = {
+  subtraction: [{}, { moves: [1, 2, 3], n: [0, 30] }],
+  'no-repeat': [{}, { moves: [1, 2, 3, 4, 5], n: [0, 40] }],
+  partizan: [{}, { left: [2, 5, 9], right: [3, 4, 8], n: [0, 40] }],
+  piles: [{}, { rule: 'nim', piles: [3, 4, 5] }],
+  coins: [{}, { board: 'square', side: 4 }],
+  'end-game': [{}, { length: 7, values: [-5, 5] }],
+};
+
+/** Settings of a check. */
+export interface CheckOptions {
+  /** Time per move, ms. */
+  readonly timeMs: number;
+  /** Positions per variant. */
+  readonly positions: number;
+  /** Master seed of the positions and of the bot's generators. */
+  readonly seed: number;
+  /** `worker` (default): liveness in a worker thread first; `none`: in-process only (a synchronous loop then hangs). */
+  readonly isolation: 'worker' | 'none';
+  /** Only these family ids (all registered families when empty). */
+  readonly families: readonly string[];
+}
+
+/** Defaults of `checkBot`. */
+export const DEFAULT_CHECK: CheckOptions = { timeMs: 1000, positions: 6, seed: 1, isolation: 'worker', families: [] };
+
+/** One row of the check's table: a variant and how the bot did on it. */
+export interface CheckRow {
+  readonly family: string;
+  readonly variant: string;
+  readonly status: 'pass' | 'fail' | 'skip';
+  /** Positions the bot answered correctly. */
+  readonly positions: number;
+  /** Slowest answer, ms. */
+  readonly maxMs: number;
+  /** Why it failed or was skipped (empty when it passed). */
+  readonly detail: string;
+}
+
+/** A position to ask about: a deal followed by a few seeded random plies, never finished. */
+function checkPosition(game: AnyGame, seed: number): unknown {
+  const rng = createRng(seed);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    let state = game.deal(rng);
+    if (game.outcome(state)) continue;
+    const plies = rng.int(0, 8);
+    for (let p = 0; p < plies; p++) {
+      const next = game.play(state, rng.pick(game.moves(state)));
+      if (game.outcome(next)) break;
+      state = next;
+    }
+    return state;
+  }
+  return undefined;
+}
+
+/** Freezes objects and arrays in place (typed arrays cannot be frozen; the snapshot covers them). */
+function deepFreeze(v: unknown): void {
+  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return;
+  Object.freeze(v);
+  for (const x of Object.values(v as object)) deepFreeze(x);
+}
+
+const MUTATION = /read[ -]only|not extensible|Cannot (assign|add|delete|define)|object is frozen/i;
+
+/** Calls the bot in-process, bounded by the deadline when it returns a promise. */
+async function callInProcess(
+  bot: AnyBot,
+  game: AnyGame,
+  state: unknown,
+  moves: readonly unknown[],
+  seat: Seat,
+  rngSeed: number,
+  options: Readonly<Record<string, unknown>>,
+  timeMs: number,
+): Promise<MoveReply> {
+  const t0 = performance.now();
+  const deadline = Date.now() + timeMs;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const answer = bot.choose({ game, state, moves, seat, rng: createRng(rngSeed), deadline, options });
+    const move = await Promise.race([
+      Promise.resolve(answer),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CheckTimeout()), timeMs + DEFAULT_GRACE_MS);
+      }),
+    ]);
+    const ms = performance.now() - t0;
+    if (ms > timeMs + DEFAULT_GRACE_MS) return { ok: false, kind: 'timeout', reason: `answered after ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
+    return { ok: true, move, ms };
+  } catch (err) {
+    const ms = performance.now() - t0;
+    if (err instanceof CheckTimeout) return { ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms };
+    return { ok: false, kind: 'crash', reason: errorText(err), ms };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+class CheckTimeout extends Error {}
+
+/**
+ * The variants the check plays, built from CHECK_VARIANTS for every registered family (or the ones
+ * named; an unknown id is a UsageError suggesting the closest).
+ */
+export function checkVariants(only: readonly string[] = []): { family: string; game: AnyGame | null; error: string }[] {
+  const out: { family: string; game: AnyGame | null; error: string }[] = [];
+  const families = only.length === 0 ? FAMILIES : only.map((id) => getFamily(id));
+  for (const family of families) {
+    for (const params of CHECK_VARIANTS[family.id] ?? [{}]) {
+      try {
+        out.push({ family: family.id, game: makeGame(family.id, params), error: '' });
+      } catch (err) {
+        out.push({ family: family.id, game: null, error: `sample variant ${show(params)} is invalid: ${errorText(err)}` });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Runs the conformance check of one bot with validated options. Resolves to one row per variant;
+ * never throws for anything the bot does.
+ */
+export async function checkBot(
+  entry: BotEntry,
+  options: Readonly<Record<string, unknown>>,
+  settings: Partial<CheckOptions> = {},
+): Promise<CheckRow[]> {
+  const cfg = { ...DEFAULT_CHECK, ...settings };
+  const bot = entry.bot;
+  const variants = checkVariants(cfg.families);
+  let host: WorkerHost | undefined;
+  if (cfg.isolation === 'worker') {
+    host = new WorkerHost(entry.name, { file: entry.file, name: entry.name, options, memoryMb: 512 });
+    try {
+      await host.start();
+    } catch (err) {
+      await host.close();
+      return [{ family: '*', variant: '', status: 'fail', positions: 0, maxMs: 0, detail: `cannot start in a worker thread: ${errorText(err)}` }];
+    }
+  }
+  const rows: CheckRow[] = [];
+  try {
+    for (const { family, game, error } of variants) {
+      if (!game) {
+        rows.push({ family, variant: '', status: 'skip', positions: 0, maxMs: 0, detail: error });
+        continue;
+      }
+      if (!supportedBy(bot, game)) {
+        rows.push({ family, variant: game.id, status: 'skip', positions: 0, maxMs: 0, detail: 'not supported by the bot' });
+        continue;
+      }
+      rows.push(await checkVariant(bot, game, options, cfg, host));
+    }
+  } finally {
+    await host?.close();
+  }
+  return rows;
+}
+
+async function checkVariant(
+  bot: AnyBot,
+  game: AnyGame,
+  options: Readonly<Record<string, unknown>>,
+  cfg: CheckOptions,
+  host: WorkerHost | undefined,
+): Promise<CheckRow> {
+  // The bot gets its own Game object, as in a tournament.
+  const botGame = Object.freeze(parseVariant(game.id));
+  let maxMs = 0;
+  let passed = 0;
+  const row = (status: CheckRow['status'], detail: string): CheckRow => ({
+    family: game.family,
+    variant: game.id,
+    status,
+    positions: passed,
+    maxMs,
+    detail,
+  });
+  for (let i = 0; i < cfg.positions; i++) {
+    const state = checkPosition(game, deriveSeed(cfg.seed, 'check', game.id, i));
+    if (state === undefined) continue;
+    const where = `position ${i + 1} (${game.describe(state)})`;
+    const moves = game.moves(state);
+    const seat = game.toMove(state);
+    const rngSeed = deriveSeed(cfg.seed, 'check-bot', game.id, i);
+    const legalOf = (reply: MoveReply): string | number => {
+      if (!reply.ok) return `${reply.kind === 'timeout' ? 'too slow' : reply.kind}: ${reply.reason}`;
+      const k = findMove(game, moves, reply.move);
+      return k >= 0 ? k : `returned ${show(reply.move)}, not a legal move`;
+    };
+
+    let first: number | undefined;
+    if (host) {
+      const session = await host.open({ key: `check-${i}`, variant: game.id, seat, rngSeed });
+      const reply = await session.move(structuredClone(state), structuredClone(moves), cfg.timeMs);
+      session.close();
+      maxMs = Math.max(maxMs, reply.ms);
+      const k = legalOf(reply);
+      if (typeof k === 'string') return row('fail', `${where}: ${k}`);
+      first = k;
+    }
+
+    const given = structuredClone(state);
+    const snapshot = structuredClone(state);
+    deepFreeze(given);
+    const givenMoves = structuredClone(moves);
+    deepFreeze(givenMoves);
+    const reply = await callInProcess(bot, botGame, given, givenMoves, seat, rngSeed, options, cfg.timeMs);
+    maxMs = Math.max(maxMs, reply.ms);
+    if (!reply.ok && reply.kind === 'crash' && MUTATION.test(reply.reason)) {
+      return row('fail', `${where}: mutated the state it was given (${reply.reason})`);
+    }
+    if (!isDeepStrictEqual(given, snapshot)) return row('fail', `${where}: mutated the state it was given`);
+    const k = legalOf(reply);
+    if (typeof k === 'string') return row('fail', `${where}: ${k}`);
+    if (first === undefined) {
+      // In-process only: ask a second time with the same seed for the determinism check.
+      const again = await callInProcess(bot, botGame, given, givenMoves, seat, rngSeed, options, cfg.timeMs);
+      maxMs = Math.max(maxMs, again.ms);
+      const k2 = legalOf(again);
+      if (typeof k2 === 'string') return row('fail', `${where}: ${k2}`);
+      first = k2;
+    }
+    if (first !== k) {
+      return row('fail', `${where}: answered ${game.formatMove(moves[first])} then ${game.formatMove(moves[k])} with the same seed`);
+    }
+    passed++;
+  }
+  return row('pass', '');
+}

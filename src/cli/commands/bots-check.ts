@@ -1,0 +1,87 @@
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError, show } from '../../core/errors.ts';
+import { discoverBots, loadBotFileOrThrow, resolveBot, type BotEntry } from '../../arena/bot-registry.ts';
+import { checkBot, DEFAULT_CHECK, type CheckRow } from '../../arena/bot-check.ts';
+import { io } from '../io.ts';
+
+type Args = { bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: string; family: string[] };
+
+function intArg(name: string, text: string, min: number, max: number): number {
+  const t = String(text).trim();
+  const n = Number(t);
+  if (!/^\d+$/.test(t) || n < min || n > max) {
+    throw new UsageError(`Expected \`--${name}\` to be an integer from ${min} to ${max}, got ${show(text)}`);
+  }
+  return n;
+}
+
+/** A path rather than a name: it has a folder separator or a module extension. */
+function looksLikeFile(text: string): boolean {
+  return /[\\/]/.test(text) || /\.(ts|js|mjs)$/.test(text);
+}
+
+/** Renders the check's rows as an aligned table. */
+export function checkTable(rows: readonly CheckRow[], positions: number): string {
+  const head = ['family', 'variant', 'result', 'positions', 'slowest', 'detail'];
+  const body = rows.map((r) => [
+    r.family,
+    r.variant,
+    r.status === 'pass' ? 'pass' : r.status === 'fail' ? 'FAIL' : 'skip',
+    r.status === 'skip' ? '-' : `${r.positions}/${positions}`,
+    r.status === 'skip' ? '-' : `${Math.ceil(r.maxMs)} ms`,
+    r.detail,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(head), ...body.map(line)].join('\n');
+}
+
+/** `arena bots check <name|file>`: the conformance check a bot should pass before a tournament. */
+export const botsCheckCommand: CommandModule<object, Args> = {
+  command: 'check <bot>',
+  describe: 'Check a bot (by name, name:options or file): legal moves in time, no mutation, same answer for a seed',
+  builder: (y: Argv) =>
+    y
+      .positional('bot', { type: 'string', describe: 'bot name (with :key=value options) or path to a bot file' })
+      .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
+      .option('family', { type: 'string', array: true, default: [], describe: 'check only this game family (repeatable)' })
+      .option('time', { type: 'string', default: String(DEFAULT_CHECK.timeMs), describe: 'time per move, ms' })
+      .option('positions', { type: 'string', default: String(DEFAULT_CHECK.positions), describe: 'positions per variant' })
+      .option('seed', { type: 'string', default: String(DEFAULT_CHECK.seed), describe: 'seed of the positions and the bot rng' })
+      .option('isolation', {
+        type: 'string',
+        default: DEFAULT_CHECK.isolation,
+        choices: ['worker', 'none'],
+        describe: 'worker: a hung bot is stopped; none: in-process only (faster)',
+      }) as unknown as Argv<Args>,
+  async handler(args) {
+    const timeMs = intArg('time', args.time, 1, 600_000);
+    const positions = intArg('positions', args.positions, 1, 1000);
+    const seed = intArg('seed', args.seed, 0, 0xffffffff);
+    let entry: BotEntry;
+    let options: Readonly<Record<string, unknown>> = {};
+    if (looksLikeFile(args.bot)) {
+      entry = await loadBotFileOrThrow(args.bot);
+      options = resolveBot({ bots: [entry], problems: [] }, entry.name).options;
+    } else {
+      const choice = resolveBot(await discoverBots(args['bots-dir']), args.bot);
+      entry = choice.entry;
+      options = choice.options;
+    }
+    const isolation = args.isolation === 'none' ? 'none' : 'worker';
+    io().out(`checking ${entry.name} (${entry.file}): ${positions} positions per variant, ${timeMs} ms per move`);
+    const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation, families: args.family });
+    io().out(checkTable(rows, positions));
+    const failed = rows.filter((r) => r.status === 'fail').length;
+    const played = rows.filter((r) => r.status !== 'skip').length;
+    if (failed > 0) {
+      io().out(`${entry.name}: FAILED on ${failed} of ${played} variants`);
+      process.exitCode = 1;
+    } else if (played === 0) {
+      io().out(`${entry.name}: supports none of the registered variants`);
+      process.exitCode = 1;
+    } else {
+      io().out(`${entry.name}: passed on ${played} variants${rows.length > played ? ` (${rows.length - played} skipped)` : ''}`);
+    }
+  },
+};
