@@ -2,10 +2,20 @@ import { UsageError, didYouMean } from '../core/errors.ts';
 import type { AnyFamily, AnyGame } from '../core/game.ts';
 import { createVariant, eraseFamily, eraseGame, splitVariantId } from '../core/params.ts';
 import { subtraction } from './subtraction.ts';
+import { noRepeat } from './no-repeat.ts';
+import { partizan } from './partizan.ts';
+import { piles } from './piles.ts';
+import { coins } from './coins.ts';
+import { endGame } from './end-game.ts';
 
 /** Every built-in game family, in display order. Ids are checked for uniqueness at load. */
 export const FAMILIES: readonly AnyFamily[] = [
   eraseFamily(subtraction),
+  eraseFamily(noRepeat),
+  eraseFamily(partizan),
+  eraseFamily(piles),
+  eraseFamily(coins),
+  eraseFamily(endGame),
 ];
 
 {

@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EndGameTable, EndGameTables, endGameValue } from '../../src/solvers/end-game.ts';
+
+/** Brute-force minimax: best margin for the player to move on row[lo..hi), no memo. */
+function brute(row: readonly number[], lo: number, hi: number): number {
+  if (lo === hi) return 0;
+  return Math.max(row[lo]! - brute(row, lo + 1, hi), row[hi - 1]! - brute(row, lo, hi - 1));
+}
+
+const rowArb = (maxLength: number): fc.Arbitrary<number[]> =>
+  fc.array(fc.integer({ min: -20, max: 20 }), { minLength: 0, maxLength });
+
+describe('End Game interval DP', () => {
+  it('row −1 3 9 4: margin +1 (8 to 7), best first move L', () => {
+    expect(endGameValue([-1, 3, 9, 4])).toBe(1);
+    const table = new EndGameTable([-1, 3, 9, 4]);
+    expect(table.value(0, 4)).toBe(1);
+    expect(table.bestMove(0, 4)).toBe('L');
+  });
+
+  it('endGameValue equals brute-force minimax on every interval', () => {
+    fc.assert(
+      fc.property(rowArb(11), (row) => {
+        for (let lo = 0; lo <= row.length; lo++) {
+          for (let hi = lo; hi <= row.length; hi++) expect(endGameValue(row, lo, hi)).toBe(brute(row, lo, hi));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('EndGameTable equals brute force on every interval, whatever the block size and query order', () => {
+    fc.assert(
+      fc.property(rowArb(11), fc.integer({ min: 1, max: 13 }), fc.boolean(), (row, block, reverse) => {
+        const table = new EndGameTable(row, block);
+        const queries: [number, number][] = [];
+        for (let lo = 0; lo <= row.length; lo++) for (let hi = lo; hi <= row.length; hi++) queries.push([lo, hi]);
+        if (reverse) queries.reverse();
+        for (const [lo, hi] of queries) expect(table.value(lo, hi)).toBe(brute(row, lo, hi));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('bestMove keeps the optimal margin and prefers L on ties', () => {
+    fc.assert(
+      fc.property(rowArb(10), (row) => {
+        const table = new EndGameTable(row, 3);
+        for (let lo = 0; lo < row.length; lo++) {
+          for (let hi = lo + 1; hi <= row.length; hi++) {
+            const left = row[lo]! - brute(row, lo + 1, hi);
+            const right = row[hi - 1]! - brute(row, lo, hi - 1);
+            expect(table.bestMove(lo, hi)).toBe(left >= right ? 'L' : 'R');
+          }
+        }
+        expect(table.bestMove(0, 0)).toBeNull();
+      }),
+      { numRuns: 100 },
+    );
+    expect(new EndGameTable([2, 2]).bestMove(0, 2)).toBe('L');
+    expect(new EndGameTable([1, 5]).bestMove(0, 2)).toBe('R');
+  });
+
+  it('even lengths: the first player never loses (value ≥ 0)', () => {
+    fc.assert(
+      fc.property(rowArb(16).filter((r) => r.length % 2 === 0), (row) => {
+        expect(endGameValue(row)).toBeGreaterThanOrEqual(0);
+        // The odd/even-positions strategy of GAMES.md is a lower bound.
+        const odd = row.filter((_, i) => i % 2 === 0).reduce((a, b) => a + b, 0);
+        const even = row.reduce((a, b) => a + b, 0) - odd;
+        expect(endGameValue(row)).toBeGreaterThanOrEqual(Math.abs(odd - even));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('stays exact with large numbers (Float64 cells) and at the edge of the Int32 cells', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1e9, max: 1e9 }), { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), (row, block) => {
+        const table = new EndGameTable(row, block);
+        for (let lo = 0; lo <= row.length; lo++) {
+          for (let hi = lo; hi <= row.length; hi++) {
+            expect(table.value(lo, hi)).toBe(brute(row, lo, hi));
+            expect(endGameValue(row, lo, hi)).toBe(brute(row, lo, hi));
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+    const edge = [2 ** 28 - 1, -(2 ** 28 - 1), 2 ** 28 - 1, -(2 ** 28 - 2)]; // absolute sum 2^30 − 5: Int32 cells
+    expect(endGameValue(edge)).toBe(brute(edge, 0, 4));
+    expect(new EndGameTable(edge, 2).value(0, 4)).toBe(brute(edge, 0, 4));
+    const over = [2 ** 29, -(2 ** 29), 2 ** 29, -(2 ** 29)]; // absolute sum 2^31: Float64 cells
+    expect(endGameValue(over)).toBe(brute(over, 0, 4));
+  });
+
+  it('agrees between the O(N) and checkpointed forms on a long row', () => {
+    const row = Array.from({ length: 700 }, (_, i) => ((i * 7919) % 41) - 20);
+    const table = new EndGameTable(row);
+    expect(table.value(0, 700)).toBe(endGameValue(row));
+    expect(table.value(123, 601)).toBe(endGameValue(row, 123, 601));
+  });
+
+  it('rejects bad intervals', () => {
+    const table = new EndGameTable([1, 2, 3]);
+    expect(() => table.value(2, 1)).toThrow(RangeError);
+    expect(() => table.value(0, 4)).toThrow(RangeError);
+  });
+});
+
+describe('EndGameTables', () => {
+  it('reuses a table for the same row, by identity or by content, and evicts the least recent', () => {
+    const tables = new EndGameTables(2);
+    const a = [1, 2, 3];
+    const t = tables.get(a);
+    expect(tables.get(a)).toBe(t);
+    expect(tables.get(structuredClone(a))).toBe(t);
+    const b = tables.get([4, 5]);
+    tables.get([6]); // evicts [1, 2, 3]
+    expect(tables.get([4, 5])).toBe(b);
+    expect(tables.get(a)).not.toBe(t);
+  });
+});
