@@ -3,10 +3,32 @@ import { hideBin } from 'yargs/helpers';
 import { ArenaError } from '../core/errors.ts';
 import { analyzeCommand } from './commands/analyze.ts';
 import { gamesCommand } from './commands/games.ts';
+import { botsCommand } from './commands/bots.ts';
+import { newBotCommand } from './commands/new-bot.ts';
+import { playCommand } from './commands/play.ts';
+import { replayCommand } from './commands/replay.ts';
+import { tournamentCommand } from './commands/tournament.ts';
 import { io } from './io.ts';
 
 /** Every CLI command, one module each under `src/cli/commands/`. */
-const COMMANDS = [gamesCommand, analyzeCommand];
+const COMMANDS = [gamesCommand, analyzeCommand, botsCommand, newBotCommand, playCommand, replayCommand, tournamentCommand];
+
+/**
+ * Glues `--flag -1 3 9 4` into `--flag=-1 3 9 4`: a value that starts with a minus sign and a digit
+ * (a negative number or a row of numbers) would otherwise be read as short options.
+ */
+export function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (/^--[A-Za-z][\w-]*$/.test(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
 
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;
@@ -18,7 +40,7 @@ export const EXIT_USAGE = 2;
 export async function runCli(argv: readonly string[]): Promise<number> {
   process.exitCode = undefined;
   let failed: number | undefined;
-  const parser = yargs([...argv])
+  const parser = yargs(joinNegativeValues(argv))
     .scriptName('arena')
     .usage('$0 <command> [options]\n\nA terminal arena for two-player take-away games.')
     .strictCommands()

@@ -40,9 +40,67 @@ describe('arena analyze', () => {
     expect(err).not.toMatch(/\n\s+at /);
   });
 
+  it('judges a given move with --move and rejects one that does not parse', async () => {
+    const good = JSON.parse((await run('analyze', 'subtraction', '--n', '50', '--move', '5', '--json')).out);
+    expect(good.position.move).toEqual({ move: '5', optimal: true });
+    const bad = JSON.parse((await run('analyze', 'subtraction', '--n', '50', '--move', '1', '--json')).out);
+    expect(bad.position.move).toEqual({ move: '1', optimal: false });
+    const { code, err } = await run('analyze', 'subtraction', '--n', '50', '--move', 'five');
+    expect(code).toBe(2);
+    expect(err).toMatch(/Expected a move as the number of stones to take.*got "five"/);
+  });
+
   it('rejects an unknown family and suggests the closest', async () => {
     const { code, err } = await run('analyze', 'subtractoin');
     expect(code).toBe(2);
     expect(err).toMatch(/Unknown game family `subtractoin` \(did you mean `subtraction`\?\)/);
+  });
+
+  it('tabulates P-positions of one-pile families (GAMES.md 1 and 2)', async () => {
+    const sub = JSON.parse((await run('analyze', 'subtraction', '--moves', '1,5,8,10', '--upto', '30', '--json')).out);
+    expect(sub.pPositions).toEqual([0, 2, 4, 6, 13, 15, 17, 19, 26, 28, 30]);
+    const nr = JSON.parse((await run('analyze', 'no-repeat', '--moves', '1,2,3,4,5', '--upto', '40', '--json')).out);
+    expect(nr.pPositions).toEqual([0, 7, 13, 20, 26, 33, 39]);
+  });
+
+  it('tabulates the four partizan classes (GAMES.md 3)', async () => {
+    const { out } = await run('analyze', 'partizan', '--left', '2,5,9', '--right', '2,4,8', '--upto', '25', '--json');
+    const { classes } = JSON.parse(out);
+    expect(classes.P).toEqual([0, 1, 7, 14]);
+    expect(classes.N).toEqual([2, 3, 5, 6, 9, 10, 12, 16, 19, 23]);
+    expect(classes.L).toEqual([]);
+    expect(classes.R).toHaveLength(26 - 4 - 10);
+  });
+
+  it('tabulates nim-values of subtract-a-square (OEIS A014586)', async () => {
+    const { out } = await run('analyze', 'piles', '--rule', 'squares', '--upto', '29', '--json');
+    expect(JSON.parse(out).nimValues).toEqual([0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3, 2, 3, 4, 5]);
+  });
+
+  it('analyses a Nim position by the xor rule', async () => {
+    const doc = JSON.parse((await run('analyze', 'piles', '--piles', '3,4,5', '--json')).out);
+    expect(doc.position.outcome).toBe('N');
+    expect(doc.position.bestMove).toBe('1:2');
+    const cold = JSON.parse((await run('analyze', 'piles', '--piles', '1,2,3', '--json')).out);
+    expect(cold.position.outcome).toBe('P');
+  });
+
+  it('analyses the End Game row of GAMES.md 6, given as `--row "-1 3 9 4"`', async () => {
+    const { code, out } = await run('analyze', 'end-game', '--row', '-1 3 9 4', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(out).position).toMatchObject({ outcome: 'N', bestMove: 'L', value: 1 });
+  });
+
+  it('analyses coin positions: the four-coin row of GAMES.md 5 and the full 21-coin triangle', async () => {
+    const row = JSON.parse((await run('analyze', 'coins', '--board', 'square', '--side', '4', '--coins', '1,2,3,4', '--json')).out);
+    expect(row.position).toMatchObject({ outcome: 'N', bestMove: '1-3' });
+    const full = JSON.parse((await run('analyze', 'coins', '--json')).out);
+    expect(full.position.outcome).toBe('N');
+  });
+
+  it('refuses a coin board too large for the exact solver with one line', async () => {
+    const { code, err } = await run('analyze', 'coins', '--board', 'square', '--side', '6', '--scoring', 'points');
+    expect(code).toBe(2);
+    expect(err.trim().split('\n')).toHaveLength(1);
   });
 });
