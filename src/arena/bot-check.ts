@@ -7,6 +7,10 @@
  * stuck in a synchronous loop is terminated instead of hanging the check; then in-process on a
  * deep-frozen copy compared with a snapshot afterwards, to catch mutation, and with a generator of
  * the same seed, so the two answers must agree.
+ *
+ * An external program (a `.bot.json` manifest) is checked through its process host instead: each
+ * position is asked in two games opened with the same seed, and the answers must agree. Mutation
+ * cannot happen (it only ever sees JSON).
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { AnyBot } from '../core/bot.ts';
@@ -18,6 +22,7 @@ import { supportedBy, type BotEntry } from './bot-registry.ts';
 import { DEFAULT_GRACE_MS, errorText, type MoveReply } from './host.ts';
 import { findMove } from './match.ts';
 import { WorkerHost } from './worker-host.ts';
+import { ProcessHost, tempStderrLogPath } from './process-host.ts';
 
 /**
  * Variants the check plays for each family: the family's defaults plus one small variant (small
@@ -45,6 +50,8 @@ export interface CheckOptions {
   readonly isolation: 'worker' | 'none';
   /** Only these family ids (all registered families when empty). */
   readonly families: readonly string[];
+  /** External bots: the file their stderr is appended to (default: `tempStderrLogPath(name)`). */
+  readonly stderrLog?: string;
 }
 
 /** Defaults of `checkBot`. */
@@ -156,6 +163,31 @@ export async function checkBot(
   const cfg = { ...DEFAULT_CHECK, ...settings };
   const bot = entry.bot;
   const variants = checkVariants(cfg.families);
+  if (entry.transport === 'process') {
+    const external = new ProcessHost(entry.name, {
+      name: entry.name,
+      command: entry.command,
+      cwd: entry.cwd,
+      stderrLog: cfg.stderrLog ?? tempStderrLogPath(entry.name),
+    });
+    try {
+      await external.start();
+    } catch (err) {
+      await external.close();
+      return [{ family: '*', variant: '', status: 'fail', positions: 0, maxMs: 0, detail: `cannot start: ${err instanceof Error ? err.message : String(err)}` }];
+    }
+    const rows: CheckRow[] = [];
+    try {
+      for (const { family, game, error } of variants) {
+        if (!game) rows.push({ family, variant: '', status: 'skip', positions: 0, maxMs: 0, detail: error });
+        else if (!supportedBy(bot, game)) rows.push({ family, variant: game.id, status: 'skip', positions: 0, maxMs: 0, detail: 'not supported by the bot' });
+        else rows.push(await checkExternalVariant(external, game, cfg));
+      }
+    } finally {
+      await external.close();
+    }
+    return rows;
+  }
   let host: WorkerHost | undefined;
   if (cfg.isolation === 'worker') {
     host = new WorkerHost(entry.name, { file: entry.file, name: entry.name, options, memoryMb: 512 });
@@ -251,6 +283,42 @@ async function checkVariant(
     }
     if (first !== k) {
       return row('fail', `${where}: answered ${game.formatMove(moves[first])} then ${game.formatMove(moves[k])} with the same seed`);
+    }
+    passed++;
+  }
+  return row('pass', '');
+}
+
+/** One variant of an external bot: each position asked in two games with the same seed. */
+async function checkExternalVariant(host: ProcessHost, game: AnyGame, cfg: CheckOptions): Promise<CheckRow> {
+  let maxMs = 0;
+  let passed = 0;
+  const row = (status: CheckRow['status'], detail: string): CheckRow => ({ family: game.family, variant: game.id, status, positions: passed, maxMs, detail });
+  for (let i = 0; i < cfg.positions; i++) {
+    const state = checkPosition(game, deriveSeed(cfg.seed, 'check', game.id, i));
+    if (state === undefined) continue;
+    const where = `position ${i + 1} (${game.describe(state)})`;
+    const moves = game.moves(state);
+    const seat = game.toMove(state);
+    const rngSeed = deriveSeed(cfg.seed, 'check-bot', game.id, i);
+    const answers: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      let reply: MoveReply;
+      try {
+        const session = await host.open({ key: `check-${i}-${round}`, variant: game.id, seat, rngSeed });
+        reply = await session.move(state, moves, cfg.timeMs);
+        session.close();
+      } catch (err) {
+        return row('fail', `${where}: cannot restart: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      maxMs = Math.max(maxMs, reply.ms);
+      if (!reply.ok) return row('fail', `${where}: ${reply.kind === 'timeout' ? 'too slow' : reply.kind}: ${reply.reason}`);
+      const k = findMove(game, moves, reply.move);
+      if (k < 0) return row('fail', `${where}: returned ${show(reply.move)}, not a legal move`);
+      answers.push(k);
+    }
+    if (answers[0] !== answers[1]) {
+      return row('fail', `${where}: answered ${game.formatMove(moves[answers[0]!])} then ${game.formatMove(moves[answers[1]!])} in two games with the same seed`);
     }
     passed++;
   }

@@ -1,8 +1,9 @@
 /**
  * Bot discovery: every `.ts`, `.js` and `.mjs` module in `bots/` and in extra folders is imported
- * and its default export validated as it loads (STYLE.md 9). A broken file is reported with its
- * reason and skipped; it never stops the others from loading. Also parses bot choices written
- * `name:key=value,key=value` and validates their options.
+ * and its default export validated as it loads (STYLE.md 9), and every `<name>.bot.json` manifest
+ * of an external bot (a program speaking docs/PROTOCOL.md) is validated. A broken file is reported
+ * with its reason and skipped; it never stops the others from loading. Also parses bot choices
+ * written `name:key=value,key=value` and validates their options.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
@@ -11,14 +12,28 @@ import { botProblem, type AnyBot } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
 import { BotLoadError, ParamError, UsageError, didYouMean, show } from '../core/errors.ts';
 import { formatParamValue, parseKeyValues, parseParams, type ParamSpec } from '../core/params.ts';
+import { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';
 
-/** A discovered bot: its module file and the validated default export. */
-export interface BotEntry {
+/** A bot module (run in-process or in worker threads): its file and the validated default export. */
+export interface ModuleBotEntry {
+  /** Absent on entries made before external bots existed; `module` otherwise. */
+  readonly transport?: 'module';
   readonly name: string;
   readonly description: string;
   readonly file: string;
   readonly bot: AnyBot;
 }
+
+/**
+ * An external program speaking the JSON-lines protocol, from its `.bot.json` manifest (`file`).
+ * `bot` is a descriptor for listings and `supports`; it cannot play in-process.
+ */
+export interface ProcessBotEntry extends ExternalBot {
+  readonly transport: 'process';
+}
+
+/** A discovered bot, by transport: test `entry.transport === 'process'` for external programs. */
+export type BotEntry = ModuleBotEntry | ProcessBotEntry;
 
 /** What discovery found: valid bots and, per broken file, why it was skipped. */
 export interface BotRegistry {
@@ -58,6 +73,10 @@ function oneLine(err: unknown): string {
  */
 export async function loadBotFile(file: string): Promise<BotEntry | { reason: string }> {
   const path = resolve(file);
+  if (isManifestFileName(basename(path))) {
+    const external = loadManifest(path);
+    return 'reason' in external ? external : { ...external, transport: 'process' };
+  }
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
@@ -73,7 +92,7 @@ export async function loadBotFile(file: string): Promise<BotEntry | { reason: st
   const problem = botProblem(value);
   if (problem) return { reason: `default export is not a valid bot: ${problem}` };
   const bot = value as AnyBot;
-  return { name: bot.name, description: bot.description, file: path, bot };
+  return { transport: 'module', name: bot.name, description: bot.description, file: path, bot };
 }
 
 /** Loads one bot file for a command that names it directly; throws BotLoadError with the reason. */
@@ -86,7 +105,7 @@ export async function loadBotFileOrThrow(file: string): Promise<BotEntry> {
 }
 
 /**
- * Loads every .ts/.js/.mjs file in `bots/` plus `extraDirs`; broken files go to `problems`; two
+ * Loads every .ts/.js/.mjs module and .bot.json manifest in `bots/` plus `extraDirs`; broken files go to `problems`; two
  * bots with one name throw BotLoadError naming both files. A folder named twice is read once.
  */
 export async function discoverBots(extraDirs: readonly string[] = []): Promise<BotRegistry> {
@@ -101,7 +120,7 @@ export async function discoverBots(extraDirs: readonly string[] = []): Promise<B
   const files = dirs.flatMap((dir) =>
     existsSync(dir)
       ? readdirSync(dir)
-          .filter(isBotFileName)
+          .filter((f) => isBotFileName(f) || isManifestFileName(f))
           .sort()
           .map((f) => join(dir, f))
       : [],
@@ -149,6 +168,12 @@ export function botLabel(bot: AnyBot, options: Readonly<Record<string, unknown>>
   return parts.length ? `${bot.name}:${parts.join(',')}` : bot.name;
 }
 
+/** A bot file's name without its extension (`x.ts` and `x.bot.json` both give `x`). */
+function botFileBase(file: string): string {
+  const base = basename(file);
+  return base.endsWith(MANIFEST_SUFFIX) ? base.slice(0, -MANIFEST_SUFFIX.length) : basename(file, extname(file));
+}
+
 /** Splits `name[:key=value,…]` into the bot name and raw option strings. */
 export function parseBotSpec(text: string): { name: string; raw: Record<string, string> } {
   const colon = text.indexOf(':');
@@ -166,7 +191,7 @@ export function resolveBot(registry: BotRegistry, text: string): BotChoice {
   const entry = registry.bots.find((b) => b.name === name);
   if (!entry) {
     // A broken file named after the bot explains more than "unknown bot".
-    const broken = registry.problems.find((p) => basename(p.file, extname(p.file)) === name);
+    const broken = registry.problems.find((p) => botFileBase(p.file) === name);
     if (broken) throw new BotLoadError(`Bot \`${name}\` could not be loaded: ${broken.file} ${broken.reason}`);
     const names = registry.bots.map((b) => b.name);
     throw new UsageError(`Unknown bot \`${name}\`${didYouMean(name, names)}; expected one of: ${names.join(', ') || '(none found)'}`);

@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { discoverBots, loadBotFileOrThrow, resolveBot, type BotEntry } from '../../arena/bot-registry.ts';
 import { checkBot, DEFAULT_CHECK, type CheckRow } from '../../arena/bot-check.ts';
+import { tempStderrLogPath } from '../../arena/process-host.ts';
 import { io } from '../io.ts';
 
 type Args = { bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: string; family: string[] };
@@ -17,7 +18,7 @@ function intArg(name: string, text: string, min: number, max: number): number {
 
 /** A path rather than a name: it has a folder separator or a module extension. */
 function looksLikeFile(text: string): boolean {
-  return /[\\/]/.test(text) || /\.(ts|js|mjs)$/.test(text);
+  return /[\\/]/.test(text) || /\.(ts|js|mjs)$/.test(text) || text.endsWith('.bot.json');
 }
 
 /** Renders the check's rows as an aligned table. */
@@ -42,7 +43,7 @@ export const botsCheckCommand: CommandModule<object, Args> = {
   describe: 'Check a bot (by name, name:options or file): legal moves in time, no mutation, same answer for a seed',
   builder: (y: Argv) =>
     y
-      .positional('bot', { type: 'string', describe: 'bot name (with :key=value options) or path to a bot file' })
+      .positional('bot', { type: 'string', describe: 'bot name (with :key=value options) or path to a bot file or .bot.json manifest' })
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
       .option('family', { type: 'string', array: true, default: [], describe: 'check only this game family (repeatable)' })
       .option('time', { type: 'string', default: String(DEFAULT_CHECK.timeMs), describe: 'time per move, ms' })
@@ -70,7 +71,12 @@ export const botsCheckCommand: CommandModule<object, Args> = {
     }
     const isolation = args.isolation === 'none' ? 'none' : 'worker';
     io().out(`checking ${entry.name} (${entry.file}): ${positions} positions per variant, ${timeMs} ms per move`);
-    const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation, families: args.family });
+    let stderrLog: string | undefined;
+    if (entry.transport === 'process') {
+      stderrLog = tempStderrLogPath(entry.name);
+      io().out(`running: ${entry.command.join(' ')} (in ${entry.cwd}); its stderr goes to ${stderrLog}`);
+    }
+    const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation, families: args.family, ...(stderrLog ? { stderrLog } : {}) });
     io().out(checkTable(rows, positions));
     const failed = rows.filter((r) => r.status === 'fail').length;
     const played = rows.filter((r) => r.status !== 'skip').length;

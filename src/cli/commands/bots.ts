@@ -31,7 +31,7 @@ export function reportProblems(registry: BotRegistry): void {
 /** `arena bots [--bots-dir D…] [--json]`: the bots found, their options and the families they play. */
 export const botsCommand: CommandModule<object, Args> = {
   command: 'bots',
-  describe: 'List the bots in bots/ (and --bots-dir folders): description, file, options, families',
+  describe: 'List the bots in bots/ (and --bots-dir folders): modules and .bot.json external programs, options, families',
   builder: (y: Argv) =>
     y
       .command(botsCheckCommand as never)
@@ -45,6 +45,8 @@ export const botsCommand: CommandModule<object, Args> = {
           name: b.name,
           description: b.description,
           file: b.file,
+          transport: b.transport ?? 'module',
+          ...(b.transport === 'process' ? { command: b.command, cwd: b.cwd } : {}),
           options: optionList(b.bot),
           families: families(b.bot),
         })),
@@ -55,6 +57,7 @@ export const botsCommand: CommandModule<object, Args> = {
       const lines: string[] = [];
       for (const b of registry.bots) {
         lines.push(`${b.name} — ${b.description}`, `  file:  ${b.file}`);
+        if (b.transport === 'process') lines.push(`  runs:  ${b.command.join(' ')}  (in ${b.cwd}; JSON-lines protocol, docs/PROTOCOL.md)`);
         for (const o of optionList(b.bot)) {
           lines.push(`  :${o.name}=  ${o.description}: ${o.expected}${o.default !== undefined ? ` (default ${o.default})` : ''}`);
         }

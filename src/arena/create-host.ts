@@ -1,0 +1,55 @@
+/**
+ * Chooses a bot's transport from its registry entry: an external program runs in processes
+ * (whatever the isolation setting: it cannot run in-process), a module in worker threads or,
+ * with isolation `none`, on the runner's thread.
+ */
+import type { BotEntry } from './bot-registry.ts';
+import { InProcessHost, type BotHost } from './host.ts';
+import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts';
+import type { BotSpec } from './schedule.ts';
+import { WorkerHost } from './worker-host.ts';
+
+/** What every host of a run shares. */
+export interface HostSettings {
+  readonly isolation: 'worker' | 'none';
+  /** Heap limit of each worker thread (module bots, isolation `worker`). */
+  readonly memoryMb: number;
+  readonly graceMs?: number;
+  /** The worker script shared by the run's module bots (see `workerScript(moduleFiles(...))`). */
+  readonly script?: Promise<URL>;
+  /** The results folder: external bots' stderr goes to `<resultsDir>/bots/<name>.stderr.log` (a temp file without one). */
+  readonly resultsDir?: string;
+}
+
+/** The module files among the entries (what the worker bundle needs; manifests are not modules). */
+export function moduleFiles(entries: readonly BotEntry[]): string[] {
+  return entries.filter((e) => e.transport !== 'process').map((e) => e.file);
+}
+
+/** The stderr log of an external bot under these settings. */
+export function stderrLogFor(name: string, settings: Pick<HostSettings, 'resultsDir'>): string {
+  return settings.resultsDir === undefined ? tempStderrLogPath(name) : stderrLogPath(settings.resultsDir, name);
+}
+
+/** A host for one bot of a run, by the entry's transport. */
+export function createHost(entry: BotEntry, spec: BotSpec, settings: HostSettings): BotHost {
+  const grace = settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {};
+  if (entry.transport === 'process') {
+    return new ProcessHost(spec.label, {
+      name: entry.name,
+      command: entry.command,
+      cwd: entry.cwd,
+      stderrLog: stderrLogFor(entry.name, settings),
+      ...grace,
+    });
+  }
+  if (settings.isolation === 'none') return new InProcessHost(spec, entry.bot, settings.graceMs);
+  return new WorkerHost(spec.label, {
+    file: entry.file,
+    name: entry.name,
+    options: spec.options,
+    memoryMb: settings.memoryMb,
+    ...(settings.script ? { script: settings.script } : {}),
+    ...grace,
+  });
+}

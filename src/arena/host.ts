@@ -1,0 +1,228 @@
+import type { AnyBot } from '../core/bot.ts';
+import type { AnyGame, Seat } from '../core/game.ts';
+import { createRng, type Rng } from '../core/rng.ts';
+import { parseVariant } from '../games/index.ts';
+import type { BotSpec } from './schedule.ts';
+
+/** How a bot can forfeit a game (besides `normal` play and `interrupted` games). */
+export type FaultKind = 'timeout' | 'crash' | 'illegal-move';
+
+/** A bot host's answer to a move request: the bot's reply (still unchecked) or a fault. */
+export type MoveReply =
+  | { readonly ok: true; readonly move: unknown; readonly ms: number }
+  | { readonly ok: false; readonly kind: FaultKind; readonly reason: string; readonly ms: number };
+
+/** What a host needs to know about one game of one bot. */
+export interface SessionInfo {
+  /** The game's key in the schedule. */
+  readonly key: string;
+  /** The variant id; the host builds its own Game from it. */
+  readonly variant: string;
+  /** The seat the bot plays. */
+  readonly seat: Seat;
+  /** Seed of the bot's generator for this game. */
+  readonly rngSeed: number;
+}
+
+/** One bot playing one game: asked for moves until the game ends, then closed. */
+export interface BotSession {
+  /**
+   * Asks for a move. The host never throws for anything the bot does: throws, hangs, exits and
+   * unclonable replies come back as faults. Synchronous when it can be (in-process bots), so a
+   * match of trusted bots runs without a promise per move.
+   */
+  move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply>;
+  /**
+   * Ends the session; the host may reuse its resources for another game. `end` says how the game
+   * ended (external bots hear it as `game-over`); it is absent when a game is abandoned early.
+   */
+  close(end?: SessionEnd): void;
+}
+
+/** How a game ended, as told to each session when it closes. */
+export interface SessionEnd {
+  /** The winner's seat, null for a draw (or an interrupted game). */
+  readonly winner: Seat | null;
+  readonly termination: 'normal' | FaultKind | 'interrupted';
+  /** Why the game ended abnormally, null when normal. */
+  readonly reason: string | null;
+  /** Final scores `[first, second]` of scored games that ended normally. */
+  readonly scores?: readonly [number, number];
+}
+
+/**
+ * Runs one bot for a whole tournament, behind one interface whatever the transport: in-process
+ * (isolation `none`), worker threads (`worker`), later an external process.
+ */
+export interface BotHost {
+  /** The bot's label in standings. */
+  readonly label: string;
+  /** Why the bot could not be started (it then forfeits every game), or null. */
+  readonly failure: string | null;
+  /** Loads the bot; rejects with BotStartError (and sets `failure`) when it cannot start. */
+  start(): Promise<void>;
+  /** Opens a game; rejects with BotStartError when the bot cannot be (re)started. */
+  open(info: SessionInfo): BotSession | Promise<BotSession>;
+  /** Releases everything (terminates workers). */
+  close(): Promise<void>;
+}
+
+/** A bot that cannot be loaded or restarted; its games are forfeited as `crash`. */
+export class BotStartError extends Error {
+  override name = 'BotStartError';
+}
+
+/** Extra time after the deadline before a silent bot is declared out of time (message latency, timers). */
+export const DEFAULT_GRACE_MS = 50;
+
+/** One-line text of anything thrown. */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`.split('\n')[0]!;
+  try {
+    return `threw ${JSON.stringify(err) ?? String(err)}`;
+  } catch {
+    return `threw ${String(err)}`;
+  }
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** Thrown inside `deepFreeze` when a value cannot be frozen (typed arrays, maps, sets). */
+const UNFREEZABLE = Symbol('unfreezable');
+
+function deepFreeze(v: object): void {
+  if (ArrayBuffer.isView(v) || v instanceof Map || v instanceof Set || v instanceof ArrayBuffer) throw UNFREEZABLE;
+  Object.freeze(v);
+  // Recurse even into already-frozen objects: a shallow-frozen state may hold mutable children.
+  // (`for…in` rather than Object.keys: no array allocated per position, this runs on every move.)
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== null && typeof x === 'object') deepFreeze(x);
+    }
+  } else {
+    for (const key in v) {
+      const x = (v as Record<string, unknown>)[key];
+      if (x !== null && typeof x === 'object') deepFreeze(x);
+    }
+  }
+}
+
+/**
+ * A read-only view of a value for an in-process bot: deep-frozen in place (rules are pure, so the
+ * runner never mutates its states either), or a structured copy when it holds typed arrays or maps.
+ */
+export function readOnly<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  try {
+    deepFreeze(v);
+    return v;
+  } catch (err) {
+    if (err === UNFREEZABLE) return structuredClone(v);
+    throw err;
+  }
+}
+
+/**
+ * Isolation `none`: the bot runs on the runner's thread. Fast (no copies, no messages), but a bot
+ * stuck in a synchronous loop cannot be stopped and `process.exit` ends everything, so this is for
+ * trusted bots only. The bot still gets its own Game objects and read-only states.
+ */
+export class InProcessHost implements BotHost {
+  readonly label: string;
+  failure: string | null = null;
+  readonly #bot: AnyBot;
+  readonly #options: Readonly<Record<string, unknown>>;
+  readonly #graceMs: number;
+  readonly #games = new Map<string, AnyGame>();
+
+  constructor(spec: BotSpec, bot: AnyBot, graceMs = DEFAULT_GRACE_MS) {
+    this.label = spec.label;
+    this.#bot = bot;
+    this.#options = readOnly(structuredClone(spec.options) as Record<string, unknown>);
+    this.#graceMs = graceMs;
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  open(info: SessionInfo): BotSession {
+    let game = this.#games.get(info.variant);
+    if (!game) {
+      // The bot's own Game instance, frozen: a bot cannot swap the runner's rules.
+      game = Object.freeze(parseVariant(info.variant));
+      this.#games.set(info.variant, game);
+    }
+    return new InProcessSession(this.#bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#graceMs);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * The bot's copy of the legal moves: a plain copy when every move is a primitive (cheaper than
+ * freezing, and the runner keeps its own list), a read-only view otherwise.
+ */
+function movesForBot(moves: readonly unknown[]): readonly unknown[] {
+  for (let i = 0; i < moves.length; i++) {
+    const m = moves[i];
+    if (m !== null && typeof m === 'object') return readOnly(moves);
+  }
+  return moves.slice();
+}
+
+class InProcessSession implements BotSession {
+  constructor(
+    private readonly bot: AnyBot,
+    private readonly game: AnyGame,
+    private readonly seat: Seat,
+    private readonly rng: Rng,
+    private readonly options: Readonly<Record<string, unknown>>,
+    private readonly graceMs: number,
+  ) {}
+
+  move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
+    const ctx = {
+      game: this.game,
+      state: readOnly(state),
+      moves: movesForBot(moves),
+      seat: this.seat,
+      rng: this.rng,
+      deadline: Date.now() + timeMs,
+      options: this.options,
+    };
+    const t0 = performance.now();
+    let reply: unknown;
+    try {
+      reply = this.bot.choose(ctx);
+    } catch (err) {
+      return { ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 };
+    }
+    if (!isThenable(reply)) {
+      const ms = performance.now() - t0;
+      if (ms > timeMs + this.graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
+      return { ok: true, move: reply, ms };
+    }
+    const limit = timeMs + this.graceMs;
+    return new Promise<MoveReply>((resolve) => {
+      const timer = setTimeout(() => resolve({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms: performance.now() - t0 }), limit);
+      reply.then(
+        (move) => {
+          clearTimeout(timer);
+          resolve({ ok: true, move, ms: performance.now() - t0 });
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          resolve({ ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 });
+        },
+      );
+    });
+  }
+
+  close(): void {}
+}

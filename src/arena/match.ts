@@ -1,0 +1,188 @@
+import { show } from '../core/errors.ts';
+import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
+import { createRng } from '../core/rng.ts';
+import { BotStartError, errorText, type BotHost, type BotSession, type FaultKind, type MoveReply } from './host.ts';
+import type { GameJob } from './schedule.ts';
+
+/** How a game ended: a closed set (fastchess `MatchTermination`). */
+export type Termination = 'normal' | FaultKind | 'interrupted';
+
+/** One move of a finished game: its GAMES.md notation and the time the bot took (ms). */
+export interface MoveRecord {
+  readonly move: string;
+  readonly ms: number;
+}
+
+/**
+ * A finished game: exactly one line of `games.jsonl`. Holds the whole job (so the line alone
+ * replays the game), every move with its time, and how it ended.
+ */
+export interface GameRecord {
+  /** Position in the schedule. */
+  readonly index: number;
+  /** The game's stable key (see `GameJob.key`). */
+  readonly key: string;
+  readonly variant: string;
+  readonly deal: number;
+  readonly dealSeed: number;
+  readonly seating: 0 | 1;
+  /** Bot label in each seat. */
+  readonly seats: { readonly first: string; readonly second: string };
+  /** Bot generator seeds. */
+  readonly botSeeds: { readonly first: number; readonly second: number };
+  /** The dealt start position, as the game's `toJSON`. */
+  readonly start: unknown;
+  readonly moves: readonly MoveRecord[];
+  /** The winner's seat (null for a draw) and, for scored games that ended normally, the scores. */
+  readonly outcome: { readonly winner: Seat | null; readonly scores?: readonly [number, number] };
+  /** The winner's label, or null for a draw. */
+  readonly winner: string | null;
+  readonly termination: Termination;
+  /** The seat that forfeited (null when the game ended normally). */
+  readonly faulty: Seat | null;
+  /** Why the game ended abnormally (null when normal). */
+  readonly reason: string | null;
+}
+
+/** Live view of a game for sinks that want every move (the dashboard). */
+export interface MoveInfo {
+  /** Ply number, 1 for the first move. */
+  readonly ply: number;
+  readonly seat: Seat;
+  /** The move in GAMES.md notation. */
+  readonly move: string;
+  /** Time the bot took (ms). */
+  readonly ms: number;
+  /** The position after the move. */
+  readonly state: unknown;
+}
+
+/** Options of one match. */
+export interface MatchOptions {
+  /** Called after each applied move (only pass it when someone listens: it costs per move). */
+  readonly onMove?: (info: MoveInfo) => void;
+  /** Aborting ends the game as `interrupted` before the next move. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The index of the bot's reply in the legal list, or -1. Moves are compared by their
+ * `formatMove` text; the runner then plays its own copy of the move, never the bot's object.
+ */
+export function findMove(game: AnyGame, legal: readonly unknown[], reply: unknown): number {
+  const same = legal.indexOf(reply);
+  if (same >= 0) return same;
+  let text: string;
+  try {
+    text = game.formatMove(reply);
+  } catch {
+    return -1;
+  }
+  if (typeof text !== 'string') return -1;
+  for (let i = 0; i < legal.length; i++) if (game.formatMove(legal[i]) === text) return i;
+  return -1;
+}
+
+/** The legal moves as text for an illegal-move reason, shortened. */
+function legalText(game: AnyGame, legal: readonly unknown[]): string {
+  const shown = legal.slice(0, 12).map((m) => game.formatMove(m));
+  return shown.join(', ') + (legal.length > 12 ? `, … (${legal.length} in all)` : '');
+}
+
+/**
+ * Plays one scheduled game. The match owns the authoritative state: it asks the seat to move for a
+ * move (with the legal list and a deadline), checks the reply against the list, applies the
+ * runner's own copy of the move, and stops at the end or at the first fault. It never throws for
+ * anything a bot does.
+ */
+export async function playMatch(
+  job: GameJob,
+  game: AnyGame,
+  hosts: { readonly first: BotHost; readonly second: BotHost },
+  options: MatchOptions = {},
+): Promise<GameRecord> {
+  let state = game.deal(createRng(job.dealSeed));
+  const start = game.toJSON(state);
+  const moves: MoveRecord[] = [];
+  const { onMove, signal } = options;
+  const sessions: Partial<Record<Seat, BotSession>> = {};
+
+  // Settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on the
+  // first asynchronous reply only, and its listener removed at the end (no per-game leak).
+  let aborted: Promise<null> | null = null;
+  let unlisten: (() => void) | null = null;
+  const abortedPromise = (s: AbortSignal): Promise<null> =>
+    (aborted ??= new Promise<null>((resolve) => {
+      const on = (): void => resolve(null);
+      s.addEventListener('abort', on, { once: true });
+      unlisten = () => s.removeEventListener('abort', on);
+    }));
+
+  const finish = (outcome: Outcome | null, termination: Termination, faulty: Seat | null, reason: string | null): GameRecord => {
+    (unlisten as (() => void) | null)?.();
+    const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
+    const out: GameRecord['outcome'] =
+      termination === 'normal' && outcome?.scores ? { winner, scores: [outcome.scores[0], outcome.scores[1]] } : { winner };
+    // Each session hears how the game ended (external bots get it as `game-over`).
+    const end = { ...out, termination, reason };
+    sessions.first?.close(end);
+    sessions.second?.close(end);
+    return {
+      index: job.index,
+      key: job.key,
+      variant: job.variant,
+      deal: job.deal,
+      dealSeed: job.dealSeed,
+      seating: job.seating,
+      seats: { first: job.seats.first.label, second: job.seats.second.label },
+      botSeeds: job.botSeeds,
+      start,
+      moves,
+      outcome: out,
+      winner: winner === null ? null : job.seats[winner].label,
+      termination,
+      faulty,
+      reason,
+    };
+  };
+
+  for (const seat of ['first', 'second'] as const) {
+    try {
+      sessions[seat] = await hosts[seat].open({ key: job.key, variant: job.variant, seat, rngSeed: job.botSeeds[seat] });
+    } catch (err) {
+      if (!(err instanceof BotStartError)) throw err;
+      return finish(null, 'crash', seat, `failed to start: ${err.message}`);
+    }
+  }
+
+  const limit = job.timePerMoveMs;
+  for (;;) {
+    const outcome = game.outcome(state);
+    if (outcome) return finish(outcome, 'normal', null, null);
+    if (signal?.aborted) return finish(null, 'interrupted', null, 'tournament interrupted');
+    const legal = game.moves(state);
+    if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
+    const seat = game.toMove(state);
+    const asked = sessions[seat]!.move(state, legal, limit);
+    const reply: MoveReply | null =
+      asked instanceof Promise ? (signal ? await Promise.race([asked, abortedPromise(signal)]) : await asked) : asked;
+    if (reply === null) return finish(null, 'interrupted', null, 'tournament interrupted');
+    if (!reply.ok) {
+      return finish(null, reply.kind, seat, reply.reason);
+    }
+    const i = findMove(game, legal, reply.move);
+    if (i < 0) {
+      let shown: string;
+      try {
+        shown = show(reply.move);
+      } catch (err) {
+        shown = errorText(err);
+      }
+      return finish(null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
+    }
+    const move = legal[i];
+    state = game.play(state, move);
+    moves.push({ move: game.formatMove(move), ms: Math.round(reply.ms * 1000) / 1000 });
+    if (onMove) onMove({ ply: moves.length, seat, move: game.formatMove(move), ms: reply.ms, state });
+  }
+}

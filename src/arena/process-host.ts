@@ -1,0 +1,419 @@
+/**
+ * External bots: a program in any language speaking the JSON-lines protocol (docs/PROTOCOL.md)
+ * over its stdin and stdout, as chess engines speak UCI. The host keeps a pool of processes, one
+ * per game being played, for the whole tournament. Faults are charged as for worker bots: no
+ * answer by the deadline (plus grace) is a `timeout` and the process is killed; an exit is a
+ * `crash`; a line that is not a move (`garbage`) or a move that is not legal is an `illegal-move`.
+ * A process that timed out, exited or wrote garbage is replaced for the next game.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { show } from '../core/errors.ts';
+import type { AnyGame } from '../core/game.ts';
+import { parseVariant } from '../games/index.ts';
+import { BotStartError, DEFAULT_GRACE_MS, errorText, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
+import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
+
+/** Settings of a process host. */
+export interface ProcessHostOptions {
+  /** The bot's name (sent in `hello`). */
+  readonly name: string;
+  /** The program and its arguments (run without a shell). */
+  readonly command: readonly string[];
+  /** The program's working folder (absolute). */
+  readonly cwd: string;
+  /** The file the program's stderr is appended to (its folder is created). */
+  readonly stderrLog: string;
+  /** Extra time after the deadline before a silent bot is out of time. */
+  readonly graceMs?: number;
+  /** Time for the program to start and answer `hello` (default 10 s). */
+  readonly startTimeoutMs?: number;
+  /** Time for the program to exit after `quit` before it is killed (default 500 ms). */
+  readonly quitTimeoutMs?: number;
+}
+
+/** Where the stderr of bot `name` goes in a results folder: `<results>/bots/<name>.stderr.log`. */
+export function stderrLogPath(resultsDir: string, name: string): string {
+  return join(resultsDir, 'bots', `${name}.stderr.log`);
+}
+
+/** Where the stderr of bot `name` goes when there is no results folder (a check): a temp file. */
+export function tempStderrLogPath(name: string): string {
+  return join(tmpdir(), 'take-arena', `${name}-${process.pid}.stderr.log`);
+}
+
+/**
+ * Every running bot process. Bots run in their own process groups (so a kill reaches a script's
+ * children), which also means they outlive an arena that dies without closing its hosts: one exit
+ * hook kills whatever is left.
+ */
+const LIVE = new Set<BotProcess>();
+process.on('exit', () => {
+  for (const p of LIVE) p.killNow();
+});
+
+/** A line longer than this without a newline is garbage (a bot dumping binary, say). */
+const MAX_LINE = 1 << 20;
+
+interface Pending {
+  readonly id: number;
+  readonly t0: number;
+  readonly timer: NodeJS.Timeout;
+  readonly resolve: (r: { ok: true; move: string; ms: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }) => void;
+}
+
+/** One running program; plays one game at a time. */
+class BotProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Why the process is unusable (never reused), or null while healthy. */
+  dead: string | null = null;
+  /** Settles once the program answered `hello` (rejects with BotStartError otherwise). */
+  readonly ready: Promise<void>;
+  #buffer = '';
+  #pending: Pending | null = null;
+  #hello: ((line: string) => void) | null = null;
+  #nextId = 1;
+  #started = false;
+  #exited: Promise<void>;
+
+  constructor(
+    private readonly opts: ProcessHostOptions & { readonly graceMs: number },
+    private readonly logFd: number,
+    private readonly onDeath: (p: BotProcess) => void,
+  ) {
+    const [program, ...args] = opts.command as [string, ...string[]];
+    // Own process group (detached), so a kill reaches the whole tree (a shell script's children);
+    // stderr goes straight into the log file, never through this process.
+    this.child = spawn(program, args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', logFd], detached: true }) as unknown as ChildProcessWithoutNullStreams;
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => this.#data(chunk));
+    // Writing to a program that has exited fails with EPIPE; the exit itself is what gets reported.
+    this.child.stdin.on('error', () => {});
+    this.#exited = new Promise<void>((resolve) => this.child.once('close', () => resolve()));
+    LIVE.add(this);
+    void this.#exited.then(() => LIVE.delete(this));
+    this.ready = new Promise<void>((resolve, reject) => {
+      const fail = (reason: string): void => {
+        clearTimeout(timer);
+        this.#hello = null;
+        this.#die(reason);
+        reject(new BotStartError(reason));
+      };
+      const timer = setTimeout(() => fail(`did not answer hello within ${opts.startTimeoutMs ?? 10_000} ms`), opts.startTimeoutMs ?? 10_000);
+      this.#hello = (line) => {
+        clearTimeout(timer);
+        this.#hello = null;
+        const reply = parseHelloReply(line);
+        if (!reply.ok) return fail(reply.reason);
+        this.#started = true;
+        resolve();
+      };
+      this.child.once('error', (err) => fail(`cannot run ${show(program)}: ${errorText(err)}`));
+      // Judge the exit once stdout is drained ('close'), so a move written just before exiting
+      // still counts; a grandchild holding stdout open must not keep the exit unnoticed, hence
+      // the short fallback after 'exit'.
+      const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
+        const reason = signal ? `killed by ${signal}` : `exited with code ${code}`;
+        if (this.#hello) fail(`${reason} before answering hello`);
+        else this.#die(reason);
+      };
+      this.child.once('exit', (code, signal) => {
+        setTimeout(() => exited(code, signal), 100).unref();
+      });
+      this.child.once('close', exited);
+    });
+    this.ready.catch(() => {});
+    this.send({ type: 'hello', protocol: PROTOCOL_VERSION, arena: 'take-arena', bot: opts.name });
+  }
+
+  /** Kills the process group at once, without ceremony (the arena is exiting). */
+  killNow(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Writes one message line (ignored once the process is dead). */
+  send(msg: ToBot): void {
+    if (this.dead !== null) return;
+    this.child.stdin.write(`${encodeMessage(msg)}\n`);
+  }
+
+  /** A note from the arena in the bot's stderr log. */
+  log(text: string): void {
+    try {
+      writeSync(this.logFd, `[arena] ${new Date().toISOString()} pid ${this.child.pid ?? '?'}: ${text}\n`);
+    } catch {
+      // The log is a diagnostic aid: a full disk must not stop the game.
+    }
+  }
+
+  #data(chunk: string): void {
+    this.#buffer += chunk;
+    let nl: number;
+    while ((nl = this.#buffer.indexOf('\n')) >= 0) {
+      const line = this.#buffer.slice(0, nl).replace(/\r$/, '');
+      this.#buffer = this.#buffer.slice(nl + 1);
+      if (line.trim() !== '') this.#line(line);
+    }
+    if (this.#buffer.length > MAX_LINE) {
+      this.#buffer = '';
+      this.#garbage(`wrote more than ${MAX_LINE} bytes without a newline`);
+    }
+  }
+
+  #line(line: string): void {
+    if (this.#hello) return this.#hello(line);
+    const p = this.#pending;
+    if (!p) {
+      this.log(`ignored a line written outside a move request: ${line.slice(0, 200)}`);
+      return;
+    }
+    const parsed = parseMoveLine(line);
+    if (!parsed.ok) return this.#garbage(parsed.reason);
+    if (parsed.id !== null && parsed.id !== p.id) {
+      this.log(`ignored an answer to request ${parsed.id} (waiting for ${p.id}): ${line.slice(0, 200)}`);
+      return;
+    }
+    this.#pending = null;
+    clearTimeout(p.timer);
+    p.resolve({ ok: true, move: parsed.move, ms: performance.now() - p.t0 });
+  }
+
+  /** Output that is not a move: the game is forfeited and the process, out of step, replaced. */
+  #garbage(reason: string): void {
+    this.log(reason);
+    const p = this.#pending;
+    this.#pending = null;
+    if (p) {
+      clearTimeout(p.timer);
+      p.resolve({ ok: false, kind: 'illegal-move', reason, ms: performance.now() - p.t0 });
+    }
+    this.kill(`replaced after garbage output`);
+  }
+
+  #die(reason: string): void {
+    if (this.dead === null) {
+      this.dead = reason;
+      if (this.#started) {
+        this.log(reason);
+        this.onDeath(this);
+      }
+    }
+    const p = this.#pending;
+    if (p) {
+      this.#pending = null;
+      clearTimeout(p.timer);
+      p.resolve({ ok: false, kind: 'crash', reason: `${reason} (stderr: ${this.opts.stderrLog})`, ms: performance.now() - p.t0 });
+    }
+  }
+
+  /** Sends a move request and waits for the answer, the deadline or the process's end. */
+  request(msg: Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type'>): Promise<{ ok: true; move: string; ms: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }> {
+    if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: this.dead, ms: 0 });
+    return new Promise((resolve) => {
+      const id = this.#nextId++;
+      const t0 = performance.now();
+      const timer = setTimeout(() => {
+        if (this.#pending?.id !== id) return;
+        this.#pending = null;
+        this.kill(`killed after no move within ${msg.timeMs} ms`);
+        resolve({ ok: false, kind: 'timeout', reason: `no move within ${msg.timeMs} ms`, ms: performance.now() - t0 });
+      }, msg.timeMs + this.opts.graceMs);
+      this.#pending = { id, t0, timer, resolve };
+      this.send({ type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs });
+    });
+  }
+
+  /** Kills the process group at once. */
+  kill(reason: string): void {
+    this.#die(reason);
+    const pid = this.child.pid;
+    if (pid === undefined || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      this.child.kill('SIGKILL');
+    }
+  }
+
+  /** Sends `quit`, closes stdin and waits for the exit; kills the group after `quitTimeoutMs`. */
+  async quit(): Promise<void> {
+    const healthy = this.dead === null;
+    this.dead ??= 'closed';
+    if (healthy && this.child.exitCode === null) {
+      this.child.stdin.write(`${encodeMessage({ type: 'quit' })}\n`);
+      this.child.stdin.end();
+      const timer = setTimeout(() => this.kill('killed: did not exit after quit'), this.opts.quitTimeoutMs ?? 500);
+      await this.#exited;
+      clearTimeout(timer);
+    } else {
+      this.kill('closed');
+      // A process that never started may not emit `close` when spawn failed; do not wait on it.
+      if (this.child.pid !== undefined) await this.#exited;
+    }
+  }
+}
+
+/**
+ * Runs an external bot: processes started on demand (one per concurrent game) and kept for the
+ * whole tournament; a process that timed out, crashed or wrote garbage is replaced in the
+ * background. A program that cannot start or answer `hello` forfeits all its games.
+ */
+export class ProcessHost implements BotHost {
+  readonly label: string;
+  failure: string | null = null;
+  readonly #opts: ProcessHostOptions & { readonly graceMs: number };
+  readonly #idle: BotProcess[] = [];
+  readonly #all = new Set<BotProcess>();
+  readonly #games = new Map<string, AnyGame>();
+  #warming: Promise<BotProcess> | null = null;
+  #logFd: number | null = null;
+  #closed = false;
+
+  constructor(label: string, options: ProcessHostOptions) {
+    this.label = label;
+    this.#opts = { ...options, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
+  }
+
+  /** The stderr log file. */
+  get stderrLog(): string {
+    return this.#opts.stderrLog;
+  }
+
+  #fd(): number {
+    if (this.#logFd === null) {
+      mkdirSync(dirname(this.#opts.stderrLog), { recursive: true });
+      this.#logFd = openSync(this.#opts.stderrLog, 'a');
+    }
+    return this.#logFd;
+  }
+
+  async #spawn(): Promise<BotProcess> {
+    if (this.failure !== null) throw new BotStartError(this.failure);
+    let proc: BotProcess;
+    try {
+      proc = new BotProcess(this.#opts, this.#fd(), (dead) => this.#replace(dead));
+    } catch (err) {
+      // spawn throws synchronously for bad arguments (e.g. a NUL byte); a log that cannot open lands here too.
+      this.failure = `cannot start: ${errorText(err)}`;
+      throw new BotStartError(this.failure);
+    }
+    this.#all.add(proc);
+    proc.log(`started ${this.#opts.command.join(' ')} in ${this.#opts.cwd}`);
+    try {
+      await proc.ready;
+    } catch (err) {
+      this.#all.delete(proc);
+      await proc.quit();
+      this.failure = `${err instanceof Error ? err.message : String(err)} (stderr: ${this.#opts.stderrLog})`;
+      throw new BotStartError(this.failure);
+    }
+    return proc;
+  }
+
+  /** A process died between or during games: start its replacement now, so the next game does not wait. */
+  #replace(dead: BotProcess): void {
+    this.#all.delete(dead);
+    if (this.#closed || this.failure !== null || this.#warming) return;
+    const warming = this.#spawn();
+    this.#warming = warming;
+    warming.then(
+      (p) => {
+        this.#warming = null;
+        if (this.#closed) void p.quit();
+        else this.#idle.push(p);
+      },
+      () => {
+        this.#warming = null; // `failure` is set: the bot forfeits the rest
+      },
+    );
+  }
+
+  async start(): Promise<void> {
+    this.#idle.push(await this.#spawn());
+  }
+
+  async open(info: SessionInfo): Promise<BotSession> {
+    let game = this.#games.get(info.variant);
+    if (!game) {
+      game = parseVariant(info.variant);
+      this.#games.set(info.variant, game);
+    }
+    let proc: BotProcess | undefined;
+    while ((proc = this.#idle.pop()) && proc.dead !== null) this.#all.delete(proc);
+    if (!proc && this.#warming) {
+      await this.#warming.catch(() => {});
+      while ((proc = this.#idle.pop()) && proc.dead !== null) this.#all.delete(proc);
+    }
+    proc ??= await this.#spawn();
+    proc.send({
+      type: 'new-game',
+      game: info.key,
+      family: game.family,
+      variant: game.id,
+      params: game.params,
+      seat: info.seat,
+      seed: info.rngSeed,
+    });
+    return new ProcessSession(proc, game, info, (p) => {
+      if (p.dead === null && !this.#closed) this.#idle.push(p);
+      else if (p.dead === null) void p.quit();
+      else this.#all.delete(p);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#warming?.catch(() => {});
+    const all = [...this.#all];
+    this.#all.clear();
+    this.#idle.length = 0;
+    await Promise.all(all.map((p) => p.quit()));
+    if (this.#logFd !== null) {
+      closeSync(this.#logFd);
+      this.#logFd = null;
+    }
+  }
+}
+
+class ProcessSession implements BotSession {
+  #closed = false;
+
+  constructor(
+    private readonly proc: BotProcess,
+    private readonly game: AnyGame,
+    private readonly info: SessionInfo,
+    private readonly release: (p: BotProcess) => void,
+  ) {}
+
+  async move(state: unknown, moves: readonly unknown[], timeMs: number): Promise<MoveReply> {
+    const game = this.game;
+    const answer = await this.proc.request({ position: game.toJSON(state), moves: moves.map((m) => game.formatMove(m)), timeMs });
+    if (!answer.ok) return answer;
+    try {
+      // The host's own Game parses the text into one of the legal moves (MoveError otherwise).
+      return { ok: true, move: game.parseMove(answer.move, state), ms: answer.ms };
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return { ok: false, kind: 'illegal-move', reason: `answered ${show(answer.move)}: ${why}`, ms: answer.ms };
+    }
+  }
+
+  close(end?: SessionEnd): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.proc.send(gameOverMessage(this.info.key, this.info.seat, end));
+    this.release(this.proc);
+  }
+}

@@ -1,0 +1,109 @@
+import type { Seat } from '../core/game.ts';
+import { deriveSeed } from '../core/rng.ts';
+
+/** A bot as a job names it: everything needed to load it anywhere (no process-local state). */
+export interface BotSpec {
+  /** Canonical label used in standings, e.g. `minimax:depth=6`. */
+  readonly label: string;
+  /** The bot's `name` (found by discovery in `bots/` and the spec's `botDirs`). */
+  readonly name: string;
+  /** Validated options, defaults filled. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One scheduled game: a self-contained, serializable job whose result is exactly one line of
+ * `games.jsonl` (DESIGN.md "Growing past one machine"). Seeds depend only on the master seed and
+ * the game's place in the schedule (variant, deal, pair, seating), never on what else is played.
+ */
+export interface GameJob {
+  /** Position in the schedule (0-based); the order of the log when played one at a time. */
+  readonly index: number;
+  /** Stable identity across runs and resumes: `variant|deal|botA|botB|seating`. */
+  readonly key: string;
+  /** The variant id, e.g. `subtraction{moves=1,5,8,10;n=50..200}`. */
+  readonly variant: string;
+  /** Deal number within the variant (0-based); both seatings and every pair share the deal. */
+  readonly deal: number;
+  /** Seed of the generator that deals the start position. */
+  readonly dealSeed: number;
+  /** 0: the pair's first-listed bot sits first; 1: seats swapped. */
+  readonly seating: 0 | 1;
+  /** The bot in each seat. */
+  readonly seats: { readonly first: BotSpec; readonly second: BotSpec };
+  /** Seed of each seat's bot generator for this game. */
+  readonly botSeeds: { readonly first: number; readonly second: number };
+  /** Time limit per move in milliseconds. */
+  readonly timePerMoveMs: number;
+}
+
+/** What the schedule is built from. */
+export interface ScheduleInput {
+  readonly seed: number;
+  readonly variants: readonly string[];
+  readonly bots: readonly BotSpec[];
+  readonly deals: number;
+  readonly timePerMoveMs: number;
+  /** Whether a bot plays a variant (its `supports`); pairs with an unsupported bot are skipped. */
+  readonly supports?: (bot: BotSpec, variant: string) => boolean;
+}
+
+/** The deal seed of a variant's deal: shared by every pair, so all bots face the same positions. */
+export function dealSeed(master: number, variant: string, deal: number): number {
+  return deriveSeed(master, 'deal', variant, deal);
+}
+
+/** A bot's generator seed for one seat of one game. */
+export function botSeed(master: number, key: string, seat: Seat): number {
+  return deriveSeed(master, 'bot', key, seat);
+}
+
+/** The stable key of a game. */
+export function gameKey(variant: string, deal: number, a: string, b: string, seating: 0 | 1): string {
+  return `${variant}|${deal}|${a}|${b}|${seating}`;
+}
+
+/** Number of games the schedule holds (every unordered pair × variant × deals × 2 seatings, before `supports`). */
+export function scheduleSize(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals'>): number {
+  const n = input.bots.length;
+  return ((n * (n - 1)) / 2) * input.variants.length * input.deals * 2;
+}
+
+/**
+ * The round robin as a generator (fastchess `Scheduler::next()`): for each variant and deal, every
+ * unordered pair of bots plays the deal twice, once in each seating, back to back.
+ */
+export function* schedule(input: ScheduleInput): Generator<GameJob> {
+  const { seed, variants, bots, deals, timePerMoveMs } = input;
+  const supports = input.supports ?? (() => true);
+  let index = 0;
+  for (const variant of variants) {
+    const playing = bots.map((b) => supports(b, variant));
+    for (let deal = 0; deal < deals; deal++) {
+      const ds = dealSeed(seed, variant, deal);
+      for (let i = 0; i < bots.length; i++) {
+        for (let j = i + 1; j < bots.length; j++) {
+          const a = bots[i]!;
+          const b = bots[j]!;
+          for (const seating of [0, 1] as const) {
+            const key = gameKey(variant, deal, a.label, b.label, seating);
+            const here = index++;
+            if (!playing[i] || !playing[j]) continue;
+            const [first, second] = seating === 0 ? [a, b] : [b, a];
+            yield {
+              index: here,
+              key,
+              variant,
+              deal,
+              dealSeed: ds,
+              seating,
+              seats: { first, second },
+              botSeeds: { first: botSeed(seed, key, 'first'), second: botSeed(seed, key, 'second') },
+              timePerMoveMs,
+            };
+          }
+        }
+      }
+    }
+  }
+}

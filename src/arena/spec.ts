@@ -1,0 +1,279 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ArenaError, SpecError, show } from '../core/errors.ts';
+import type { AnyGame } from '../core/game.ts';
+import { makeGame, parseVariant } from '../games/index.ts';
+
+/** A variant in a spec: a variant id string, or a family with raw parameters. */
+export const VariantSpecSchema = z.union([
+  z.string().min(1).describe('A variant id, e.g. "subtraction{moves=1,5,8,10;n=50..200}"'),
+  z
+    .object({
+      family: z.string().min(1).describe('The game family id, e.g. "subtraction" (see `arena games`)'),
+      params: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('The family parameters (see `arena games`); defaults fill the rest'),
+    })
+    .strict(),
+]);
+
+/** The tournament spec (a JSON file in `tournaments/`); `tournaments/schema.json` is generated from it. */
+export const TournamentSpecSchema = z
+  .object({
+    $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][\w.-]*$/)
+      .max(64)
+      .default('tournament')
+      .describe('Name of the tournament; the results folder is <out>/<name>-<timestamp>'),
+    description: z.string().optional().describe('Free text about the tournament'),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(0xffffffff)
+      .default(1)
+      .describe('Master seed: every deal and every bot generator is derived from it and the game\'s place in the schedule'),
+    games: z.array(VariantSpecSchema).min(1).describe('The game variants played by every pairing'),
+    bots: z
+      .union([z.literal('all'), z.array(z.string().min(1)).min(2)])
+      .default('all')
+      .describe('Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot'),
+    deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings'),
+    timePerMoveMs: z.number().positive().max(3_600_000).default(1000).describe('Time limit per move in milliseconds'),
+    concurrency: z.number().int().min(1).max(256).optional().describe('Games played at once (default: the number of CPU cores)'),
+    isolation: z
+      .enum(['worker', 'none'])
+      .default('worker')
+      .describe('`worker`: each bot in its own worker threads (safe); `none`: in-process, for trusted bots when speed matters'),
+    memoryMb: z.number().int().min(16).max(65_536).default(512).describe('Heap limit of each bot worker in MB (isolation `worker`)'),
+    botDirs: z.array(z.string()).default([]).describe('Extra folders of bot modules, besides the built-in `bots/`'),
+    out: z.string().min(1).default('tournaments/results').describe('Folder under which the results folder is created'),
+  })
+  .strict();
+
+/** A tournament spec as written (defaults not yet filled). */
+export type TournamentSpecInput = z.input<typeof TournamentSpecSchema>;
+/** A validated spec, defaults filled. */
+export type TournamentSpec = z.output<typeof TournamentSpecSchema>;
+/** One entry of `games` as written. */
+export type VariantSpec = z.output<typeof VariantSpecSchema>;
+
+/** The JSON Schema of tournament specs (what `npm run schema` writes to `tournaments/schema.json`). */
+export function specJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(TournamentSpecSchema, { io: 'input' }) as Record<string, unknown>;
+  return { ...schema, title: 'take-arena tournament spec' };
+}
+
+/** Line and column (1-based) of a character offset in a text. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: Math.min(offset, text.length) - start + 1 };
+}
+
+/**
+ * Offset of the first syntax error in a JSON text (a small validating scanner: V8's messages give
+ * a position only for some errors), or the text's length when it ends too early.
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string): void => {
+    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+  };
+  const string = (): void => {
+    i++; // opening quote
+    for (;;) {
+      if (i >= text.length) fail();
+      const ch = text[i]!;
+      if (ch === '"') return void i++;
+      if (ch.charCodeAt(0) < 0x20) fail();
+      if (ch === '\\') {
+        i++;
+        const e = text[i];
+        if (e === 'u') {
+          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) (i += k, fail());
+          i += 5;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+        else fail();
+      } else i++;
+    }
+  };
+  const number = (): void => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '' || m[0] === '-') fail();
+    i += m![0].length;
+  };
+  const value = (): void => {
+    ws();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    }
+    if (ch === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    }
+    if (ch === '"') return string();
+    if (ch === 't') return literal('true');
+    if (ch === 'f') return literal('false');
+    if (ch === 'n') return literal('null');
+    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
+    fail();
+  };
+  try {
+    value();
+    ws();
+    if (i < text.length) fail();
+  } catch (at) {
+    if (typeof at === 'number') return Math.min(at, text.length);
+    throw at;
+  }
+  return text.length;
+}
+
+/** Parses JSON text, turning a syntax error into a SpecError with the line and column. */
+export function parseJsonText(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const { line, column } = lineColumn(text, jsonErrorOffset(text));
+    // V8's text, without its position or its quoted excerpt (the line and column say where).
+    const what = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/,\s*(\.\.\.)?".*$/s, '').replace(/ in JSON$/, '');
+    throw new SpecError(`${where}:${line}:${column}: malformed JSON: ${what}`);
+  }
+}
+
+/** Reads the value at a zod issue path, for `got …` in messages. */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** `games[1].family` from a zod path. */
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  return out;
+}
+
+/** Validates a parsed spec; throws a one-line SpecError naming the field. */
+export function validateSpec(raw: unknown, where = 'spec'): TournamentSpec {
+  const parsed = TournamentSpecSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `\`${k}\``).join(', ');
+    const known = Object.keys(TournamentSpecSchema.shape).filter((k) => k !== '$schema');
+    const at = issue.path.length ? ` in \`${pathText(issue.path)}\`` : '';
+    throw new SpecError(`${where}: unknown field ${keys}${at}; expected fields: ${known.join(', ')}`);
+  }
+  const field = issue.path.length ? pathText(issue.path) : '(root)';
+  const value = valueAt(raw, issue.path);
+  throw new SpecError(`${where}: \`${field}\`: ${issue.message.replace(/^Invalid input: /, '')}, got ${show(value)}`);
+}
+
+/** Reads and validates a spec file. */
+export function readSpecFile(file: string): TournamentSpec {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new SpecError(`Cannot read tournament spec ${file}: ${code === 'ENOENT' ? 'no such file' : String(code ?? err)}`);
+  }
+  return validateSpec(parseJsonText(text, file), file);
+}
+
+/** Builds the spec's variants; a bad family or parameter is a SpecError naming the entry. */
+export function resolveVariants(games: readonly VariantSpec[], where = 'spec'): AnyGame[] {
+  const out: AnyGame[] = [];
+  const seen = new Set<string>();
+  games.forEach((g, i) => {
+    let game: AnyGame;
+    try {
+      game = typeof g === 'string' ? parseVariant(g) : makeGame(g.family, g.params ?? {});
+    } catch (err) {
+      if (err instanceof ArenaError) throw new SpecError(`${where}: \`games[${i}]\`: ${err.message}`);
+      throw err;
+    }
+    if (seen.has(game.id)) throw new SpecError(`${where}: \`games[${i}]\`: variant ${game.id} is listed twice`);
+    seen.add(game.id);
+    out.push(game);
+  });
+  return out;
+}
+
+/**
+ * Splits a comma-separated list whose items may themselves hold commas inside braces
+ * (`subtraction{moves=1,5}`) or in option lists (`minimax:depth=6,x=1`): a comma separates items
+ * only outside braces and when the next piece is not a `key=value` option.
+ */
+export function splitList(text: string): string[] {
+  const pieces: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '{') depth++;
+    if (ch === '}') depth = Math.max(0, depth - 1);
+    if (ch === ',' && depth === 0) {
+      pieces.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  pieces.push(cur);
+  const out: string[] = [];
+  for (const p of pieces) {
+    const t = p.trim();
+    if (t === '') continue;
+    const last = out.length - 1;
+    // `minimax:depth=6,x=1`: `x=1` continues the previous bot's options.
+    if (last >= 0 && /^[A-Za-z][\w-]*\s*=/.test(t) && out[last]!.includes(':')) out[last] = `${out[last]},${t}`;
+    else out.push(t);
+  }
+  return out;
+}

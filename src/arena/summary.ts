@@ -1,0 +1,90 @@
+import type { Termination } from './match.ts';
+import type { Standings, StandingsTable } from './standings.ts';
+
+/** What `summary.json` holds (and `arena tournament --json` prints). */
+export interface TournamentSummary {
+  readonly name: string;
+  readonly seed: number;
+  /** The results folder. */
+  readonly dir: string;
+  /** The spec as run (bots as labels, games as variant ids, flags applied). */
+  readonly spec: Readonly<Record<string, unknown>>;
+  /** False when the run was interrupted before every game was played. */
+  readonly complete: boolean;
+  readonly games: {
+    /** Games in the schedule. */
+    readonly total: number;
+    /** Games in the log. */
+    readonly played: number;
+    readonly byTermination: Readonly<Record<Exclude<Termination, 'interrupted'>, number>>;
+  };
+  /** Bots that could not be started (they forfeit every game). */
+  readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
+  readonly standings: Standings;
+}
+
+const CSV_HEADER = [
+  'scope',
+  'rank',
+  'bot',
+  'games',
+  'wins',
+  'draws',
+  'losses',
+  'points',
+  'score_pct',
+  'mean_margin',
+  'forfeit_timeout',
+  'forfeit_crash',
+  'forfeit_illegal_move',
+  'mean_move_ms',
+  'max_move_ms',
+  'elo',
+  'elo_ci95',
+  'los_next',
+  'accuracy_pct',
+  'blunders',
+];
+
+function csvCell(v: string | number | null): string {
+  if (v === null) return '';
+  const s = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v;
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function tableRows(scope: string, t: StandingsTable): string[] {
+  const rating = new Map(t.ratings.ratings.map((r) => [r.bot, r]));
+  return t.bots.map((b, i) => {
+    const r = rating.get(b.bot);
+    const cells: (string | number | null)[] = [
+      scope,
+      i + 1,
+      b.bot,
+      b.games,
+      b.wins,
+      b.draws,
+      b.losses,
+      b.points,
+      b.games ? (100 * b.points) / b.games : null,
+      b.scoredGames ? b.marginSum / b.scoredGames : null,
+      b.forfeits.timeout,
+      b.forfeits.crash,
+      b.forfeits['illegal-move'],
+      b.meanMoveMs,
+      b.maxMoveMs,
+      r ? r.elo : null,
+      r ? r.ci95 : null,
+      r?.losNext ?? null,
+      b.accuracy && b.accuracy.moves ? (100 * b.accuracy.accurate) / b.accuracy.moves : null,
+      b.accuracy ? b.accuracy.blunders : null,
+    ];
+    return cells.map(csvCell).join(',');
+  });
+}
+
+/** `standings.csv`: the pooled table (scope `all`), then one table per variant (scope = variant id). */
+export function standingsCsv(standings: Standings): string {
+  const lines = [CSV_HEADER.join(','), ...tableRows('all', standings.pooled)];
+  for (const [variant, t] of Object.entries(standings.variants)) lines.push(...tableRows(variant, t));
+  return `${lines.join('\n')}\n`;
+}

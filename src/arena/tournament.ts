@@ -1,0 +1,329 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ArenaError, SpecError } from '../core/errors.ts';
+import type { AnyGame, Seat } from '../core/game.ts';
+import { createRng } from '../core/rng.ts';
+import { resolveBot, supportedBy, type BotEntry, type BotRegistry } from './bot-registry.ts';
+import type { ArenaEvent, EventSink, LivePosition } from './events.ts';
+import { createHost, moduleFiles } from './create-host.ts';
+import type { BotHost } from './host.ts';
+import { playMatch, type GameRecord, type Termination } from './match.ts';
+import { createResultsDir, readResults, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
+import { schedule, type BotSpec, type GameJob } from './schedule.ts';
+import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
+import { StandingsBuilder } from './standings.ts';
+import { standingsCsv, type TournamentSummary } from './summary.ts';
+import { workerScript } from './worker-bundle.ts';
+
+/** A bot taking part: its schedule spec and where it comes from. */
+export interface Entrant {
+  readonly spec: BotSpec;
+  readonly entry: BotEntry;
+}
+
+/** A validated tournament, ready to run: nothing has been written yet. */
+export interface PreparedTournament {
+  /** The spec as it will run (bots as labels, games as variant ids, concurrency filled). */
+  readonly spec: TournamentSpec & { readonly concurrency: number; readonly bots: readonly string[]; readonly games: readonly string[] };
+  readonly variants: readonly AnyGame[];
+  readonly entrants: readonly Entrant[];
+  /** Bot label → variant ids it does not support (those pairings are skipped). */
+  readonly unsupported: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Validates a spec against the registered games and the discovered bots: every error a user can
+ * make (unknown family, bad parameter, unknown bot, bad option) is thrown here, before any file
+ * is touched.
+ */
+export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, where = 'spec'): PreparedTournament {
+  const variants = resolveVariants(spec.games, where);
+  const texts = spec.bots === 'all' ? registry.bots.map((b) => b.name) : spec.bots;
+  const entrants: Entrant[] = [];
+  const labels = new Set<string>();
+  texts.forEach((text, i) => {
+    let choice;
+    try {
+      choice = resolveBot(registry, text);
+    } catch (err) {
+      if (err instanceof ArenaError) throw new SpecError(`${where}: \`bots${spec.bots === 'all' ? '' : `[${i}]`}\`: ${err.message}`);
+      throw err;
+    }
+    if (labels.has(choice.label)) throw new SpecError(`${where}: \`bots[${i}]\`: bot ${choice.label} is listed twice`);
+    labels.add(choice.label);
+    entrants.push({ entry: choice.entry, spec: { label: choice.label, name: choice.entry.name, options: choice.options } });
+  });
+  if (entrants.length < 2) {
+    throw new SpecError(`${where}: \`bots\`: expected at least 2 bots, got ${entrants.length}${spec.bots === 'all' ? ' (all discovered)' : ''}`);
+  }
+  const unsupported = new Map<string, string[]>();
+  for (const e of entrants) {
+    const no = variants.filter((g) => !supportedBy(e.entry.bot, g)).map((g) => g.id);
+    if (no.length) unsupported.set(e.spec.label, no);
+  }
+  return {
+    spec: {
+      ...spec,
+      bots: entrants.map((e) => e.spec.label),
+      games: variants.map((g) => g.id),
+      concurrency: spec.concurrency ?? availableParallelism(),
+    },
+    variants,
+    entrants,
+    unsupported,
+  };
+}
+
+/** Options of a run. */
+export interface RunOptions {
+  /** Receives the events (default: none). */
+  readonly sink?: EventSink;
+  /** Aborting stops the tournament: running games are dropped (replayed on resume), the log is flushed. */
+  readonly signal?: AbortSignal;
+  /** Continue this results folder (from `readResults`) instead of creating one. */
+  readonly resumeDir?: string;
+  /** Extra time after a deadline before a bot is out of time (ms). */
+  readonly graceMs?: number;
+  /** Minimum time between two `standings` events while running (ms). */
+  readonly standingsEveryMs?: number;
+  /** The command that resumes, for the `finished` event when interrupted (default `arena tournament --resume <dir>`). */
+  readonly resumeCommand?: (dir: string) => string;
+}
+
+/** What a run returns. */
+export interface RunResult {
+  readonly dir: string;
+  readonly summary: TournamentSummary;
+  readonly interrupted: boolean;
+}
+
+/** Counts the schedule's games (after `supports`). */
+function scheduleOf(t: PreparedTournament): () => Generator<GameJob> {
+  const { spec, unsupported } = t;
+  const input = {
+    seed: spec.seed,
+    variants: spec.games,
+    bots: t.entrants.map((e) => e.spec),
+    deals: spec.deals,
+    timePerMoveMs: spec.timePerMoveMs,
+    supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
+  };
+  return () => schedule(input);
+}
+
+/** Re-reads a results folder's spec for `--resume` (labels and variant ids, as saved). */
+export function resumeSpec(dir: string): TournamentSpec {
+  const existing = readResults(dir);
+  return validateSpec(existing.spec, join(dir, RESULTS_FILES.spec));
+}
+
+/**
+ * Runs a prepared tournament: a pool of `concurrency` matches pulling jobs from the schedule,
+ * each finished game appended to `games.jsonl` (group commit) and only then reported and folded
+ * into the standings; at the end `summary.json` and `standings.csv`.
+ */
+export async function runTournament(t: PreparedTournament, options: RunOptions = {}): Promise<RunResult> {
+  const { spec } = t;
+  const sink = options.sink;
+  const emit = (e: ArenaEvent): void => sink?.emit(e);
+  const wantMoves = sink?.detail === 'moves';
+  const signal = options.signal;
+
+  // Results folder: a new one, or the one being resumed (its finished games are kept).
+  let dir: string;
+  let previous: GameRecord[] = [];
+  let log: ResultsLog;
+  if (options.resumeDir) {
+    const existing = readResults(options.resumeDir);
+    dir = options.resumeDir;
+    previous = existing.records;
+    log = new ResultsLog(join(dir, RESULTS_FILES.games), { truncateTo: existing.validBytes });
+  } else {
+    dir = createResultsDir(spec.out, spec.name);
+    const { concurrency: _c, ...saved } = spec;
+    writeFileAtomic(join(dir, RESULTS_FILES.spec), `${JSON.stringify(saved, null, 2)}\n`);
+    log = new ResultsLog(join(dir, RESULTS_FILES.games));
+  }
+
+  const jobs = scheduleOf(t);
+  let total = 0;
+  for (const _ of jobs()) total++;
+  const finished = new Set<string>();
+  const standings = new StandingsBuilder(spec.bots, spec.games);
+  const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0 };
+  for (const rec of previous) {
+    if (finished.has(rec.key)) continue;
+    finished.add(rec.key);
+    standings.add(rec);
+    if (rec.termination !== 'interrupted') byTermination[rec.termination]++;
+  }
+  let done = finished.size;
+
+  emit({
+    type: 'tournament-started',
+    name: spec.name,
+    dir,
+    bots: spec.bots,
+    variants: spec.games,
+    total,
+    done,
+    concurrency: spec.concurrency,
+    isolation: spec.isolation,
+  });
+
+  // One host per bot for the whole tournament.
+  const hosts = new Map<string, BotHost>();
+  // The transport comes from the entry: modules per `isolation`, external programs in processes.
+  const modules = moduleFiles(t.entrants.map((e) => e.entry));
+  const script = spec.isolation === 'worker' && modules.length > 0 ? workerScript(modules) : undefined;
+  for (const e of t.entrants) {
+    hosts.set(
+      e.spec.label,
+      createHost(e.entry, e.spec, {
+        isolation: spec.isolation,
+        memoryMb: spec.memoryMb,
+        resultsDir: dir,
+        ...(script ? { script } : {}),
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+      }),
+    );
+  }
+  const failedBots: { bot: string; reason: string }[] = [];
+  await Promise.all(
+    [...hosts.values()].map((h) =>
+      h.start().catch((err: unknown) => {
+        const reason = err instanceof Error ? err.message : String(err);
+        failedBots.push({ bot: h.label, reason });
+      }),
+    ),
+  );
+  failedBots.sort((a, b) => a.bot.localeCompare(b.bot));
+  for (const f of failedBots) emit({ type: 'bot-failed', bot: f.bot, reason: f.reason });
+
+  const games = new Map(t.variants.map((g) => [g.id, g]));
+  const position = (game: AnyGame, state: unknown, seats: { first: string; second: string }): LivePosition => {
+    const over = game.outcome(state) !== null;
+    const toMove: Seat | null = over ? null : game.toMove(state);
+    return { state: game.toJSON(state), text: game.describe(state), toMove, toMoveBot: toMove ? seats[toMove] : null };
+  };
+
+  const everyMs = options.standingsEveryMs ?? 500;
+  let lastStandings = performance.now();
+  // Games appended but not yet durable; `drained` settles when the count returns to zero.
+  let pending = 0;
+  let drained: (() => void) | null = null;
+  const report = (rec: GameRecord): void => {
+    done++;
+    byTermination[rec.termination as Exclude<Termination, 'interrupted'>]++;
+    standings.add(rec);
+    emit({ type: 'game-ended', record: rec, done, total });
+    if (sink && performance.now() - lastStandings >= everyMs) {
+      lastStandings = performance.now();
+      emit({ type: 'standings', standings: standings.snapshot(), done, total });
+    }
+  };
+
+  const it = jobs();
+  let logError: unknown = null;
+  const lane = async (): Promise<void> => {
+    let lastYield = performance.now();
+    for (;;) {
+      if (signal?.aborted || logError) return;
+      const next = it.next();
+      if (next.done) return;
+      const job = next.value;
+      if (finished.has(job.key)) continue;
+      finished.add(job.key);
+      const game = games.get(job.variant)!;
+      const seats = { first: job.seats.first.label, second: job.seats.second.label };
+      const matchOptions: Parameters<typeof playMatch>[3] = {
+        ...(signal ? { signal } : {}),
+        ...(wantMoves
+          ? {
+              onMove: (m) =>
+                emit({
+                  type: 'move',
+                  index: job.index,
+                  key: job.key,
+                  variant: job.variant,
+                  ply: m.ply,
+                  seat: m.seat,
+                  bot: seats[m.seat],
+                  move: m.move,
+                  ms: m.ms,
+                  position: position(game, m.state, seats),
+                }),
+            }
+          : {}),
+      };
+      if (wantMoves) {
+        emit({
+          type: 'game-started',
+          index: job.index,
+          key: job.key,
+          variant: job.variant,
+          deal: job.deal,
+          seats,
+          position: position(game, game.deal(createRng(job.dealSeed)), seats),
+        });
+      }
+      const rec = await playMatch(job, game, { first: hosts.get(seats.first)!, second: hosts.get(seats.second)! }, matchOptions);
+      if (rec.termination === 'interrupted') {
+        emit({ type: 'game-aborted', index: job.index, key: job.key });
+        return;
+      }
+      pending++;
+      log.append(rec).then(
+        () => {
+          report(rec);
+          if (--pending === 0) drained?.();
+        },
+        (err: unknown) => {
+          logError ??= err;
+          if (--pending === 0) drained?.();
+        },
+      );
+      // Trusted in-process bots never yield to the event loop on their own: let timers (the group
+      // commit, SIGINT) run every few milliseconds.
+      if (performance.now() - lastYield > 8) {
+        await nextTurn();
+        lastYield = performance.now();
+      }
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: spec.concurrency }, lane));
+    await log.flush().catch((err: unknown) => {
+      logError ??= err;
+    });
+    if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
+  } finally {
+    await Promise.all([...hosts.values()].map((h) => h.close()));
+    await log.close().catch(() => {});
+  }
+  if (logError) throw logError;
+
+  const interrupted = done < total;
+  const snapshot = standings.snapshot();
+  const { concurrency: _c, ...savedSpec } = spec;
+  const summary: TournamentSummary = {
+    name: spec.name,
+    seed: spec.seed,
+    dir,
+    spec: savedSpec,
+    complete: !interrupted,
+    games: { total, played: done, byTermination },
+    failedBots,
+    standings: snapshot,
+  };
+  if (!interrupted) {
+    writeFileAtomic(join(dir, RESULTS_FILES.summary), `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileAtomic(join(dir, RESULTS_FILES.standings), standingsCsv(snapshot));
+  }
+  emit({ type: 'standings', standings: snapshot, done, total });
+  const resume = interrupted ? (options.resumeCommand ?? ((d: string) => `arena tournament --resume ${JSON.stringify(d)}`))(dir) : null;
+  emit({ type: 'finished', summary, dir, interrupted, resume });
+  return { dir, summary, interrupted };
+}

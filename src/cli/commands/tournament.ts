@@ -1,0 +1,190 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { Argv, CommandModule } from 'yargs';
+import { discoverBots } from '../../arena/bot-registry.ts';
+import type { SinkFactory } from '../../arena/events.ts';
+import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../../arena/spec.ts';
+import { prepareTournament, resumeSpec, runTournament } from '../../arena/tournament.ts';
+import { SpecError, UsageError, show } from '../../core/errors.ts';
+import { FAMILIES } from '../../games/index.ts';
+import { plainReporter } from '../../tui/plain.ts';
+import { io } from '../io.ts';
+
+/** yargs gives an array when a flag is repeated. */
+type Flag = string | string[];
+
+type Args = {
+  spec?: string;
+  bots?: Flag;
+  games?: Flag;
+  deals?: Flag;
+  seed?: Flag;
+  concurrency?: Flag;
+  'time-per-move'?: Flag;
+  out?: Flag;
+  resume?: Flag;
+  isolation?: Flag;
+  'bots-dir'?: string[];
+  plain: boolean;
+  json: boolean;
+};
+
+/** Exit code after SIGINT (128 + 2), as shells expect. */
+export const EXIT_INTERRUPTED = 130;
+
+let sinkFactory: SinkFactory | null = null;
+
+/**
+ * Hook for the dashboard: sets the factory of the event sink `arena tournament` uses when stdout
+ * is a TTY and `--plain`/`--json` are not given (null: always the plain reporter).
+ */
+export function setTournamentSinkFactory(factory: SinkFactory | null): void {
+  sinkFactory = factory;
+}
+
+/** A repeated scalar flag: the last one wins, as in most CLIs. */
+function last(v: Flag | undefined): string | undefined {
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** A repeated list flag (`--games a --games b`): the lists are joined. */
+function joined(v: Flag | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+function intFlag(name: string, flag: Flag | undefined, min: number, max: number): number | undefined {
+  const text = last(flag);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\s*-?\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`Expected --${name} to be an integer from ${min} to ${max}, got ${show(text)}`);
+  }
+  return n;
+}
+
+function positiveFlag(name: string, flag: Flag | undefined): number | undefined {
+  const text = last(flag);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3_600_000) {
+    throw new UsageError(`Expected --${name} to be a positive number of milliseconds, got ${show(text)}`);
+  }
+  return n;
+}
+
+/** The spec from the file (if any) with the flags applied on top; every error names its source. */
+function specFromArgs(args: Args): { spec: TournamentSpec; where: string } {
+  let raw: Record<string, unknown> = {};
+  const where = args.spec ?? 'arguments';
+  if (args.spec !== undefined) {
+    if (!existsSync(args.spec)) throw new SpecError(`Cannot read tournament spec ${args.spec}: no such file`);
+    const parsed = parseJsonText(readFileSync(args.spec, 'utf8'), args.spec);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new SpecError(`${args.spec}: expected a JSON object with \`games\` and \`bots\`, got ${show(parsed)}`);
+    }
+    raw = parsed as Record<string, unknown>;
+    validateSpec(raw, args.spec); // the file must be valid on its own
+  }
+  const flags: Record<string, unknown> = {};
+  const bots = joined(args.bots);
+  if (bots !== undefined) {
+    const list = splitList(bots);
+    flags['bots'] = list.length === 1 && list[0] === 'all' ? 'all' : list;
+    if (list.length === 0) throw new UsageError(`Expected --bots to list bots like \`random,greedy\` or \`all\`, got ${show(bots)}`);
+  }
+  const games = joined(args.games);
+  if (games !== undefined) {
+    const list = splitList(games);
+    if (list.length === 0) throw new UsageError(`Expected --games to list variants like \`subtraction{n=20}\`, got ${show(games)}`);
+    flags['games'] = list;
+  }
+  const deals = intFlag('deals', args.deals, 1, 1_000_000);
+  if (deals !== undefined) flags['deals'] = deals;
+  const seed = intFlag('seed', args.seed, 0, 0xffffffff);
+  if (seed !== undefined) flags['seed'] = seed;
+  const concurrency = intFlag('concurrency', args.concurrency, 1, 256);
+  if (concurrency !== undefined) flags['concurrency'] = concurrency;
+  const time = positiveFlag('time-per-move', args['time-per-move']);
+  if (time !== undefined) flags['timePerMoveMs'] = time;
+  const out = last(args.out);
+  if (out !== undefined) flags['out'] = out;
+  const isolation = last(args.isolation);
+  if (isolation !== undefined) {
+    if (isolation !== 'worker' && isolation !== 'none') throw new UsageError(`Expected --isolation to be worker or none, got ${show(isolation)}`);
+    flags['isolation'] = isolation;
+  }
+  if (args['bots-dir'] !== undefined) flags['botDirs'] = args['bots-dir'];
+  const merged = { ...raw, ...flags };
+  if (merged['games'] === undefined) merged['games'] = FAMILIES.map((f) => f.id); // every family with its defaults
+  return { spec: validateSpec(merged, where), where };
+}
+
+/** `arena tournament`: a round robin of bots over game variants (see docs/TOURNAMENTS.md). */
+export const tournamentCommand: CommandModule<object, Args> = {
+  command: 'tournament [spec]',
+  describe: 'Run a round-robin tournament of bots (a spec file in tournaments/, flags override it)',
+  builder: (y: Argv) =>
+    y
+      .positional('spec', { type: 'string', describe: 'tournament spec (JSON), e.g. tournaments/classic.json' })
+      .option('bots', { type: 'string', describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all)' })
+      .option('games', { type: 'string', describe: 'variants, comma-separated: "subtraction{moves=1,5,8,10;n=50..200},piles"' })
+      .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings)' })
+      .option('seed', { type: 'string', describe: 'master seed' })
+      .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
+      .option('time-per-move', { type: 'string', describe: 'time limit per move, ms' })
+      .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
+      .option('resume', { type: 'string', describe: 'continue an interrupted tournament from its results folder' })
+      .option('isolation', { type: 'string', describe: 'worker (default: each bot in worker threads) or none (in-process)' })
+      .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
+      .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' }) as Argv<Args>,
+  async handler(args) {
+    let spec: TournamentSpec;
+    let where: string;
+    let resumeDir: string | undefined;
+    if (args.resume !== undefined) {
+      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir'] as const).filter(
+        (k) => args[k] !== undefined,
+      );
+      if (clash.length) {
+        throw new UsageError(`--resume continues the saved spec; it takes no ${clash.map((k) => (k === 'spec' ? 'spec file' : `--${k}`)).join(', ')}`);
+      }
+      resumeDir = last(args.resume)!;
+      spec = resumeSpec(resumeDir);
+      const concurrency = intFlag('concurrency', args.concurrency, 1, 256);
+      if (concurrency !== undefined) spec = { ...spec, concurrency };
+      where = `${resumeDir}/spec.json`;
+    } else {
+      ({ spec, where } = specFromArgs(args));
+    }
+    const registry = await discoverBots(spec.botDirs);
+    const prepared = prepareTournament(spec, registry, where);
+
+    const out = io();
+    const sink =
+      sinkFactory && out.isTTY && !args.plain && !args.json
+        ? sinkFactory({ json: false })
+        : plainReporter((line) => out.out(line), { json: args.json });
+    const controller = new AbortController();
+    let signals = 0;
+    const onSigint = (): void => {
+      signals++;
+      if (signals > 1) process.exit(EXIT_INTERRUPTED); // a second Ctrl-C: stop now, the log is line-safe
+      controller.abort();
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      const result = await runTournament(prepared, {
+        sink,
+        signal: controller.signal,
+        ...(resumeDir !== undefined ? { resumeDir } : {}),
+        resumeCommand: (dir) => `arena tournament --resume ${JSON.stringify(dir)}`,
+      });
+      if (result.interrupted) {
+        if (args.json) out.err(`Interrupted; resume with: arena tournament --resume ${JSON.stringify(result.dir)}`);
+        process.exitCode = EXIT_INTERRUPTED;
+      }
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  },
+};

@@ -1,0 +1,55 @@
+/** Shared helpers of the tournament tests. */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverBots, type BotRegistry } from '../../src/arena/bot-registry.ts';
+import type { GameRecord } from '../../src/arena/match.ts';
+import { validateSpec, type TournamentSpecInput } from '../../src/arena/spec.ts';
+import { prepareTournament, runTournament, type RunOptions, type RunResult } from '../../src/arena/tournament.ts';
+
+/** The fixture bots' folder. */
+export const FIXTURE_BOTS = fileURLToPath(new URL('../fixtures/bots', import.meta.url));
+
+let registry: Promise<BotRegistry> | undefined;
+/** Built-in bots plus the fixtures (discovered once per test file). */
+export function fixtureRegistry(): Promise<BotRegistry> {
+  return (registry ??= discoverBots([FIXTURE_BOTS]));
+}
+
+/** A fresh temporary folder. */
+export function tempDir(prefix = 'arena-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs a tournament from a raw spec with the fixture registry. */
+export async function runSpec(raw: TournamentSpecInput, options: RunOptions = {}): Promise<RunResult> {
+  const spec = validateSpec({ out: tempDir(), ...raw });
+  return runTournament(prepareTournament(spec, await fixtureRegistry()), options);
+}
+
+/** The records of a results folder's log. */
+export function readLog(dir: string): GameRecord[] {
+  return readFileSync(join(dir, 'games.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as GameRecord);
+}
+
+/** A record without what legitimately differs between runs (times, and the schedule index). */
+export function comparable(rec: GameRecord, keepIndex = true): unknown {
+  const { moves, index, ...rest } = rec;
+  return { ...rest, ...(keepIndex ? { index } : {}), moves: moves.map((m) => m.move) };
+}
+
+/** Log records in schedule order, comparable. */
+export function comparableLog(dir: string): unknown[] {
+  return readLog(dir)
+    .sort((a, b) => a.index - b.index)
+    .map((r) => comparable(r));
+}
+
+/** Standings without move times (which differ from run to run). */
+export function timeless(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (k, v: unknown) => (k === 'meanMoveMs' || k === 'maxMoveMs' ? 0 : v)));
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from '../../src/arena/protocol.ts';
+import { createRng } from '../../src/core/rng.ts';
+import { FAMILIES, makeGame, parseVariant } from '../../src/games/index.ts';
+
+describe('protocol messages', () => {
+  it('every arena message is one line of JSON that parses back to itself', () => {
+    const game = makeGame('coins', { scoring: 'points' });
+    const s = game.deal(createRng(1));
+    const messages: ToBot[] = [
+      { type: 'hello', protocol: PROTOCOL_VERSION, arena: 'take-arena', bot: 'x' },
+      { type: 'new-game', game: 'g1', family: game.family, variant: game.id, params: game.params, seat: 'second', seed: 42 },
+      { type: 'move-request', id: 3, position: game.toJSON(s), moves: game.moves(s).map((m) => game.formatMove(m)), timeMs: 250 },
+      gameOverMessage('g1', 'second', { winner: 'first', termination: 'normal', reason: null, scores: [12, 9] }),
+      { type: 'quit' },
+    ];
+    for (const m of messages) {
+      const line = encodeMessage(m);
+      expect(line).not.toContain('\n');
+      expect(JSON.parse(line)).toEqual(m);
+    }
+  });
+
+  it('writes big piles in parameters as decimal strings', () => {
+    const game = parseVariant('subtraction{moves=1,2;n=9223372036854775807}');
+    const line = encodeMessage({ type: 'new-game', game: 'g', family: game.family, variant: game.id, params: game.params, seat: 'first', seed: 1 });
+    expect(JSON.parse(line).params.n).toEqual({ min: '9223372036854775807', max: '9223372036854775807' });
+    expect(JSON.parse(encodeMessage({ type: 'move-request', id: 1, position: game.toJSON(game.deal(createRng(1))), moves: ['1', '2'], timeMs: 5 })).position).toEqual({
+      pile: '9223372036854775807',
+    });
+  });
+
+  it('every family position is plain JSON (what external bots receive)', () => {
+    for (const family of FAMILIES) {
+      const game = makeGame(family.id, {});
+      const s = game.deal(createRng(7));
+      expect(JSON.parse(JSON.stringify(game.toJSON(s))), family.id).toEqual(game.toJSON(s));
+    }
+  });
+
+  it('game-over tells each seat its own result', () => {
+    const end = { winner: 'first' as const, termination: 'timeout' as const, reason: 'no move within 5 ms' };
+    expect(gameOverMessage('k', 'first', end)).toMatchObject({ result: 'win', winner: 'first', termination: 'timeout' });
+    expect(gameOverMessage('k', 'second', end)).toMatchObject({ result: 'loss' });
+    expect(gameOverMessage('k', 'second', { winner: null, termination: 'normal', reason: null })).toMatchObject({ result: 'draw' });
+    expect(gameOverMessage('k', 'second', undefined)).toMatchObject({ result: null, termination: 'interrupted' });
+  });
+});
+
+describe('parsing what a bot writes', () => {
+  it('accepts {"move": text} with or without an id', () => {
+    expect(parseMoveLine('{"move":"13-15"}')).toEqual({ ok: true, move: '13-15', id: null });
+    expect(parseMoveLine(' {"type": "move", "move": "L", "id": 7} ')).toEqual({ ok: true, move: 'L', id: 7 });
+  });
+
+  it('rejects garbage with a reason that shows what came', () => {
+    const cases: [string, RegExp][] = [
+      ['hello there', /answered "hello there", not a JSON object/],
+      ['[1,2]', /answered \[1, 2\], not a JSON object/],
+      ['{"move":5}', /expected `move` to be a string in GAMES.md notation, got 5/],
+      ['{"mvoe":"5"}', /expected `move` to be a string/],
+      ['{"move":"5","id":"x"}', /expected `id` to be an integer, got "x"/],
+    ];
+    for (const [line, reason] of cases) {
+      const r = parseMoveLine(line);
+      expect(r.ok, line).toBe(false);
+      if (!r.ok) expect(r.reason).toMatch(reason);
+    }
+  });
+
+  it('accepts ready or hello answers of this protocol version only', () => {
+    expect(parseHelloReply('{"type":"ready"}')).toEqual({ ok: true, name: null });
+    expect(parseHelloReply('{"type":"hello","protocol":1,"name":"b"}')).toEqual({ ok: true, name: 'b' });
+    expect(parseHelloReply('{"type":"hello","protocol":2}')).toEqual({ ok: false, reason: 'speaks protocol 2, expected 1' });
+    expect(parseHelloReply('ok')).toMatchObject({ ok: false, reason: expect.stringMatching(/answered hello with "ok"/) });
+    expect(parseHelloReply('{"move":"1"}')).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { schedule, scheduleSize, type BotSpec } from '../../src/arena/schedule.ts';
+
+const bot = (label: string): BotSpec => ({ label, name: label.split(':')[0]!, options: {} });
+const BOTS = ['a', 'b', 'c', 'd', 'e'].map(bot);
+const VARIANTS = ['subtraction{n=10}', 'piles'];
+
+describe('schedule', () => {
+  it('plays every unordered pair × variant × deal in both seatings', () => {
+    const jobs = [...schedule({ seed: 1, variants: VARIANTS, bots: BOTS, deals: 3, timePerMoveMs: 100 })];
+    expect(jobs).toHaveLength(scheduleSize({ variants: VARIANTS, bots: BOTS, deals: 3 }));
+    expect(jobs).toHaveLength(10 * 2 * 3 * 2);
+    expect(jobs.map((j) => j.index)).toEqual(jobs.map((_, i) => i));
+    expect(new Set(jobs.map((j) => j.key)).size).toBe(jobs.length);
+    // Seat balance: every bot sits first exactly as often as second, against every opponent.
+    for (const a of BOTS) {
+      for (const b of BOTS) {
+        if (a === b) continue;
+        const asFirst = jobs.filter((j) => j.seats.first.label === a.label && j.seats.second.label === b.label).length;
+        const asSecond = jobs.filter((j) => j.seats.first.label === b.label && j.seats.second.label === a.label).length;
+        expect(asFirst).toBe(3 * 2);
+        expect(asSecond).toBe(asFirst);
+      }
+    }
+    // The two seatings of a deal are back to back, on the same deal seed.
+    for (let i = 0; i < jobs.length; i += 2) {
+      const [x, y] = [jobs[i]!, jobs[i + 1]!];
+      expect([x.seating, y.seating]).toEqual([0, 1]);
+      expect(y.dealSeed).toBe(x.dealSeed);
+      expect(y.seats.first).toEqual(x.seats.second);
+    }
+  });
+
+  it('derives seeds from the place in the schedule only', () => {
+    const full = [...schedule({ seed: 5, variants: VARIANTS, bots: BOTS, deals: 2, timePerMoveMs: 100 })];
+    const fewer = [...schedule({ seed: 5, variants: VARIANTS, bots: [BOTS[1]!, BOTS[3]!], deals: 2, timePerMoveMs: 100 })];
+    for (const j of fewer) {
+      const same = full.find((f) => f.key === j.key)!;
+      expect({ ...same, index: 0 }).toEqual({ ...j, index: 0 });
+    }
+    // Every pair sees the same deals of a variant; different deals and seeds differ.
+    const deals = new Set(full.filter((j) => j.variant === 'piles' && j.deal === 0).map((j) => j.dealSeed));
+    expect(deals.size).toBe(1);
+    const other = [...schedule({ seed: 6, variants: VARIANTS, bots: BOTS, deals: 2, timePerMoveMs: 100 })];
+    expect(other[0]!.dealSeed).not.toBe(full[0]!.dealSeed);
+    expect(new Set(full.map((j) => j.botSeeds.first)).size).toBe(full.length);
+  });
+
+  it('skips pairs where a bot does not support the variant', () => {
+    const jobs = [
+      ...schedule({ seed: 1, variants: VARIANTS, bots: BOTS, deals: 1, timePerMoveMs: 100, supports: (b, v) => !(b.label === 'a' && v === 'piles') }),
+    ];
+    expect(jobs).toHaveLength(10 * 2 * 2 - 4 * 2);
+    expect(jobs.some((j) => j.variant === 'piles' && (j.seats.first.label === 'a' || j.seats.second.label === 'a'))).toBe(false);
+  });
+});

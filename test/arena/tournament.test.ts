@@ -1,0 +1,117 @@
+import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ArenaEvent } from '../../src/arena/events.ts';
+import { comparableLog, readLog, runSpec, timeless } from './helpers.ts';
+
+const SPEC = {
+  name: 'unit',
+  seed: 42,
+  games: ['subtraction{n=20..60}', { family: 'end-game', params: { length: 6 } }],
+  bots: ['fx-random', 'fx-first', 'random'],
+  deals: 3,
+  timePerMoveMs: 1000,
+  isolation: 'none' as const,
+  concurrency: 2,
+};
+
+describe('tournament (in-process)', () => {
+  it('plays the whole schedule, writes the log, summary and standings', async () => {
+    const events: ArenaEvent[] = [];
+    const { dir, summary, interrupted } = await runSpec(SPEC, { sink: { emit: (e) => events.push(e) } });
+    expect(interrupted).toBe(false);
+    const log = readLog(dir);
+    expect(log).toHaveLength(3 * 2 * 3 * 2); // pairs × variants × deals × seatings
+    expect(new Set(log.map((r) => r.key)).size).toBe(log.length);
+    expect(summary.games).toMatchObject({ total: 36, played: 36, byTermination: { normal: 36 } });
+    expect(existsSync(join(dir, 'summary.json'))).toBe(true);
+    const csv = readFileSync(join(dir, 'standings.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toMatch(/^scope,rank,bot,games,wins/);
+    expect(csv).toHaveLength(1 + 3 + 2 * 3);
+    // Every game reported once, after its line was written; standings and finished at the end.
+    expect(events.filter((e) => e.type === 'game-ended')).toHaveLength(36);
+    expect(events.at(-1)?.type).toBe('finished');
+    // Scored variant: end-game games carry scores; the bots' points add up to the games played.
+    const eg = log.filter((r) => r.variant.startsWith('end-game'));
+    expect(eg.every((r) => r.outcome.scores !== undefined)).toBe(true);
+    const pooled = summary.standings.pooled;
+    expect(pooled.bots.reduce((s, b) => s + b.points, 0)).toBe(36);
+    // Both seatings of a deal start from the same position.
+    const byDeal = new Map<string, unknown[]>();
+    for (const r of log) byDeal.set(`${r.variant}|${r.deal}`, [...(byDeal.get(`${r.variant}|${r.deal}`) ?? []), JSON.stringify(r.start)]);
+    for (const starts of byDeal.values()) expect(new Set(starts).size).toBe(1);
+  });
+
+  it('is deterministic: the same seed gives the same games move for move, at any concurrency', async () => {
+    const a = await runSpec(SPEC);
+    const b = await runSpec({ ...SPEC, concurrency: 1 });
+    expect(comparableLog(b.dir)).toEqual(comparableLog(a.dir));
+    expect(timeless(b.summary.standings)).toEqual(timeless(a.summary.standings));
+    const c = await runSpec({ ...SPEC, seed: 43 });
+    expect(comparableLog(c.dir)).not.toEqual(comparableLog(a.dir));
+  });
+
+  it('resumes an interrupted run (truncated last line included) to the same log and standings', async () => {
+    const whole = await runSpec(SPEC);
+    const controller = new AbortController();
+    let seen = 0;
+    const part = await runSpec(SPEC, {
+      signal: controller.signal,
+      sink: {
+        detail: 'moves',
+        emit: (e) => {
+          // In-process games outrun the group commit, so stop on the 12th start rather than an end.
+          if (e.type === 'game-started' && ++seen === 12) controller.abort();
+        },
+      },
+    });
+    expect(part.interrupted).toBe(true);
+    expect(existsSync(join(part.dir, 'summary.json'))).toBe(false);
+    const partial = readLog(part.dir);
+    expect(partial.length).toBeGreaterThanOrEqual(10);
+    expect(partial.every((r) => r.termination === 'normal')).toBe(true);
+    expect(partial.length).toBeLessThan(36);
+    // A crash in the middle of a write leaves a partial line: it is dropped and the game replayed.
+    const line = JSON.stringify(whole.summary).slice(0, 40);
+    appendFileSync(join(part.dir, 'games.jsonl'), line);
+    const resumed = await runSpec(SPEC, { resumeDir: part.dir });
+    expect(resumed.interrupted).toBe(false);
+    expect(resumed.dir).toBe(part.dir);
+    expect(comparableLog(resumed.dir)).toEqual(comparableLog(whole.dir));
+    expect(timeless(resumed.summary.standings)).toEqual(timeless(whole.summary.standings));
+    // Resuming a finished folder plays nothing more.
+    const again = await runSpec(SPEC, { resumeDir: part.dir });
+    expect(readLog(again.dir)).toHaveLength(36);
+    writeFileSync(join(part.dir, 'x'), ''); // the folder is still ours to write in
+  });
+
+  it('reports every move with the position to sinks that ask for moves', async () => {
+    const events: ArenaEvent[] = [];
+    await runSpec({ ...SPEC, games: ['subtraction{n=20}'], bots: ['fx-first', 'fx-random'], deals: 1 }, {
+      sink: { detail: 'moves', emit: (e) => events.push(e) },
+    });
+    const started = events.filter((e) => e.type === 'game-started');
+    const moves = events.filter((e) => e.type === 'move');
+    const ended = events.filter((e) => e.type === 'game-ended');
+    expect(started).toHaveLength(2);
+    expect(moves).toHaveLength(ended.reduce((s, e) => s + (e.type === 'game-ended' ? e.record.moves.length : 0), 0));
+    const first = started[0]!;
+    expect(first.type === 'game-started' && first.position).toMatchObject({ state: { pile: 20 }, toMove: 'first' });
+    const m = moves[0]!;
+    expect(m.type === 'move' && m.position.text).toMatch(/pile \d+, second to move/);
+  });
+
+  it('gives in-process bots a read-only state: a bot that writes to it crashes, the runner is untouched', async () => {
+    const { dir } = await runSpec({ ...SPEC, games: ['subtraction{n=20..40}'], bots: ['fx-mutates', 'fx-first', 'fx-illegal'], deals: 2 });
+    const log = readLog(dir);
+    expect(log).toHaveLength(12);
+    for (const r of log.filter((x) => x.seats.first === 'fx-mutates' || x.seats.second === 'fx-mutates')) {
+      if (r.faulty && r.seats[r.faulty] === 'fx-illegal') continue; // fx-illegal moved first and lost
+      expect(r.termination).toBe('crash');
+      expect(r.seats[r.faulty!]).toBe('fx-mutates');
+      expect(r.reason).toMatch(/read.only|Cannot assign/);
+    }
+    const fair = log.filter((x) => x.seats.first !== 'fx-mutates' && x.seats.second !== 'fx-mutates');
+    expect(fair.every((r) => r.termination === 'illegal-move' && r.reason?.startsWith('returned 9999'))).toBe(true);
+  });
+});
