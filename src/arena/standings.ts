@@ -252,7 +252,13 @@ export class StandingsBuilder {
     let j = this.#judges.get(variant);
     if (!j) {
       const game = parseVariant(variant);
-      j = { game, solver: game.solver?.() };
+      let solver: Solver<unknown, unknown> | undefined;
+      try {
+        solver = game.solver?.();
+      } catch (err) {
+        if (!(err instanceof ArenaError)) throw err; // too large for exact analysis: no accuracy column
+      }
+      j = { game, solver };
       this.#judges.set(variant, j);
     }
     return j;

@@ -56,7 +56,9 @@ export function createRng(seed: number): Rng {
  * the order in which concurrent games finish.
  */
 export function deriveSeed(master: number, ...labels: readonly (string | number)[]): number {
-  let h = (0x811c9dc5 ^ (master >>> 0)) >>> 0;
+  // The master seed enters once, as its decimal text: xoring it into the offset basis as well made
+  // the single-digit seeds 0..9 collide (d ^ '0'+d is 0x30 for every digit d).
+  let h = 0x811c9dc5;
   const feed = (text: string): void => {
     for (let i = 0; i < text.length; i++) {
       h ^= text.charCodeAt(i);

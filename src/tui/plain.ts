@@ -1,0 +1,138 @@
+/**
+ * The plain-text tournament reporter (stdout not a TTY, `--plain`, CI): one line per finished game,
+ * then the standings and the crosstable as aligned tables. With `json`, only the final summary is
+ * printed, as JSON.
+ */
+import type { ArenaEvent, EventSink } from '../arena/events.ts';
+import type { GameRecord } from '../arena/match.ts';
+import type { StandingsTable } from '../arena/standings.ts';
+
+/** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
+export function alignTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+const num = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toFixed(digits) : '-');
+
+/** One line for a finished game. */
+export function gameLine(rec: GameRecord, done: number, total: number): string {
+  const width = String(total).length;
+  const { first, second } = rec.seats;
+  const w = rec.outcome.winner;
+  const score = w === null ? '½-½' : w === 'first' ? '1-0' : '0-1';
+  const scores = rec.outcome.scores ? ` ${rec.outcome.scores[0]}:${rec.outcome.scores[1]}` : '';
+  const how =
+    rec.termination === 'normal'
+      ? `${rec.moves.length} moves`
+      : `${rec.faulty ? rec.seats[rec.faulty] : '?'} forfeits: ${rec.termination}${rec.reason ? ` (${rec.reason})` : ''}`;
+  return `[${String(done).padStart(width)}/${total}] ${rec.variant} deal ${rec.deal}: ${first} vs ${second} ${score}${scores}, ${how}`;
+}
+
+/** The standings table. */
+export function standingsLines(t: StandingsTable): string[] {
+  const rating = new Map(t.ratings.ratings.map((r) => [r.bot, r]));
+  const rows = t.bots.map((b, i) => {
+    const r = rating.get(b.bot);
+    const acc = b.accuracy && b.accuracy.moves ? num((100 * b.accuracy.accurate) / b.accuracy.moves, 1) : '-';
+    return [
+      String(i + 1),
+      b.bot,
+      String(b.games),
+      String(b.wins),
+      String(b.draws),
+      String(b.losses),
+      num(b.points, 1),
+      b.games ? num((100 * b.points) / b.games, 1) : '-',
+      r ? num(r.elo) : '-',
+      r ? `±${num(r.ci95)}` : '-',
+      r?.losNext != null ? `${num(100 * r.losNext)}%` : '',
+      b.scoredGames ? num(b.marginSum / b.scoredGames, 2) : '-',
+      `${b.forfeits.timeout}/${b.forfeits.crash}/${b.forfeits['illegal-move']}`,
+      acc,
+      b.accuracy ? String(b.accuracy.blunders) : '-',
+      num(b.meanMoveMs, 2),
+      num(b.maxMoveMs, 1),
+    ];
+  });
+  const header = ['#', 'bot', 'games', 'W', 'D', 'L', 'points', 'score%', 'elo', '95%', 'LOS', 'margin', 'forfeit T/C/I', 'acc%', 'blunders', 'ms mean', 'ms max'];
+  const right = header.map((_, i) => i !== 1 && i !== 12);
+  return alignTable(header, rows, right);
+}
+
+/** The crosstable: row bot's points against each column bot (out of the games played). */
+export function crosstableLines(t: StandingsTable): string[] {
+  const bots = t.bots.map((b) => b.bot);
+  const header = ['', ...bots.map((_, i) => String(i + 1))];
+  const rows = bots.map((a, i) => [
+    `${i + 1} ${a}`,
+    ...bots.map((b) => {
+      if (a === b) return '·';
+      const cell = t.crosstable[a]?.[b];
+      return cell && cell.games ? `${num(cell.points, cell.points % 1 ? 1 : 0)}/${cell.games}` : '-';
+    }),
+  ]);
+  return alignTable(header, rows, header.map((_, i) => i > 0));
+}
+
+/** The plain reporter as an event sink; `write` receives whole lines. */
+export function plainReporter(write: (line: string) => void, options: { readonly json?: boolean } = {}): EventSink {
+  const json = options.json ?? false;
+  return {
+    detail: 'games',
+    emit(e: ArenaEvent): void {
+      switch (e.type) {
+        case 'tournament-started':
+          if (json) return;
+          write(
+            `Tournament ${e.name}: ${e.bots.length} bots, ${e.variants.length} variant${e.variants.length === 1 ? '' : 's'}, ` +
+              `${e.total} games${e.done ? ` (${e.done} already played)` : ''}, concurrency ${e.concurrency}, isolation ${e.isolation}`,
+          );
+          write(`Results: ${e.dir}`);
+          return;
+        case 'bot-failed':
+          if (!json) write(`! bot ${e.bot} failed to start and forfeits all its games: ${e.reason}`);
+          return;
+        case 'game-ended':
+          if (!json) write(gameLine(e.record, e.done, e.total));
+          return;
+        case 'finished': {
+          if (json) {
+            write(JSON.stringify(e.summary, null, 2));
+            return;
+          }
+          const { standings, games } = e.summary;
+          write('');
+          write(`Standings (${games.played} games${games.played < games.total ? ` of ${games.total}` : ''}):`);
+          for (const l of standingsLines(standings.pooled)) write(l);
+          const h = standings.pooled.ratings;
+          write(`first-seat advantage: ${num(h.firstSeatElo)} ±${num(h.firstSeatCi95)} Elo`);
+          write('');
+          write('Crosstable (points/games, row against column):');
+          for (const l of crosstableLines(standings.pooled)) write(l);
+          const variants = Object.entries(standings.variants);
+          if (variants.length > 1) {
+            for (const [v, t] of variants) {
+              write('');
+              write(`${v}:`);
+              for (const l of standingsLines(t)) write(l);
+            }
+          }
+          write('');
+          if (e.interrupted) {
+            write(`Interrupted after ${games.played} of ${games.total} games.`);
+            write(`Resume with: ${e.resume ?? ''}`);
+          } else write(`Results in ${e.dir}`);
+          return;
+        }
+        default:
+          return;
+      }
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_BOTS, comparableLog, readLog, tempDir, timeless } from '../arena/helpers.ts';
+import { run } from './run.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const GOOD = ['--bots-dir', FIXTURE_BOTS, '--bots', 'fx-random,fx-first', '--isolation', 'none', '--deals', '1'];
+const BASE = ['--bots-dir', FIXTURE_BOTS];
+
+/** Every file under a folder with its content, to prove nothing was touched. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const p = join(dir, name);
+    if (statSync(p).isFile()) out[name] = `${statSync(p).mtimeMs}:${readFileSync(p, 'utf8')}`;
+  }
+  return out;
+}
+
+describe('arena tournament (CLI)', () => {
+  it('runs a spec and prints one line per game, the standings and the crosstable', async () => {
+    const out = tempDir();
+    const { code, out: text } = await run('tournament', '--games', 'subtraction{n=15..30},end-game{length=4}', ...GOOD, '--out', out);
+    expect(code).toBe(0);
+    expect(text).toMatch(/^\[1\/4\] /m);
+    expect(text).toMatch(/^#\s+bot\s+games\s+W\s+D\s+L\s+points/m);
+    expect(text).toMatch(/^Crosstable/m);
+    const [dir] = readdirSync(out);
+    expect(readdirSync(join(out, dir!)).sort()).toEqual(['games.jsonl', 'spec.json', 'standings.csv', 'summary.json']);
+    const json = await run('tournament', '--games', 'subtraction{n=15..30}', ...GOOD, '--out', out, '--json');
+    expect(JSON.parse(json.out)).toMatchObject({ complete: true, games: { total: 2, played: 2 } });
+    expect(readdirSync(out)).toHaveLength(2); // a new folder each run, never overwritten
+  });
+
+  it.each([
+    [['--games', 'sutraction'], /Unknown game family `sutraction` \(did you mean `subtraction`\?\)/],
+    [['--games', 'subtraction{moves=3,0}'], /Expected `moves` to be/],
+    [['--games', 'subtraction', '--bots', 'fx-random,nobody'], /`bots\[1\]`: Unknown bot `nobody`/],
+    [['--games', 'subtraction', '--isolation', 'process'], /Expected --isolation to be worker or none, got "process"/],
+    [['--games', 'subtraction', '--deals', '0'], /Expected --deals to be an integer from 1/],
+    [['--games', 'subtraction', '--time-per-move=-5'], /Expected --time-per-move to be a positive number/],
+  ])('rejects bad input %j with one line and exit 2, creating nothing', async (args, message) => {
+    const out = tempDir();
+    const bots = args.includes('--bots') ? [] : ['--bots', 'fx-random,fx-first'];
+    const { code, err, out: text } = await run('tournament', ...BASE, ...bots, ...args, '--out', out);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(text).toBe('');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('reports malformed JSON with its line and column', async () => {
+    const file = join(tempDir(), 'bad.json');
+    writeFileSync(file, '{\n  "games": ["subtraction"],\n  "deals": 2,,\n}\n');
+    const { code, err } = await run('tournament', file);
+    expect(code).toBe(2);
+    expect(err.trim()).toMatch(/bad\.json:3:14: malformed JSON/);
+  });
+
+  it('refuses to resume a folder that is not a results folder, touching nothing', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    const before = snapshot(dir);
+    const { code, err } = await run('tournament', '--resume', dir);
+    expect(code).toBe(2);
+    expect(err.trim()).toMatch(/is not a results folder/);
+    expect(snapshot(dir)).toEqual(before);
+    // A real results folder with a clashing flag: also refused, also untouched.
+    const out = tempDir();
+    expect((await run('tournament', '--games', 'subtraction{n=15}', ...GOOD, '--out', out)).code).toBe(0);
+    const results = join(out, readdirSync(out)[0]!);
+    const kept = snapshot(results);
+    const clash = await run('tournament', '--resume', results, '--deals', '3');
+    expect(clash.code).toBe(2);
+    expect(clash.err.trim()).toMatch(/--resume continues the saved spec; it takes no --deals/);
+    expect(snapshot(results)).toEqual(kept);
+    expect((await run('tournament', '--resume', join(dir, 'missing'))).err).toMatch(/does not exist/);
+  });
+
+  // One uninterrupted run of the spec, shared by both interruption tests.
+  let reference: Promise<{ spec: string; wholeDir: string }> | undefined;
+  const uninterrupted = (): Promise<{ spec: string; wholeDir: string }> =>
+    (reference ??= (async () => {
+      const spec = join(tempDir(), 'slow.json');
+      writeFileSync(
+        spec,
+        JSON.stringify({
+          name: 'slow',
+          seed: 3,
+          games: ['subtraction{n=30..60}', 'end-game{length=6}'],
+          bots: ['fx-slow', 'fx-random', 'fx-first'],
+          deals: 3,
+          isolation: 'none',
+          concurrency: 2,
+          botDirs: [FIXTURE_BOTS],
+        }),
+      );
+      const whole = tempDir();
+      expect((await run('tournament', spec, '--out', whole)).code).toBe(0);
+      return { spec, wholeDir: join(whole, readdirSync(whole)[0]!) };
+    })());
+
+  for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+    it(`resumes after ${signal} to exactly the uninterrupted result`, async () => {
+      const { spec, wholeDir } = await uninterrupted();
+
+      const out = tempDir();
+      mkdirSync(out, { recursive: true });
+      const child = spawn(process.execPath, ['bin/arena.mjs', 'tournament', spec, '--out', out, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // Stop once some games are on disk.
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 25));
+        const dirs = existsSync(out) ? readdirSync(out) : [];
+        const log = dirs[0] ? join(out, dirs[0], 'games.jsonl') : '';
+        if (log && existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 8) break;
+      }
+      child.kill(signal);
+      const code = await exited;
+      const dir = join(out, readdirSync(out)[0]!);
+      const partial = readFileSync(join(dir, 'games.jsonl'), 'utf8');
+      expect(existsSync(join(dir, 'summary.json'))).toBe(false);
+      if (signal === 'SIGINT') {
+        expect(code).toBe(130);
+        expect(stdout).toContain(`Resume with: arena tournament --resume ${JSON.stringify(dir)}`);
+        expect(partial.endsWith('\n')).toBe(true);
+      }
+      expect(readLog(dir).length).toBeLessThan(36);
+
+      const resumed = await run('tournament', '--resume', dir);
+      expect(resumed.code).toBe(0);
+      expect(comparableLog(dir)).toEqual(comparableLog(wholeDir));
+      const summary = (d: string): unknown => timeless((JSON.parse(readFileSync(join(d, 'summary.json'), 'utf8')) as { standings: unknown }).standings);
+      expect(summary(dir)).toEqual(summary(wholeDir));
+      expect(readFileSync(join(dir, 'standings.csv'), 'utf8').split('\n')[1]!.split(',').slice(0, 13)).toEqual(
+        readFileSync(join(wholeDir, 'standings.csv'), 'utf8').split('\n')[1]!.split(',').slice(0, 13),
+      );
+    });
+  }
+});
