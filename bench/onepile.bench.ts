@@ -1,11 +1,18 @@
 /**
  * One-pile families (GAMES.md 1–3): the subtraction table to 10^8 for seed 002's 12-take set,
- * period detection, and the no-repeat and partizan tables to 10^6.
+ * period detection, and the no-repeat and partizan tables to 10^6; the TS/C ratios of issue 6
+ * (subtraction table n = 10^8, period detection for the seed sets) against `bench/c/*.c`; and
+ * the game hot path (play/moves/outcome/key) with ordinary number piles.
  */
 import { medianMs, report } from './util.ts';
+import { compareWithC } from './c.ts';
+import { createRng } from '../src/core/rng.ts';
+import { subtraction } from '../src/games/subtraction.ts';
+import { createVariant } from '../src/core/params.ts';
 import { subtractionPeriod, subtractionTable } from '../src/solvers/subtraction.ts';
-import { noRepeatTable } from '../src/solvers/no-repeat.ts';
-import { partizanTable } from '../src/solvers/partizan.ts';
+import { noRepeatPeriod, noRepeatTable } from '../src/solvers/no-repeat.ts';
+import { partizanPeriod, partizanTable } from '../src/solvers/partizan.ts';
+import type { Period } from '../src/solvers/period.ts';
 
 const SEED_002 = [15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41];
 const MB = 1024 * 1024;
@@ -45,3 +52,66 @@ const pz = medianMs(() => {
   pzBytes = t.left.byteLength + t.right.byteLength;
 }, 9);
 report('partizan tables, L = {2,5,9}, R = {3,4,8}, n ≤ 10^6', `${pz.toFixed(1)} ms, ${(pzBytes / 1024).toFixed(0)} KiB`);
+
+// ---- Issue 6: TS against single-threaded C (same algorithm, same machine, one run) ----
+
+let nCount = 0;
+{
+  const t = subtractionTable(SEED_002, 100_000_000);
+  for (let n = 0; n <= 100_000_000; n++) nCount += (t[n >>> 5]! >>> (n & 31)) & 1;
+}
+const cTable = compareWithC(
+  'TS/C subtraction table, seed 002, n ≤ 10^8',
+  () => subtractionTable(SEED_002, 100_000_000),
+  5,
+  'subtraction',
+  ['100000000', '5'],
+);
+if (cTable !== null && cTable.values['n_positions'] !== String(nCount)) {
+  report('  RESULTS DIFFER', `TS ${nCount} N-positions, C ${cTable.values['n_positions']}`);
+}
+
+/** The seed sets of GAMES.md 1–3, in the order bench/c/period.c prints them. */
+const seedPeriods: readonly [string, () => Period | null][] = [
+  ['subtraction_seed002', () => subtractionPeriod(SEED_002)],
+  ['subtraction_1_5_8_10', () => subtractionPeriod([1, 5, 8, 10])],
+  ['no_repeat_1_5', () => noRepeatPeriod([1, 2, 3, 4, 5])],
+  ['no_repeat_seed002', () => noRepeatPeriod(SEED_002)],
+  ['partizan_259_348', () => partizanPeriod([2, 5, 9], [3, 4, 8])],
+  ['partizan_259_248', () => partizanPeriod([2, 5, 9], [2, 4, 8])],
+];
+const cPeriod = compareWithC(
+  'TS/C period detection, 6 seed games',
+  () => {
+    for (const [, find] of seedPeriods) find();
+  },
+  51,
+  'period',
+  ['51'],
+);
+const seedFound = seedPeriods.map(([name, find]): [string, string] => {
+  const p = find();
+  return [name, p ? `${p.preperiod}/${p.period}` : 'none'];
+});
+report('  seed-set periods (pre-period/period)', seedFound.map(([name, text]) => `${name} ${text}`).join(', '));
+const differ = seedFound.filter(([name, text]) => cPeriod !== null && cPeriod.values[name] !== text);
+if (differ.length) report('  RESULTS DIFFER from C', differ.map(([name]) => name).join(', '));
+
+// ---- The tournament hot path with ordinary piles (number piles; bigints only above 2^53) ----
+
+const game = createVariant(subtraction, { moves: [1, 5, 8, 10], n: '50..200' });
+let plies = 0;
+const playouts = medianMs(() => {
+  const rng = createRng(1);
+  const seen = new Set<number | bigint | string>();
+  for (let g = 0; g < 20_000; g++) {
+    let s = game.deal(rng);
+    while (game.outcome(s) === null) {
+      const legal = game.moves(s);
+      s = game.play(s, legal[rng.int(0, legal.length - 1)]!);
+      seen.add(game.key(s));
+      plies++;
+    }
+  }
+}, 5);
+report('subtraction {1,5,8,10}: 20,000 random playouts, n ≤ 200', `${playouts.toFixed(0)} ms (${(plies / 6 / 1e6).toFixed(2)} M plies each)`);

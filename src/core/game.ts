@@ -48,6 +48,14 @@ export interface Solver<S, M> {
    * opponent the most room to err. Null when the game is over.
    */
   bestMove(s: S): M | null;
+  /**
+   * Optional, offered by solvers that search instead of looking up (the coins solver on boards
+   * beyond its tables): `bestMove` that gives up at `deadline` (epoch ms, `Date.now()` clock) and
+   * returns undefined when it has not proved the position by then. Such solvers' `value`,
+   * `classify` and `bestMove` throw TooLargeError for a position they cannot prove within their
+   * own budget; callers with a deadline (the optimal bot) call this and fall back on undefined.
+   */
+  bestMoveBy?(s: S, deadline: number): M | null | undefined;
 }
 
 /**
@@ -94,6 +102,18 @@ export interface Game<S, M> {
   size?(s: S): number;
   /** Tables over start positions 0..upto for `arena analyze --upto` (one-pile and piles families). */
   tabulate?(upto: number): Tabulation;
+  /**
+   * The eventual period of the outcome (or nim-value) sequence over start piles, for `arena analyze
+   * --period` (one-pile families, finite-set piles); null when it is not found within the solver's
+   * table limits.
+   */
+  period?(): PeriodSummary | null;
+}
+
+/** Pre-period and period of a sequence over piles: value(n) = value(n + period) for n ≥ preperiod. */
+export interface PeriodSummary {
+  readonly preperiod: number;
+  readonly period: number;
 }
 
 /** What `tabulate` returns; each family fills the fields that apply to it. */

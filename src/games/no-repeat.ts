@@ -1,18 +1,27 @@
 import { TooLargeError } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
-import { defineFamily, intSetSchema, rangeSchema, variantId, type Range } from '../core/params.ts';
-import { noRepeatBestMove, noRepeatPPositions, noRepeatTable, noRepeatWins } from '../solvers/no-repeat.ts';
-import { checkUpto, dealPile, parseTake } from './subtraction.ts';
+import { defineFamily, intSetSchema, variantId } from '../core/params.ts';
+import {
+  noRepeatBestMove,
+  noRepeatPeriod,
+  noRepeatPPositions,
+  noRepeatTable,
+  noRepeatWins,
+} from '../solvers/no-repeat.ts';
+import { periodicIndex } from '../solvers/period.ts';
+import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
+import { checkUpto, parseTake } from './subtraction.ts';
 
 /** Parameters of the no-repeat game: as `subtraction`. */
 export type NoRepeatParams = {
   readonly moves: readonly number[];
-  readonly n: Range;
+  readonly n: PileRange;
 };
 
 /** A pile, the amount the opponent just took (which may not be taken now; null: none) and the seat to move. */
 export interface NoRepeatState {
-  readonly pile: number;
+  /** A number up to 2^53 − 1, a bigint above (see `toPile`). */
+  readonly pile: Pile;
   readonly forbidden: number | null;
   readonly turn: Seat;
 }
@@ -20,20 +29,38 @@ export interface NoRepeatState {
 /** Largest pile the solver builds its table for (one byte per pile). */
 export const MAX_NO_REPEAT_PILE = 1 << 25;
 
-/** The solver of a no-repeat variant for piles up to `maxPile`. */
-export function noRepeatSolver(moves: readonly number[], maxPile: number): Solver<NoRepeatState, number> {
-  const table = noRepeatTable(moves, maxPile);
-  const wins = (s: NoRepeatState): boolean => {
-    if (s.pile > maxPile) throw new TooLargeError(`Pile ${s.pile} is beyond the solver's table (up to ${maxPile})`);
-    return noRepeatWins(table, moves, s.pile, s.forbidden);
-  };
+/** Piles up to which a plain table is cheaper than looking for the period first. */
+const SMALL_TABLE_PILE = 1 << 20;
+
+/**
+ * The solver of a no-repeat variant for piles up to `maxPile`: a table to `maxPile` when that is
+ * small, else the table of the eventual period (found within MAX_NO_REPEAT_PILE piles), which
+ * answers any pile up to 2^63 − 1 in O(1). Undefined when neither applies.
+ */
+export function noRepeatSolver(moves: readonly number[], maxPile: Pile): Solver<NoRepeatState, number> | undefined {
+  let table: Uint8Array;
+  let at: (n: Pile) => number;
+  const periodic = maxPile > SMALL_TABLE_PILE ? noRepeatPeriod(moves, MAX_NO_REPEAT_PILE) : null;
+  if (periodic) {
+    table = periodic.table;
+    at = (n) => periodicIndex(periodic, periodic.upto, n);
+  } else {
+    if (maxPile > MAX_NO_REPEAT_PILE) return undefined;
+    const max = Number(maxPile);
+    table = noRepeatTable(moves, max);
+    at = (n) => {
+      if (typeof n !== 'number' || n > max) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${max})`);
+      return n;
+    };
+  }
+  const wins = (s: NoRepeatState): boolean => noRepeatWins(table, moves, at(s.pile), s.forbidden);
   return {
     scored: false,
     value: (s) => (wins(s) ? 1 : -1),
     classify: (s) => (wins(s) ? 'N' : 'P'),
     bestMove(s) {
-      if (s.pile > maxPile) throw new TooLargeError(`Pile ${s.pile} is beyond the solver's table (up to ${maxPile})`);
-      return noRepeatBestMove(table, moves, s.pile, s.forbidden);
+      at(s.pile); // the range check of the position itself, before its options
+      return noRepeatBestMove(table, moves, s.pile, s.forbidden, at);
     },
   };
 }
@@ -53,9 +80,9 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
       default: [1, 2, 3, 4, 5],
     },
     n: {
-      schema: rangeSchema(0),
-      description: 'the starting pile, or min..max to deal one per game',
-      expected: 'a non-negative integer or a range min..max',
+      schema: pileRangeSchema(),
+      description: 'the starting pile (exact up to 2^63 − 1), or min..max to deal one per game',
+      expected: PILE_EXPECTED,
       default: { min: 50, max: 200 },
     },
   },
@@ -71,32 +98,32 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
       deal: (rng) => ({ pile: dealPile(params.n, rng), forbidden: null, turn: 'first' }),
       toMove: (s) => s.turn,
       moves: legal,
-      play: (s, m) => ({ pile: s.pile - m, forbidden: m, turn: otherSeat(s.turn) }),
+      play: (s, m) => ({ pile: subPile(s.pile, m), forbidden: m, turn: otherSeat(s.turn) }),
       outcome: (s) => (legal(s).length === 0 ? { winner: otherSeat(s.turn) } : null),
       key: (s) => {
         const f = s.forbidden === null ? 0 : moves.indexOf(s.forbidden) + 1;
-        const k = (s.pile * (moves.length + 1) + f) * 2 + (s.turn === 'first' ? 0 : 1);
-        // Past 2^53 the arithmetic key could collide; a string stays exact.
-        return Number.isSafeInteger(k) ? k : `${s.pile}:${f}:${s.turn}`;
+        return pileKey(s.pile, 2 * (moves.length + 1), f * 2 + (s.turn === 'first' ? 0 : 1));
       },
       formatMove: (m) => String(m),
       parseMove: (text, s) => parseTake(text, legal(s)),
       describe: (s) =>
         `pile ${s.pile}, ${s.forbidden === null ? 'nothing' : `taking ${s.forbidden}`} forbidden, ${s.turn} to move`,
-      toJSON: (s) => ({ pile: s.pile, forbidden: s.forbidden }),
+      toJSON: (s) => ({ pile: pileJSON(s.pile), forbidden: s.forbidden }),
       solver: () => {
         // Built once per variant: bots ask for the solver every move, and the table is the costly part.
-        if (solved === null) {
-          solved = { solver: params.n.max <= MAX_NO_REPEAT_PILE ? noRepeatSolver(moves, params.n.max) : undefined };
-        }
+        if (solved === null) solved = { solver: noRepeatSolver(moves, params.n.max) };
         return solved.solver;
       },
       tabulate(upto) {
         checkUpto(upto, MAX_NO_REPEAT_PILE);
         return { pPositions: noRepeatPPositions(noRepeatTable(moves, upto), upto) };
       },
+      period() {
+        const p = noRepeatPeriod(moves, MAX_NO_REPEAT_PILE);
+        return p && { preperiod: p.preperiod, period: p.period };
+      },
       heuristic: (_s, m) => m,
-      size: (s) => s.pile,
+      size: (s) => pileSize(s.pile),
     };
     return game;
   },

@@ -1,15 +1,18 @@
 import { TooLargeError } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
-import { defineFamily, enumSchema, intSetSchema, rangeSchema, variantId, type Range } from '../core/params.ts';
+import { defineFamily, enumSchema, intSetSchema, variantId } from '../core/params.ts';
 import {
   partizanBestMove,
   partizanClass,
   partizanClasses,
+  partizanPeriod,
   partizanTable,
   partizanWins,
   type PartizanTable,
 } from '../solvers/partizan.ts';
-import { checkUpto, dealPile, MAX_TABLE_PILE, parseTake } from './subtraction.ts';
+import { periodicIndex } from '../solvers/period.ts';
+import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
+import { checkUpto, MAX_TABLE_PILE, parseTake } from './subtraction.ts';
 
 /** Which side moves first in the start position. */
 export type Side = 'left' | 'right';
@@ -18,7 +21,7 @@ export type Side = 'left' | 'right';
 export type PartizanParams = {
   readonly left: readonly number[];
   readonly right: readonly number[];
-  readonly n: Range;
+  readonly n: PileRange;
   readonly start: Side;
 };
 
@@ -27,7 +30,8 @@ export type PartizanParams = {
  * to move exactly when `turn` is `first`; `start: right` deals positions with `second` to move.
  */
 export interface PartizanState {
-  readonly pile: number;
+  /** A number up to 2^53 − 1, a bigint above (see `toPile`). */
+  readonly pile: Pile;
   readonly turn: Seat;
 }
 
@@ -36,23 +40,49 @@ export function sideOf(seat: Seat): Side {
   return seat === 'first' ? 'left' : 'right';
 }
 
-/** The solver of a partizan variant for piles up to `maxPile`. */
+/** Piles up to which a plain table is cheaper than looking for the period first. */
+const SMALL_TABLE_PILE = 1 << 20;
+
+/**
+ * The solver of a partizan variant for piles up to `maxPile`: tables to `maxPile` when that is
+ * small, else the tables of the eventual period (found within MAX_TABLE_PILE piles), which answer
+ * any pile up to 2^63 − 1 in O(1). Undefined when neither applies. Tables are built on first use.
+ */
 export function partizanSolver(
   left: readonly number[],
   right: readonly number[],
-  maxPile: number,
-): Solver<PartizanState, number> {
-  let table: PartizanTable | undefined;
-  const ready = (pile: number): PartizanTable => {
-    if (pile > maxPile) throw new TooLargeError(`Pile ${pile} is beyond the solver's table (up to ${maxPile})`);
-    table ??= partizanTable(left, right, maxPile);
-    return table;
-  };
+  maxPile: Pile,
+): Solver<PartizanState, number> | undefined {
+  let ready: () => { table: PartizanTable; at: (n: Pile) => number };
+  const periodic = maxPile > SMALL_TABLE_PILE ? partizanPeriod(left, right, MAX_TABLE_PILE) : null;
+  if (periodic) {
+    const at = (n: Pile): number => periodicIndex(periodic, periodic.table.upto, n);
+    ready = () => ({ table: periodic.table, at });
+  } else {
+    if (maxPile > MAX_TABLE_PILE) return undefined;
+    const max = Number(maxPile);
+    const at = (n: Pile): number => {
+      if (typeof n !== 'number' || n > max) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${max})`);
+      return n;
+    };
+    let built: { table: PartizanTable; at: (n: Pile) => number } | undefined;
+    ready = () => (built ??= { table: partizanTable(left, right, max), at });
+  }
   return {
     scored: false,
-    value: (s) => (partizanWins(ready(s.pile), s.pile, s.turn === 'first') ? 1 : -1),
-    classify: (s) => partizanClass(ready(s.pile), s.pile),
-    bestMove: (s) => partizanBestMove(ready(s.pile), left, right, s.pile, s.turn === 'first'),
+    value(s) {
+      const { table, at } = ready();
+      return partizanWins(table, at(s.pile), s.turn === 'first') ? 1 : -1;
+    },
+    classify(s) {
+      const { table, at } = ready();
+      return partizanClass(table, at(s.pile));
+    },
+    bestMove(s) {
+      const { table, at } = ready();
+      at(s.pile); // the range check of the position itself, before its options
+      return partizanBestMove(table, left, right, s.pile, s.turn === 'first', at);
+    },
   };
 }
 
@@ -77,9 +107,9 @@ export const partizan = defineFamily<PartizanParams, PartizanState, number>({
       default: [3, 4, 8],
     },
     n: {
-      schema: rangeSchema(0),
-      description: 'the starting pile, or min..max to deal one per game',
-      expected: 'a non-negative integer or a range min..max',
+      schema: pileRangeSchema(),
+      description: 'the starting pile (exact up to 2^63 − 1), or min..max to deal one per game',
+      expected: PILE_EXPECTED,
       default: { min: 20, max: 100 },
     },
     start: {
@@ -105,26 +135,28 @@ export const partizan = defineFamily<PartizanParams, PartizanState, number>({
       deal: (rng) => ({ pile: dealPile(params.n, rng), turn: params.start === 'left' ? 'first' : 'second' }),
       toMove: (s) => s.turn,
       moves: legal,
-      play: (s, m) => ({ pile: s.pile - m, turn: otherSeat(s.turn) }),
+      play: (s, m) => ({ pile: subPile(s.pile, m), turn: otherSeat(s.turn) }),
       outcome: (s) => (legal(s).length === 0 ? { winner: otherSeat(s.turn) } : null),
-      key: (s) => s.pile * 2 + (s.turn === 'first' ? 0 : 1),
+      key: (s) => pileKey(s.pile, 2, s.turn === 'first' ? 0 : 1),
       formatMove: (m) => String(m),
       parseMove: (text, s) => parseTake(text, legal(s)),
       describe: (s) => `pile ${s.pile}, ${sideOf(s.turn) === 'left' ? 'Left' : 'Right'} (${s.turn}) to move`,
-      toJSON: (s) => ({ pile: s.pile, side: sideOf(s.turn) }),
+      toJSON: (s) => ({ pile: pileJSON(s.pile), side: sideOf(s.turn) }),
       solver: () => {
         // Built once per variant: bots ask for the solver every move, and the table is the costly part.
-        if (solved === null) {
-          solved = { solver: params.n.max <= MAX_TABLE_PILE ? partizanSolver(left, right, params.n.max) : undefined };
-        }
+        if (solved === null) solved = { solver: partizanSolver(left, right, params.n.max) };
         return solved.solver;
       },
       tabulate(upto) {
         checkUpto(upto, MAX_TABLE_PILE);
         return { classes: partizanClasses(partizanTable(left, right, upto), upto) };
       },
+      period() {
+        const p = partizanPeriod(left, right, MAX_TABLE_PILE);
+        return p && { preperiod: p.preperiod, period: p.period };
+      },
       heuristic: (_s, m) => m,
-      size: (s) => s.pile,
+      size: (s) => pileSize(s.pile),
     };
     return game;
   },

@@ -1,7 +1,7 @@
 import { MoveError, ParamError, TooLargeError, show } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
-import { defineFamily, intSetSchema, rangeSchema, variantId, type Range } from '../core/params.ts';
-import type { Rng } from '../core/rng.ts';
+import { defineFamily, intSetSchema, variantId } from '../core/params.ts';
+import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
 import {
   consecutiveIsP,
   isConsecutive,
@@ -15,12 +15,13 @@ import {
 /** Parameters of a one-pile subtraction game (a type alias, so it is a Record for `Game.params`). */
 export type SubtractionParams = {
   readonly moves: readonly number[];
-  readonly n: Range;
+  readonly n: PileRange;
 };
 
 /** A pile and the seat to move. */
 export interface PileState {
-  readonly pile: number;
+  /** A number up to 2^53 − 1, a bigint above (see `toPile`). */
+  readonly pile: Pile;
   readonly turn: Seat;
 }
 
@@ -38,11 +39,6 @@ export function parseTake(text: string, legal: readonly number[]): number {
   return take;
 }
 
-/** Draws a pile size uniformly from a range. */
-export function dealPile(n: Range, rng: Rng): number {
-  return n.min === n.max ? n.min : rng.int(n.min, n.max);
-}
-
 /** Piles up to which a plain table is cheaper than looking for the period first. */
 const SMALL_TABLE_PILE = 1 << 20;
 
@@ -51,7 +47,7 @@ const SMALL_TABLE_PILE = 1 << 20;
  * answer is affordable. Consecutive sets use the O(1) rule; small ranges a table to `maxPile`;
  * larger ones the eventual period (found in at most MAX_TABLE_PILE piles), which answers any pile.
  */
-export function subtractionWinTest(moves: readonly number[], maxPile: number): ((n: number) => boolean) | null {
+export function subtractionWinTest(moves: readonly number[], maxPile: Pile): ((n: Pile) => boolean) | null {
   if (isConsecutive(moves)) {
     const a = moves[0]!;
     const b = moves[moves.length - 1]!;
@@ -62,20 +58,22 @@ export function subtractionWinTest(moves: readonly number[], maxPile: number): (
     if (period) return (n) => periodicIsN(period, n);
     if (maxPile > MAX_TABLE_PILE) return null;
   }
-  const table = subtractionTable(moves, maxPile);
+  // Here maxPile ≤ MAX_TABLE_PILE, so it is a number and so is every pile within it.
+  const max = Number(maxPile);
+  const table = subtractionTable(moves, max);
   return (n) => {
-    if (n > maxPile) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${maxPile})`);
+    if (typeof n !== 'number' || n > max) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${max})`);
     return isN(table, n);
   };
 }
 
 /** Best move by seed 002's rule: the largest winning take; when lost, the smallest legal take. */
-export function bestTake(moves: readonly number[], pile: number, isWin: (n: number) => boolean): number | null {
+export function bestTake(moves: readonly number[], pile: Pile, isWin: (n: Pile) => boolean): number | null {
   let smallest: number | null = null;
   for (let i = moves.length - 1; i >= 0; i--) {
     const take = moves[i]!;
     if (take > pile) continue;
-    if (!isWin(pile - take)) return take;
+    if (!isWin(subPile(pile, take))) return take;
     smallest = take;
   }
   // Lost: the smallest take keeps the most stones in play, leaving the opponent the most room to err.
@@ -83,7 +81,7 @@ export function bestTake(moves: readonly number[], pile: number, isWin: (n: numb
 }
 
 /** The solver of a subtraction set for piles up to `maxPile` (any pile once the period is known). */
-export function subtractionSolver(moves: readonly number[], maxPile: number): Solver<PileState, number> | undefined {
+export function subtractionSolver(moves: readonly number[], maxPile: Pile): Solver<PileState, number> | undefined {
   const isWin = subtractionWinTest(moves, maxPile);
   if (!isWin) return undefined;
   return {
@@ -116,9 +114,9 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       default: [1, 5, 8, 10],
     },
     n: {
-      schema: rangeSchema(0),
-      description: 'the starting pile, or min..max to deal one per game',
-      expected: 'a non-negative integer or a range min..max',
+      schema: pileRangeSchema(),
+      description: 'the starting pile (exact up to 2^63 − 1), or min..max to deal one per game',
+      expected: PILE_EXPECTED,
       default: { min: 50, max: 200 },
     },
   },
@@ -133,13 +131,13 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       deal: (rng) => ({ pile: dealPile(params.n, rng), turn: 'first' }),
       toMove: (s) => s.turn,
       moves: (s) => moves.filter((m) => m <= s.pile),
-      play: (s, m) => ({ pile: s.pile - m, turn: otherSeat(s.turn) }),
+      play: (s, m) => ({ pile: subPile(s.pile, m), turn: otherSeat(s.turn) }),
       outcome: (s) => (s.pile < moves[0]! ? { winner: otherSeat(s.turn) } : null),
-      key: (s) => s.pile * 2 + (s.turn === 'first' ? 0 : 1),
+      key: (s) => pileKey(s.pile, 2, s.turn === 'first' ? 0 : 1),
       formatMove: (m) => String(m),
       parseMove: (text, s) => parseTake(text, game.moves(s)),
       describe: (s) => `pile ${s.pile}, ${s.turn} to move`,
-      toJSON: (s) => ({ pile: s.pile }),
+      toJSON: (s) => ({ pile: pileJSON(s.pile) }),
       solver: () => {
         // Built once per variant: bots ask for the solver every move, and the table is the costly part.
         if (solved === null) solved = { solver: subtractionSolver(moves, params.n.max) };
@@ -156,8 +154,14 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
         }
         return { pPositions: pPositionsOf(subtractionTable(moves, upto), upto) };
       },
+      period() {
+        // Consecutive sets need no table: P exactly when n mod (a+b) < a, from pile 0 on.
+        if (isConsecutive(moves)) return { preperiod: 0, period: moves[0]! + moves[moves.length - 1]! };
+        const p = subtractionPeriod(moves, MAX_TABLE_PILE);
+        return p && { preperiod: p.preperiod, period: p.period };
+      },
       heuristic: (_s, m) => m,
-      size: (s) => s.pile,
+      size: (s) => pileSize(s.pile),
     };
     return game;
   },

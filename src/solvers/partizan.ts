@@ -1,8 +1,10 @@
 /**
  * Exact analysis of the partizan subtraction game (GAMES.md 3): Left and Right have their own
  * subtraction sets. Two bitsets filled together in one pass: who wins when Left moves next, and who
- * wins when Right moves next; the pair gives the CGT outcome class L, R, N or P.
+ * wins when Right moves next; the pair gives the CGT outcome class L, R, N or P. Their joint eventual
+ * period answers any pile up to 2^63 − 1.
  */
+import { brentPeriod, growUntilPeriodic, sameBitRun, subPile, type Period, type Pile } from './period.ts';
 
 /** The two win bitsets of a partizan subtraction game for piles 0..upto. */
 export interface PartizanTable {
@@ -26,19 +28,26 @@ export function partizanTable(left: readonly number[], right: readonly number[],
   const words = (upto >>> 5) + 1;
   const l = new Uint32Array(words);
   const r = new Uint32Array(words);
+  // Typed copies and indexed loops: about 2× faster than `for…of` over the arrays (bench/onepile).
+  const ls = Int32Array.from(left);
+  const rs = Int32Array.from(right);
+  const nl = ls.length;
+  const nr = rs.length;
   for (let n = 0; n <= upto; n++) {
     const w = n >>> 5;
     const b = 1 << (n & 31);
-    for (const s of left) {
-      if (s > n) break;
-      if (!bit(r, n - s)) {
+    for (let i = 0; i < nl; i++) {
+      const p = n - ls[i]!;
+      if (p < 0) break;
+      if ((r[p >>> 5]! & (1 << (p & 31))) === 0) {
         l[w]! |= b;
         break;
       }
     }
-    for (const s of right) {
-      if (s > n) break;
-      if (!bit(l, n - s)) {
+    for (let i = 0; i < nr; i++) {
+      const p = n - rs[i]!;
+      if (p < 0) break;
+      if ((l[p >>> 5]! & (1 << (p & 31))) === 0) {
         r[w]! |= b;
         break;
       }
@@ -64,21 +73,23 @@ export function partizanClass(t: PartizanTable, pile: number): 'L' | 'R' | 'N' |
 
 /**
  * The best take of the side to move: the largest winning take; when lost, the smallest legal take;
- * null when it has none.
+ * null when it has none. `at` maps a pile to the table index with the same outcomes (the identity,
+ * or a periodic reduction from `partizanPeriod`).
  */
 export function partizanBestMove(
   t: PartizanTable,
   left: readonly number[],
   right: readonly number[],
-  pile: number,
+  pile: Pile,
   leftToMove: boolean,
+  at: (n: Pile) => number = Number,
 ): number | null {
   const mine = leftToMove ? left : right;
   let smallest: number | null = null;
   for (let i = mine.length - 1; i >= 0; i--) {
     const take = mine[i]!;
     if (take > pile) continue;
-    if (!partizanWins(t, pile - take, !leftToMove)) return take;
+    if (!partizanWins(t, at(subPile(pile, take)), !leftToMove)) return take;
     smallest = take;
   }
   // Lost: the smallest take keeps the most stones in play, leaving the opponent the most room to err.
@@ -90,4 +101,30 @@ export function partizanClasses(t: PartizanTable, upto: number): Record<'L' | 'R
   const out: Record<'L' | 'R' | 'N' | 'P', number[]> = { L: [], R: [], N: [], P: [] };
   for (let n = 0; n <= upto; n++) out[partizanClass(t, n)].push(n);
   return out;
+}
+
+/** The eventual period of a partizan game's outcome pairs, with the tables that show it. */
+export interface PartizanPeriodicity extends Period {
+  /** Tables of piles 0..upto, covering at least preperiod + period piles. */
+  readonly table: PartizanTable;
+}
+
+/**
+ * Pre-period and period of the pair (Left wins moving next, Right wins moving next) over piles,
+ * found in tables of at most `limit` piles (null when that is not enough). The state window is
+ * both sides' bits over the last max(max L, max R) piles.
+ */
+export function partizanPeriod(
+  left: readonly number[],
+  right: readonly number[],
+  limit = 1 << 26,
+): PartizanPeriodicity | null {
+  const m = Math.max(left[left.length - 1]!, right[right.length - 1]!);
+  const hit = growUntilPeriodic(
+    (upto) => partizanTable(left, right, upto),
+    (t, upto) =>
+      brentPeriod(upto - m + 1, (a, b) => sameBitRun(t.left, a, b, m) && sameBitRun(t.right, a, b, m)),
+    limit,
+  );
+  return hit ? { ...hit.found, table: hit.table } : null;
 }

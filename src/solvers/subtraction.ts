@@ -3,6 +3,7 @@
  * one pass (word-parallel), eventual period detection so that any pile up to 2^63 is answered in
  * O(1), and the O(1) rule for consecutive sets.
  */
+import { brentPeriod, sameBitRun } from './period.ts';
 
 /** True when S = {a, a+1, …, b} (sorted input). */
 export function isConsecutive(moves: readonly number[]): boolean {
@@ -60,10 +61,12 @@ export function subtractionTable(moves: readonly number[], upto: number): Uint32
   // Below max S some takes do not fit, so those piles are decided one by one; so is every pile when
   // min S is tiny and no lookup table applies, where 1–3 bit chunks cost more than the scalar loop.
   const prefix = k < 4 && !useLut ? upto : Math.min(upto, maxS - 1);
+  const takes = Int32Array.from(ms);
+  const count = takes.length;
   for (let n = 0; n <= prefix; n++) {
-    for (const s of ms) {
-      if (s > n) break;
-      const p = n - s;
+    for (let i = 0; i < count; i++) {
+      const p = n - takes[i]!;
+      if (p < 0) break;
       if ((bits[p >>> 5]! & (1 << (p & 31))) === 0) {
         bits[n >>> 5]! |= 1 << (n & 31);
         break;
@@ -74,20 +77,54 @@ export function subtractionTable(moves: readonly number[], upto: number): Uint32
     fillByLookup(bits, ms, maxS, prefix + 1, upto);
     return bits;
   }
-  const mask = k === 32 ? 0xffffffff : (1 << k) - 1;
-  const count = ms.length;
-  const takes = Int32Array.from(ms);
-  for (let n = prefix + 1; n <= upto; n += k) {
-    let win = 0;
-    for (let i = 0; i < count; i++) win |= ~bitsAt(bits, n - takes[i]!);
-    win &= mask;
-    // Bits past `upto` may be written; they are never read as answers.
+  fillByChunks(bits, takes, k, prefix + 1, upto);
+  return bits;
+}
+
+/**
+ * Fills piles from..upto (from ≥ max S) k = min(min S, 32) at a time: pile n is N exactly when
+ * some n − s is P, so the next k piles are NOT(AND over s of the k-bit runs at n − s).
+ *
+ * Why it is written this way (measured: about 1.5× faster than a loop over a `bitsAt` helper):
+ * the unaligned read `(lo >>> sh) | ((hi << 1) << (31 − sh))` needs no branch for sh = 0 (JS
+ * shift counts are taken mod 32, so `hi << (32 − sh)` would be wrong there); four takes per
+ * iteration give V8 independent loads to overlap; and the word after the chunk is written with a
+ * plain store, since nothing has been written there yet.
+ */
+function fillByChunks(bits: Uint32Array, takes: Int32Array, k: number, from: number, upto: number): void {
+  const mask = k === 32 ? -1 : (1 << k) - 1;
+  const count = takes.length;
+  const quads = count & ~3;
+  for (let n = from; n <= upto; n += k) {
+    let acc = -1;
+    let i = 0;
+    for (; i < quads; i += 4) {
+      const o0 = n - takes[i]!;
+      const o1 = n - takes[i + 1]!;
+      const o2 = n - takes[i + 2]!;
+      const o3 = n - takes[i + 3]!;
+      const w0 = o0 >>> 5;
+      const w1 = o1 >>> 5;
+      const w2 = o2 >>> 5;
+      const w3 = o3 >>> 5;
+      acc &=
+        ((bits[w0]! >>> (o0 & 31)) | ((bits[w0 + 1]! << 1) << (31 - (o0 & 31)))) &
+        ((bits[w1]! >>> (o1 & 31)) | ((bits[w1 + 1]! << 1) << (31 - (o1 & 31)))) &
+        ((bits[w2]! >>> (o2 & 31)) | ((bits[w2 + 1]! << 1) << (31 - (o2 & 31)))) &
+        ((bits[w3]! >>> (o3 & 31)) | ((bits[w3 + 1]! << 1) << (31 - (o3 & 31))));
+    }
+    for (; i < count; i++) {
+      const o = n - takes[i]!;
+      const w = o >>> 5;
+      acc &= (bits[w]! >>> (o & 31)) | ((bits[w + 1]! << 1) << (31 - (o & 31)));
+    }
+    const win = ~acc & mask;
+    // Bits past `upto` may be written (into the spare word); they are never read as answers.
     const w = n >>> 5;
     const sh = n & 31;
-    bits[w]! |= win << sh;
-    if (sh + k > 32) bits[w + 1]! |= win >>> (32 - sh);
+    bits[w] = bits[w]! | (win << sh);
+    bits[w + 1] = (win >>> 1) >>> (31 - sh);
   }
-  return bits;
 }
 
 /** Longest window (max S) for which the lookup-table fill is used: 2^12 entries. */
@@ -140,15 +177,6 @@ export interface Periodicity {
   readonly upto: number;
 }
 
-/** True when bits a..a+len−1 equal bits b..b+len−1. */
-function sameRun(bits: Uint32Array, a: number, b: number, len: number): boolean {
-  let i = 0;
-  for (; i + 32 <= len; i += 32) if (bitsAt(bits, a + i) !== bitsAt(bits, b + i)) return false;
-  if (i === len) return true;
-  const mask = (1 << (len - i)) - 1;
-  return ((bitsAt(bits, a + i) ^ bitsAt(bits, b + i)) & mask) === 0;
-}
-
 /**
  * Finds the pre-period and period of the outcome sequence in a table of piles 0..upto, or null
  * when the table is too short to show them. Every pile n ≥ max S is a function of the window of the
@@ -157,31 +185,10 @@ function sameRun(bits: Uint32Array, a: number, b: number, len: number): boolean 
  */
 export function findPeriod(moves: readonly number[], table: Uint32Array, upto: number): Periodicity | null {
   const m = moves[moves.length - 1]!;
-  const fits = (start: number): boolean => start + m - 1 <= upto;
-  let power = 1;
-  let lam = 1;
-  let tortoise = 0;
-  let hare = 1;
-  if (!fits(hare)) return null;
-  while (!sameRun(table, tortoise, hare, m)) {
-    if (power === lam) {
-      tortoise = hare;
-      power *= 2;
-      lam = 0;
-    }
-    hare++;
-    lam++;
-    if (!fits(hare)) return null;
-  }
-  let mu = 0;
-  tortoise = 0;
-  hare = lam;
-  while (!sameRun(table, tortoise, hare, m)) {
-    tortoise++;
-    hare++;
-    mu++;
-  }
-  return { preperiod: mu, period: lam, table, upto };
+  // sameBitRun compares signed 32-bit reads: mixing an unsigned aligned word with a signed
+  // unaligned one made equal windows of 32+ bits differ (seed 002 showed pre-period 1, not 0).
+  const found = brentPeriod(upto - m + 1, (a, b) => sameBitRun(table, a, b, m));
+  return found && { ...found, table, upto };
 }
 
 /**

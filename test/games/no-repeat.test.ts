@@ -64,8 +64,14 @@ describe('no-repeat: solver against brute force', () => {
     expect(() => game.solver?.()?.bestMove(at(31))).toThrow(TooLargeError);
   });
 
-  it('has no solver for piles beyond the table limit', () => {
-    expect(createVariant(noRepeat, { n: MAX_NO_REPEAT_PILE + 1 }).solver?.()).toBeUndefined();
+  it('answers piles beyond the table limit through the period (rows repeat every 13 from pile 9)', () => {
+    const solver = createVariant(noRepeat, { n: MAX_NO_REPEAT_PILE + 1 }).solver?.();
+    const small = createVariant(noRepeat, { n: 200 }).solver?.();
+    // 2^25 + 1 ≡ 16 (mod 13), and 16 is past the pre-period.
+    for (const f of [null, 1, 2, 3, 4, 5]) {
+      expect(solver?.value(at(MAX_NO_REPEAT_PILE + 1, f))).toBe(small?.value(at(16, f)));
+      expect(solver?.bestMove(at(MAX_NO_REPEAT_PILE + 1, f))).toBe(small?.bestMove(at(16, f)));
+    }
   });
 });
 

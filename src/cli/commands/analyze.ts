@@ -2,14 +2,18 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
 import type { Tabulation } from '../../core/game.ts';
-import { analyzePosition } from '../../games/analysis.ts';
+import { analyzePosition, isOptimalMove } from '../../games/analysis.ts';
 import { getFamily, makeGame } from '../../games/index.ts';
 import { io } from '../io.ts';
+import { buildCoinTable } from '../coin-table.ts';
 
-type Args = { family: string; upto?: string; seed: string; json: boolean; [param: string]: unknown };
+type Args = { family: string; upto?: string; seed: string; move?: string; json: boolean; period: boolean; [param: string]: unknown };
 
 /** Options of `analyze` itself; every other `--flag` is a parameter of the family. */
-const OWN = new Set(['_', '$0', 'family', 'upto', 'seed', 'json', 'help', 'h']);
+const OWN = new Set(['_', '$0', 'family', 'upto', 'seed', 'move', 'json', 'period', 'help', 'h', 'build-table', 'table-dir', 'workers']);
+
+/** JSON has no big integers: bigints (piles above 2^53 − 1) are written as exact decimal strings. */
+const bigintAsString = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? String(v) : v);
 
 const OUTCOME_TEXT: Record<string, string> = {
   P: 'P — the player to move loses',
@@ -49,13 +53,23 @@ export const analyzeCommand: CommandModule<object, Args> = {
       .positional('family', { type: 'string', describe: 'game family (see `arena games`)' })
       .option('upto', { type: 'string', describe: 'tabulate start positions 0..N' })
       .option('seed', { type: 'string', default: '0', describe: 'seed for a dealt position (when a parameter is a range)' })
+      .option('move', { type: 'string', describe: 'judge this move in the position (GAMES.md notation)' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON document' })
-      .parserConfiguration({ 'camel-case-expansion': false, 'unknown-options-as-args': false })
+      .option('build-table', { type: 'boolean', describe: 'coins: build the win/lose table of every subset of the board (docs/COINS.md)' })
+      .option('table-dir', { type: 'string', describe: 'coins: folder of the board tables (default ~/.cache/take-arena)' })
+      .option('workers', { type: 'string', describe: 'coins --build-table: worker threads (default 2)' })
+      .option('period', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the pre-period and period of the outcome (or nim-value) sequence over piles',
+      })
+      // Parameters stay strings so that piles above 2^53 (e.g. --n 1000000000000000001) keep every digit.
+      .parserConfiguration({ 'camel-case-expansion': false, 'unknown-options-as-args': false, 'parse-numbers': false })
       .strictOptions(false)
       .epilog(
         'Family parameters are given as flags, e.g. --moves 1,5,8,10 --n 1764; --piles 3,4,5; --coins 1,2,5; --row "-1 3 9 4".',
       ) as unknown as Argv<Args>,
-  handler(args) {
+  async handler(args) {
     const family = getFamily(args.family);
     const raw: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(args)) {
@@ -65,6 +79,27 @@ export const analyzeCommand: CommandModule<object, Args> = {
     const upto = nonNegativeInt('upto', args.upto);
     const seed = nonNegativeInt('seed', args.seed) ?? 0;
     const game = makeGame(family.id, raw);
+    if (args['build-table'] === true) {
+      if (family.id !== 'coins') throw new UsageError(`\`--build-table\` is for the coins family, got ${family.id}`);
+      const board = game.params.board === 'square' ? 'square' : 'triangle';
+      const size = Number(board === 'square' ? game.params.side : game.params.rows);
+      const dir = typeof args['table-dir'] === 'string' ? args['table-dir'] : undefined;
+      const workers = nonNegativeInt('workers', args.workers === undefined ? undefined : String(args.workers));
+      const built = await buildCoinTable({ board, size, dir, workers, progress: (t) => void process.stderr.write(t) });
+      const verdict = built.fullBoardWins ? 'first player wins (N)' : 'second player wins (P)';
+      const boardText = board === 'square' ? `${size}×${size} square` : `${size}-row triangle`;
+      io().out(
+        args.json
+          ? JSON.stringify({ family: family.id, variant: game.id, table: built }, null, 2)
+          : [
+              `${boardText}: ${built.cells} coins, 2^${built.cells} subsets`,
+              `full board: ${verdict}`,
+              `built in ${(built.buildMs / 1000).toFixed(1)} s with ${built.workers} worker(s)`,
+              `table:      ${built.path}`,
+            ].join('\n'),
+      );
+      return;
+    }
     const doc: Record<string, unknown> = { family: family.id, variant: game.id, params: game.params };
     const text: string[] = [game.id];
 
@@ -76,7 +111,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
       if (table.classes) {
         for (const cls of ['P', 'N', 'L', 'R'] as const) {
           const list = table.classes[cls];
-          text.push(`${cls} (${list.length}): ${list.length ? '' : '—'}`);
+          text.push(`${cls} (${list.length}):${list.length ? '' : ' —'}`);
           if (list.length) text.push(wrap(list));
         }
       }
@@ -99,7 +134,24 @@ export const analyzeCommand: CommandModule<object, Args> = {
         `best move:  ${verdict.bestMove ?? '— (the game is over)'}`,
       );
       if (verdict.bestMoves.length > 1) text.push(`also best:  ${verdict.bestMoves.filter((m) => m !== verdict.bestMove).join(' ')}`);
+      if (args.move !== undefined) {
+        const move = game.parseMove(String(args.move), state);
+        const optimal = isOptimalMove(game, state, move);
+        const notation = game.formatMove(move);
+        (doc.position as Record<string, unknown>).move = { move: notation, optimal };
+        text.push(`your move:  ${notation} — ${optimal ? 'optimal: it keeps the best result' : `a mistake; best was ${verdict.bestMove}`}`);
+      }
     }
-    io().out(args.json ? JSON.stringify(doc, null, 2) : text.join('\n'));
+    if (args.period) {
+      if (!game.period) {
+        throw new UsageError(
+          `\`--period\` is not available for ${game.id}; it applies to subtraction, no-repeat, partizan and piles with a finite rule`,
+        );
+      }
+      const found = game.period();
+      doc.period = found && { preperiod: found.preperiod, period: found.period };
+      text.push(found ? `period: preperiod ${found.preperiod}, period ${found.period}` : 'period: not found within the table limit');
+    }
+    io().out(args.json ? JSON.stringify(doc, bigintAsString, 2) : text.join('\n'));
   },
 };

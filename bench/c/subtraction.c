@@ -1,0 +1,86 @@
+/*
+ * Subtraction table to n (default 10^8) for seed 002's set, as a word-parallel bitset: bit n set
+ * when pile n is an N-position. Chunks of k = min(min S, 64) piles are decided at once as the OR
+ * over s of the negated k-bit run at n - s (every pile depends only on piles at least min S below).
+ * The same algorithm as subtractionTable in src/solvers/subtraction.ts, with 64-bit words.
+ *
+ * Usage: subtraction [upto] [runs] [takes, e.g. 15,19,20]. The set is read at run time, as the
+ * TypeScript side gets it (a compile-time constant set would let the compiler unroll the take loop
+ * with immediates, which no solver of user-given sets can do).
+ * Prints `n_positions=<count of N piles>` and `median_ms=<ms>`.
+ * Benchmark code only (bench/c.ts compiles it with cc -O2), not part of the product.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int S[64];
+static int K;
+
+/* The 64 bits starting at bit o, low bit first (reads one word past o's word). */
+static inline uint64_t bits_at(const uint64_t *b, uint64_t o) {
+  uint64_t w = o >> 6;
+  unsigned sh = o & 63;
+  return sh == 0 ? b[w] : (b[w] >> sh) | (b[w + 1] << (64 - sh));
+}
+
+static uint64_t *table(long upto) {
+  long words = upto / 64 + 2;
+  uint64_t *b = calloc(words, sizeof *b);
+  int min_s = S[0], max_s = S[K - 1];
+  int k = min_s < 64 ? min_s : 64;
+  uint64_t mask = k == 64 ? ~0ull : (1ull << k) - 1;
+  long prefix = upto < max_s - 1 ? upto : max_s - 1;
+  /* Below max S some takes do not fit: decide those piles one by one. */
+  for (long n = 0; n <= prefix; n++)
+    for (int i = 0; i < K && S[i] <= n; i++) {
+      long p = n - S[i];
+      if (!((b[p >> 6] >> (p & 63)) & 1)) { b[n >> 6] |= 1ull << (n & 63); break; }
+    }
+  for (long n = prefix + 1; n <= upto; n += k) {
+    uint64_t win = 0;
+    for (int i = 0; i < K; i++) win |= ~bits_at(b, n - S[i]);
+    win &= mask;
+    long w = n >> 6;
+    unsigned sh = n & 63;
+    b[w] |= win << sh;
+    if (sh + k > 64) b[w + 1] |= win >> (64 - sh);
+  }
+  return b;
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  long upto = argc > 1 ? atol(argv[1]) : 100000000L;
+  int runs = argc > 2 ? atoi(argv[2]) : 5;
+  char *list = strdup(argc > 3 ? argv[3] : "15,19,20,22,23,24,26,27,28,33,38,41");
+  for (char *tok = strtok(list, ","); tok && K < 64; tok = strtok(NULL, ",")) S[K++] = atoi(tok);
+  if (runs < 1) runs = 1;
+  if (runs > 64) runs = 64;
+  double t[64];
+  long count = 0;
+  free(table(upto)); /* warm-up, as the TypeScript side does */
+  for (int r = 0; r < runs; r++) {
+    double t0 = now_ms();
+    uint64_t *b = table(upto);
+    t[r] = now_ms() - t0;
+    count = 0;
+    for (long n = 0; n <= upto; n++) count += (b[n >> 6] >> (n & 63)) & 1;
+    free(b);
+  }
+  qsort(t, runs, sizeof t[0], cmp);
+  printf("n_positions=%ld\nmedian_ms=%.3f\n", count, t[runs / 2]);
+  return 0;
+}

@@ -1,0 +1,123 @@
+/**
+ * Eventual periodicity of one-pile sequences (GAMES.md 1–4), shared by the subtraction, no-repeat,
+ * partizan and finite-set nim-value solvers, and exact pile arithmetic up to 2^63 − 1.
+ *
+ * Every one of these sequences has the same shape: the value at pile n ≥ m (m = the largest take)
+ * is a function of the window of the m values before it. The windows therefore form an iterated
+ * map on a finite set, which is eventually periodic; Brent's cycle finding on the windows gives the
+ * least pre-period and period of the windows, and those are exactly the least pre-period and
+ * period of the values (a shorter pre-period of the values would repeat an earlier window).
+ */
+
+/** A pile size: a number up to 2^53 − 1, a bigint above (exact up to 2^63 − 1 and beyond). */
+export type Pile = number | bigint;
+
+/** Largest pile the arena accepts: 2^63 − 1. */
+export const MAX_PILE = 2n ** 63n - 1n;
+
+/** The eventual period of a sequence indexed by pile. */
+export interface Period {
+  /** Smallest n0 such that value(n) = value(n + period) for every n ≥ n0. */
+  readonly preperiod: number;
+  /** Smallest period from the pre-period on. */
+  readonly period: number;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A bigint as a Pile: a number when it is at most 2^53 − 1, so ordinary piles stay numbers. */
+export function toPile(n: bigint): Pile {
+  return n <= MAX_SAFE ? Number(n) : n;
+}
+
+/** pile − take, exactly, keeping the number/bigint normal form of `toPile`. */
+export function subPile(pile: Pile, take: number): Pile {
+  return typeof pile === 'number' ? pile - take : toPile(pile - BigInt(take));
+}
+
+/** Decimal text of a pile (bigints included), for JSON and messages. */
+export function pileText(pile: Pile): string {
+  return String(pile);
+}
+
+/**
+ * Brent's cycle finding over windows 0..lastStart: `same(a, b)` says whether the windows starting
+ * at a and b are equal. Null when the cycle is not complete within lastStart (the caller builds a
+ * longer table). Windows must be a deterministic function of the window before them.
+ */
+export function brentPeriod(lastStart: number, same: (a: number, b: number) => boolean): Period | null {
+  let power = 1;
+  let lam = 1;
+  let tortoise = 0;
+  let hare = 1;
+  if (hare > lastStart) return null;
+  while (!same(tortoise, hare)) {
+    if (power === lam) {
+      tortoise = hare;
+      power *= 2;
+      lam = 0;
+    }
+    hare++;
+    lam++;
+    if (hare > lastStart) return null;
+  }
+  // Window λ + μ repeats window μ, and λ + μ ≤ hare ≤ lastStart, so this loop stays in the table.
+  let mu = 0;
+  while (!same(mu, mu + lam)) mu++;
+  return { preperiod: mu, period: lam };
+}
+
+/**
+ * Builds tables of growing length (4096 piles, doubling, at most `limit`) until `find` shows the
+ * period. Returns the table with its period and length, or null when `limit` is not enough.
+ */
+export function growUntilPeriodic<T>(
+  build: (upto: number) => T,
+  find: (table: T, upto: number) => Period | null,
+  limit: number,
+): { readonly table: T; readonly upto: number; readonly found: Period } | null {
+  for (let upto = Math.min(4096, limit); ; upto = Math.min(upto * 2, limit)) {
+    const table = build(upto);
+    const found = find(table, upto);
+    if (found) return { table, upto, found };
+    if (upto >= limit) return null;
+  }
+}
+
+/**
+ * The index in a table of piles 0..upto that has the same value as pile n, given the period that
+ * table shows (upto ≥ preperiod + period − 1). O(1) for every pile up to 2^63 − 1 and beyond.
+ */
+export function periodicIndex(p: Period, upto: number, n: Pile): number {
+  if (typeof n === 'number') {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`Expected a non-negative integer pile, got ${n}`);
+    return n <= upto ? n : p.preperiod + ((n - p.preperiod) % p.period);
+  }
+  if (n < 0n) throw new RangeError(`Expected a non-negative pile, got ${n}`);
+  if (n <= BigInt(upto)) return Number(n);
+  return p.preperiod + Number((n - BigInt(p.preperiod)) % BigInt(p.period));
+}
+
+/** True when bits a..a+len−1 of `bits` equal bits b..b+len−1 (bits past the array read as 0). */
+export function sameBitRun(bits: Uint32Array, a: number, b: number, len: number): boolean {
+  let i = 0;
+  for (; i + 32 <= len; i += 32) if (bits32(bits, a + i) !== bits32(bits, b + i)) return false;
+  if (i === len) return true;
+  const mask = (1 << (len - i)) - 1;
+  return ((bits32(bits, a + i) ^ bits32(bits, b + i)) & mask) === 0;
+}
+
+/** The 32 bits starting at bit o, low bit first, as a signed 32-bit integer. */
+function bits32(bits: Uint32Array, o: number): number {
+  const w = o >>> 5;
+  const sh = o & 31;
+  const lo = bits[w] ?? 0;
+  // JS shifts count mod 32, so an aligned read must not mix in the next word.
+  return sh === 0 ? lo | 0 : (lo >>> sh) | ((bits[w + 1] ?? 0) << (32 - sh));
+}
+
+/** True when bytes a..a+len−1 of `values` equal bytes b..b+len−1. */
+export function sameByteRun(values: Uint8Array, a: number, b: number, len: number): boolean {
+  for (let i = 0; i < len; i++) if (values[a + i] !== values[b + i]) return false;
+  return true;
+}
