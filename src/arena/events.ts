@@ -138,8 +138,6 @@ export interface EventSink {
   emit(event: ArenaEvent): void;
 }
 
-/** Builds the sink for a run (the CLI passes one: plain reporter today, the dashboard on a TTY later). */
-export type SinkFactory = (options: { readonly json: boolean }) => EventSink;
 
 /** Fans events out to several sinks. */
 export function teeSink(...sinks: readonly EventSink[]): EventSink {

@@ -39,6 +39,11 @@ export const EXIT_USAGE = 2;
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   process.exitCode = undefined;
+  // `arena` alone: the home menu in a terminal, the help otherwise.
+  if (argv.length === 0) {
+    if (io().isTTY) return (await import('./commands/home.ts')).runHomeMenu(runCli);
+    argv = ['--help'];
+  }
   let failed: number | undefined;
   const parser = yargs(joinNegativeValues(argv))
     .scriptName('arena')

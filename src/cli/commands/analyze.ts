@@ -6,11 +6,12 @@ import { analyzePosition, isOptimalMove } from '../../games/analysis.ts';
 import { getFamily, makeGame } from '../../games/index.ts';
 import { io } from '../io.ts';
 import { buildCoinTable } from '../coin-table.ts';
+import { coldCountReport, parseColdBound } from './analyze-squares.ts';
 
 type Args = { family: string; upto?: string; seed: string; move?: string; json: boolean; period: boolean; [param: string]: unknown };
 
 /** Options of `analyze` itself; every other `--flag` is a parameter of the family. */
-const OWN = new Set(['_', '$0', 'family', 'upto', 'seed', 'move', 'json', 'period', 'help', 'h', 'build-table', 'table-dir', 'workers']);
+const OWN = new Set(['_', '$0', 'family', 'upto', 'seed', 'move', 'json', 'period', 'help', 'h', 'build-table', 'table-dir', 'workers', 'count-cold', 'plot']);
 
 /** JSON has no big integers: bigints (piles above 2^53 − 1) are written as exact decimal strings. */
 const bigintAsString = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? String(v) : v);
@@ -58,6 +59,8 @@ export const analyzeCommand: CommandModule<object, Args> = {
       .option('build-table', { type: 'boolean', describe: 'coins: build the win/lose table of every subset of the board (docs/COINS.md)' })
       .option('table-dir', { type: 'string', describe: 'coins: folder of the board tables (default ~/.cache/take-arena)' })
       .option('workers', { type: 'string', describe: 'coins --build-table: worker threads (default 2)' })
+      .option('count-cold', { type: 'string', describe: 'piles --rule squares: count the cold positions up to N (N ≤ 2^30), beside Eppstein\'s fit' })
+      .option('plot', { type: 'boolean', describe: 'with --count-cold: a log–log chart of c_n in the terminal' })
       .option('period', {
         type: 'boolean',
         default: false,
@@ -103,7 +106,14 @@ export const analyzeCommand: CommandModule<object, Args> = {
     const doc: Record<string, unknown> = { family: family.id, variant: game.id, params: game.params };
     const text: string[] = [game.id];
 
-    if (upto !== undefined) {
+    if (args['count-cold'] !== undefined) {
+      if (family.id !== 'piles' || game.params.rule !== 'squares') {
+        throw new UsageError(`\`--count-cold\` is for piles --rule squares, got ${game.id}`);
+      }
+      const report = coldCountReport(parseColdBound(args['count-cold']), args.plot === true);
+      Object.assign(doc, report.doc);
+      text.push(...report.text);
+    } else if (upto !== undefined) {
       if (!game.tabulate) throw new UsageError(`\`--upto\` is not available for ${family.id}; analyse one position instead`);
       const table: Tabulation = game.tabulate(upto);
       Object.assign(doc, table);

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { discoverBots } from '../../arena/bot-registry.ts';
-import type { SinkFactory } from '../../arena/events.ts';
 import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../../arena/spec.ts';
 import { prepareTournament, resumeSpec, runTournament } from '../../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../../core/errors.ts';
@@ -30,16 +29,6 @@ type Args = {
 
 /** Exit code after SIGINT (128 + 2), as shells expect. */
 export const EXIT_INTERRUPTED = 130;
-
-let sinkFactory: SinkFactory | null = null;
-
-/**
- * Hook for the dashboard: sets the factory of the event sink `arena tournament` uses when stdout
- * is a TTY and `--plain`/`--json` are not given (null: always the plain reporter).
- */
-export function setTournamentSinkFactory(factory: SinkFactory | null): void {
-  sinkFactory = factory;
-}
 
 /** A repeated scalar flag: the last one wins, as in most CLIs. */
 function last(v: Flag | undefined): string | undefined {
@@ -160,9 +149,10 @@ export const tournamentCommand: CommandModule<object, Args> = {
     const prepared = prepareTournament(spec, registry, where);
 
     const out = io();
+    // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
     const sink =
-      sinkFactory && out.isTTY && !args.plain && !args.json
-        ? sinkFactory({ json: false })
+      out.isTTY && !args.plain && !args.json
+        ? (await import('../../tui/dashboard-sink.ts')).dashboardSink()
         : plainReporter((line) => out.out(line), { json: args.json });
     const controller = new AbortController();
     let signals = 0;

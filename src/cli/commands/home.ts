@@ -1,0 +1,31 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { FAMILIES } from '../../games/index.ts';
+import { io } from '../io.ts';
+import { loadInk } from '../load-ink.ts';
+
+/** Tournament spec files in `<cwd>/tournaments/` (not the JSON Schema), as paths relative to cwd. */
+export function tournamentSpecs(cwd: string = process.cwd()): string[] {
+  const dir = join(cwd, 'tournaments');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'schema.json')
+    .sort()
+    .map((f) => relative(cwd, join(dir, f)));
+}
+
+/**
+ * `arena` with no command in a terminal: the home menu. It returns what to run next, then runs it
+ * with `run` (the CLI's own `runCli`, passed in to keep this module free of main.ts) and resolves
+ * to that exit code; 0 when the user quits. Call it only when `io().isTTY`; without a terminal the
+ * CLI prints its help instead.
+ */
+export async function runHomeMenu(run: (argv: readonly string[]) => Promise<number>): Promise<number> {
+  if (!io().isTTY) throw new Error('runHomeMenu needs a terminal; print the help instead');
+  let next: readonly string[] | null = null;
+  const { render, createElement, HomeApp } = await loadInk();
+  const app = render(createElement(HomeApp, { specs: tournamentSpecs(), families: FAMILIES, onChoose: (argv) => void (next = argv) }));
+  await app.waitUntilExit();
+  const argv = next as readonly string[] | null;
+  return argv ? run(argv) : 0;
+}

@@ -1,0 +1,79 @@
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError } from '../../core/errors.ts';
+import { FAMILIES, parseVariant } from '../../games/index.ts';
+import { botOptions, discoverBots, resolveBot, supportedBy, type BotRegistry } from '../../arena/bot-registry.ts';
+import type { Opponent } from '../../tui/use-play.ts';
+import { io } from '../io.ts';
+import { loadInk } from '../load-ink.ts';
+
+type Args = { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; 'bots-dir': string[] };
+
+/** Exit code of an interactive command run without a terminal. */
+const EXIT_NO_TTY = 2;
+
+/** Prints the one line an interactive command says without a terminal; returns false then. */
+export function requireTerminal(command: string): boolean {
+  if (io().isTTY) return true;
+  io().err(`arena ${command} is interactive and needs a terminal (stdin and stdout must be a TTY)`);
+  process.exitCode = EXIT_NO_TTY;
+  return false;
+}
+
+/** Every discovered bot with its default options, as the opponent menu lists them. */
+export function opponentsOf(registry: BotRegistry): Opponent[] {
+  return registry.bots.map((b) => ({ label: b.name, name: b.name, bot: b.bot, options: botOptions(b.bot, {}) }));
+}
+
+/** Parses `--seed`: a 32-bit unsigned integer. */
+export function parseSeed(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 0xffffffff) {
+    throw new UsageError(`Expected \`--seed\` to be an integer from 0 to 4294967295, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+/** `arena play [variant] [--bot NAME] [--first me|bot] [--seed S]`: play a bot in the terminal. */
+export const playCommand: CommandModule<object, Args> = {
+  command: 'play [variant]',
+  describe: 'Play a game against a bot in the terminal (menus for whatever is not given)',
+  builder: (y: Argv) =>
+    y
+      .positional('variant', { type: 'string', describe: 'the game, e.g. "subtraction{moves=1,2,3;n=10}"' })
+      .option('bot', { type: 'string', describe: 'the opponent, e.g. optimal or minimax:depth=6' })
+      .option('first', { choices: ['me', 'bot'] as const, describe: 'who moves first' })
+      .option('seed', { type: 'string', describe: 'seed of the deals and the bot (default: from the clock)' })
+      .option('time-per-move', { type: 'string', default: '2000', describe: 'the bot’s time per move, ms' })
+      .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' }) as unknown as Argv<Args>,
+  async handler(args) {
+    const game = args.variant !== undefined ? parseVariant(args.variant) : undefined;
+    const seed = parseSeed(args.seed) ?? Date.now() >>> 0;
+    const time = Number(args['time-per-move']);
+    if (!Number.isInteger(time) || time <= 0) {
+      throw new UsageError(`Expected \`--time-per-move\` to be a positive whole number of ms, got ${JSON.stringify(args['time-per-move'])}`);
+    }
+    const registry = await discoverBots(args['bots-dir']);
+    let opponent: Opponent | undefined;
+    if (args.bot !== undefined) {
+      const choice = resolveBot(registry, args.bot);
+      opponent = { label: choice.label, name: choice.entry.name, bot: choice.entry.bot, options: choice.options };
+      if (game && !supportedBy(choice.entry.bot, game)) {
+        throw new UsageError(`Bot \`${choice.label}\` does not play ${game.id}`);
+      }
+    }
+    if (!requireTerminal('play')) return;
+    const { render, createElement, PlayApp } = await loadInk();
+    const app = render(
+      createElement(PlayApp, {
+        families: FAMILIES,
+        opponents: opponentsOf(registry),
+        seed,
+        timePerMoveMs: time,
+        ...(game ? { game } : {}),
+        ...(opponent ? { opponent } : {}),
+        ...(args.first ? { first: args.first } : {}),
+      }),
+    );
+    await app.waitUntilExit();
+  },
+};

@@ -1,0 +1,34 @@
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError } from '../../core/errors.ts';
+import { readGames } from '../../tui/replay-data.ts';
+import { requireTerminal } from './play.ts';
+import { loadInk } from '../load-ink.ts';
+
+type Args = { dir: string; game?: string };
+
+/** `arena replay <results dir> [--game N]`: step through a logged game, each move judged by the solver. */
+export const replayCommand: CommandModule<object, Args> = {
+  command: 'replay <dir>',
+  describe: 'Step through a game of a results folder with the arrow keys, each move judged by the solver',
+  builder: (y: Argv) =>
+    y
+      .positional('dir', { type: 'string', demandOption: true, describe: 'a results folder, e.g. tournaments/results/classic-20261122-043525' })
+      .option('game', { type: 'string', describe: 'open game number N (as listed: #N) at once' }) as unknown as Argv<Args>,
+  async handler(args) {
+    const records = readGames(args.dir);
+    if (records.length === 0) throw new UsageError(`No finished games in ${args.dir} yet`);
+    let initial: number | undefined;
+    if (args.game !== undefined) {
+      const n = Number(args.game);
+      initial = records.findIndex((r) => r.index + 1 === n);
+      if (!/^\d+$/.test(args.game) || initial < 0) {
+        const numbers = records.map((r) => r.index + 1);
+        throw new UsageError(`Expected \`--game\` to be a game number in the log (${Math.min(...numbers)} to ${Math.max(...numbers)}), got ${JSON.stringify(args.game)}`);
+      }
+    }
+    if (!requireTerminal('replay')) return;
+    const { render, createElement, ReplayApp } = await loadInk();
+    const app = render(createElement(ReplayApp, { records, ...(initial !== undefined ? { initial } : {}) }));
+    await app.waitUntilExit();
+  },
+};

@@ -1,0 +1,36 @@
+import { Text } from 'ink';
+import type { Seat } from '../core/game.ts';
+import type { BoardView } from './board-view.ts';
+import { CoinsBoard } from './CoinsBoard.tsx';
+import { EndGameBoard } from './EndGameBoard.tsx';
+import { NoRepeatBoard } from './NoRepeatBoard.tsx';
+import { PartizanBoard } from './PartizanBoard.tsx';
+import { PilesBoard } from './PilesBoard.tsx';
+import { SubtractionBoard } from './SubtractionBoard.tsx';
+
+type Props = {
+  readonly view: BoardView;
+  /** Columns available; pictures shrink to fit. */
+  readonly width: number;
+  /** What to call each seat (`you`/`optimal`, or two bot names). */
+  readonly names: Readonly<Record<Seat, string>>;
+};
+
+/** The picture of a position's view data, by family. */
+export function BoardPicture({ view, width, names }: Props) {
+  const w = Math.max(10, width);
+  switch (view.kind) {
+    case 'pile':
+      if (view.family === 'no-repeat') return <NoRepeatBoard view={view} width={w} names={names} />;
+      if (view.family === 'partizan') return <PartizanBoard view={view} width={w} names={names} />;
+      return <SubtractionBoard view={view} width={w} names={names} />;
+    case 'piles':
+      return <PilesBoard view={view} width={w} names={names} />;
+    case 'coins':
+      return <CoinsBoard view={view} width={w} names={names} />;
+    case 'end-game':
+      return <EndGameBoard view={view} width={w} names={names} />;
+    case 'text':
+      return <Text wrap="truncate-end">{view.text}</Text>;
+  }
+}

@@ -1,0 +1,78 @@
+import { Box, Text } from 'ink';
+import type { Seat } from '../core/game.ts';
+import type { CoinsView } from './board-view.ts';
+import { useTheme } from './theme.ts';
+
+type Props = {
+  readonly view: CoinsView;
+  readonly width: number;
+  readonly names: Readonly<Record<Seat, string>>;
+};
+
+/** Coin numbers (1-based) of each row of the board, in reading order. */
+export function coinRows(shape: 'triangle' | 'square', size: number): number[][] {
+  const rows: number[][] = [];
+  let next = 1;
+  for (let r = 0; r < size; r++) {
+    const len = shape === 'triangle' ? r + 1 : size;
+    rows.push(Array.from({ length: len }, () => next++));
+  }
+  return rows;
+}
+
+/**
+ * The coin triangle (centred, as in seed 003) or square as a grid: coins on the board show their
+ * numbers (what a move types), coins just taken show `×` in the taken colour, older gaps `·`.
+ * When the numbers do not fit, each cell shrinks to one glyph.
+ */
+export function CoinsBoard({ view, width, names }: Props) {
+  const theme = useTheme();
+  const rows = coinRows(view.shape, view.size);
+  const total = rows.reduce((n, r) => n + r.length, 0);
+  const digits = String(total).length;
+  const widest = view.size; // both shapes: the bottom row of the triangle, any row of the square
+  const numbered = widest * (digits + 2) <= width;
+  const cellW = numbered ? digits + 2 : 2;
+  const last = new Set(view.lastTaken);
+  const left = view.present.filter(Boolean).length;
+  return (
+    <Box flexDirection="column">
+      {rows.map((row, r) => {
+        // Centring the triangle puts each coin between the two below it, as on paper.
+        const indent = view.shape === 'triangle' ? ' '.repeat(Math.floor(((view.size - row.length) * cellW) / 2)) : '';
+        return (
+          <Text key={r}>
+            {indent}
+            {row.map((coin) => {
+              const here = view.present[coin - 1] === true;
+              const label = numbered ? String(coin).padStart(digits) : theme.glyph.coin;
+              if (here) return <Text key={coin} {...theme.coin}>{` ${label} `.slice(0, cellW).padEnd(cellW)}</Text>;
+              const mark = last.has(coin) ? theme.glyph.takenCoin : theme.glyph.emptyCell;
+              const cell = numbered ? ` ${mark.padStart(digits)} ` : `${mark} `;
+              return last.has(coin) ? (
+                <Text key={coin} {...theme.taken} bold>
+                  {cell}
+                </Text>
+              ) : (
+                <Text key={coin} {...theme.muted}>
+                  {cell}
+                </Text>
+              );
+            })}
+          </Text>
+        );
+      })}
+      <Text {...theme.muted}>
+        {`${left} of ${total} coins left · ${names[view.toMove]} to move`}
+        {view.lastTaken.length > 0 ? ` · last took ${rangeText(view.lastTaken)}` : ''}
+        {view.scores ? ` · points ${names.first} ${view.scores[0]}, ${names.second} ${view.scores[1]}` : ''}
+      </Text>
+    </Box>
+  );
+}
+
+/** `13-15` for a run of coins, `8` for one. */
+function rangeText(coins: readonly number[]): string {
+  const sorted = [...coins].sort((a, b) => a - b);
+  return sorted.length === 1 ? String(sorted[0]) : `${sorted[0]}-${sorted[sorted.length - 1]}`;
+}

@@ -1,0 +1,141 @@
+import { Box, Static, Text, useInput, useStdout } from 'ink';
+import { useMemo, useState, useSyncExternalStore } from 'react';
+import type { AnyGame } from '../core/game.ts';
+import { parseVariant } from '../games/index.ts';
+import { Crosstable } from './Crosstable.tsx';
+import { DashboardHeader } from './DashboardHeader.tsx';
+import { DashboardHelp } from './DashboardHelp.tsx';
+import type { DashboardModel, DashboardStore } from './dashboard-store.ts';
+import { footer, KEYS } from './keys.ts';
+import { LiveGames } from './LiveGames.tsx';
+import { RecentResults } from './RecentResults.tsx';
+import { StandingsTable } from './StandingsTable.tsx';
+import { useTheme } from './theme.ts';
+
+/** What the dashboard's keys can do to the run. */
+export interface DashboardControls {
+  /** Stops the tournament (results so far are saved; the resume command is printed at the end). */
+  quit(): void;
+  /** Pause and resume the tournament itself; without them `p` freezes only the display. */
+  pause?(): void;
+  resume?(): void;
+}
+
+/** The four views, in tab order (keys 1–4). */
+export const VIEWS = ['live', 'standings', 'crosstable', 'results'] as const;
+/** One of the dashboard's views. */
+export type View = (typeof VIEWS)[number];
+
+type Props = {
+  readonly store: DashboardStore;
+  readonly controls: DashboardControls;
+  /** Terminal size; defaults to the output stream's. */
+  readonly width?: number;
+  readonly height?: number;
+};
+
+/**
+ * The live tournament dashboard: finished games scroll by above it (`<Static>`, printed once);
+ * below, the header and one of four views — live boards, standings, crosstable, recent results.
+ */
+export function Dashboard({ store, controls, width: w, height: h }: Props) {
+  const theme = useTheme();
+  const { stdout } = useStdout();
+  const width = Math.max(30, (w ?? stdout.columns ?? 80) - 1);
+  const height = Math.max(12, h ?? stdout.rows ?? 24);
+  const live = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const [frozen, setFrozen] = useState<DashboardModel | null>(null);
+  const [view, setView] = useState<View>('live');
+  const [help, setHelp] = useState(false);
+  const [quitting, setQuitting] = useState(false);
+  const paused = frozen !== null;
+  const model = live.finished ? live : (frozen ?? live);
+  const pauseWorks = controls.pause !== undefined && controls.resume !== undefined;
+
+  const games = useMemo(() => new Map<string, AnyGame | undefined>(), []);
+  const gameOf = (variant: string): AnyGame | undefined => {
+    if (!games.has(variant)) {
+      try {
+        games.set(variant, parseVariant(variant));
+      } catch {
+        games.set(variant, undefined);
+      }
+    }
+    return games.get(variant);
+  };
+
+  useInput((input, key) => {
+    if (KEYS.quit.match(input, key)) {
+      if (!quitting && !live.finished) {
+        setQuitting(true);
+        controls.quit();
+      }
+    } else if (KEYS.nextView.match(input, key)) setView((v) => VIEWS[(VIEWS.indexOf(v) + 1) % VIEWS.length]!);
+    else if (KEYS.prevView.match(input, key)) setView((v) => VIEWS[(VIEWS.indexOf(v) + VIEWS.length - 1) % VIEWS.length]!);
+    else if (KEYS.view.match(input, key)) setView(VIEWS[Number(input) - 1]!);
+    else if (KEYS.help.match(input, key)) setHelp((h) => !h);
+    else if (KEYS.pause.match(input, key) && !live.finished) {
+      if (paused) {
+        controls.resume?.();
+        setFrozen(null);
+      } else {
+        controls.pause?.();
+        setFrozen(live);
+      }
+    }
+  });
+
+  const shownView: View = live.finished && view === 'live' ? 'standings' : view;
+  const body = height - 8 - model.failedBots.length; // header (3), tabs, footer, a spare line
+  const table = model.standings?.pooled;
+  return (
+    <>
+      <Static items={model.log as string[]}>
+        {(line, i) => (
+          <Text key={i} {...(/ forfeits: | by forfeit/.test(line) ? theme.warn : theme.muted)}>
+            {line}
+          </Text>
+        )}
+      </Static>
+      <Box flexDirection="column" width={width}>
+        <DashboardHeader model={model} width={width} paused={paused} />
+        <Text>
+          {VIEWS.map((v, i) => (
+            <Text key={v} {...(v === shownView ? theme.accent : theme.muted)} bold={v === shownView} inverse={v === shownView && !theme.color}>
+              {` ${i + 1} ${v} `}
+            </Text>
+          ))}
+        </Text>
+        {model.failedBots.map((f) => (
+          <Text key={f.bot} {...theme.bad} wrap="truncate-end">{`${f.bot} could not start and forfeits every game: ${f.reason}`}</Text>
+        ))}
+        {help ? <DashboardHelp pauseWorks={pauseWorks} /> : null}
+        {!help && shownView === 'live' ? (
+          <LiveGames games={model.live} gameOf={gameOf} width={width} height={body} />
+        ) : null}
+        {!help && shownView === 'standings' ? (
+          table ? <StandingsTable table={table} width={width} maxRows={Math.max(3, body - 3)} /> : <Text {...theme.muted}>standings after the first games…</Text>
+        ) : null}
+        {!help && shownView === 'crosstable' ? (
+          table ? <Crosstable table={table} width={width} /> : <Text {...theme.muted}>crosstable after the first games…</Text>
+        ) : null}
+        {!help && shownView === 'results' ? <RecentResults results={model.recent} max={Math.max(3, body)} /> : null}
+        {live.finished ? (
+          <Box flexDirection="column" marginTop={1}>
+            <Text bold {...(live.finished.interrupted ? theme.warn : theme.good)}>
+              {live.finished.interrupted ? `Stopped after ${live.done} of ${live.total} games; results saved in ${live.finished.dir}` : `Finished: results in ${live.finished.dir}`}
+            </Text>
+            {live.finished.resume ? <Text>{`Resume with: ${live.finished.resume}`}</Text> : null}
+          </Box>
+        ) : (
+          <Text {...theme.muted} wrap="truncate-end">
+            {quitting
+              ? 'stopping: finishing the games’ log…'
+              : footer([KEYS.nextView, 'views'], [KEYS.pause, paused ? 'resume' : 'pause'], [KEYS.quit, 'quit'], [KEYS.help, 'help'])}
+            {paused && !pauseWorks ? ' · display frozen, games go on' : ''}
+          </Text>
+        )}
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,132 @@
+import { Box, Text, useInput } from 'ink';
+import { useMemo, useState } from 'react';
+import { ArenaError } from '../core/errors.ts';
+import type { AnyGame, Seat } from '../core/game.ts';
+import { Board } from './Board.tsx';
+import { boardView, outcomeText, pictureLines } from './board-view.ts';
+import { footer, KEYS } from './keys.ts';
+import { fmtDuration } from './layout.ts';
+import { MoveList } from './MoveList.tsx';
+import { Review } from './Review.tsx';
+import { useTheme } from './theme.ts';
+import { usePlay, type Opponent } from './use-play.ts';
+import { hintFor, solverOf, standingText } from './verdicts.ts';
+import { Menu } from './Menu.tsx';
+
+/** What the player chose at the end of a game. */
+export type PlayEnd = 'again' | 'quit';
+
+type Props = {
+  readonly game: AnyGame;
+  readonly start: unknown;
+  readonly human: Seat;
+  readonly opponent: Opponent;
+  readonly seed: number;
+  readonly timePerMoveMs: number;
+  readonly width: number;
+  /** Terminal rows: the review lists fewer moves on a short terminal. */
+  readonly height?: number;
+  readonly onEnd: (choice: PlayEnd) => void;
+};
+
+/**
+ * One game against a bot: the board, the human's move list, the bot's replies with their thinking
+ * time, hints (`h`), undo (`u`), and at the end the review and a choice to play again or quit.
+ */
+export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, width, height = 40, onEnd }: Props) {
+  const theme = useTheme();
+  const play = usePlay({ game, start, human, opponent, seed, timePerMoveMs });
+  const solver = useMemo(() => solverOf(game), [game]);
+  const [hints, setHints] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const names: Record<Seat, string> = human === 'first' ? { first: 'you', second: opponent.label } : { first: opponent.label, second: 'you' };
+  const yourTurn = play.outcome === null && play.toMove === human && !play.thinking;
+  const hint = useMemo(() => (hints && yourTurn ? hintFor(game, solver, play.state) : null), [hints, yourTurn, game, solver, play.state]);
+
+  useInput((input, key) => {
+    if (KEYS.quit.match(input, key)) onEnd('quit');
+    // Undo works after the end too: take back the losing move and play on.
+    else if (KEYS.undo.match(input, key)) setError(play.undo() ? null : 'nothing to undo yet');
+    else if (play.outcome !== null) {
+      if (KEYS.again.match(input, key)) onEnd('again');
+    } else if (KEYS.hints.match(input, key)) setHints((h) => !h);
+  });
+
+  const choose = (text: string): void => {
+    try {
+      play.play(game.parseMove(text, play.state));
+      setError(null);
+    } catch (err) {
+      setError(err instanceof ArenaError ? err.message : String(err));
+    }
+  };
+
+  // Fit an 80×24 terminal: the move list gets the rows the board and the other lines leave.
+  const boardRows = pictureLines(boardView(game, play.state, play.prev), width - 4) + 4;
+  const listRows = Math.max(3, Math.min(8, height - boardRows - 10));
+  const lastBot = [...play.history].reverse().find((p) => p.seat !== human);
+  const last = play.history[play.history.length - 1];
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>{game.title}</Text>
+        <Text {...theme.muted}>{` · you play ${human} against ${opponent.label}`}</Text>
+      </Text>
+      <Box marginY={1} paddingX={1} borderStyle="round" flexDirection="column">
+        <Board game={game} state={play.state} prev={play.prev} width={width - 4} names={names} />
+      </Box>
+      {play.thinking ? <Text {...theme.accent}>{`${opponent.label} is thinking…`}</Text> : null}
+      {lastBot && !play.thinking ? (
+        <Text>
+          <Text {...theme.them}>{opponent.label}</Text>
+          {` played ${lastBot.text}`}
+          <Text {...theme.muted}>{` in ${fmtDuration(lastBot.ms)}`}</Text>
+          {last && last !== lastBot ? <Text {...theme.muted}>{` · you played ${last.text}`}</Text> : null}
+        </Text>
+      ) : null}
+      {error ? <Text {...theme.bad}>{error}</Text> : null}
+      {hint ? (
+        <Text>
+          <Text {...theme.warn}>hint: </Text>
+          {standingText(hint)}
+          {hint.ok && hint.value > 0 && !hint.scored ? ` · winning moves: ${hint.best.join(', ')}` : ''}
+          {hint.ok && hint.scored ? ` · best moves: ${hint.best.join(', ')}` : ''}
+        </Text>
+      ) : null}
+      {play.outcome === null ? (
+        <>
+          {/* Always mounted, so keys typed while the bot replies are kept rather than lost. */}
+          <MoveList
+            moves={yourTurn ? play.moves.map((m) => game.formatMove(m)) : []}
+            good={hint?.ok && (hint.value > 0 || hint.scored) ? new Set(hint.best) : null}
+            goodLabel={solver?.scored ? 'best' : 'wins'}
+            onChoose={choose}
+            active
+            waiting={!yourTurn}
+            limit={listRows}
+          />
+          <Text {...theme.muted}>
+            {footer([KEYS.hints, hints ? 'hide hints' : 'hints'], [KEYS.undo, 'undo'], [KEYS.quit, 'quit'])}
+          </Text>
+        </>
+      ) : (
+        <Box flexDirection="column">
+          <Text bold {...(play.forfeit !== null || play.outcome.winner === human ? theme.good : play.outcome.winner === null ? theme.warn : theme.bad)}>
+            {play.forfeit ?? 'Game over'}: {outcomeText(play.outcome, names)}
+          </Text>
+          <Box marginY={1}>
+            <Review game={game} solver={solver} plies={play.history} seat={human} maxLines={Math.max(3, height - 22)} />
+          </Box>
+          <Menu
+            items={[
+              { label: 'Play again', value: 'again' as const },
+              { label: 'Quit', value: 'quit' as const },
+            ]}
+            onSelect={(value) => onEnd(value)}
+          />
+          <Text {...theme.muted}>{footer([KEYS.again, 'play again'], [KEYS.undo, 'take back your last move'], [KEYS.quit, 'quit'])}</Text>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,268 @@
+import type { Seat } from '../core/game.ts';
+import type { ArenaEvent, FinishedEvent, LivePosition } from '../arena/events.ts';
+import type { GameRecord } from '../arena/match.ts';
+import type { Standings } from '../arena/standings.ts';
+import { gameLine } from './plain.ts';
+
+/** A game in flight as the dashboard draws it. */
+export interface LiveGame {
+  readonly index: number;
+  readonly key: string;
+  readonly variant: string;
+  readonly seats: { readonly first: string; readonly second: string };
+  readonly position: LivePosition;
+  /** The position before the last move (for the board's "just taken" marks), or null at the start. */
+  readonly prev: LivePosition | null;
+  readonly ply: number;
+  readonly last: { readonly seat: Seat; readonly bot: string; readonly move: string; readonly ms: number } | null;
+}
+
+/** Everything the dashboard shows, as of one render. */
+export interface DashboardModel {
+  readonly name: string;
+  readonly dir: string;
+  readonly seed: number | null;
+  readonly bots: readonly string[];
+  readonly variants: readonly string[];
+  readonly total: number;
+  readonly done: number;
+  /** Games already in the log when this run started (resume); not counted in the rate. */
+  readonly resumed: number;
+  /** `Date.now()` when the tournament started, and of this snapshot. */
+  readonly startedAt: number;
+  readonly now: number;
+  /** Games in flight, oldest first. */
+  readonly live: readonly LiveGame[];
+  /** Finished games, newest last (at most `RECENT_KEPT`). */
+  readonly recent: readonly GameRecord[];
+  /**
+   * Lines printed once above the dashboard by `<Static>`, oldest first: one per finished game
+   * while games finish slowly; when many finish between two renders, one line for the batch plus
+   * one per forfeit (a line per game at thousands of games a second would cost more than the games).
+   */
+  readonly log: readonly string[];
+  readonly standings: Standings | null;
+  readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
+  readonly finished: FinishedEvent | null;
+}
+
+/** Finished games kept for the results view. */
+export const RECENT_KEPT = 200;
+/** Most finished games logged one line each per render; beyond it a batch gets one line. */
+export const LOG_EACH_UPTO = 12;
+
+/** Games per second of this run (resumed games excluded), or null before there is a measure. */
+export function gamesPerSecond(m: DashboardModel): number | null {
+  const secs = (m.now - m.startedAt) / 1000;
+  const played = m.done - m.resumed;
+  return secs > 0.2 && played > 0 ? played / secs : null;
+}
+
+/** Estimated milliseconds left at the current rate, or null. */
+export function etaMs(m: DashboardModel): number | null {
+  const rate = gamesPerSecond(m);
+  return rate ? ((m.total - m.done) / rate) * 1000 : null;
+}
+
+type MutableLive = { -readonly [K in keyof LiveGame]: LiveGame[K] };
+
+/** Longest wait between two renders when renders are expensive (ms). */
+export const MAX_RENDER_INTERVAL_MS = 2000;
+
+/**
+ * Folds the event stream and hands the React tree a snapshot at most once per `intervalMs`.
+ * Events only update mutable fields in O(1) (a tournament sends one per move, thousands a second);
+ * the immutable model is built once per render. With a `budget`, the store also measures what each
+ * render costs (React and Ink run in the microtasks after the notification) and spaces renders so
+ * that they take at most that share of the time: the dashboard's cost to a tournament stays
+ * bounded however fast the games are or however slow the terminal is.
+ */
+export class DashboardStore {
+  private _listeners = new Set<() => void>();
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly _intervalMs: number;
+  private readonly _clock: () => number;
+  private readonly _budget: number;
+  /** Smoothed cost of one render (ms). */
+  private _renderMs = 0;
+  // The folded state.
+  private _name = '';
+  private _dir = '';
+  private _seed: number | null = null;
+  private _bots: readonly string[] = [];
+  private _variants: readonly string[] = [];
+  private _total = 0;
+  private _done = 0;
+  private _resumed = 0;
+  private _startedAt: number;
+  private _live = new Map<string, MutableLive>();
+  private _recent: GameRecord[] = [];
+  private _pending: { rec: GameRecord; done: number; total: number }[] = [];
+  private readonly _log: string[] = [];
+  private _standings: Standings | null = null;
+  private _failedBots: { bot: string; reason: string }[] = [];
+  private _finished: FinishedEvent | null = null;
+  private _snapshot: DashboardModel;
+
+  constructor(intervalMs = 100, clock: () => number = Date.now, budget = 0) {
+    this._intervalMs = intervalMs;
+    this._clock = clock;
+    this._budget = budget;
+    this._startedAt = clock();
+    this._snapshot = this._build();
+  }
+
+  /** Folds an event; schedules one render for the next frame (the last event renders at once). */
+  push(e: ArenaEvent): void {
+    switch (e.type) {
+      case 'tournament-started':
+        this._name = e.name;
+        this._dir = e.dir;
+        this._bots = e.bots;
+        this._variants = e.variants;
+        this._total = e.total;
+        this._done = e.done;
+        this._resumed = e.done;
+        this._startedAt = this._clock();
+        break;
+      case 'bot-failed':
+        this._failedBots.push({ bot: e.bot, reason: e.reason });
+        break;
+      case 'game-started':
+        this._live.set(e.key, { index: e.index, key: e.key, variant: e.variant, seats: e.seats, position: e.position, prev: null, ply: 0, last: null });
+        break;
+      case 'move': {
+        // A game's last move ends it on the board; its `game-ended` can come later (group commit).
+        if (e.position.toMove === null) {
+          this._live.delete(e.key);
+          break;
+        }
+        const g = this._live.get(e.key);
+        if (g) {
+          g.prev = g.position;
+          g.position = e.position;
+          g.ply = e.ply;
+          g.last = { seat: e.seat, bot: e.bot, move: e.move, ms: e.ms };
+        }
+        break;
+      }
+      case 'game-ended':
+        this._done = e.done;
+        this._total = e.total;
+        this._live.delete(e.record.key);
+        this._recent.push(e.record);
+        if (this._recent.length >= 2 * RECENT_KEPT) this._recent.splice(0, this._recent.length - RECENT_KEPT);
+        this._pending.push({ rec: e.record, done: e.done, total: e.total });
+        break;
+      case 'game-aborted':
+        this._live.delete(e.key);
+        break;
+      case 'standings':
+        this._standings = e.standings;
+        this._done = e.done;
+        this._total = e.total;
+        break;
+      case 'finished':
+        this._finished = e;
+        this._live.clear();
+        this._standings = e.summary.standings;
+        this._seed = e.summary.seed;
+        this.flush();
+        return;
+    }
+    this._schedule();
+  }
+
+  /** Sets the seed shown in the header (read from the results folder's spec). */
+  setSeed(seed: number): void {
+    this._seed = seed;
+    this._schedule();
+  }
+
+  /** Builds the snapshot and tells the listeners now. */
+  flush(): void {
+    if (this._timer) clearTimeout(this._timer);
+    this._timer = null;
+    this._drainPending();
+    this._snapshot = this._build();
+    const t0 = performance.now();
+    for (const l of this._listeners) l();
+    if (this._budget > 0 && this._listeners.size > 0) {
+      // React schedules the render in a microtask and Ink writes in its commit: a microtask queued
+      // now runs right after them.
+      queueMicrotask(() => {
+        const ms = performance.now() - t0;
+        this._renderMs = this._renderMs === 0 ? ms : 0.8 * this._renderMs + 0.2 * ms;
+      });
+    }
+  }
+
+  /** Time to wait before the next render: the base interval, stretched to keep renders within the budget. */
+  get renderIntervalMs(): number {
+    if (this._budget <= 0) return this._intervalMs;
+    return Math.min(MAX_RENDER_INTERVAL_MS, Math.max(this._intervalMs, this._renderMs / this._budget));
+  }
+
+  /** Moves finished games into the log: one line each, or one per batch plus each forfeit. */
+  private _drainPending(): void {
+    const batch = this._pending;
+    if (batch.length === 0) return;
+    this._pending = [];
+    if (batch.length <= LOG_EACH_UPTO) {
+      for (const p of batch) this._log.push(gameLine(p.rec, p.done, p.total));
+      return;
+    }
+    const first = batch[0]!;
+    const last = batch[batch.length - 1]!;
+    const forfeits = batch.filter((p) => p.rec.termination !== 'normal');
+    const width = String(last.total).length;
+    this._log.push(
+      `[${String(first.done).padStart(width)}–${last.done}/${last.total}] ${batch.length} games finished${forfeits.length ? `, ${forfeits.length} by forfeit:` : ''}`,
+    );
+    for (const p of forfeits.slice(0, LOG_EACH_UPTO)) this._log.push(gameLine(p.rec, p.done, p.total));
+    if (forfeits.length > LOG_EACH_UPTO) this._log.push(`  … and ${forfeits.length - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)`);
+  }
+
+  private _build(): DashboardModel {
+    return {
+      name: this._name,
+      dir: this._dir,
+      seed: this._seed,
+      bots: this._bots,
+      variants: this._variants,
+      total: this._total,
+      done: this._done,
+      resumed: this._resumed,
+      startedAt: this._startedAt,
+      now: this._clock(),
+      live: [...this._live.values()].map((g) => ({ ...g })),
+      recent: this._recent.slice(-RECENT_KEPT),
+      // A fresh array whenever it grew: Ink's <Static> memoises on the array's identity.
+      log: this._log.slice(),
+      standings: this._standings,
+      failedBots: this._failedBots.slice(),
+      finished: this._finished,
+    };
+  }
+
+  private _schedule(): void {
+    if (this._timer) return;
+    this._timer = setTimeout(() => this.flush(), this.renderIntervalMs);
+  }
+
+  /** For `useSyncExternalStore`. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this._listeners.add(listener);
+    return () => this._listeners.delete(listener);
+  };
+
+  /** The model as of the last render (stable between renders, as React requires). */
+  readonly getSnapshot = (): DashboardModel => this._snapshot;
+
+  /** Cancels the pending render (on unmount). */
+  dispose(): void {
+    if (this._timer) clearTimeout(this._timer);
+    this._timer = null;
+    this._listeners.clear();
+  }
+}

@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AnyBot } from '../core/bot.ts';
+import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
+import { deriveSeed } from '../core/rng.ts';
+import { InProcessHost, type BotSession } from '../arena/host.ts';
+import { sameMove } from '../arena/search.ts';
+
+/** The bot a human plays against, run in-process through the arena's bot host. */
+export interface Opponent {
+  /** Canonical label (`minimax:depth=6`). */
+  readonly label: string;
+  readonly name: string;
+  readonly bot: AnyBot;
+  /** Validated options, defaults filled. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** One move of a game being played: the position before it, the move, who made it and how long it took. */
+export interface Ply {
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly move: unknown;
+  readonly text: string;
+  readonly seat: Seat;
+  readonly ms: number;
+}
+
+/** A game against a bot as the play screen sees it. */
+export interface PlayModel {
+  readonly state: unknown;
+  /** The position before the last move (for the board's "just taken" marks). */
+  readonly prev: unknown;
+  readonly history: readonly Ply[];
+  readonly toMove: Seat;
+  readonly moves: readonly unknown[];
+  /** Set when the game is over, by the rules or by the bot's forfeit. */
+  readonly outcome: Outcome | null;
+  /** Why the bot lost by forfeit (timeout, crash, illegal move), or null. */
+  readonly forfeit: string | null;
+  readonly thinking: boolean;
+  /** Plays the human's move (ignored unless it is the human's turn and the move is legal). */
+  play(move: unknown): void;
+  /** Takes back the human's last move and the bot's reply to it; false when there is none. */
+  undo(): boolean;
+}
+
+type Props = {
+  readonly game: AnyGame;
+  readonly start: unknown;
+  readonly human: Seat;
+  readonly opponent: Opponent;
+  /** Seeds the bot's generator, so a game replays exactly. */
+  readonly seed: number;
+  readonly timePerMoveMs: number;
+};
+
+/**
+ * The play loop: keeps the move history (the state is always the last ply's `after`), asks the bot
+ * for its move whenever it is the bot's turn, checks the reply against the legal moves, and makes a
+ * faulty bot forfeit the game with the reason, as a tournament would.
+ */
+export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: Props): PlayModel {
+  const [history, setHistory] = useState<readonly Ply[]>([]);
+  const [forfeit, setForfeit] = useState<string | null>(null);
+  const [thinking, setThinking] = useState(false);
+  const session = useRef<BotSession | null>(null);
+  const botSeat = otherSeat(human);
+
+  useEffect(() => {
+    const host = new InProcessHost({ label: opponent.label, name: opponent.name, options: opponent.options }, opponent.bot);
+    session.current = host.open({ key: `play-${seed}`, variant: game.id, seat: botSeat, rngSeed: deriveSeed(seed, 'play-bot') });
+    return () => {
+      session.current?.close();
+      session.current = null;
+      void host.close();
+    };
+  }, [game, opponent, seed, botSeat]);
+
+  const last = history[history.length - 1];
+  const state = last ? last.after : start;
+  const rulesOutcome = game.outcome(state);
+  const toMove = game.toMove(state);
+  const moves = useMemo(() => (rulesOutcome ? [] : game.moves(state)), [game, state, rulesOutcome]);
+  const outcome: Outcome | null = forfeit !== null ? { winner: human } : rulesOutcome;
+
+  useEffect(() => {
+    if (outcome || toMove === human) return;
+    let cancelled = false;
+    setThinking(true);
+    // Yield a frame first, so "thinking…" is on screen before a synchronous bot blocks the loop.
+    const timer = setTimeout(() => {
+      const s = session.current;
+      if (!s) return;
+      void Promise.resolve(s.move(state, moves, timePerMoveMs)).then((reply) => {
+        if (cancelled) return;
+        setThinking(false);
+        if (!reply.ok) {
+          setForfeit(`${opponent.label} forfeits: ${reply.kind} (${reply.reason})`);
+          return;
+        }
+        const legal = sameMove(game, moves, reply.move);
+        if (legal === undefined) {
+          let shown: string;
+          try {
+            shown = game.formatMove(reply.move);
+          } catch {
+            shown = String(reply.move);
+          }
+          setForfeit(`${opponent.label} forfeits: illegal-move (${shown} is not legal here)`);
+          return;
+        }
+        const after = game.play(state, legal);
+        setHistory((h) => [...h, { before: state, after, move: legal, text: game.formatMove(legal), seat: botSeat, ms: reply.ms }]);
+      });
+    }, 15);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+      setThinking(false);
+    };
+    // `moves` and `outcome` follow from `state`; re-running on them would ask the bot twice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state, toMove, human, forfeit]);
+
+  const play = useCallback(
+    (move: unknown) => {
+      if (forfeit !== null) return;
+      // Judged against the history as it is now, not as this render saw it: a keypress can arrive
+      // through a handler from the frame before the bot's reply.
+      setHistory((h) => {
+        const cur = h.length > 0 ? h[h.length - 1]!.after : start;
+        if (game.outcome(cur) || game.toMove(cur) !== human) return h;
+        const legal = sameMove(game, game.moves(cur), move);
+        if (legal === undefined) return h;
+        return [...h, { before: cur, after: game.play(cur, legal), move: legal, text: game.formatMove(legal), seat: human, ms: 0 }];
+      });
+    },
+    [forfeit, game, start, human],
+  );
+
+  const undo = useCallback((): boolean => {
+    if (thinking) return false;
+    const lastHuman = history.map((p) => p.seat).lastIndexOf(human);
+    if (lastHuman < 0) return false;
+    setForfeit(null);
+    setHistory(history.slice(0, lastHuman));
+    return true;
+  }, [thinking, history, human]);
+
+  return { state, prev: last?.before, history, toMove, moves, outcome, forfeit, thinking, play, undo };
+}

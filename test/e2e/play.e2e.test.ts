@@ -1,0 +1,49 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HAVE_TMUX, TmuxSession } from './tmux.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+if (!HAVE_TMUX) console.warn('play.e2e: tmux is not installed, skipping the terminal tests (CI installs it)');
+
+let session: TmuxSession | undefined;
+afterEach(() => session?.kill());
+
+describe.skipIf(!HAVE_TMUX)('arena play in a real terminal', () => {
+  it('plays subtraction{1,2,3; n=10} against optimal to the end screen and quits', { timeout: 60_000 }, async () => {
+    session = new TmuxSession(`node bin/arena.mjs play "subtraction{moves=1,2,3;n=10}" --bot optimal --first me --seed 7`, ROOT);
+    const t = session;
+    let screen = await t.waitFor('Your move');
+    expect(screen).toContain('10 stones');
+    // 10 is won: take 2 to leave a multiple of 4, then answer every take k with 4 - k.
+    t.send('h');
+    screen = await t.waitFor('winning moves: 2');
+    let pile = 10;
+    const shownPile = (screen: string): number | null => {
+      const m = /(\d+) stones?/.exec(screen);
+      return m ? Number(m[1]) : null;
+    };
+    while (pile > 0) {
+      const take = pile % 4;
+      t.send(String(take), true);
+      await t.waitFor(`Your move: ${take}`);
+      t.send('Enter');
+      pile -= take;
+      if (pile === 0) break;
+      // The bot's reply: a board showing fewer stones than our move left, and our turn again.
+      const left = pile;
+      screen = await t.waitFor((s) => s.includes('Your move: (') && (shownPile(s) ?? left) < left);
+      expect(screen).toMatch(/optimal played \d in /);
+      pile = shownPile(screen)!;
+      expect(pile % 4).not.toBe(0);
+    }
+    screen = await t.waitFor('Game over');
+    expect(screen).toContain('you won');
+    expect(screen).toMatch(/Review: (\d+) of \1 moves optimal/);
+    t.send('Down');
+    await t.waitFor('❯ Quit');
+    t.send('Enter');
+    const t0 = Date.now();
+    while (t.exitStatus() === null && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
+    expect(t.exitStatus()).toBe(0);
+  });
+});

@@ -1,0 +1,48 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+
+/** Whether tmux is on this machine (CI installs it; a local run without it skips with a message). */
+export const HAVE_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
+
+/** A detached tmux session running one command in a real terminal of a fixed size. */
+export class TmuxSession {
+  readonly name: string;
+
+  constructor(command: string, cwd: string, width = 100, height = 30) {
+    this.name = `arena-e2e-${process.pid}-${Math.floor(performance.now())}`;
+    execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), '-c', cwd, command]);
+    // Keep the pane after the command exits, so its last screen can still be read.
+    execFileSync('tmux', ['set-option', '-t', this.name, 'remain-on-exit', 'on']);
+  }
+
+  /** The visible screen as text. */
+  screen(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
+  }
+
+  /** Sends keys (tmux key names such as `Enter`, `Down`, or literal text with `literal`). */
+  send(keys: string, literal = false): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, ...(literal ? ['-l'] : []), keys]);
+  }
+
+  /** Polls the screen until it shows `text` or passes a test (never a fixed sleep); throws with the screen on timeout. */
+  async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
+    const t0 = Date.now();
+    for (;;) {
+      const screen = this.screen();
+      if (typeof text === 'string' ? screen.includes(text) : text instanceof RegExp ? text.test(screen) : text(screen)) return screen;
+      if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${String(text)}; screen:\n${screen}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Whether the command has exited (the pane is dead), and its exit status. */
+  exitStatus(): number | null {
+    const out = execFileSync('tmux', ['display-message', '-p', '-t', this.name, '#{pane_dead} #{pane_dead_status}'], { encoding: 'utf8' }).trim();
+    const [dead, status] = out.split(' ');
+    return dead === '1' ? Number(status) : null;
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+  }
+}

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ArenaEvent, FinishedEvent } from '../../src/arena/events.ts';
+import type { GameRecord } from '../../src/arena/match.ts';
+import type { StandingsTable as Table } from '../../src/arena/standings.ts';
+import { Dashboard } from '../../src/tui/Dashboard.tsx';
+import { DashboardStore, gamesPerSecond, LOG_EACH_UPTO } from '../../src/tui/dashboard-store.ts';
+import { StandingsTable } from '../../src/tui/StandingsTable.tsx';
+
+/** A real event stream: optimal, random and greedy on three variants (recorded from `arena tournament`). */
+const EVENTS = JSON.parse(readFileSync(new URL('./fixtures/tournament-events.json', import.meta.url), 'utf8')) as ArenaEvent[];
+const FINISHED = EVENTS[EVENTS.length - 1] as FinishedEvent;
+const POOLED: Table = FINISHED.summary.standings.pooled;
+const settle = (ms = 80) => new Promise((r) => setTimeout(r, ms));
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+describe('dashboard store', () => {
+  it('folds the stream: live games come and go, progress and one log line per game when they come slowly', () => {
+    let now = 0;
+    const store = new DashboardStore(1e9, () => now);
+    let maxLive = 0;
+    for (const e of EVENTS) {
+      now += 10;
+      store.push(e);
+      store.flush(); // a render after every event: games finish one at a time
+      maxLive = Math.max(maxLive, store.getSnapshot().live.length);
+    }
+    const m = store.getSnapshot();
+    expect(maxLive).toBeGreaterThanOrEqual(1);
+    expect(maxLive).toBeLessThanOrEqual(2); // concurrency 2
+    expect(m.live).toHaveLength(0);
+    expect(m.done).toBe(18);
+    expect(m.total).toBe(18);
+    expect(m.log).toHaveLength(18);
+    expect(m.log[0]).toMatch(/^\[ 1\/18\] subtraction.*: optimal vs random 1-0, \d+ moves$/);
+    expect(m.finished?.interrupted).toBe(false);
+    expect(m.seed).toBe(11);
+    expect(gamesPerSecond(m)).toBeCloseTo(18 / ((EVENTS.length - 1) * 0.01), 5);
+  });
+  it('logs a burst of finished games as one line (and each forfeit), so fast tournaments stay cheap', () => {
+    const store = new DashboardStore(1e9);
+    const ended = EVENTS.filter((e) => e.type === 'game-ended');
+    const forfeit = { ...ended[3]!, record: { ...(ended[3] as { record: GameRecord }).record, termination: 'timeout', faulty: 'second', reason: 'no move within 5 ms' } } as ArenaEvent;
+    for (const e of [EVENTS[0]!, ...ended.slice(0, 3), forfeit, ...ended.slice(4)]) store.push(e);
+    expect(ended.length).toBeGreaterThan(LOG_EACH_UPTO);
+    store.flush();
+    const log = store.getSnapshot().log;
+    expect(log).toHaveLength(2);
+    expect(log[0]).toBe('[ 1–18/18] 18 games finished, 1 by forfeit:');
+    expect(log[1]).toMatch(/^\[ 4\/18\] .* optimal forfeits: timeout \(no move within 5 ms\)$|^\[ 4\/18\] .* \w+ forfeits: timeout \(no move within 5 ms\)$/);
+  });
+});
+
+describe('standings table', () => {
+  it('lists rank, bot, points, W/D/L, rating ± interval, accuracy and forfeits', () => {
+    const f = render(<StandingsTable table={POOLED} width={100} />).lastFrame()!;
+    const lines = f.split('\n');
+    expect(lines[0]).toMatch(/#\s+bot\s+points\s+W\/D\/L\s+rating\s+accuracy\s+forfeits/);
+    expect(lines[1]).toMatch(/^1\s+optimal\s+12\/12\s+12\/0\/0\s+\+\d+ ±\d+\s+100\.0% 0✗\s+0$/);
+    expect(f).toContain('18 games · first-seat advantage');
+  });
+  it('drops the least important columns on a narrow terminal and cuts nothing it keeps', () => {
+    const f = render(<StandingsTable table={POOLED} width={32} />).lastFrame()!;
+    const lines = f.split('\n');
+    expect(lines[0]).toMatch(/#\s+bot\s+points\s+W\/D\/L$/);
+    expect(lines[1]).toMatch(/^1\s+optimal\s+12\/12\s+12\/0\/0$/);
+    for (const l of lines.slice(0, 4)) expect(l.length).toBeLessThanOrEqual(32);
+  });
+});
+
+describe('dashboard fed with a recorded event stream', () => {
+  it('shows live boards, logs finished games, switches views by key and ends with the results folder', async () => {
+    const store = new DashboardStore(5);
+    let quits = 0;
+    const r = render(<Dashboard store={store} controls={{ quit: () => void quits++ }} width={100} height={40} />);
+    unmount = r.unmount;
+    // Up to the first move of the first game.
+    const firstMove = EVENTS.findIndex((e) => e.type === 'move');
+    for (const e of EVENTS.slice(0, firstMove + 1)) store.push(e);
+    await settle();
+    let f = r.lastFrame()!;
+    expect(f).toContain('tournament');
+    expect(f).toMatch(/0\/18 0\.0%/);
+    expect(f).toMatch(/#1 optimal vs random · subtraction\{moves=1,2,3;n=12\.\.20\}/);
+    expect(f).toMatch(/ply 1: optimal played \d in/);
+    expect(f).toContain('○'); // the stones just taken
+
+    // Up to the first finished game: it is logged above the dashboard.
+    const firstEnd = EVENTS.findIndex((e) => e.type === 'game-ended');
+    for (const e of EVENTS.slice(firstMove + 1, firstEnd + 1)) store.push(e);
+    await settle();
+    expect(r.frames.join('\n')).toMatch(/\[ 1\/18\] subtraction/);
+    expect(r.lastFrame()).toMatch(/1\/18 5\.6%/);
+
+    r.stdin.write('4');
+    await settle();
+    expect(r.lastFrame()).toMatch(/#\d+ \w+ vs \w+ [01]-[01] · subtraction.* · \d+ moves/);
+    r.stdin.write('?');
+    await settle();
+    expect(r.lastFrame()).toContain('freeze or unfreeze the display');
+    r.stdin.write('?');
+    await settle();
+
+    for (const e of EVENTS.slice(firstEnd + 1)) store.push(e);
+    await settle();
+    f = r.lastFrame()!;
+    expect(f).toContain('18/18 100%');
+    expect(f).toContain('Finished: results in tournaments/results/recorded');
+    r.stdin.write('2');
+    await settle();
+    expect(r.lastFrame()).toMatch(/1\s+optimal\s+12\/12/);
+    r.stdin.write('\t');
+    await settle();
+    f = r.lastFrame()!;
+    expect(f).toMatch(/1 optimal\s+·\s+6\/6\s+6\/6/); // crosstable row: optimal beat both others in all 6 games
+    r.stdin.write('q');
+    await settle();
+    expect(quits).toBe(0); // already finished: nothing to stop
+  });
+
+  it('q asks the run to stop; an interrupted finish prints the resume command', async () => {
+    const store = new DashboardStore(5);
+    let quits = 0;
+    const r = render(<Dashboard store={store} controls={{ quit: () => void quits++ }} width={80} height={24} />);
+    unmount = r.unmount;
+    const half = EVENTS.findIndex((e) => e.type === 'game-ended' && e.done === 9);
+    for (const e of EVENTS.slice(0, half + 1)) store.push(e);
+    await settle();
+    r.stdin.write('q');
+    await settle();
+    expect(quits).toBe(1);
+    expect(r.lastFrame()).toContain('stopping');
+    store.push({ ...FINISHED, interrupted: true, resume: 'arena tournament --resume "tournaments/results/recorded"' });
+    await settle();
+    const f = r.lastFrame()!;
+    expect(f).toContain('Stopped after 9 of 18 games; results saved in tournaments/results/recorded');
+    expect(f).toContain('Resume with: arena tournament --resume "tournaments/results/recorded"');
+    expect(f).toContain('interrupted');
+  });
+});

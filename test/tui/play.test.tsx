@@ -1,0 +1,171 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineBot, type AnyBot } from '../../src/core/bot.ts';
+import { FAMILIES, parseVariant } from '../../src/games/index.ts';
+import { PlayApp } from '../../src/tui/PlayApp.tsx';
+import type { Opponent } from '../../src/tui/use-play.ts';
+
+const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
+const ENTER = '\r';
+const DOWN = '\u001B[B';
+
+/** The solver's move, as the built-in optimal bot plays (largest winning take, else smallest take). */
+const solverBot = defineBot({
+  name: 'solverbot',
+  description: 'plays the solver’s best move',
+  choose: ({ game, state }) => game.solver!()!.bestMove(state),
+}) as AnyBot;
+const opponent: Opponent = { label: 'solverbot', name: 'solverbot', bot: solverBot, options: {} };
+const cheat: Opponent = { label: 'cheat', name: 'cheat', bot: defineBot({ name: 'cheat', description: 'takes 99', choose: () => 99 }) as AnyBot, options: {} };
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+async function until(frame: () => string | undefined, text: string | RegExp, ms = 3000): Promise<string> {
+  const t0 = Date.now();
+  for (;;) {
+    const f = frame() ?? '';
+    if (typeof text === "string" ? f.includes(text) : text.test(f)) {
+      await settle(); // let input handlers re-attach before the next key
+      return frame() ?? f;
+    }
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${String(text)}; last frame:\n${f}`);
+    await settle(20);
+  }
+}
+
+async function typeMove(stdin: { write(s: string): void }, text: string): Promise<void> {
+  stdin.write(text);
+  await settle();
+  stdin.write(ENTER);
+  await settle();
+}
+
+describe('play loop', () => {
+  const game = parseVariant('subtraction{moves=1,2,3;n=10}');
+
+  it('plays a won game to the end against the solver, with hints, undo and a review', async () => {
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} timePerMoveMs={1000} />);
+    unmount = r.unmount;
+    await until(r.lastFrame, 'Your move');
+    expect(r.lastFrame()).toContain('10 stones');
+
+    r.stdin.write('h');
+    let f = await until(r.lastFrame, 'hint:');
+    expect(f).toContain('won for you · winning moves: 2');
+    expect(f).toMatch(/2 ✓ wins/);
+
+    await typeMove(r.stdin, '1'); // a mistake: 9 is an N-position for the bot
+    f = await until(r.lastFrame, /solverbot played 1/);
+    expect(f).toContain('8 stones');
+    expect(f).toContain('lost for you');
+
+    r.stdin.write('u');
+    f = await until(r.lastFrame, '10 stones');
+    expect(f).toContain('won for you');
+
+    await typeMove(r.stdin, '2'); // 8: lost for the bot, which takes the smallest
+    await until(r.lastFrame, /solverbot played 1/);
+    await typeMove(r.stdin, '3'); // 4
+    f = await until(r.lastFrame, '3 stones (1 just taken)');
+    await typeMove(r.stdin, '3');
+    f = await until(r.lastFrame, 'Game over');
+    expect(f).toContain('Game over: you won');
+    expect(f).toContain('Review: 3 of 3 moves optimal');
+    expect(f).toContain('Play again');
+  });
+
+  it('the review marks a mistake with the move that kept the win; play again deals a new game', async () => {
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} timePerMoveMs={1000} />);
+    unmount = r.unmount;
+    await until(r.lastFrame, 'Your move');
+    // Down-arrow + enter picks from the list: moves are 1, 2, 3, so two downs is 3 (leaves 7, won for the bot).
+    r.stdin.write(DOWN);
+    await settle();
+    r.stdin.write(DOWN);
+    await settle();
+    r.stdin.write(ENTER);
+    for (let i = 0; i < 6; i++) {
+      const f = await until(r.lastFrame, /Your move|Game over/);
+      if (f.includes('Game over')) break;
+      await typeMove(r.stdin, '1');
+    }
+    const f = await until(r.lastFrame, 'Game over');
+    expect(f).toContain('solverbot won');
+    expect(f).toMatch(/1\. 3\s+✗ mistake: threw away the win \(2 kept it\)/);
+    r.stdin.write(ENTER); // Play again
+    await until(r.lastFrame, 'Your move');
+    expect(r.lastFrame()).toContain('10 stones');
+  });
+
+  it('a bot that answers an illegal move forfeits, and typed nonsense is refused with the reason', async () => {
+    const r = render(<PlayApp families={FAMILIES} opponents={[cheat]} game={game} opponent={cheat} first="me" seed={1} timePerMoveMs={500} />);
+    unmount = r.unmount;
+    await until(r.lastFrame, 'Your move');
+    await typeMove(r.stdin, '9');
+    await until(r.lastFrame, /not legal|Expected/);
+    await typeMove(r.stdin, '1');
+    const f = await until(r.lastFrame, 'you won');
+    expect(f).toContain('cheat forfeits: illegal-move (99 is not legal here)');
+    expect(f).toContain('you won');
+  });
+
+  it('the bot can move first; coins can be typed as a line in either order', async () => {
+    const coins = parseVariant('coins{board=triangle;rows=3}'); // 1 / 2 3 / 4 5 6
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="bot" seed={2} timePerMoveMs={1000} />);
+    unmount = r.unmount;
+    let f = await until(r.lastFrame, 'solverbot played 2 in');
+    expect(f).toContain('you play second against solverbot');
+    expect(f).toContain('5 of 6 coins left');
+    r.stdin.write('6-4'); // the bottom row, typed backwards: the list holds it as 4-6
+    await settle();
+    expect(r.lastFrame()).toContain('no listed move starts with "6-4"');
+    r.stdin.write(ENTER);
+    f = await until(r.lastFrame, '1 of 6 coins left'); // coins 4-6 went, then the bot took coin 1
+    expect(f).toMatch(/│\s+·\s+·\s+·\s+│/);
+    expect(f).toContain('solverbot played 1 in');
+  });
+
+  it('menus choose the family, parameters, opponent and first mover', async () => {
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} seed={3} timePerMoveMs={1000} />);
+    unmount = r.unmount;
+    await until(r.lastFrame, 'Which game?');
+    r.stdin.write(ENTER); // subtraction
+    await until(r.lastFrame, 'moves: the subtraction set');
+    r.stdin.write(ENTER); // default moves
+    await until(r.lastFrame, /n: the starting pile/);
+    r.stdin.write(DOWN);
+    await settle();
+    r.stdin.write(ENTER); // type a value…
+    await until(r.lastFrame, 'n: a non-negative integer');
+    r.stdin.write('13');
+    await settle();
+    r.stdin.write(ENTER);
+    await until(r.lastFrame, 'Which bot do you play?');
+    r.stdin.write(ENTER);
+    await until(r.lastFrame, 'Who moves first?');
+    r.stdin.write(ENTER);
+    const f = await until(r.lastFrame, 'Your move');
+    expect(f).toContain('13 stones');
+    expect(f).toContain('takes 1, 5, 8, 10');
+  });
+});
+
+describe('arena play command', () => {
+  it('needs a terminal: one line, exit code 2', async () => {
+    const { run } = await import('../cli/run.ts');
+    const r = await run('play', 'subtraction{moves=1,2,3;n=10}', '--bot', 'optimal');
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toBe('arena play is interactive and needs a terminal (stdin and stdout must be a TTY)');
+  });
+  it('reports a bad variant, bot or seed in one line before asking for a terminal', async () => {
+    const { run } = await import('../cli/run.ts');
+    const bad = await run('play', 'subtraction{moves=3,0}');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^arena: Expected `moves` to be/);
+    const bot = await run('play', '--bot', 'optimall');
+    expect(bot.err).toMatch(/Unknown bot `optimall` \(did you mean `optimal`\?\)/);
+    const seed = await run('play', '--seed', 'x');
+    expect(seed.err).toContain('Expected `--seed` to be an integer');
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ArenaEvent } from '../../src/arena/events.ts';
+import type { GameRecord } from '../../src/arena/match.ts';
+import { readGames, replayRecord } from '../../src/tui/replay-data.ts';
+import { ReplayApp } from '../../src/tui/ReplayApp.tsx';
+import { run } from '../cli/run.ts';
+
+const EVENTS = JSON.parse(readFileSync(new URL('./fixtures/tournament-events.json', import.meta.url), 'utf8')) as ArenaEvent[];
+const RECORDS = EVENTS.flatMap((e) => (e.type === 'game-ended' ? [e.record] : [])) as GameRecord[];
+const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls the last frame until it matches, then lets input handlers re-attach. */
+async function until(frame: () => string | undefined, text: string | RegExp, ms = 3000): Promise<string> {
+  const t0 = Date.now();
+  for (;;) {
+    const f = frame() ?? '';
+    if (typeof text === 'string' ? f.includes(text) : text.test(f)) {
+      await settle();
+      return frame() ?? f;
+    }
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${String(text)}; last frame:\n${f}`);
+    await settle(20);
+  }
+}
+
+function resultsDir(records: readonly GameRecord[], tail = ''): string {
+  const dir = mkdtempSync(join(tmpdir(), 'arena-replay-'));
+  writeFileSync(join(dir, 'spec.json'), '{}\n');
+  writeFileSync(join(dir, 'games.jsonl'), records.map((r) => `${JSON.stringify(r)}\n`).join('') + tail);
+  return dir;
+}
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+describe('replay data', () => {
+  it('rebuilds every logged game from its deal seed and moves', () => {
+    for (const rec of RECORDS) {
+      const r = replayRecord(rec);
+      expect(r.problem).toBeNull();
+      expect(r.plies).toHaveLength(rec.moves.length);
+      expect(r.game.outcome(r.plies[r.plies.length - 1]!.after)?.winner).toBe(rec.outcome.winner);
+    }
+  });
+  it('reads games.jsonl and skips a line cut short by a crash', () => {
+    const dir = resultsDir(RECORDS.slice(0, 3), '{"index":3,"key":"cut');
+    expect(readGames(dir)).toHaveLength(3);
+  });
+});
+
+describe('replay screen', () => {
+  it('lists the games, opens one and steps through it with the arrows, each move judged', async () => {
+    // A game random lost to optimal: random's moves include mistakes or forced losses, optimal's are all optimal.
+    const r = render(<ReplayApp records={RECORDS} />);
+    unmount = r.unmount;
+    await until(r.lastFrame, `Which game? (${RECORDS.length} in the log)`);
+    expect(r.lastFrame()).toMatch(/#1 optimal vs random 1-0 · subtraction/);
+    r.stdin.write('\r');
+    let f = await until(r.lastFrame, 'ply 0/');
+    expect(f).toContain('(start position)');
+    r.stdin.write('\u001B[C'); // right
+    await until(r.lastFrame, /ply 1\/\d+: optimal played \d in .* ✓ optimal/);
+    r.stdin.write('G'); // end
+    await until(r.lastFrame, 'End: optimal won');
+    r.stdin.write('\u001B[D'); // left
+    f = await until(r.lastFrame, /ply 8\/9/);
+    expect(f).not.toContain('End:');
+    r.stdin.write('l'); // back to the list
+    await until(r.lastFrame, 'Which game?');
+  });
+
+  it('marks a losing move as a mistake with the move that kept the win', async () => {
+    // The first game random moved in a won position and erred: find it by the solver's own verdicts.
+    const idx = RECORDS.findIndex((rec) => rec.seats.first === 'random' && rec.variant.startsWith('subtraction'));
+    const r = render(<ReplayApp records={RECORDS} initial={idx} />);
+    unmount = r.unmount;
+    const replay = replayRecord(RECORDS[idx]!);
+    await until(r.lastFrame, `ply 0/${replay.plies.length}`);
+    let sawMistake = false;
+    for (let k = 1; k <= replay.plies.length; k++) {
+      r.stdin.write('\u001B[C');
+      const f = await until(r.lastFrame, `ply ${k}/`);
+      if (/✗ mistake: threw away the win \(\d( or \d)*|✗ mistake: threw away the win \([\d, ]+ kept it\)/.test(f)) sawMistake = true;
+    }
+    expect(r.lastFrame()).toContain('End: optimal won');
+    // Random moved first from a dealt pile; unless the pile was lost for it, it threw the win away.
+    const startWon = replayRecord(RECORDS[idx]!).game.solver!()!.value(replay.start) > 0;
+    expect(sawMistake).toBe(startWon);
+  });
+});
+
+describe('arena replay command', () => {
+  it('needs a terminal, and says so in one line with exit code 2', async () => {
+    const dir = resultsDir(RECORDS);
+    const r = await run('replay', dir);
+    expect(r.code).toBe(2);
+    expect(r.err.trim()).toBe('arena replay is interactive and needs a terminal (stdin and stdout must be a TTY)');
+  });
+  it('rejects a folder without a log and a game number not in it', async () => {
+    const bad = await run('replay', '/nonexistent/folder');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/Expected a results folder with games.jsonl in it/);
+    const dir = resultsDir(RECORDS);
+    const r = await run('replay', dir, '--game', '99');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('Expected `--game` to be a game number in the log (1 to 18), got "99"');
+  });
+});
