@@ -9,14 +9,11 @@ import {
   noRepeatWins,
 } from '../solvers/no-repeat.ts';
 import { periodicIndex } from '../solvers/period.ts';
-import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
-import { checkUpto, parseTake } from './subtraction.ts';
+import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile } from './pile.ts';
+import { checkUpto, parseTake, type SubtractionParams } from './subtraction.ts';
 
 /** Parameters of the no-repeat game: as `subtraction`. */
-export type NoRepeatParams = {
-  readonly moves: readonly number[];
-  readonly n: PileRange;
-};
+export type NoRepeatParams = SubtractionParams;
 
 /** A pile, the amount the opponent just took (which may not be taken now; null: none) and the seat to move. */
 export interface NoRepeatState {

@@ -1,8 +1,7 @@
 import { Box, Text } from 'ink';
 import type { Seat } from '../core/game.ts';
 import type { PileView } from './board-view.ts';
-import { fmtInt, layoutStones, scaleNote } from './layout.ts';
-import { StoneRow } from './StoneRow.tsx';
+import { PileStones } from './PileStones.tsx';
 import { useTheme } from './theme.ts';
 
 type Props = {
@@ -14,17 +13,10 @@ type Props = {
 /** One pile where a take may not repeat the opponent's last take: the forbidden amount is struck out. */
 export function NoRepeatBoard({ view, width, names }: Props) {
   const theme = useTheme();
-  const scale = layoutStones(view.pile, view.taken, width).scale;
-  const note = scaleNote(scale, theme.glyph.stone);
   const forbidden = view.forbidden ?? null;
   return (
     <Box flexDirection="column">
-      <StoneRow stones={view.pile} taken={view.taken} width={width} />
-      <Text>
-        <Text bold>{fmtInt(view.pile)}</Text> stone{view.pile === 1 ? '' : 's'}
-        {view.taken > 0 ? <Text {...theme.taken}>{` (${fmtInt(view.taken)} just taken)`}</Text> : null}
-        {note ? <Text {...theme.muted}>{` · ${note}`}</Text> : null}
-      </Text>
+      <PileStones view={view} width={width} />
       <Text>
         <Text {...theme.muted}>{names[view.toMove]} to move · takes </Text>
         {view.takes.map((t, i) => (
