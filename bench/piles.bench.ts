@@ -1,42 +1,44 @@
 /**
- * Piles (GAMES.md 4): the subtract-a-square cold sieve and nim-value tables. `npm run bench -- piles`
- * Each figure is one run, wall time and this process's CPU time (the CPU figure stays meaningful
- * when other work shares the machine).
+ * Piles (GAMES.md 4): the subtract-a-square cold sieve and nim-value tables, against the C
+ * versions in bench/c/ (issue 6: TS/C ratio of medians, target ≤ 1.5). `npm run bench -- piles`
+ * Both sides report wall and CPU medians; the CPU ratio is the steadier one when other work
+ * shares the machine.
  */
-import { popcount, squaresColdBitset, squaresNimValues, subtractionNimValues } from '../src/solvers/grundy.ts';
+import { squaresColdFit, squaresColdList, squaresNimValues, subtractionNimValues } from '../src/solvers/grundy.ts';
+import { runC, reportRatio } from './c.ts';
+import { medianTimes, reportCpuRatio } from './timing.ts';
 import { report } from './util.ts';
 
-/** Runs `fn` once; wall and CPU seconds. */
-function timed<T>(fn: () => T): { result: T; text: string } {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const result = fn();
-  const wall = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  return { result, text: `${wall.toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s cpu` };
+{
+  // Multi-second runs: no warm-up on either side (V8 optimises within the first block).
+  const n = 2 ** 28;
+  const ts = medianTimes(() => squaresColdList(n), 3, false);
+  const c = runC('squares_sieve', [String(n), '3', '0']);
+  reportRatio('squares cold sieve to 2^28, wall', ts.wallMs, c);
+  reportCpuRatio('squares cold sieve to 2^28, cpu', ts.cpuMs, c?.values['cpu_median_ms']);
+  const fit = squaresColdFit(n);
+  report('  c_N (C agrees)', `${ts.result.length} (${c ? c.values['cold'] === String(ts.result.length) : 'no C'}), fit 0.897·N^0.698 ≈ ${fit.toFixed(0)}`);
 }
 
 {
-  const n = 2 ** 26;
-  const { result: bits, text } = timed(() => squaresColdBitset(n));
-  report('squares cold positions up to 2^26 (blocked sieve)', text);
-  report('  count', `${popcount(bits)} (Eppstein 0.897·n^0.698 ≈ ${Math.round(0.897 * n ** 0.698)})`);
-  report('  memory', `${(bits.byteLength / 2 ** 20).toFixed(1)} MB bitset + 1 MB block + cold list`);
-}
-
-{
-  const { result: g, text } = timed(() => squaresNimValues(1_000_000));
-  let max = 0;
+  const n = 1_000_000;
+  const ts = medianTimes(() => squaresNimValues(n), 5, true);
+  const c = runC('squares_nim', [String(n), '5']);
+  reportRatio('squares nim-values 0..10^6 (8 lanes), wall', ts.wallMs, c);
+  reportCpuRatio('squares nim-values 0..10^6 (8 lanes), cpu', ts.cpuMs, c?.values['cpu_median_ms']);
   let zeros = 0;
-  for (const v of g) {
-    if (v > max) max = v;
+  let max = 0;
+  let sum = 0;
+  for (const v of ts.result) {
     if (v === 0) zeros++;
+    if (v > max) max = v;
+    sum += v;
   }
-  report('squares nim-values 0..10^6 (mex over squares, Uint16)', text);
-  report('  largest nim-value, P-positions', `${max}, ${zeros}`);
+  const same = c ? c.values['zeros'] === String(zeros) && c.values['max'] === String(max) && c.values['sum'] === String(sum) : 'no C';
+  report('  P-positions, largest value (C agrees)', `${zeros}, ${max} (${same})`);
 }
 
 {
-  const { text } = timed(() => subtractionNimValues([15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41], 10_000_000));
-  report('subtraction-set nim-values 0..10^7 (12 takes, Uint8)', text);
+  const ts = medianTimes(() => subtractionNimValues([15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41], 10_000_000), 1, false);
+  report('subtraction-set nim-values 0..10^7 (12 takes, Uint8)', `${ts.wallMs.toFixed(0)} ms wall, ${ts.cpuMs.toFixed(0)} ms cpu`);
 }

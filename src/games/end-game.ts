@@ -3,7 +3,7 @@ import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, intListSchema, intSchema, rangeSchema, variantId, type Range } from '../core/params.ts';
 import { EndGameTables } from '../solvers/end-game.ts';
 
-/** Longest row. */
+/** Longest row (GAMES.md 6: 1 to 10,000). The solvers themselves go to 50,000 and beyond (bench/end-game.bench.ts). */
 export const MAX_LENGTH = 10_000;
 
 /** Largest absolute value of a number in a row (margins stay far below 2^53). */

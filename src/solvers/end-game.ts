@@ -55,6 +55,101 @@ function stepFloat(row: Cells, v: Cells, lo: number, d: number, count: number): 
   }
 }
 
+/** Diagonals advanced per pass by `sweepInt`. */
+const SWEEP = 12;
+
+/**
+ * Advances `v` in place from diagonal d to diagonal d+12 in one pass (Int32 cells), for the
+ * m = count intervals of length d+1 starting at lo (m ≥ 12; afterwards v[0..m−12] hold length d+12).
+ *
+ * Why: one diagonal per pass spends three typed-array loads and a store per cell, and V8 pays
+ * bounds and map checks on each. Skewing 12 diagonals into one pass (level t at position i−t+1
+ * on trip i) needs only row[lo+i], row[lo+i+d] and v[i+1] per trip: level t of the interval
+ * starting at j = i−t+1 takes the left end row[j] (carried in r(t−1) from earlier trips) or the
+ * right end row[j+d+t−1] = row[lo+i+d], the same for every level. Level t reads level t−1 at j
+ * (computed on the previous trip, p(t−1)) and at j+1 (this trip, a(t−1)), both in registers.
+ * Entries at negative positions during the first trips are junk that only feeds other
+ * negative positions and is never stored. Measured at N = 20,000 on a random row: 0.5 s of CPU
+ * against 1.4 s for one diagonal per pass (C: 0.25 s with 8 diagonals per pass).
+ */
+function sweepInt(row: Int32Array, v: Int32Array, lo: number, d: number, m: number): void {
+  // Level t (1..12) this trip: a(t) = max(r(t−1) − a(t−1), right − p(t−1)), with r0 − w1 and right − w0
+  // for level 1; the max is branch-free as in stepInt (Math.max compiles to a branch in V8, and
+  // on random rows that runs twice as slow).
+  let p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0, p8 = 0, p9 = 0, p10 = 0, p11 = 0;
+  let r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0, r8 = 0, r9 = 0, r10 = 0, r11 = 0;
+  let w0 = v[0]!;
+  for (let i = 0; i < m; i++) {
+    const r0 = row[lo + i]!;
+    const right = row[lo + i + d]!;
+    const w1 = v[i + 1]!;
+    let x = (r0 - w1) | 0;
+    let y = (right - w0) | 0;
+    let t = (x - y) | 0;
+    const a1 = x - (t & (t >> 31));
+    x = (r1 - a1) | 0;
+    y = (right - p1) | 0;
+    t = (x - y) | 0;
+    const a2 = x - (t & (t >> 31));
+    x = (r2 - a2) | 0;
+    y = (right - p2) | 0;
+    t = (x - y) | 0;
+    const a3 = x - (t & (t >> 31));
+    x = (r3 - a3) | 0;
+    y = (right - p3) | 0;
+    t = (x - y) | 0;
+    const a4 = x - (t & (t >> 31));
+    x = (r4 - a4) | 0;
+    y = (right - p4) | 0;
+    t = (x - y) | 0;
+    const a5 = x - (t & (t >> 31));
+    x = (r5 - a5) | 0;
+    y = (right - p5) | 0;
+    t = (x - y) | 0;
+    const a6 = x - (t & (t >> 31));
+    x = (r6 - a6) | 0;
+    y = (right - p6) | 0;
+    t = (x - y) | 0;
+    const a7 = x - (t & (t >> 31));
+    x = (r7 - a7) | 0;
+    y = (right - p7) | 0;
+    t = (x - y) | 0;
+    const a8 = x - (t & (t >> 31));
+    x = (r8 - a8) | 0;
+    y = (right - p8) | 0;
+    t = (x - y) | 0;
+    const a9 = x - (t & (t >> 31));
+    x = (r9 - a9) | 0;
+    y = (right - p9) | 0;
+    t = (x - y) | 0;
+    const a10 = x - (t & (t >> 31));
+    x = (r10 - a10) | 0;
+    y = (right - p10) | 0;
+    t = (x - y) | 0;
+    const a11 = x - (t & (t >> 31));
+    x = (r11 - a11) | 0;
+    y = (right - p11) | 0;
+    t = (x - y) | 0;
+    const a12 = x - (t & (t >> 31));
+    if (i >= 11) v[i - 11] = a12;
+    p1 = a1; p2 = a2; p3 = a3; p4 = a4; p5 = a5; p6 = a6; p7 = a7; p8 = a8; p9 = a9; p10 = a10; p11 = a11;
+    r11 = r10; r10 = r9; r9 = r8; r8 = r7; r7 = r6; r6 = r5; r5 = r4; r4 = r3; r3 = r2; r2 = r1; r1 = r0;
+    w0 = w1;
+  }
+}
+
+/**
+ * Advances `v` from diagonal d by `steps` diagonals for the intervals of row[lo..lo+n) (v[j] =
+ * V(lo+j, lo+j+d) for j ≤ n−d): 12 at a time while they fit, then one by one.
+ */
+function advance(row: Cells, v: Cells, lo: number, n: number, d: number, steps: number): void {
+  const end = d + steps;
+  if (row instanceof Int32Array && v instanceof Int32Array) {
+    for (; end - d >= SWEEP && n - d >= SWEEP; d += SWEEP) sweepInt(row, v, lo, d, n - d);
+  }
+  for (; d < end; d++) step(row, v, lo, d, n - d);
+}
+
 /** The best margin (player to move minus opponent) on `row[lo..hi)`, in O(N) memory. */
 export function endGameValue(row: ArrayLike<number>, lo = 0, hi = row.length): number {
   const n = hi - lo;
@@ -63,7 +158,7 @@ export function endGameValue(row: ArrayLike<number>, lo = 0, hi = row.length): n
   const r = new Kind(n);
   for (let i = 0; i < n; i++) r[i] = row[lo + i]!;
   const v = new Kind(n + 1); // v[i] = V(lo+i, lo+i+d) for the current length d
-  for (let d = 0; d < n; d++) step(r, v, 0, d, n - d);
+  advance(r, v, 0, n, 0, n);
   return v[0]!;
 }
 
@@ -76,7 +171,7 @@ export function endGameValue(row: ArrayLike<number>, lo = 0, hi = row.length): n
  * current interval, so one block serves K moves: O(K) per move amortised. K ≈ (N²/2)^⅓ balances
  * checkpoints against the block (N = 20,000: about 1.4 M cells each, against 200 M for a full
  * triangle). Cells are Int32 when the row's absolute sum is below 2^30, else Float64, exact while
- * margins stay below 2^53 — which the End Game's limits (10,000 numbers of at most 10^9) guarantee.
+ * margins stay below 2^53 — which the End Game's limits (50,000 numbers of at most 10^9) guarantee.
  */
 export class EndGameTable {
   /** The row the table answers for (kept by reference; never mutated). */
@@ -106,9 +201,9 @@ export class EndGameTable {
     this.values = Kind.from(row);
     this.block = new Kind(0);
     const v = new Kind(n + 1);
-    for (let d = 0; d <= n; d++) {
-      if (d > 0) step(this.values, v, 0, d - 1, n - d + 1);
-      if (d % k === 0) this.checkpoints.push(v.slice(0, n - d + 1));
+    for (let d = 0; d <= n; d += k) {
+      if (d > 0) advance(this.values, v, 0, n, d - k, k);
+      this.checkpoints.push(v.slice(0, n - d + 1));
     }
   }
 

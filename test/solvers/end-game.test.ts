@@ -122,3 +122,73 @@ describe('EndGameTables', () => {
     expect(tables.get(a)).not.toBe(t);
   });
 });
+
+/** The table version: every interval value in an O(N²) triangle, by increasing length. */
+function fullTable(row: readonly number[]): (lo: number, hi: number) => number {
+  const n = row.length;
+  const t = new Float64Array((n + 1) * (n + 1)); // t[lo·(n+1) + hi]
+  for (let len = 1; len <= n; len++) {
+    for (let lo = 0; lo + len <= n; lo++) {
+      const hi = lo + len;
+      t[lo * (n + 1) + hi] = Math.max(row[lo]! - t[(lo + 1) * (n + 1) + hi]!, row[hi - 1]! - t[lo * (n + 1) + hi - 1]!);
+    }
+  }
+  return (lo, hi) => t[lo * (n + 1) + hi]!;
+}
+
+describe('End Game in O(N) memory against the O(N²) table version', () => {
+  // Lengths past 12 take the twelve-diagonals-per-pass sweep (Int32 cells) and its one-diagonal
+  // tail; rows of large numbers take the Float64 cells. Lengths are drawn uniformly (fast-check's
+  // default sizes would keep most rows short).
+  const rowOf = (maxLength: number, values: fc.Arbitrary<number>): fc.Arbitrary<number[]> =>
+    fc.integer({ min: 0, max: maxLength }).chain((n) => fc.array(values, { minLength: n, maxLength: n }));
+  const rowArb60 = fc.oneof(rowOf(60, fc.integer({ min: -20, max: 20 })), rowOf(60, fc.integer({ min: -1e9, max: 1e9 })));
+
+  it('endGameValue on every interval of random rows up to 60 numbers (Int32 and Float64 cells)', () => {
+    fc.assert(
+      fc.property(rowArb60, (row) => {
+        const want = fullTable(row);
+        for (let lo = 0; lo <= row.length; lo++) {
+          for (let hi = lo; hi <= row.length; hi += 1 + (hi % 3)) expect(endGameValue(row, lo, hi)).toBe(want(lo, hi));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('EndGameTable (checkpoints, any block size) on random intervals of rows up to 90 numbers', () => {
+    fc.assert(
+      fc.property(
+        rowOf(90, fc.integer({ min: -50, max: 50 })).filter((row) => row.length > 0),
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 30 }),
+        (row, block, queries) => {
+          const want = fullTable(row);
+          const table = new EndGameTable(row, block);
+          for (const [a, b] of queries) {
+            const lo = Math.min(a % (row.length + 1), b % (row.length + 1));
+            const hi = Math.max(a % (row.length + 1), b % (row.length + 1));
+            expect(table.value(lo, hi)).toBe(want(lo, hi));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a row of 400 numbers: the value, and an optimal game played from the table, match the table version', () => {
+    const row = Array.from({ length: 400 }, (_, i) => ((i * 7919) % 41) - 20);
+    const want = fullTable(row);
+    expect(endGameValue(row)).toBe(want(0, 400));
+    const table = new EndGameTable(row);
+    let [lo, hi] = [0, 400];
+    while (lo < hi) {
+      const move = table.bestMove(lo, hi)!;
+      const left = row[lo]! - want(lo + 1, hi);
+      const right = row[hi - 1]! - want(lo, hi - 1);
+      expect(move).toBe(left >= right ? 'L' : 'R');
+      if (move === 'L') lo++;
+      else hi--;
+    }
+  });
+});

@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   bestPilesMove,
   bitsToList,
+  countAtMost,
+  logSpacedCounts,
   nimValues,
   popcount,
   squaresColdBitset,
+  squaresColdFit,
+  squaresColdList,
   squaresNimValues,
   subtractionNimValues,
   testBit,
@@ -125,7 +129,7 @@ describe('squaresColdBitset', () => {
     );
   });
 
-  it('agrees with the naive sieve across the default 2^20 block boundary', () => {
+  it('agrees with the naive sieve across the default 2^19 block boundaries', () => {
     const upto = (1 << 20) + 70_000;
     const bits = squaresColdBitset(upto);
     expect(bitsToList(bits)).toEqual(naiveSquaresCold(upto));
@@ -143,6 +147,86 @@ describe('squaresColdBitset', () => {
   it('rejects a bad bound', () => {
     expect(() => squaresColdBitset(-1)).toThrow(RangeError);
     expect(() => squaresColdBitset(1.5)).toThrow(RangeError);
+    expect(() => squaresColdList(2 ** 30 + 1)).toThrow(/Expected upto to be an integer in 0\.\.1073741824, got 1073741825/);
+    expect(() => squaresColdList(10, 0)).toThrow(RangeError);
+  });
+});
+
+/** The straightforward mex: for each pile, the set of its options' values, then the smallest absent. */
+function plainSquaresNim(upto: number): number[] {
+  const g: number[] = [];
+  for (let n = 0; n <= upto; n++) {
+    const seen = new Set<number>();
+    for (let k = 1; k * k <= n; k++) seen.add(g[n - k * k]!);
+    let mex = 0;
+    while (seen.has(mex)) mex++;
+    g.push(mex);
+  }
+  return g;
+}
+
+describe('squaresNimValues (eight piles per pass) against the straightforward mex', () => {
+  const plain = plainSquaresNim(10_000);
+
+  it('every prefix length 0..400 (head, groups of eight, tail)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 }), (upto) => {
+        expect(Array.from(squaresNimValues(upto))).toEqual(plain.slice(0, upto + 1));
+      }),
+      { numRuns: 80 },
+    );
+    for (const upto of [0, 1, 63, 64, 70, 71, 72, 73]) expect(Array.from(squaresNimValues(upto))).toEqual(plain.slice(0, upto + 1));
+  });
+
+  it('piles 0..10^4 all match', () => {
+    expect(Array.from(squaresNimValues(10_000))).toEqual(plain);
+  });
+
+  it('rejects a bad bound', () => {
+    expect(() => squaresNimValues(-1)).toThrow(RangeError);
+  });
+});
+
+describe('cold counts c_n of subtract-a-square', () => {
+  it('the list starts with the OEIS A030193 prefix and matches the naive sieve across small blocks', () => {
+    expect(Array.from(squaresColdList(267))).toEqual(SQUARES_COLD);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 500 }), (upto, block) => {
+        expect(Array.from(squaresColdList(upto, block))).toEqual(naiveSquaresCold(upto));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('c_n equals the number of zeros in the nim-value table, for every n ≤ 10^4', () => {
+    const g = squaresNimValues(10_000);
+    const cold = squaresColdList(10_000);
+    const want: number[] = [];
+    const got: number[] = [];
+    let zeros = 0;
+    for (let n = 0; n <= 10_000; n++) {
+      if (g[n] === 0) zeros++;
+      want.push(zeros);
+      got.push(countAtMost(cold, n));
+    }
+    expect(got).toEqual(want);
+  });
+
+  it('log-spaced counts: increasing n ending at upto, each count by a linear scan', () => {
+    const cold = squaresColdList(100_000);
+    const pts = logSpacedCounts(cold, 100_000, 40);
+    expect(pts[pts.length - 1]!.n).toBe(100_000);
+    expect(pts[0]!.n).toBe(1);
+    for (let i = 1; i < pts.length; i++) expect(pts[i]!.n).toBeGreaterThan(pts[i - 1]!.n);
+    for (const { n, count } of pts) expect(count).toBe(Array.from(cold).filter((p) => p <= n).length);
+    expect(logSpacedCounts(cold, 0, 10)).toEqual([]);
+  });
+
+  it("Eppstein's fit 0.897·n^0.698 is within 2% of c_n at 10^6 (13952 cold positions)", () => {
+    expect(squaresColdFit(1)).toBeCloseTo(0.897, 10);
+    const c = squaresColdList(1_000_000).length;
+    expect(c).toBe(13_952);
+    expect(Math.abs(c / squaresColdFit(1_000_000) - 1)).toBeLessThan(0.02);
   });
 });
 

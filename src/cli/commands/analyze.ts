@@ -106,6 +106,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
     const doc: Record<string, unknown> = { family: family.id, variant: game.id, params: game.params };
     const text: string[] = [game.id];
 
+    if (args.plot === true && args['count-cold'] === undefined) throw new UsageError('`--plot` goes with `--count-cold N`');
     if (args['count-cold'] !== undefined) {
       if (family.id !== 'piles' || game.params.rule !== 'squares') {
         throw new UsageError(`\`--count-cold\` is for piles --rule squares, got ${game.id}`);
