@@ -3,7 +3,7 @@
  * most the threshold (seeds 003 and 004: "choose greedily until the list is short enough to plan
  * ahead"). Exact play uses the game's solver, or a full negamax search when the game has none.
  */
-import { defineBot, enumSchema, intSchema, type AnyGame, type Solver } from '../src/index.ts';
+import { createRng, defineBot, TooLargeError, enumSchema, intSchema, type AnyGame, type Solver } from '../src/index.ts';
 import { greedyMove, negamaxSearch, sameMove, stopTime } from '../src/arena/search.ts';
 
 const solvers = new Map<string, Solver<unknown, unknown> | undefined>();
@@ -14,6 +14,22 @@ function solverOf(game: AnyGame): Solver<unknown, unknown> | undefined {
     solvers.set(game.id, game.solver?.());
   }
   return solvers.get(game.id);
+}
+
+/**
+ * Builds the variant's solver and warms it with one answer on a dealt position, so the first
+ * real move does not pay for the tables (the 21-coin triangle's takes ~120 ms, more under load,
+ * over a tight time limit). In per-deal families (End Game rows) this only caches that one deal,
+ * which is cheap; a position the solver cannot prove in its budget is left to the moves.
+ */
+function warmUp(game: AnyGame): void {
+  const solver = solverOf(game);
+  if (!solver) return;
+  try {
+    solver.bestMove(game.deal(createRng(0)));
+  } catch (err) {
+    if (!(err instanceof TooLargeError)) throw err;
+  }
 }
 
 export default defineBot({
@@ -35,6 +51,7 @@ export default defineBot({
     },
   },
   supports: (game) => typeof game.size === 'function',
+  prepare: (game) => warmUp(game),
   choose({ game, state, moves, rng, deadline, options }) {
     const size = game.size?.(state) ?? Infinity;
     if (size > options.threshold) {

@@ -2,7 +2,7 @@
  * optimal: exact play from the game's solver. `bestMove` carries the family's tie-break (largest
  * winning take in subtraction games), prolongs a lost game, and maximises the margin in scored games.
  */
-import { defineBot, type AnyGame, type Solver } from '../src/index.ts';
+import { createRng, defineBot, TooLargeError, type AnyGame, type Solver } from '../src/index.ts';
 import { sameMove } from '../src/arena/search.ts';
 
 // A solver may build large tables on first use; keep one per variant for the bot's lifetime
@@ -17,10 +17,27 @@ function solverOf(game: AnyGame): Solver<unknown, unknown> | undefined {
   return solvers.get(game.id);
 }
 
+/**
+ * Builds the variant's solver and warms it with one answer on a dealt position, so the first
+ * real move does not pay for the tables (the 21-coin triangle's takes ~120 ms, more under load,
+ * over a tight time limit). In per-deal families (End Game rows) this only caches that one deal,
+ * which is cheap; a position the solver cannot prove in its budget is left to the moves.
+ */
+function warmUp(game: AnyGame): void {
+  const solver = solverOf(game);
+  if (!solver) return;
+  try {
+    solver.bestMove(game.deal(createRng(0)));
+  } catch (err) {
+    if (!(err instanceof TooLargeError)) throw err;
+  }
+}
+
 export default defineBot({
   name: 'optimal',
   description: "perfect play from the game's solver: the family's winning tie-break, the longest defence when lost, the best margin when scored",
   supports: (game) => solverOf(game) !== undefined,
+  prepare: (game) => warmUp(game),
   choose({ game, state, moves }) {
     const solver = solverOf(game);
     if (!solver) throw new Error(`optimal: ${game.id} has no solver`);

@@ -76,19 +76,42 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     }
   };
 
-  port.on('message', (msg: ToWorker) => {
-    if (msg.t === 'open') {
-      let g = games.get(msg.variant);
-      if (!g) {
-        g = parseVariant(msg.variant);
-        games.set(msg.variant, g);
-      }
-      game = g;
-      seat = msg.seat;
-      rng = createRng(msg.seed);
-    } else {
-      onMove(msg.id, msg.state, msg.moves, msg.deadline);
+  const gameOf = (variant: string): AnyGame => {
+    let g = games.get(variant);
+    if (!g) {
+      g = parseVariant(variant);
+      games.set(variant, g);
     }
+    return g;
+  };
+
+  const onPrepare = (id: number, variant: string): void => {
+    const failed = (err: unknown): void => post({ t: 'error', id, reason: `prepare failed: ${errorText(err)}` });
+    let done: unknown;
+    try {
+      done = bot.prepare?.(gameOf(variant), options);
+    } catch (err) {
+      failed(err);
+      return;
+    }
+    if (done !== null && typeof done === 'object' && typeof (done as { then?: unknown }).then === 'function') {
+      (done as PromiseLike<unknown>).then(() => post({ t: 'prepared', id }), failed);
+    } else {
+      post({ t: 'prepared', id });
+    }
+  };
+
+  port.on('message', (msg: ToWorker) => {
+    if (msg.t === 'prepare') {
+      onPrepare(msg.id, msg.variant);
+      return;
+    }
+    if (msg.open) {
+      game = gameOf(msg.open.variant);
+      seat = msg.open.seat;
+      rng = createRng(msg.open.seed);
+    }
+    onMove(msg.id, msg.state, msg.moves, msg.deadline);
   });
-  post({ t: 'ready' });
+  post({ t: 'ready', prepares: typeof bot.prepare === 'function' });
 }

@@ -15,6 +15,8 @@ export interface HostSettings {
   /** Heap limit of each worker thread (module bots, isolation `worker`). */
   readonly memoryMb: number;
   readonly graceMs?: number;
+  /** Budget of a module bot's `prepare` per variant (ms; external programs have `new-game` instead). */
+  readonly prepareTimeoutMs?: number;
   /** The worker script shared by the run's module bots (see `workerScript(moduleFiles(...))`). */
   readonly script?: Promise<URL>;
   /** The results folder: external bots' stderr goes to `<resultsDir>/bots/<name>.stderr.log` (a temp file without one). */
@@ -43,12 +45,13 @@ export function createHost(entry: BotEntry, spec: BotSpec, settings: HostSetting
       ...grace,
     });
   }
-  if (settings.isolation === 'none') return new InProcessHost(spec, entry.bot, settings.graceMs);
+  if (settings.isolation === 'none') return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs);
   return new WorkerHost(spec.label, {
     file: entry.file,
     name: entry.name,
     options: spec.options,
     memoryMb: settings.memoryMb,
+    ...(settings.prepareTimeoutMs !== undefined ? { prepareTimeoutMs: settings.prepareTimeoutMs } : {}),
     ...(settings.script ? { script: settings.script } : {}),
     ...grace,
   });

@@ -75,6 +75,22 @@ export class BotStartError extends Error {
 /** Extra time after the deadline before a silent bot is declared out of time (message latency, timers). */
 export const DEFAULT_GRACE_MS = 50;
 
+/** Budget of a bot's `prepare` (per variant) when the spec sets none (ms). */
+export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
+
+/** A fault reply (the `ok: false` side of `MoveReply`). */
+export type FaultReply = Extract<MoveReply, { ok: false }>;
+
+/** The fault of a `prepare` that threw. */
+export function prepareCrash(err: unknown, ms: number): FaultReply {
+  return { ok: false, kind: 'crash', reason: `prepare failed: ${errorText(err)}`, ms };
+}
+
+/** The fault of a `prepare` that overran its budget. */
+export function prepareTimeout(limitMs: number, ms: number): FaultReply {
+  return { ok: false, kind: 'timeout', reason: `prepare took longer than its ${limitMs} ms budget`, ms };
+}
+
 /** One-line text of anything thrown. */
 export function errorText(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}`.split('\n')[0]!;
@@ -136,13 +152,57 @@ export class InProcessHost implements BotHost {
   readonly #bot: AnyBot;
   readonly #options: Readonly<Record<string, unknown>>;
   readonly #graceMs: number;
+  readonly #prepareTimeoutMs: number;
   readonly #games = new Map<string, AnyGame>();
+  /** Per variant: prepared (true), being prepared, or the fault every later game forfeits with. */
+  readonly #prepared = new Map<string, true | FaultReply | Promise<FaultReply | null>>();
 
-  constructor(spec: BotSpec, bot: AnyBot, graceMs = DEFAULT_GRACE_MS) {
+  constructor(spec: BotSpec, bot: AnyBot, graceMs = DEFAULT_GRACE_MS, prepareTimeoutMs = DEFAULT_PREPARE_TIMEOUT_MS) {
     this.label = spec.label;
     this.#bot = bot;
     this.#options = readOnly(structuredClone(spec.options) as Record<string, unknown>);
     this.#graceMs = graceMs;
+    this.#prepareTimeoutMs = prepareTimeoutMs;
+  }
+
+  /**
+   * Runs the bot's `prepare` for a variant once (concurrent games of the variant share the run):
+   * null when it is ready, else the fault. Synchronous when it can be.
+   */
+  #prepare(variant: string, game: AnyGame): FaultReply | null | Promise<FaultReply | null> {
+    const known = this.#prepared.get(variant);
+    if (known === true) return null;
+    if (known !== undefined) return known;
+    const limit = this.#prepareTimeoutMs;
+    const t0 = performance.now();
+    let done: unknown;
+    try {
+      done = this.#bot.prepare!(game, this.#options);
+    } catch (err) {
+      const fault = prepareCrash(err, performance.now() - t0);
+      this.#prepared.set(variant, fault);
+      return fault;
+    }
+    const result: FaultReply | null | Promise<FaultReply | null> = isThenable(done)
+      ? new Promise<FaultReply | null>((resolve) => {
+          const timer = setTimeout(() => resolve(prepareTimeout(limit, performance.now() - t0)), limit + this.#graceMs);
+          done.then(
+            () => {
+              clearTimeout(timer);
+              resolve(null);
+            },
+            (err: unknown) => {
+              clearTimeout(timer);
+              resolve(prepareCrash(err, performance.now() - t0));
+            },
+          );
+        })
+      : performance.now() - t0 > limit + this.#graceMs // a synchronous warm-up cannot be stopped, only judged
+        ? prepareTimeout(limit, performance.now() - t0)
+        : null;
+    if (result instanceof Promise) void result.then((r) => this.#prepared.set(variant, r ?? true));
+    this.#prepared.set(variant, result ?? true);
+    return result;
   }
 
   start(): Promise<void> {
@@ -156,7 +216,9 @@ export class InProcessHost implements BotHost {
       game = Object.freeze(parseVariant(info.variant));
       this.#games.set(info.variant, game);
     }
-    return new InProcessSession(this.#bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#graceMs);
+    const g = game;
+    const prepare = this.#bot.prepare && this.#prepared.get(info.variant) !== true ? () => this.#prepare(info.variant, g) : null;
+    return new InProcessSession(this.#bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#graceMs, prepare);
   }
 
   close(): Promise<void> {
@@ -184,22 +246,41 @@ class InProcessSession implements BotSession {
     private readonly rng: Rng,
     private readonly options: Readonly<Record<string, unknown>>,
     private readonly graceMs: number,
+    /** The variant's `prepare`, run before the first move (null: nothing to prepare). */
+    private prepare: (() => FaultReply | null | Promise<FaultReply | null>) | null,
   ) {}
 
+  /** `Date.now()` minus `performance.now()` when the game opened. */
+  readonly #epoch = Date.now() - performance.now();
+
   move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
-    const ctx = {
-      game: this.game,
-      state: readOnly(state),
-      moves: movesForBot(moves),
-      seat: this.seat,
-      rng: this.rng,
-      deadline: Date.now() + timeMs,
-      options: this.options,
-    };
+    if (this.prepare) {
+      const ready = this.prepare();
+      this.prepare = null;
+      // The move's clock starts only once the bot is prepared: the warm-up has its own budget.
+      if (ready instanceof Promise) return ready.then((fault) => fault ?? this.#choose(state, moves, timeMs));
+      if (ready) return ready;
+    }
+    return this.#choose(state, moves, timeMs);
+  }
+
+  #choose(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
+    const view = readOnly(state);
+    const list = movesForBot(moves);
+    // One clock read per move: the deadline is on the `Date.now()` clock, derived from the
+    // monotonic one through the session's offset (taken once per game, so no drift builds up).
     const t0 = performance.now();
     let reply: unknown;
     try {
-      reply = this.bot.choose(ctx);
+      reply = this.bot.choose({
+        game: this.game,
+        state: view,
+        moves: list,
+        seat: this.seat,
+        rng: this.rng,
+        deadline: this.#epoch + t0 + timeMs,
+        options: this.options,
+      });
     } catch (err) {
       return { ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 };
     }

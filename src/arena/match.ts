@@ -89,6 +89,63 @@ function legalText(game: AnyGame, legal: readonly unknown[]): string {
   return shown.join(', ') + (legal.length > 12 ? `, … (${legal.length} in all)` : '');
 }
 
+/** The sessions of a game's two seats (null until opened). */
+type Sessions = Record<Seat, BotSession | null>;
+
+/** A promise that settles (with null) when a signal aborts, and how to stop listening. */
+interface AbortWait {
+  readonly promise: Promise<null>;
+  readonly unlisten: () => void;
+}
+
+function abortWait(signal: AbortSignal): AbortWait {
+  let on: () => void = () => {};
+  const promise = new Promise<null>((resolve) => {
+    on = () => resolve(null);
+    signal.addEventListener('abort', on, { once: true });
+  });
+  return { promise, unlisten: () => signal.removeEventListener('abort', on) };
+}
+
+/** Ends a game: tells both sessions how it ended and builds its record. */
+function endGame(
+  job: GameJob,
+  start: unknown,
+  moves: readonly MoveRecord[],
+  sessions: Sessions,
+  abort: AbortWait | null,
+  outcome: Outcome | null,
+  termination: Termination,
+  faulty: Seat | null,
+  reason: string | null,
+): GameRecord {
+  abort?.unlisten();
+  const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
+  const out: GameRecord['outcome'] =
+    termination === 'normal' && outcome?.scores ? { winner, scores: [outcome.scores[0], outcome.scores[1]] } : { winner };
+  // Each session hears how the game ended (external bots get it as `game-over`).
+  const end = { ...out, termination, reason };
+  sessions.first?.close(end);
+  sessions.second?.close(end);
+  return {
+    index: job.index,
+    key: job.key,
+    variant: job.variant,
+    deal: job.deal,
+    dealSeed: job.dealSeed,
+    seating: job.seating,
+    seats: { first: job.seats.first.label, second: job.seats.second.label },
+    botSeeds: job.botSeeds,
+    start,
+    moves,
+    outcome: out,
+    winner: winner === null ? null : job.seats[winner].label,
+    termination,
+    faulty,
+    reason,
+  };
+}
+
 /**
  * Plays one scheduled game. The match owns the authoritative state: it asks the seat to move for a
  * move (with the legal list and a deadline), checks the reply against the list, applies the
@@ -105,71 +162,37 @@ export async function playMatch(
   const start = game.toJSON(state);
   const moves: MoveRecord[] = [];
   const { onMove, signal } = options;
-  const sessions: Partial<Record<Seat, BotSession>> = {};
-
+  const sessions: Sessions = { first: null, second: null };
   // Settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on the
   // first asynchronous reply only, and its listener removed at the end (no per-game leak).
-  let aborted: Promise<null> | null = null;
-  let unlisten: (() => void) | null = null;
-  const abortedPromise = (s: AbortSignal): Promise<null> =>
-    (aborted ??= new Promise<null>((resolve) => {
-      const on = (): void => resolve(null);
-      s.addEventListener('abort', on, { once: true });
-      unlisten = () => s.removeEventListener('abort', on);
-    }));
-
-  const finish = (outcome: Outcome | null, termination: Termination, faulty: Seat | null, reason: string | null): GameRecord => {
-    (unlisten as (() => void) | null)?.();
-    const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
-    const out: GameRecord['outcome'] =
-      termination === 'normal' && outcome?.scores ? { winner, scores: [outcome.scores[0], outcome.scores[1]] } : { winner };
-    // Each session hears how the game ended (external bots get it as `game-over`).
-    const end = { ...out, termination, reason };
-    sessions.first?.close(end);
-    sessions.second?.close(end);
-    return {
-      index: job.index,
-      key: job.key,
-      variant: job.variant,
-      deal: job.deal,
-      dealSeed: job.dealSeed,
-      seating: job.seating,
-      seats: { first: job.seats.first.label, second: job.seats.second.label },
-      botSeeds: job.botSeeds,
-      start,
-      moves,
-      outcome: out,
-      winner: winner === null ? null : job.seats[winner].label,
-      termination,
-      faulty,
-      reason,
-    };
-  };
+  let abort: AbortWait | null = null;
 
   for (const seat of ['first', 'second'] as const) {
     try {
-      sessions[seat] = await hosts[seat].open({ key: job.key, variant: job.variant, seat, rngSeed: job.botSeeds[seat] });
+      // In-process hosts open synchronously: no promise tick per game for them.
+      const opened = hosts[seat].open({ key: job.key, variant: job.variant, seat, rngSeed: job.botSeeds[seat] });
+      sessions[seat] = opened instanceof Promise ? await opened : opened;
     } catch (err) {
       if (!(err instanceof BotStartError)) throw err;
-      return finish(null, 'crash', seat, `failed to start: ${err.message}`);
+      return endGame(job, start, moves, sessions, abort, null, 'crash', seat, `failed to start: ${err.message}`);
     }
   }
 
   const limit = job.timePerMoveMs;
   for (;;) {
     const outcome = game.outcome(state);
-    if (outcome) return finish(outcome, 'normal', null, null);
-    if (signal?.aborted) return finish(null, 'interrupted', null, 'tournament interrupted');
+    if (outcome) return endGame(job, start, moves, sessions, abort, outcome, 'normal', null, null);
+    if (signal?.aborted) return endGame(job, start, moves, sessions, abort, null, 'interrupted', null, 'tournament interrupted');
     const legal = game.moves(state);
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
     const asked = sessions[seat]!.move(state, legal, limit);
-    const reply: MoveReply | null =
-      asked instanceof Promise ? (signal ? await Promise.race([asked, abortedPromise(signal)]) : await asked) : asked;
-    if (reply === null) return finish(null, 'interrupted', null, 'tournament interrupted');
-    if (!reply.ok) {
-      return finish(null, reply.kind, seat, reply.reason);
-    }
+    let reply: MoveReply | null;
+    if (!(asked instanceof Promise)) reply = asked;
+    else if (!signal) reply = await asked;
+    else reply = await Promise.race([asked, (abort ??= abortWait(signal)).promise]);
+    if (reply === null) return endGame(job, start, moves, sessions, abort, null, 'interrupted', null, 'tournament interrupted');
+    if (!reply.ok) return endGame(job, start, moves, sessions, abort, null, reply.kind, seat, reply.reason);
     const i = findMove(game, legal, reply.move);
     if (i < 0) {
       let shown: string;
@@ -178,11 +201,12 @@ export async function playMatch(
       } catch (err) {
         shown = errorText(err);
       }
-      return finish(null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
+      return endGame(job, start, moves, sessions, abort, null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
     }
     const move = legal[i];
     state = game.play(state, move);
-    moves.push({ move: game.formatMove(move), ms: Math.round(reply.ms * 1000) / 1000 });
-    if (onMove) onMove({ ply: moves.length, seat, move: game.formatMove(move), ms: reply.ms, state });
+    const text = game.formatMove(move);
+    moves.push({ move: text, ms: Math.round(reply.ms * 1000) / 1000 });
+    if (onMove) onMove({ ply: moves.length, seat, move: text, ms: reply.ms, state });
   }
 }

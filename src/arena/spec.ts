@@ -43,6 +43,12 @@ export const TournamentSpecSchema = z
       .describe('Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot'),
     deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings'),
     timePerMoveMs: z.number().positive().max(3_600_000).default(1000).describe('Time limit per move in milliseconds'),
+    prepareTimeoutMs: z
+      .number()
+      .positive()
+      .max(3_600_000)
+      .default(30_000)
+      .describe("Budget in milliseconds of a bot's `prepare` (its warm-up, once per variant before its first move in it)"),
     concurrency: z.number().int().min(1).max(256).optional().describe('Games played at once (default: the number of CPU cores)'),
     isolation: z
       .enum(['worker', 'none'])

@@ -1,8 +1,19 @@
 import { Worker } from 'node:worker_threads';
 import type { Seat } from '../core/game.ts';
-import { BotStartError, DEFAULT_GRACE_MS, errorText, type BotHost, type BotSession, type MoveReply, type SessionInfo } from './host.ts';
+import {
+  BotStartError,
+  DEFAULT_GRACE_MS,
+  DEFAULT_PREPARE_TIMEOUT_MS,
+  errorText,
+  prepareTimeout,
+  type BotHost,
+  type BotSession,
+  type FaultReply,
+  type MoveReply,
+  type SessionInfo,
+} from './host.ts';
 import { workerScript } from './worker-bundle.ts';
-import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import type { FromWorker, OpenGame, ToWorker, WorkerInit } from './worker-protocol.ts';
 
 /** Settings of a worker host. */
 export interface WorkerHostOptions {
@@ -16,6 +27,8 @@ export interface WorkerHostOptions {
   readonly memoryMb: number;
   /** Extra time after the deadline before the worker is terminated. */
   readonly graceMs?: number;
+  /** Budget of the bot's `prepare` per variant (ms). */
+  readonly prepareTimeoutMs?: number;
   /** The worker script (from `workerScript`, shared by all bots of a tournament); default: this bot's own. */
   readonly script?: Promise<URL>;
 }
@@ -24,9 +37,12 @@ export interface WorkerHostOptions {
 interface Pending {
   readonly id: number;
   readonly t0: number;
-  readonly timeMs: number;
+  /** The request's time limit (ms), and when (`performance.now()`) the thread is cut off: limit plus grace. */
+  readonly limitMs: number;
+  readonly cutoff: number;
+  /** A `prepare` request (its faults say so) rather than a move. */
+  readonly prepare: boolean;
   readonly resolve: (reply: MoveReply) => void;
-  readonly timer: NodeJS.Timeout;
 }
 
 /** One worker thread running the bot; serves one game at a time. */
@@ -34,7 +50,22 @@ class BotThread {
   readonly worker: Worker;
   /** Why the thread is gone (it is then never reused), or null while it is healthy. */
   dead: string | null = null;
+  /** Whether the bot has a `prepare` (told by the worker when it is ready). */
+  prepares = false;
+  /** Variants this thread's bot has prepared. */
+  readonly prepared = new Set<string>();
   #pending: Pending | null = null;
+  /**
+   * One watchdog timer per thread rather than one per request: moves take microseconds, so
+   * arming and clearing a timer for each was a large share of a move's cost. When it fires it
+   * cuts the thread off if the pending request is past its cutoff, else re-arms for that cutoff.
+   */
+  #watchdog: NodeJS.Timeout | null = null;
+  #watchdogAt = Infinity;
+  /** `Date.now()` minus `performance.now()`, taken when a game opens (deadlines are on the `Date.now()` clock). */
+  #epoch = Date.now() - performance.now();
+  /** The game opened but not yet told to the worker. */
+  #opening: OpenGame | null = null;
   #nextId = 1;
   #started = false;
   /** Set when the deadline passed and the thread is being terminated. */
@@ -58,6 +89,7 @@ class BotThread {
       let started = false;
       this.worker.on('message', (msg: FromWorker) => {
         if (msg.t === 'ready') {
+          this.prepares = msg.prepares;
           started = true;
           this.#started = true;
           resolve();
@@ -87,15 +119,15 @@ class BotThread {
       this.dead = reason;
       if (this.#started) this.onDeath(this); // one that never started is a start-up failure instead
     }
+    this.#disarm();
     const p = this.#pending;
     if (p) {
       this.#pending = null;
-      clearTimeout(p.timer);
       const ms = performance.now() - p.t0;
       // Out of time and being terminated: a timeout, unless the thread was already dying of memory
       // (its error can be queued behind the timer when the runner's thread is busy).
-      if (this.#timingOut && !oom) p.resolve({ ok: false, kind: 'timeout', reason: `no move within ${p.timeMs} ms`, ms });
-      else p.resolve({ ok: false, kind: 'crash', reason, ms });
+      if (this.#timingOut && !oom) p.resolve(p.prepare ? prepareTimeout(p.limitMs, ms) : { ok: false, kind: 'timeout', reason: `no move within ${p.limitMs} ms`, ms });
+      else p.resolve({ ok: false, kind: 'crash', reason: p.prepare ? `prepare failed: ${reason}` : reason, ms });
     }
   }
 
@@ -103,15 +135,17 @@ class BotThread {
     const p = this.#pending;
     if (!p || p.id !== msg.id || this.#timingOut) return; // too late: settled, or being terminated
     this.#pending = null;
-    clearTimeout(p.timer);
     const ms = performance.now() - p.t0;
     if (msg.t === 'move') p.resolve({ ok: true, move: msg.move, ms });
+    else if (msg.t === 'prepared') p.resolve({ ok: true, move: undefined, ms });
     else if (msg.t === 'error') p.resolve({ ok: false, kind: 'crash', reason: msg.reason, ms });
     else p.resolve({ ok: false, kind: 'illegal-move', reason: msg.reason, ms });
   }
 
+  /** Starts a game: told to the worker with the game's first move request. */
   open(variant: string, seat: Seat, seed: number): void {
-    this.#send({ t: 'open', variant, seat, seed });
+    this.#epoch = Date.now() - performance.now();
+    this.#opening = { variant, seat, seed };
   }
 
   #send(msg: ToWorker): void {
@@ -119,30 +153,76 @@ class BotThread {
   }
 
   move(state: unknown, moves: readonly unknown[], timeMs: number): Promise<MoveReply> {
-    if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: this.dead, ms: 0 });
+    return this.#request(timeMs, false, state, moves, '');
+  }
+
+  /** Runs the bot's `prepare` for a variant within `limitMs`: null when ready, else the fault. */
+  async prepare(variant: string, limitMs: number): Promise<FaultReply | null> {
+    const reply = await this.#request(limitMs, true, null, [], variant);
+    if (!reply.ok) return reply;
+    this.prepared.add(variant);
+    return null;
+  }
+
+  /** One request with a time limit: past it (plus the grace) the thread is terminated. */
+  #request(limitMs: number, prepare: boolean, state: unknown, moves: readonly unknown[], variant: string): Promise<MoveReply> {
+    if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: prepare ? `prepare failed: ${this.dead}` : this.dead, ms: 0 });
     return new Promise<MoveReply>((resolve) => {
       const id = this.#nextId++;
       const t0 = performance.now();
-      const timer = setTimeout(() => {
-        if (this.#pending?.id !== id) return;
-        // Settled by the thread's 'error' (out of memory) or 'exit' event, whichever comes first.
-        this.#timingOut = true;
-        void this.worker.terminate();
-      }, timeMs + this.graceMs);
-      this.#pending = { id, t0, timeMs, resolve, timer };
+      const cutoff = t0 + limitMs + this.graceMs;
+      this.#pending = { id, t0, limitMs, cutoff, prepare, resolve };
+      if (cutoff < this.#watchdogAt) this.#arm(cutoff - t0, cutoff);
       try {
-        this.#send({ t: 'move', id, state, moves, deadline: Date.now() + timeMs });
+        // The deadline on the bot's `Date.now()` clock, from the one monotonic reading.
+        if (prepare) this.#send({ t: 'prepare', id, variant });
+        else {
+          const deadline = this.#epoch + t0 + limitMs;
+          const open = this.#opening;
+          this.#send(open ? { t: 'move', id, state, moves, deadline, open } : { t: 'move', id, state, moves, deadline });
+          this.#opening = null;
+        }
       } catch (err) {
         // The runner's own state failed to clone: a bug in the game, not the bot's fault.
         this.#pending = null;
-        clearTimeout(timer);
         throw err;
       }
     });
   }
 
+  #arm(inMs: number, at: number): void {
+    if (this.#watchdog) clearTimeout(this.#watchdog);
+    this.#watchdogAt = at;
+    // Unref'd: the worker itself keeps the process alive while a request is pending, and an idle
+    // thread's watchdog (still armed after a quick reply) must not hold the process open.
+    this.#watchdog = setTimeout(() => this.#check(), Math.max(1, Math.ceil(inMs))).unref();
+  }
+
+  #disarm(): void {
+    if (this.#watchdog) clearTimeout(this.#watchdog);
+    this.#watchdog = null;
+    this.#watchdogAt = Infinity;
+  }
+
+  /** The watchdog fired: cut off a request past its cutoff, re-arm for one still running. */
+  #check(): void {
+    this.#watchdog = null;
+    this.#watchdogAt = Infinity;
+    const p = this.#pending;
+    if (!p || this.dead !== null) return; // idle: the next request arms it again
+    const now = performance.now();
+    if (now < p.cutoff) {
+      this.#arm(p.cutoff - now, p.cutoff);
+      return;
+    }
+    // Settled by the thread's 'error' (out of memory) or 'exit' event, whichever comes first.
+    this.#timingOut = true;
+    void this.worker.terminate();
+  }
+
   terminate(): Promise<number> {
     this.dead ??= 'closed'; // closing on purpose: no replacement
+    this.#disarm();
     return this.worker.terminate();
   }
 }
@@ -159,6 +239,9 @@ export class WorkerHost implements BotHost {
   readonly #init: WorkerInit;
   readonly #memoryMb: number;
   readonly #graceMs: number;
+  readonly #prepareTimeoutMs: number;
+  /** Variants whose `prepare` failed: every later game of the variant forfeits with that fault. */
+  readonly #prepareFailed = new Map<string, FaultReply>();
   readonly #script: Promise<URL>;
   readonly #idle: BotThread[] = [];
   readonly #all = new Set<BotThread>();
@@ -171,6 +254,7 @@ export class WorkerHost implements BotHost {
     this.#init = { file: options.file, name: options.name, options: options.options };
     this.#memoryMb = options.memoryMb;
     this.#graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
     this.#script = options.script ?? workerScript([options.file]);
   }
 
@@ -224,8 +308,22 @@ export class WorkerHost implements BotHost {
     thread ??= await this.#spawn();
     thread.open(info.variant, info.seat, info.rngSeed);
     const t = thread;
+    const variant = info.variant;
+    // The warm-up runs before the bot's first move of the game, on the thread that will play it.
+    let ready = !t.prepares || t.prepared.has(variant);
+    const warmUp = async (): Promise<FaultReply | null> => {
+      const failed = this.#prepareFailed.get(variant);
+      if (failed) return failed;
+      const fault = await t.prepare(variant, this.#prepareTimeoutMs);
+      if (fault) this.#prepareFailed.set(variant, fault);
+      return fault;
+    };
     return {
-      move: (state, moves, timeMs) => t.move(state, moves, timeMs),
+      move: (state, moves, timeMs) => {
+        if (ready) return t.move(state, moves, timeMs);
+        ready = true;
+        return warmUp().then((fault) => fault ?? t.move(state, moves, timeMs));
+      },
       close: () => {
         if (t.dead === null) this.#idle.push(t);
         else this.#all.delete(t);

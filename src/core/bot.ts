@@ -33,6 +33,14 @@ export interface Bot<O extends object = Record<string, unknown>> {
   readonly options?: { readonly [K in keyof O]-?: ParamSpec<O[K]> };
   /** Whether the bot can play a variant; checked before a tournament starts. Default: all. */
   supports?(game: AnyGame): boolean;
+  /**
+   * Optional warm-up, like UCI's `isready`: called once per variant (per worker thread when
+   * isolated) before the bot's first move in it, to build tables or caches that would not fit in
+   * one move's time. It has its own generous budget (the tournament's `prepareTimeoutMs`, default
+   * 30 s) instead of the move's; a throw or a timeout forfeits the game as `crash` or `timeout`
+   * (and every later game of that variant, without asking again).
+   */
+  prepare?(game: AnyGame, options: O): void | Promise<void>;
   /** Chooses one of `ctx.moves`. */
   choose(ctx: BotContext<unknown, unknown, O>): unknown;
 }
@@ -65,6 +73,9 @@ export function botProblem(value: unknown): string | null {
   if (typeof bot.choose !== 'function') return `bot ${bot.name}: expected \`choose\` to be a function`;
   if (bot.supports !== undefined && typeof bot.supports !== 'function') {
     return `bot ${bot.name}: expected \`supports\` to be a function`;
+  }
+  if (bot.prepare !== undefined && typeof bot.prepare !== 'function') {
+    return `bot ${bot.name}: expected \`prepare\` to be a function`;
   }
   if (bot.options !== undefined) {
     if (bot.options === null || typeof bot.options !== 'object') return `bot ${bot.name}: expected \`options\` to be an object`;

@@ -20,34 +20,60 @@ export interface Rng {
   shuffle<T>(items: readonly T[]): T[];
 }
 
-/** Makes a generator (xoroshiro128+ from pure-rand) from a 32-bit seed. */
-export function createRng(seed: number): Rng {
-  const gen: RandomGenerator = xoroshiro128plus(seed | 0);
-  const int = (lo: number, hi: number): number => {
+/**
+ * The generator behind `createRng`: a class rather than an object of closures, so making one per
+ * game and per bot costs one allocation (tournaments make millions) and its methods stay monomorphic.
+ */
+class XoroshiroRng implements Rng {
+  readonly seed: number;
+  readonly #gen: RandomGenerator;
+
+  constructor(seed: number) {
+    this.seed = seed;
+    this.#gen = xoroshiro128plus(seed | 0);
+  }
+
+  float(): number {
+    return uniformFloat64(this.#gen);
+  }
+
+  int(lo: number, hi: number): number {
     if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi) || hi < lo) {
       throw new RangeError(`Expected integers lo <= hi, got ${lo} and ${hi}`);
     }
-    return uniformInt(gen, lo, hi);
-  };
-  return {
-    seed,
-    float: () => uniformFloat64(gen),
-    int,
-    pick<T>(items: readonly T[]): T {
-      if (items.length === 0) throw new RangeError('Expected a non-empty list to pick from');
-      return items[int(0, items.length - 1)]!;
-    },
-    shuffle<T>(items: readonly T[]): T[] {
-      const out = items.slice();
-      for (let i = out.length - 1; i > 0; i--) {
-        const j = int(0, i);
-        const t = out[i]!;
-        out[i] = out[j]!;
-        out[j] = t;
-      }
-      return out;
-    },
-  };
+    return uniformInt(this.#gen, lo, hi);
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError('Expected a non-empty list to pick from');
+    return items[this.int(0, items.length - 1)]!;
+  }
+
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = items.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      const t = out[i]!;
+      out[i] = out[j]!;
+      out[j] = t;
+    }
+    return out;
+  }
+}
+
+/** Makes a generator (xoroshiro128+ from pure-rand) from a 32-bit seed. */
+export function createRng(seed: number): Rng {
+  return new XoroshiroRng(seed);
+}
+
+/** FNV-1a of one label into `h`, then a separator byte (a plain function: this runs per game). */
+function fnvFeed(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  h ^= 0xff;
+  return Math.imul(h, 0x01000193) >>> 0;
 }
 
 /**
@@ -58,17 +84,8 @@ export function createRng(seed: number): Rng {
 export function deriveSeed(master: number, ...labels: readonly (string | number)[]): number {
   // The master seed enters once, as its decimal text: xoring it into the offset basis as well made
   // the single-digit seeds 0..9 collide (d ^ '0'+d is 0x30 for every digit d).
-  let h = 0x811c9dc5;
-  const feed = (text: string): void => {
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193) >>> 0;
-    }
-    h ^= 0xff;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  };
-  feed(String(master));
-  for (const label of labels) feed(String(label));
+  let h = fnvFeed(0x811c9dc5, String(master));
+  for (const label of labels) h = fnvFeed(h, String(label));
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b) >>> 0;
   h ^= h >>> 13;

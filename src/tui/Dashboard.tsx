@@ -48,9 +48,11 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   const [view, setView] = useState<View>('live');
   const [help, setHelp] = useState(false);
   const [quitting, setQuitting] = useState(false);
-  const paused = frozen !== null;
-  const model = live.finished ? live : (frozen ?? live);
   const pauseWorks = controls.pause !== undefined && controls.resume !== undefined;
+  // With pause controls `p` holds the run itself and the display stays live (games in flight
+  // finish on screen); without them it can only freeze the display.
+  const paused = pauseWorks ? live.paused : frozen !== null;
+  const model = live.finished ? live : (frozen ?? live);
 
   const games = useMemo(() => new Map<string, AnyGame | undefined>(), []);
   const gameOf = (variant: string): AnyGame | undefined => {
@@ -75,13 +77,13 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
     else if (KEYS.view.match(input, key)) setView(VIEWS[Number(input) - 1]!);
     else if (KEYS.help.match(input, key)) setHelp((h) => !h);
     else if (KEYS.pause.match(input, key) && !live.finished) {
-      if (paused) {
-        controls.resume?.();
-        setFrozen(null);
-      } else {
-        controls.pause?.();
-        setFrozen(live);
-      }
+      if (pauseWorks) {
+        // The store's current snapshot, not this render's: two quick presses must toggle twice.
+        const now = store.getSnapshot().paused;
+        if (now) controls.resume!();
+        else controls.pause!();
+        store.setPaused(!now);
+      } else setFrozen(frozen ? null : live);
     }
   });
 
@@ -132,7 +134,7 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
             {quitting
               ? 'stopping: finishing the games’ log…'
               : footer([KEYS.nextView, 'views'], [KEYS.pause, paused ? 'resume' : 'pause'], [KEYS.quit, 'quit'], [KEYS.help, 'help'])}
-            {paused && !pauseWorks ? ' · display frozen, games go on' : ''}
+            {paused ? (pauseWorks ? ' · paused: games in flight finish, no new game starts' : ' · display frozen, games go on') : ''}
           </Text>
         )}
       </Box>

@@ -31,6 +31,9 @@ export interface DashboardModel {
   /** `Date.now()` when the tournament started, and of this snapshot. */
   readonly startedAt: number;
   readonly now: number;
+  /** Whether the tournament is paused (no new game starts), and the time spent paused so far (ms). */
+  readonly paused: boolean;
+  readonly pausedMs: number;
   /** Games in flight, oldest first. */
   readonly live: readonly LiveGame[];
   /** Finished games, newest last (at most `RECENT_KEPT`). */
@@ -53,7 +56,8 @@ export const LOG_EACH_UPTO = 12;
 
 /** Games per second of this run (resumed games excluded), or null before there is a measure. */
 export function gamesPerSecond(m: DashboardModel): number | null {
-  const secs = (m.now - m.startedAt) / 1000;
+  // Time spent paused is not playing time: it would drag the rate down and push the ETA out.
+  const secs = (m.now - m.startedAt - m.pausedMs) / 1000;
   const played = m.done - m.resumed;
   return secs > 0.2 && played > 0 ? played / secs : null;
 }
@@ -95,6 +99,8 @@ export class DashboardStore {
   private _done = 0;
   private _resumed = 0;
   private _startedAt: number;
+  private _pausedMs = 0;
+  private _pausedSince: number | null = null;
   private _live = new Map<string, MutableLive>();
   private _recent: GameRecord[] = [];
   private _pending: { rec: GameRecord; done: number; total: number }[] = [];
@@ -173,6 +179,17 @@ export class DashboardStore {
     this._schedule();
   }
 
+  /** Marks the tournament paused or running again (the dashboard's `p`); renders at once. */
+  setPaused(paused: boolean): void {
+    const now = this._clock();
+    if (paused && this._pausedSince === null) this._pausedSince = now;
+    else if (!paused && this._pausedSince !== null) {
+      this._pausedMs += now - this._pausedSince;
+      this._pausedSince = null;
+    }
+    this.flush();
+  }
+
   /** Sets the seed shown in the header (read from the results folder's spec). */
   setSeed(seed: number): void {
     this._seed = seed;
@@ -224,6 +241,7 @@ export class DashboardStore {
   }
 
   private _build(): DashboardModel {
+    const now = this._clock();
     return {
       name: this._name,
       dir: this._dir,
@@ -234,7 +252,9 @@ export class DashboardStore {
       done: this._done,
       resumed: this._resumed,
       startedAt: this._startedAt,
-      now: this._clock(),
+      now,
+      paused: this._pausedSince !== null,
+      pausedMs: this._pausedMs + (this._pausedSince === null ? 0 : now - this._pausedSince),
       live: [...this._live.values()].map((g) => ({ ...g })),
       recent: this._recent.slice(-RECENT_KEPT),
       // A fresh array whenever it grew: Ink's <Static> memoises on the array's identity.

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../src/arena/events.ts';
+import { PauseGate } from '../../src/arena/tournament.ts';
 import { comparableLog, readLog, runSpec, timeless } from './helpers.ts';
 
 const SPEC = {
@@ -83,6 +84,57 @@ describe('tournament (in-process)', () => {
     const again = await runSpec(SPEC, { resumeDir: part.dir });
     expect(readLog(again.dir)).toHaveLength(36);
     writeFileSync(join(part.dir, 'x'), ''); // the folder is still ours to write in
+  });
+
+  it('pauses between games: nothing starts while paused, games in flight finish, the log is that of an unpaused run', async () => {
+    const whole = await runSpec(SPEC);
+    const gate = new PauseGate();
+    gate.pause(); // paused before the first game
+    let started = 0;
+    let ended = 0;
+    let pausedAgain = false;
+    const run = runSpec(SPEC, {
+      pause: gate,
+      sink: {
+        detail: 'moves',
+        emit: (e) => {
+          if (e.type === 'game-started' && ++started === 7) {
+            gate.pause(); // mid-run: this game (and any other in flight) still plays to its end
+            pausedAgain = true;
+          }
+          if (e.type === 'game-ended') ended++;
+        },
+      },
+    });
+    const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    await settle(120);
+    expect(started).toBe(0);
+    expect(gate.paused).toBe(true);
+    gate.resume();
+    while (!pausedAgain) await settle(5);
+    await settle(150); // the games in flight finish and their lines are committed
+    const held = started;
+    expect(held).toBeGreaterThanOrEqual(7);
+    expect(held).toBeLessThan(36);
+    expect(ended).toBe(held);
+    await settle(120);
+    expect(started).toBe(held); // still nothing new
+    gate.resume();
+    const result = await run;
+    expect(result.interrupted).toBe(false);
+    expect(started).toBe(36);
+    expect(comparableLog(result.dir)).toEqual(comparableLog(whole.dir));
+    expect(timeless(result.summary.standings)).toEqual(timeless(whole.summary.standings));
+  });
+
+  it('stops a paused run at once when it is aborted', async () => {
+    const gate = new PauseGate();
+    gate.pause();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const result = await runSpec(SPEC, { pause: gate, signal: controller.signal });
+    expect(result.interrupted).toBe(true);
+    expect(readLog(result.dir)).toHaveLength(0);
   });
 
   it('reports every move with the position to sinks that ask for moves', async () => {

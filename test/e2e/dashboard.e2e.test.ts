@@ -27,6 +27,21 @@ describe.skipIf(!HAVE_TMUX)('tournament dashboard in a real terminal', () => {
     t.send('2');
     let screen = await t.waitFor(/#\s+bot\s+points\s+W\/D\/L/);
     expect(screen).toMatch(/^1\s+(random|greedy|optimal)\s+\d/m);
+    // p pauses the run itself (not just the display): the games in flight finish, then nothing.
+    t.send('p');
+    await t.waitFor(/variants · paused/);
+    await t.waitFor('paused: games in flight finish, no new game starts');
+    const doneNow = (): number => Number((/([\d,]+)\/12,000/.exec(t.screen())?.[1] ?? '-1').replace(/,/g, ''));
+    await new Promise((r) => setTimeout(r, 2500)); // the last games' lines are committed and rendered
+    const held = doneNow();
+    expect(held).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(doneNow()).toBe(held);
+    t.send('p');
+    await t.waitFor(/variants · running/);
+    const t1 = Date.now();
+    while (doneNow() === held && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 100));
+    expect(doneNow()).toBeGreaterThan(held);
     t.send('q');
     screen = await t.waitFor('Resume with: arena tournament --resume');
     expect(screen).toMatch(/Stopped after \d+ of 12000 games; results saved in/);

@@ -40,6 +40,26 @@ describe('dashboard store', () => {
     expect(m.seed).toBe(11);
     expect(gamesPerSecond(m)).toBeCloseTo(18 / ((EVENTS.length - 1) * 0.01), 5);
   });
+  it('leaves time spent paused out of the rate', () => {
+    let now = 0;
+    const store = new DashboardStore(1e9, () => now);
+    store.push(EVENTS[0]!);
+    const ended = EVENTS.filter((e) => e.type === 'game-ended');
+    for (const e of ended.slice(0, 5)) store.push(e);
+    now = 1000;
+    store.setPaused(true);
+    expect(store.getSnapshot().paused).toBe(true);
+    now = 61_000;
+    store.flush();
+    expect(store.getSnapshot().pausedMs).toBe(60_000);
+    store.setPaused(false);
+    now = 62_000;
+    store.flush();
+    const m = store.getSnapshot();
+    expect(m.paused).toBe(false);
+    expect(gamesPerSecond(m)).toBeCloseTo(5 / 2, 5); // 2 s of play, not 62
+  });
+
   it('logs a burst of finished games as one line (and each forfeit), so fast tournaments stay cheap', () => {
     const store = new DashboardStore(1e9);
     const ended = EVENTS.filter((e) => e.type === 'game-ended');
@@ -119,6 +139,40 @@ describe('dashboard fed with a recorded event stream', () => {
     r.stdin.write('q');
     await settle();
     expect(quits).toBe(0); // already finished: nothing to stop
+  });
+
+  it('p pauses and resumes the run itself; the display stays live while paused', async () => {
+    const store = new DashboardStore(5);
+    const calls: string[] = [];
+    const controls = { quit: () => void calls.push('quit'), pause: () => void calls.push('pause'), resume: () => void calls.push('resume') };
+    const r = render(<Dashboard store={store} controls={controls} width={100} height={40} />);
+    unmount = r.unmount;
+    const firstEnd = EVENTS.findIndex((e) => e.type === 'game-ended');
+    for (const e of EVENTS.slice(0, firstEnd + 1)) store.push(e);
+    await settle();
+    expect(r.lastFrame()).toMatch(/variants · running/);
+    r.stdin.write('p');
+    await settle();
+    expect(calls).toEqual(['pause']);
+    let f = r.lastFrame()!;
+    expect(f).toMatch(/variants · paused/);
+    expect(f).toContain('paused: games in flight finish, no new game starts');
+    // Games in flight still finish on screen while paused.
+    const secondEnd = EVENTS.findIndex((e, i) => i > firstEnd && e.type === 'game-ended');
+    for (const e of EVENTS.slice(firstEnd + 1, secondEnd + 1)) store.push(e);
+    await settle();
+    expect(r.lastFrame()).toMatch(/2\/18 11\.1%/);
+    r.stdin.write('?');
+    await settle();
+    expect(r.lastFrame()).toContain('pause or resume the tournament');
+    r.stdin.write('?');
+    await settle();
+    r.stdin.write('p');
+    await settle();
+    expect(calls).toEqual(['pause', 'resume']);
+    f = r.lastFrame()!;
+    expect(f).toMatch(/variants · running/);
+    expect(f).not.toContain('paused:');
   });
 
   it('q asks the run to stop; an interrupted finish prints the resume command', async () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { discoverBots } from '../../arena/bot-registry.ts';
 import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../../arena/spec.ts';
-import { prepareTournament, resumeSpec, runTournament } from '../../arena/tournament.ts';
+import { PauseGate, prepareTournament, resumeSpec, runTournament } from '../../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../../core/errors.ts';
 import { FAMILIES } from '../../games/index.ts';
 import { plainReporter } from '../../tui/plain.ts';
@@ -149,10 +149,11 @@ export const tournamentCommand: CommandModule<object, Args> = {
     const prepared = prepareTournament(spec, registry, where);
 
     const out = io();
+    const pause = new PauseGate(); // the dashboard's `p`
     // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
     const sink =
       out.isTTY && !args.plain && !args.json
-        ? (await import('../../tui/dashboard-sink.ts')).dashboardSink()
+        ? (await import('../../tui/dashboard-sink.ts')).dashboardSink({ controls: { pause: () => pause.pause(), resume: () => pause.resume() } })
         : plainReporter((line) => out.out(line), { json: args.json });
     const controller = new AbortController();
     let signals = 0;
@@ -166,6 +167,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
       const result = await runTournament(prepared, {
         sink,
         signal: controller.signal,
+        pause,
         ...(resumeDir !== undefined ? { resumeDir } : {}),
         resumeCommand: (dir) => `arena tournament --resume ${JSON.stringify(dir)}`,
       });
