@@ -19,7 +19,7 @@ import { createRng, deriveSeed } from '../core/rng.ts';
 import { show } from '../core/errors.ts';
 import { FAMILIES, getFamily, makeGame, parseVariant } from '../games/index.ts';
 import { supportedBy, type BotEntry } from './bot-registry.ts';
-import { DEFAULT_GRACE_MS, errorText, type MoveReply } from './host.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, errorText, type MoveReply } from './host.ts';
 import { findMove } from './match.ts';
 import { WorkerHost } from './worker-host.ts';
 import { ProcessHost, tempStderrLogPath } from './process-host.ts';
@@ -236,6 +236,23 @@ async function checkVariant(
     maxMs,
     detail,
   });
+  // Warm up as a tournament would (once per variant, its own budget), so a table build is not
+  // judged as a slow first move.
+  if (bot.prepare) {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve(bot.prepare(botGame, options)),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new CheckTimeout()), DEFAULT_PREPARE_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (err) {
+      return row('fail', err instanceof CheckTimeout ? `prepare took longer than ${DEFAULT_PREPARE_TIMEOUT_MS} ms` : `prepare failed: ${errorText(err)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   for (let i = 0; i < cfg.positions; i++) {
     const state = checkPosition(game, deriveSeed(cfg.seed, 'check', game.id, i));
     if (state === undefined) continue;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { makeGame, parseVariant } from '../games/index.ts';
+import { DEFAULT_PREPARE_TIMEOUT_MS } from './host.ts';
 
 /** A variant in a spec: a variant id string, or a family with raw parameters. */
 export const VariantSpecSchema = z.union([
@@ -47,7 +48,7 @@ export const TournamentSpecSchema = z
       .number()
       .positive()
       .max(3_600_000)
-      .default(30_000)
+      .default(DEFAULT_PREPARE_TIMEOUT_MS)
       .describe("Budget in milliseconds of a bot's `prepare` (its warm-up, once per variant before its first move in it)"),
     concurrency: z.number().int().min(1).max(256).optional().describe('Games played at once (default: the number of CPU cores)'),
     isolation: z

@@ -52,6 +52,13 @@ describe('arena bots check', () => {
     expect(out).toMatch(/greedy: passed on \d+ variants/);
   });
 
+  it('warms a bot up with its prepare hook first, and fails a bot whose prepare throws', async () => {
+    const file = join(import.meta.dirname, '../fixtures/bots/fx-prepare-throws.ts');
+    const { code, out } = await run('bots', 'check', file, '--positions', '1', '--family', 'subtraction', '--isolation', 'none');
+    expect(code).toBe(1);
+    expect(out).toMatch(/FAIL .*prepare failed: Error: fx-prepare-throws has no table/);
+  });
+
   it('checks a user bot by file, in a worker thread', async () => {
     const { code, out } = await run('bots', 'check', join(user.dir, 'userbot.ts'), '--positions', '2', '--family', 'subtraction');
     expect(code).toBe(0);
