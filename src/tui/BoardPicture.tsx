@@ -1,6 +1,7 @@
 import { Text } from 'ink';
 import type { Seat } from '../core/game.ts';
 import type { BoardView } from './board-view.ts';
+import type { CoinCursor } from './coin-cursor.ts';
 import { CoinsBoard } from './CoinsBoard.tsx';
 import { EndGameBoard } from './EndGameBoard.tsx';
 import { NoRepeatBoard } from './NoRepeatBoard.tsx';
@@ -14,10 +15,12 @@ type Props = {
   readonly width: number;
   /** What to call each seat (`you`/`optimal`, or two bot names). */
   readonly names: Readonly<Record<Seat, string>>;
+  /** Play's cursor over the coin board (other pictures have none). */
+  readonly cursor?: CoinCursor | undefined;
 };
 
 /** The picture of a position's view data, by family. */
-export function BoardPicture({ view, width, names }: Props) {
+export function BoardPicture({ view, width, names, cursor }: Props) {
   const w = Math.max(10, width);
   switch (view.kind) {
     case 'pile':
@@ -27,7 +30,7 @@ export function BoardPicture({ view, width, names }: Props) {
     case 'piles':
       return <PilesBoard view={view} width={w} names={names} />;
     case 'coins':
-      return <CoinsBoard view={view} width={w} names={names} />;
+      return <CoinsBoard view={view} width={w} names={names} cursor={cursor} />;
     case 'end-game':
       return <EndGameBoard view={view} width={w} names={names} />;
     case 'text':

@@ -1,12 +1,15 @@
 import { Box, Text } from 'ink';
 import type { Seat } from '../core/game.ts';
 import type { CoinsView } from './board-view.ts';
+import type { CoinCursor } from './coin-cursor.ts';
 import { useTheme } from './theme.ts';
 
 type Props = {
   readonly view: CoinsView;
   readonly width: number;
   readonly names: Readonly<Record<Seat, string>>;
+  /** Play's cursor, mark and previewed take, drawn over the cells; absent elsewhere. */
+  readonly cursor?: CoinCursor | undefined;
 };
 
 /** Coin numbers (1-based) of each row of the board, in reading order. */
@@ -23,9 +26,11 @@ export function coinRows(shape: 'triangle' | 'square', size: number): number[][]
 /**
  * The coin triangle (centred, as in seed 003) or square as a grid: coins on the board show their
  * numbers (what a move types), coins just taken show `×` in the taken colour, older gaps `·`.
- * When the numbers do not fit, each cell shrinks to one glyph.
+ * When the numbers do not fit, each cell shrinks to one glyph. With a cursor, its cell is bracketed
+ * `[13]` and inverse, the mark `{11}`, and a legal take's coins between them `(12)`: brackets, not
+ * colour alone, so the cursor shows under NO_COLOR too; a take that is not legal is drawn red and dim.
  */
-export function CoinsBoard({ view, width, names }: Props) {
+export function CoinsBoard({ view, width, names, cursor }: Props) {
   const theme = useTheme();
   const rows = coinRows(view.shape, view.size);
   const total = rows.reduce((n, r) => n + r.length, 0);
@@ -34,7 +39,10 @@ export function CoinsBoard({ view, width, names }: Props) {
   const numbered = widest * (digits + 2) <= width;
   const cellW = numbered ? digits + 2 : 2;
   const last = new Set(view.lastTaken);
+  const line = new Set(cursor?.legal ? cursor.line : []);
   const left = view.present.filter(Boolean).length;
+  // One glyph cells keep only the opening bracket, where the other cells have their space.
+  const cell = (inner: string, pair = '  '): string => (numbered ? `${pair[0]}${inner.padStart(digits)}${pair[1]}` : `${pair[0]}${inner}`);
   return (
     <Box flexDirection="column">
       {rows.map((row, r) => {
@@ -45,17 +53,23 @@ export function CoinsBoard({ view, width, names }: Props) {
             {indent}
             {row.map((coin) => {
               const here = view.present[coin - 1] === true;
-              const label = numbered ? String(coin).padStart(digits) : theme.glyph.coin;
-              if (here) return <Text key={coin} {...theme.coin}>{` ${label} `.slice(0, cellW).padEnd(cellW)}</Text>;
-              const mark = last.has(coin) ? theme.glyph.takenCoin : theme.glyph.emptyCell;
-              const cell = numbered ? ` ${mark.padStart(digits)} ` : `${mark} `;
+              const inner = here ? (numbered ? String(coin) : theme.glyph.coin) : last.has(coin) ? theme.glyph.takenCoin : theme.glyph.emptyCell;
+              if (cursor && (cursor.at === coin || cursor.mark === coin || line.has(coin))) {
+                const pair = cursor.at === coin ? theme.glyph.cursorPair : cursor.mark === coin ? theme.glyph.markPair : theme.glyph.linePair;
+                return (
+                  <Text key={coin} {...(cursor.legal ? theme.good : theme.bad)} bold inverse={cursor.at === coin || line.has(coin)} dimColor={!cursor.legal && cursor.at !== coin}>
+                    {cell(inner, pair)}
+                  </Text>
+                );
+              }
+              if (here) return <Text key={coin} {...theme.coin}>{cell(inner)}</Text>;
               return last.has(coin) ? (
                 <Text key={coin} {...theme.taken} bold>
-                  {cell}
+                  {cell(inner)}
                 </Text>
               ) : (
                 <Text key={coin} {...theme.muted}>
-                  {cell}
+                  {cell(inner)}
                 </Text>
               );
             })}

@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text, useInput, type Key } from 'ink';
 import { useMemo, useState } from 'react';
 import { ArenaError } from '../core/errors.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
@@ -10,8 +10,15 @@ import { MoveList } from './MoveList.tsx';
 import { Review } from './Review.tsx';
 import { useTheme } from './theme.ts';
 import { usePlay, type Opponent } from './use-play.ts';
+import { previewTake, type CursorDir } from './coin-cursor.ts';
+import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, solverOf, standingText } from './verdicts.ts';
 import { Menu } from './Menu.tsx';
+
+/** The cursor direction of an arrow key (only called when one was pressed). */
+function arrow(key: Key): CursorDir {
+  return key.upArrow ? 'up' : key.downArrow ? 'down' : key.leftArrow ? 'left' : 'right';
+}
 
 /** What the player chose at the end of a game. */
 export type PlayEnd = 'again' | 'quit';
@@ -31,7 +38,9 @@ type Props = {
 
 /**
  * One game against a bot: the board, the human's move list, the bot's replies with their thinking
- * time, hints (`h`), undo (`u`), and at the end the review and a choice to play again or quit.
+ * time, hints (`h`), undo (`u`), and at the end the review and a choice to play again or quit. On the
+ * coin board `c` swaps the list for a cursor over the coins: the arrows move it, space marks a line's
+ * first coin, enter takes the line to the cursor, esc clears the mark or goes back to the list.
  */
 export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, width, height = 40, onEnd }: Props) {
   const theme = useTheme();
@@ -42,6 +51,26 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
   const names: Record<Seat, string> = human === 'first' ? { first: 'you', second: opponent.label } : { first: opponent.label, second: 'you' };
   const yourTurn = play.outcome === null && play.toMove === human && !play.thinking;
   const hint = useMemo(() => (hints && yourTurn ? hintFor(game, solver, play.state) : null), [hints, yourTurn, game, solver, play.state]);
+  const good = hint?.ok && (hint.value > 0 || hint.scored) ? new Set(hint.best) : null;
+  const view = boardView(game, play.state, play.prev);
+  const cursor = useCoinCursor(view.kind === 'coins' ? view : null);
+  const cursorOn = cursor.on && play.outcome === null;
+  // The rules judge what the cursor points at: the line from the mark (or the cursor alone) to the cursor.
+  const preview = useMemo(
+    () => (cursorOn ? previewTake(game, play.state, play.moves, cursor.mark ?? cursor.at, cursor.at) : null),
+    [cursorOn, game, play.state, play.moves, cursor.mark, cursor.at],
+  );
+
+  const takeAtCursor = (): void => {
+    if (!preview || !yourTurn) return;
+    if (preview.error !== null) {
+      setError(preview.error);
+      return;
+    }
+    play.play(preview.move);
+    cursor.played();
+    setError(null);
+  };
 
   useInput((input, key) => {
     if (KEYS.quit.match(input, key)) onEnd('quit');
@@ -50,6 +79,18 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
     else if (play.outcome !== null) {
       if (KEYS.again.match(input, key)) onEnd('again');
     } else if (KEYS.hints.match(input, key)) setHints((h) => !h);
+    else if (view.kind === 'coins' && KEYS.cursor.match(input, key)) {
+      cursor.toggle();
+      setError(null);
+    } else if (cursorOn) {
+      if (KEYS.cursorMove.match(input, key)) cursor.move(arrow(key));
+      else if (KEYS.mark.match(input, key)) cursor.markHere();
+      else if (KEYS.take.match(input, key)) takeAtCursor();
+      else if (KEYS.unmark.match(input, key)) {
+        cursor.back();
+        setError(null);
+      }
+    }
   });
 
   const choose = (text: string): void => {
@@ -62,7 +103,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
   };
 
   // Fit an 80×24 terminal: the move list gets the rows the board and the other lines leave.
-  const boardRows = pictureLines(boardView(game, play.state, play.prev), width - 4) + 4;
+  const boardRows = pictureLines(view, width - 4) + 4;
   const listRows = Math.max(3, Math.min(8, height - boardRows - 10));
   const lastBot = [...play.history].reverse().find((p) => p.seat !== human);
   const last = play.history[play.history.length - 1];
@@ -73,7 +114,14 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
         <Text {...theme.muted}>{` · you play ${human} against ${opponent.label}`}</Text>
       </Text>
       <Box marginY={1} paddingX={1} borderStyle="round" flexDirection="column">
-        <Board game={game} state={play.state} prev={play.prev} width={width - 4} names={names} />
+        <Board
+          game={game}
+          state={play.state}
+          prev={play.prev}
+          width={width - 4}
+          names={names}
+          cursor={preview ? { at: cursor.at, mark: cursor.mark, legal: preview.error === null, line: preview.line } : undefined}
+        />
       </Box>
       {play.thinking ? <Text {...theme.accent}>{`${opponent.label} is thinking…`}</Text> : null}
       {lastBot && !play.thinking ? (
@@ -93,12 +141,41 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
           {hint.ok && hint.scored ? ` · best moves: ${hint.best.join(', ')}` : ''}
         </Text>
       ) : null}
-      {play.outcome === null ? (
+      {play.outcome === null && preview ? (
+        <>
+          <Text>
+            <Text bold>{yourTurn ? 'Your move: ' : 'Next move: '}</Text>
+            <Text {...(preview.error === null ? theme.good : theme.bad)}>
+              {`${preview.text} ${preview.error === null ? theme.glyph.ok : theme.glyph.mistake}`}
+            </Text>
+            <Text {...theme.muted}>{preview.error === null ? ` takes ${preview.line.join(', ')}` : ` ${preview.error}`}</Text>
+            {good?.has(preview.text) ? <Text {...theme.good}>{` · ${solver?.scored ? 'best' : 'wins'}`}</Text> : null}
+          </Text>
+          <Text {...theme.muted}>
+            {!yourTurn
+              ? '(waiting for the reply)'
+              : cursor.mark === null
+                ? 'enter takes the coin under the cursor; space marks the first coin of a longer line'
+                : `line from ${cursor.mark}: move to its last coin and press enter; esc clears the mark`}
+          </Text>
+          <Text {...theme.muted}>
+            {footer(
+              [KEYS.cursorMove, 'move'],
+              [KEYS.mark, 'mark'],
+              [KEYS.take, 'take'],
+              [KEYS.unmark, cursor.mark === null ? 'move list' : 'clear mark'],
+              [KEYS.hints, hints ? 'hide hints' : 'hints'],
+              [KEYS.undo, 'undo'],
+              [KEYS.quit, 'quit'],
+            )}
+          </Text>
+        </>
+      ) : play.outcome === null ? (
         <>
           {/* Always mounted, so keys typed while the bot replies are kept rather than lost. */}
           <MoveList
             moves={yourTurn ? play.moves.map((m) => game.formatMove(m)) : []}
-            good={hint?.ok && (hint.value > 0 || hint.scored) ? new Set(hint.best) : null}
+            good={good}
             goodLabel={solver?.scored ? 'best' : 'wins'}
             onChoose={choose}
             active
@@ -106,7 +183,12 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
             limit={listRows}
           />
           <Text {...theme.muted}>
-            {footer([KEYS.hints, hints ? 'hide hints' : 'hints'], [KEYS.undo, 'undo'], [KEYS.quit, 'quit'])}
+            {footer(
+              ...(view.kind === 'coins' ? [[KEYS.cursor, 'cursor'] as const] : []),
+              [KEYS.hints, hints ? 'hide hints' : 'hints'],
+              [KEYS.undo, 'undo'],
+              [KEYS.quit, 'quit'],
+            )}
           </Text>
         </>
       ) : (

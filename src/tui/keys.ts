@@ -29,6 +29,16 @@ export const KEYS = {
   erase: { label: '⌫', help: 'erase a typed character', match: (_i: string, k: Key) => k.backspace || k.delete },
   clear: { label: 'esc', help: 'clear what was typed', match: (_i: string, k: Key) => k.escape },
   again: { label: 'a', help: 'play again', match: char('a') },
+  // play, coin board: a cursor over the coins instead of the move list (arrows then move the cursor, not the list)
+  cursor: { label: 'c', help: 'coin board: choose with a cursor over the coins (c again: the move list)', match: char('c') },
+  cursorMove: {
+    label: '←↑↓→',
+    help: 'move the cursor over the coins',
+    match: (_i: string, k: Key) => k.upArrow || k.downArrow || k.leftArrow || k.rightArrow,
+  },
+  mark: { label: 'space', help: 'mark the first coin of a line', match: (i: string, k: Key) => !k.ctrl && i === ' ' },
+  take: { label: 'enter', help: 'take the line from the mark to the cursor (no mark: the coin under it)', match: (_i: string, k: Key) => k.return },
+  unmark: { label: 'esc', help: 'clear the mark, or leave the cursor for the move list', match: (_i: string, k: Key) => k.escape },
   // dashboard
   nextView: { label: 'tab', help: 'next view', match: (_i: string, k: Key) => k.tab && !k.shift },
   prevView: { label: 'shift-tab', help: 'previous view', match: (_i: string, k: Key) => k.tab && k.shift },

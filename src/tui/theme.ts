@@ -38,6 +38,12 @@ export interface Theme {
     readonly pointer: string;
     readonly ok: string;
     readonly mistake: string;
+    /** Play's coin cursor: the two characters around the cell under the cursor (`[13]`). */
+    readonly cursorPair: string;
+    /** The coin marked as the first of a line (`{11}`). */
+    readonly markPair: string;
+    /** The coins between the mark and the cursor of a legal take (`(12)`). */
+    readonly linePair: string;
   };
 }
 
@@ -54,6 +60,9 @@ const GLYPHS: Theme['glyph'] = {
   pointer: '❯',
   ok: '✓',
   mistake: '✗',
+  cursorPair: '[]',
+  markPair: '{}',
+  linePair: '()',
 };
 
 /** True when the environment asks for no colour (NO_COLOR set to anything non-empty). */
