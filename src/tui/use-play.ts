@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnyBot } from '../core/bot.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { deriveSeed } from '../core/rng.ts';
+import type { BotEntry } from '../arena/bot-registry.ts';
+import { createHost } from '../arena/create-host.ts';
 import { InProcessHost, type BotSession } from '../arena/host.ts';
 import { sameMove } from '../arena/search.ts';
 
@@ -13,6 +15,8 @@ export interface Opponent {
   readonly bot: AnyBot;
   /** Validated options, defaults filled. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** The registry entry, when the bot was discovered: picks its transport (an external program runs in its own process). */
+  readonly entry?: BotEntry;
 }
 
 /** One move of a game being played: the position before it, the move, who made it and how long it took. */
@@ -63,15 +67,25 @@ export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: P
   const [history, setHistory] = useState<readonly Ply[]>([]);
   const [forfeit, setForfeit] = useState<string | null>(null);
   const [thinking, setThinking] = useState(false);
-  const session = useRef<BotSession | null>(null);
+  // Opening may be asynchronous (an external bot's process starts first); a failed start is its reason.
+  const session = useRef<Promise<BotSession | string> | null>(null);
   const botSeat = otherSeat(human);
 
   useEffect(() => {
-    const host = new InProcessHost({ label: opponent.label, name: opponent.name, options: opponent.options }, opponent.bot);
-    session.current = host.open({ key: `play-${seed}`, variant: game.id, seat: botSeat, rngSeed: deriveSeed(seed, 'play-bot') });
+    const spec = { label: opponent.label, name: opponent.name, options: opponent.options };
+    const host = opponent.entry ? createHost(opponent.entry, spec, { isolation: 'none', memoryMb: 512 }) : new InProcessHost(spec, opponent.bot);
+    const opened = (async (): Promise<BotSession | string> => {
+      try {
+        await host.start();
+        return await host.open({ key: `play-${seed}`, variant: game.id, seat: botSeat, rngSeed: deriveSeed(seed, 'play-bot') });
+      } catch (err) {
+        return host.failure ?? (err instanceof Error ? err.message : String(err));
+      }
+    })();
+    session.current = opened;
     return () => {
-      session.current?.close();
       session.current = null;
+      void opened.then((s) => (typeof s === 'string' ? undefined : s.close()));
       void host.close();
     };
   }, [game, opponent, seed, botSeat]);
@@ -87,31 +101,39 @@ export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: P
     if (outcome || toMove === human) return;
     let cancelled = false;
     setThinking(true);
+    const ask = async (opened: Promise<BotSession | string>): Promise<void> => {
+      const s = await opened;
+      if (cancelled) return;
+      if (typeof s === 'string') {
+        setThinking(false);
+        setForfeit(`${opponent.label} forfeits: crash (failed to start: ${s})`);
+        return;
+      }
+      const reply = await s.move(state, moves, timePerMoveMs);
+      if (cancelled) return;
+      setThinking(false);
+      if (!reply.ok) {
+        setForfeit(`${opponent.label} forfeits: ${reply.kind} (${reply.reason})`);
+        return;
+      }
+      const legal = sameMove(game, moves, reply.move);
+      if (legal === undefined) {
+        let shown: string;
+        try {
+          shown = game.formatMove(reply.move);
+        } catch {
+          shown = String(reply.move);
+        }
+        setForfeit(`${opponent.label} forfeits: illegal-move (${shown} is not legal here)`);
+        return;
+      }
+      const after = game.play(state, legal);
+      setHistory((h) => [...h, { before: state, after, move: legal, text: game.formatMove(legal), seat: botSeat, ms: reply.ms }]);
+    };
     // Yield a frame first, so "thinking…" is on screen before a synchronous bot blocks the loop.
     const timer = setTimeout(() => {
-      const s = session.current;
-      if (!s) return;
-      void Promise.resolve(s.move(state, moves, timePerMoveMs)).then((reply) => {
-        if (cancelled) return;
-        setThinking(false);
-        if (!reply.ok) {
-          setForfeit(`${opponent.label} forfeits: ${reply.kind} (${reply.reason})`);
-          return;
-        }
-        const legal = sameMove(game, moves, reply.move);
-        if (legal === undefined) {
-          let shown: string;
-          try {
-            shown = game.formatMove(reply.move);
-          } catch {
-            shown = String(reply.move);
-          }
-          setForfeit(`${opponent.label} forfeits: illegal-move (${shown} is not legal here)`);
-          return;
-        }
-        const after = game.play(state, legal);
-        setHistory((h) => [...h, { before: state, after, move: legal, text: game.formatMove(legal), seat: botSeat, ms: reply.ms }]);
-      });
+      const opened = session.current;
+      if (opened) void ask(opened);
     }, 15);
     return () => {
       cancelled = true;

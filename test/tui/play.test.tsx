@@ -4,6 +4,8 @@ import { defineBot, type AnyBot } from '../../src/core/bot.ts';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { PlayApp } from '../../src/tui/PlayApp.tsx';
 import type { Opponent } from '../../src/tui/use-play.ts';
+import { discoverBots } from '../../src/arena/bot-registry.ts';
+import { join } from 'node:path';
 
 const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
 const ENTER = '\r';
@@ -125,6 +127,18 @@ describe('play loop', () => {
     expect(f).toMatch(/│\s+·\s+·\s+·\s+│/);
     expect(f).toContain('solverbot played 1 in');
   });
+
+  it('plays an external bot (the Python example) through its process', async () => {
+    const registry = await discoverBots([join(import.meta.dirname, '../../examples/python-bot')]);
+    const entry = registry.bots.find((b) => b.name === 'python-bot')!;
+    const python: Opponent = { label: entry.name, name: entry.name, bot: entry.bot, options: {}, entry };
+    const game = parseVariant('subtraction{moves=1,5,8,10;n=50}');
+    const r = render(<PlayApp families={FAMILIES} opponents={[python]} game={game} opponent={python} first="bot" seed={4} timePerMoveMs={5000} />);
+    unmount = r.unmount;
+    // 50 is an N-position of {1,5,8,10}; the example's largest winning take is 5 (45 is cold).
+    const f = await until(r.lastFrame, 'python-bot played 5 in', 15_000);
+    expect(f).toContain('45 stones');
+  }, 20_000);
 
   it('menus choose the family, parameters, opponent and first mover', async () => {
     const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} seed={3} timePerMoveMs={1000} />);

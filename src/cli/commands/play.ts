@@ -21,7 +21,7 @@ export function requireTerminal(command: string): boolean {
 
 /** Every discovered bot with its default options, as the opponent menu lists them. */
 export function opponentsOf(registry: BotRegistry): Opponent[] {
-  return registry.bots.map((b) => ({ label: b.name, name: b.name, bot: b.bot, options: botOptions(b.bot, {}) }));
+  return registry.bots.map((b) => ({ label: b.name, name: b.name, bot: b.bot, options: botOptions(b.bot, {}), entry: b }));
 }
 
 /** Parses `--seed`: a 32-bit unsigned integer. */
@@ -56,7 +56,7 @@ export const playCommand: CommandModule<object, Args> = {
     let opponent: Opponent | undefined;
     if (args.bot !== undefined) {
       const choice = resolveBot(registry, args.bot);
-      opponent = { label: choice.label, name: choice.entry.name, bot: choice.entry.bot, options: choice.options };
+      opponent = { label: choice.label, name: choice.entry.name, bot: choice.entry.bot, options: choice.options, entry: choice.entry };
       if (game && !supportedBy(choice.entry.bot, game)) {
         throw new UsageError(`Bot \`${choice.label}\` does not play ${game.id}`);
       }
