@@ -67,3 +67,114 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
   const { ms: ms2 } = timed(() => s2.bestMove(small.deal(createRng(7))));
   report('square 6×6, 18 coins dealt: first bestMove (table build)', `${ms2.toFixed(0)} ms`);
 }
+
+// ---- Issue 6 §3: whole-board tables (word-parallel blocks) and the memoized search, against C ----
+// (bench/c/coins_table.c runs the same block algorithm on the layout computed here, so both sides
+// fill exactly the same table; the C side reads the layout from a file.)
+{
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { compareWithC, runC, reportRatio } = await import('./c.ts');
+  const { buildTable, chunkTakes, tableLayout, readBit, tableIndex } = await import('../src/solvers/coin-table.ts');
+  const { buildTableParallel } = await import('../src/solvers/coin-table-build.ts');
+  const { createCoinSearch, boardSymmetries } = await import('../src/solvers/coin-search.ts');
+  const tmp = mkdtempSync(join(tmpdir(), 'coins-bench-'));
+  const layoutFile = (name: string, layout: ReturnType<typeof tableLayout>): string => {
+    const { w, b } = chunkTakes(layout);
+    const pairs = Array.from(w, (x, i) => `${x} ${b[i]}`);
+    const text = [
+      `${layout.cells} ${layout.blockBits} ${layout.wordBits} ${layout.chunkBits}`,
+      `${layout.inWord.length} ${Array.from(layout.inWord).join(' ')}`,
+      `${layout.cross.length / 4} ${Array.from(layout.cross).join(' ')}`,
+      `${w.length} ${pairs.join(' ')}`,
+    ].join('\n');
+    const file = join(tmp, `${name}.layout`);
+    writeFileSync(file, `${text}\n`);
+    return file;
+  };
+
+  // The 21-coin triangle, single-threaded on both sides.
+  const tri = tableLayout(triangleGraph(6));
+  let blocks = buildTable(tri);
+  const c21 = compareWithC('triangle 6 rows (21 coins): whole-board table', () => void (blocks = buildTable(tri)), 5, 'coins_table', [layoutFile('tri6', tri), '5']);
+  const triWins = readBit(tri, blocks, tableIndex(tri).of(2 ** 21 - 1));
+  if (c21 && c21.values['full_board_wins'] !== (triWins ? '1' : '0')) throw new Error('C and TS disagree on the 21-coin triangle');
+  report('triangle 6 rows: full board (table)', triWins ? 'first player wins (N)' : 'second player wins (P)');
+
+  // The 25-coin square and the 28-coin triangle on two workers (worker start-up included).
+  for (const [label, g] of [
+    ['square 5×5 (25 coins)', squareGraph(5)],
+    ['triangle 7 rows (28 coins)', triangleGraph(7)],
+  ] as const) {
+    const t0 = performance.now();
+    const built = await buildTableParallel(g, { workers: 2 });
+    const ms = performance.now() - t0;
+    const wins = readBit(built.layout, built.blocks, tableIndex(built.layout).of(2 ** g.cells - 1));
+    report(`${label}: whole-board table, 2 workers`, `${ms.toFixed(0)} ms; full board: ${wins ? 'first player wins (N)' : 'second player wins (P)'}`);
+  }
+
+  // The memoized search on random 24-coin positions of the 6×6 square (a fresh search each), and
+  // bench/c/coins_search.c (the same algorithm, 64-bit masks) on the same positions.
+  {
+    const g = squareGraph(6);
+    const rng = createRng(2024);
+    const times: number[] = [];
+    const results: (boolean | undefined)[] = [];
+    const masks: number[] = [];
+    const positions = Number(process.env.COINS_SEARCH_POSITIONS ?? 5);
+    const coinsPer = Number(process.env.COINS_SEARCH_COINS ?? 24);
+    for (let i = 0; i < positions; i++) {
+      const cells = rng.shuffle(Array.from({ length: 36 }, (_, k) => k)).slice(0, coinsPer);
+      const mask = cells.reduce((m, c) => m + 2 ** c, 0);
+      masks.push(mask);
+      const search = createCoinSearch(g, { symmetries: boardSymmetries('square', 6) });
+      const t0 = performance.now();
+      results.push(search.wins(mask, Date.now() + 60_000));
+      times.push(performance.now() - t0);
+    }
+    const unproved = results.filter((r) => r === undefined).length;
+    const sorted = [...times].sort((a, b) => a - b);
+    const tsMedian = sorted[Math.floor(sorted.length / 2)]!;
+    report(
+      `square 6×6: memoized search, ${positions} random ${coinsPer}-coin positions`,
+      `TS median ${tsMedian.toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted[sorted.length - 1]!.toFixed(0)})${unproved ? `, ${unproved} unproved in 60 s` : ''}`,
+    );
+    // What the coins solver actually does for such positions: one word-parallel table over the
+    // position's subsets (src/solvers/coin-block-oracle.ts).
+    const { createBlockOracle } = await import('../src/solvers/coin-block-oracle.ts');
+    const blockTimes = masks.map((mask, i) => {
+      const oracle = createBlockOracle(g);
+      const t0 = performance.now();
+      const w = oracle.win(mask);
+      const ms = performance.now() - t0;
+      if (results[i] !== undefined && results[i] !== w) throw new Error(`block table and search disagree on position ${i}`);
+      return ms;
+    });
+    blockTimes.sort((a, b) => a - b);
+    report(
+      `square 6×6: ${coinsPer}-coin positions by a block table each`,
+      `median ${blockTimes[Math.floor(blockTimes.length / 2)]!.toFixed(0)} ms (max ${blockTimes[blockTimes.length - 1]!.toFixed(0)})`,
+    );
+    const c = runC('coins_search', masks.map(String));
+    reportRatio(`square 6×6: search, ${coinsPer} coins (TS/C of medians)`, tsMedian, c);
+    if (c) {
+      results.forEach((r, i) => {
+        if (r !== undefined && c.values[`win_${i}`] !== (r ? '1' : '0')) throw new Error(`C and TS searches disagree on position ${i}`);
+      });
+    }
+  }
+
+  // The 36-coin square: minutes on both sides, only with BENCH_BIG=1.
+  if (process.env.BENCH_BIG === '1') {
+    const g = squareGraph(6);
+    const t0 = performance.now();
+    const built = await buildTableParallel(g, { workers: 2 });
+    const tsMs = performance.now() - t0;
+    const wins = readBit(built.layout, built.blocks, tableIndex(built.layout).of(2 ** 36 - 1));
+    const c36 = runC('coins_table', [layoutFile('square6', built.layout), '0']);
+    reportRatio('square 6×6 (36 coins): TS on 2 workers vs C on 1 thread', tsMs, c36);
+    report('square 6×6: full board', wins ? 'first player wins (N)' : 'second player wins (P)');
+    if (c36 && c36.values['full_board_wins'] !== (wins ? '1' : '0')) throw new Error('C and TS disagree on the 36-coin square');
+  } else report('square 6×6 (36 coins) table', 'skipped (BENCH_BIG=1 runs it: minutes)');
+}

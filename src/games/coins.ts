@@ -18,6 +18,9 @@ import {
   type CoinScoring,
   type LineGraph,
 } from '../solvers/coins.ts';
+import { createBlockOracle, type BlockOracle } from '../solvers/coin-block-oracle.ts';
+import { boardSymmetries, createCoinSearch, type CoinSearch } from '../solvers/coin-search.ts';
+import { defaultTableDir, openTableFile, tableName, type TableFile } from '../solvers/coin-table-file.ts';
 
 /** The two boards of GAMES.md 5. */
 export type CoinBoard = 'triangle' | 'square';
@@ -114,6 +117,107 @@ function oracleFor(board: CoinBoard, size: number, graph: LineGraph, scoring: Co
     ORACLES.set(id, oracle);
   }
   return oracle;
+}
+
+// Whole-board tables on disk (`arena analyze coins --build-table`), opened once per board; null
+// when absent. A table that fails to open (another layout, truncated) counts as absent: the
+// search answers instead, so a stale cache file never breaks play.
+const FILES = new Map<string, TableFile | null>();
+
+function tableFileFor(board: CoinBoard, size: number, graph: LineGraph): TableFile | null {
+  const dir = defaultTableDir();
+  const id = `${dir}/${board}${size}`;
+  let file = FILES.get(id);
+  if (file === undefined) {
+    try {
+      file = openTableFile(dir, tableName(board, size), graph) ?? null;
+    } catch {
+      file = null;
+    }
+    FILES.set(id, file);
+  }
+  return file;
+}
+
+// One search (with its transposition table) per board, kept for the process like the oracles.
+const SEARCHES = new Map<string, CoinSearch>();
+
+function searchFor(board: CoinBoard, size: number, graph: LineGraph): CoinSearch {
+  const id = `${board}${size}`;
+  let search = SEARCHES.get(id);
+  if (!search) {
+    search = createCoinSearch(graph, { symmetries: boardSymmetries(board, size) });
+    SEARCHES.set(id, search);
+  }
+  return search;
+}
+
+/** Default budget of the search solver's `value`/`bestMove` (`bestMoveBy` takes a deadline). */
+export const SEARCH_BUDGET_MS = 5000;
+
+/**
+ * On boards beyond the dealt-position tables, positions of at most this many coins are solved by a
+ * word-parallel table over their subsets (src/solvers/coin-block-oracle.ts: about 0.3 s of CPU for
+ * 24 coins, 1 s for 26), larger ones by the search.
+ */
+export const BLOCK_TABLE_COINS = 26;
+
+// One block oracle per board (its tables are per base position, reused within a game).
+const BLOCK_ORACLES = new Map<string, BlockOracle>();
+
+function blockOracleFor(board: CoinBoard, size: number, graph: LineGraph): BlockOracle {
+  const id = `${board}${size}`;
+  let oracle = BLOCK_ORACLES.get(id);
+  if (!oracle) {
+    oracle = createBlockOracle(graph, BLOCK_TABLE_COINS);
+    BLOCK_ORACLES.set(id, oracle);
+  }
+  return oracle;
+}
+
+/**
+ * The last-coin solver of a board too large for the subset tables and without a table file: a
+ * memoized search per position (src/solvers/coin-search.ts). Positions of at most
+ * BLOCK_TABLE_COINS coins are answered by `small` (a subset-table solver, with its tie-breaks);
+ * larger ones by the search, whose tie-break is the same in a won position (the winning take with
+ * the most coins, then the earliest) and, in a lost one, the earliest single coin. A position not
+ * proved within the budget throws TooLargeError; `bestMoveBy` returns undefined instead.
+ */
+function searchSolver(
+  search: CoinSearch,
+  blocks: BlockOracle,
+  small: Solver<CoinsState, CoinMove>,
+  moveOf: (mask: number) => CoinMove,
+  budgetMs: number,
+): Solver<CoinsState, CoinMove> {
+  const unproved = (s: CoinsState): TooLargeError =>
+    new TooLargeError(`Expected a position the coin search proves within ${budgetMs} ms, got one of ${coinCount(s.coins)} coins it did not`);
+  const wins = (s: CoinsState): boolean => {
+    const w = search.wins(s.coins, Date.now() + budgetMs);
+    if (w === undefined) throw unproved(s);
+    return w;
+  };
+  const bestBy = (s: CoinsState, deadline: number): CoinMove | null | undefined => {
+    const count = coinCount(s.coins);
+    if (count <= BLOCK_TABLE_COINS) {
+      // A new table costs about 2^(count − 16) ms here; give up rather than overrun the deadline.
+      if (!blocks.covers(s.coins) && Date.now() + 2 ** (count - 16) > deadline) return undefined;
+      return small.bestMove(s);
+    }
+    const take = search.bestTake(s.coins, deadline);
+    return take === undefined || take === null ? take : moveOf(take);
+  };
+  return {
+    scored: false,
+    value: (s) => (coinCount(s.coins) <= BLOCK_TABLE_COINS ? small.value(s) : wins(s) ? 1 : -1),
+    classify: (s): OutcomeClass => (coinCount(s.coins) <= BLOCK_TABLE_COINS ? small.classify(s) : wins(s) ? 'N' : 'P'),
+    bestMove(s) {
+      const move = bestBy(s, Date.now() + budgetMs);
+      if (move === undefined) throw unproved(s);
+      return move;
+    },
+    bestMoveBy: bestBy,
+  };
 }
 
 /** How many solver tables this process has built for coin boards (a cache diagnostic). */
@@ -293,6 +397,7 @@ export const coins = defineFamily<CoinsParams, CoinsState, CoinMove>({
       size: seg.cells.length,
     }));
     const byEnds = new Map(takes.map((t) => [t.move.first * 64 + t.move.last, t]));
+    const byMask = new Map(takes.map((t) => [t.mask, t]));
     const legalTakes = (mask: number): Take[] => takes.filter((t) => isSubmask(t.mask, mask));
     const fullMask = 2 ** n - 1;
     const listMask = raw.coins ? raw.coins.reduce((m, c) => m + 2 ** (c - 1), 0) : null;
@@ -372,10 +477,29 @@ export const coins = defineFamily<CoinsParams, CoinsState, CoinMove>({
       // is solved by a table over the subsets of the dealt coins (shared over the whole board for
       // boards up to 21 coins), built on first use and reused for the rest of the game; the 36-coin
       // boards dealt full are beyond it, and solver() is undefined there.
-      solver: () =>
-        dealtCount <= DEFAULT_CAP[scoring]
-          ? coinsSolver(oracleFor(board, size, graph, scoring, bonus), scoring, legalTakes)
-          : undefined,
+      // Under last-coin, larger deals are solved position by position: from the board's table file
+      // when one has been built (exact lookups, the reference tie-breaks), else by the memoized
+      // search, which throws TooLargeError (or, through bestMoveBy, gives up at a deadline) on a
+      // position it cannot prove in time. Points on such deals stay without a solver.
+      solver: () => {
+        if (dealtCount <= DEFAULT_CAP[scoring]) return coinsSolver(oracleFor(board, size, graph, scoring, bonus), scoring, legalTakes);
+        if (scoring !== 'last-coin') return undefined;
+        const file = tableFileFor(board, size, graph);
+        if (file) {
+          const fileOracle: CoinOracle = {
+            cap: n,
+            built: 0,
+            win: (mask) => file.win(mask),
+            future: () => {
+              throw new Error('a coin table file answers last-coin only');
+            },
+          };
+          return coinsSolver(fileOracle, 'last-coin', legalTakes);
+        }
+        const blocks = blockOracleFor(board, size, graph);
+        const small = coinsSolver(blocks, 'last-coin', legalTakes);
+        return searchSolver(searchFor(board, size, graph), blocks, small, (mask) => byMask.get(mask)!.move, SEARCH_BUDGET_MS);
+      },
       heuristic(s, m) {
         const take = takeOf(m);
         if (!take) return Number.NEGATIVE_INFINITY;

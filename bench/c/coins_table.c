@@ -1,0 +1,120 @@
+/* The whole-board misère coin table, single-threaded: the same word-parallel block algorithm as
+ * src/solvers/coin-table.ts (computeBlock), reading the layout the TypeScript side computed from a
+ * file (argv[1]) so both fill exactly the same table. Runs argv[2] times after one warm-up (0: one
+ * run, no warm-up) and prints full_board_wins, losing (count of losing subsets) and median_ms. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int cells, blockBits, wordBits, chunkBits, nIn, nCross, nFlat;
+static int32_t *inWord, *cross, *flatW, *flatB;
+static uint32_t Z[32], LAYER[6];
+static uint32_t **blocks;
+
+static int popc(unsigned x) { return __builtin_popcount(x); }
+
+static void computeBlock(int h) {
+  uint32_t *W = blocks[h];
+  uint32_t chunkWords = 1u << chunkBits, mids = 1u << (wordBits - chunkBits), chunkMask = chunkWords - 1;
+  memset(W, 0, sizeof(uint32_t) << wordBits);
+  int singles = nIn == 5;
+  for (int i = 0; i < nIn; i++) if (popc(inWord[i]) != 1) singles = 0;
+  for (uint32_t mid = 0; mid < mids; mid++) {
+    uint32_t base = mid * chunkWords;
+    for (int i = 0; i < nCross; i++) {
+      uint32_t sH = cross[4 * i], sM = cross[4 * i + 1], sW = cross[4 * i + 2], sB = cross[4 * i + 3];
+      if ((sH & h) != sH || (sM & mid) != sM) continue;
+      const uint32_t *src = blocks[h ^ sH];
+      uint32_t from = (mid ^ sM) * chunkWords, to = base | sW, free = chunkMask & ~sW, z = Z[sB], w = 0;
+      do {
+        W[to | w] |= (~src[from + w] & z) << sB;
+        w = (w - free) & free;
+      } while (w != 0);
+    }
+    for (uint32_t w = 0; w < chunkWords; w++) {
+      uint32_t acc = W[base + w];
+      if (h == 0 && mid == 0 && w == 0) acc |= 1;
+      for (int e = 0; e < nFlat; e++) {
+        uint32_t sW = flatW[e];
+        uint32_t fit = ((w & sW) == sW) ? 0xffffffffu : 0;
+        acc |= ((~W[base + (w ^ sW)] & Z[flatB[e]]) << flatB[e]) & fit;
+      }
+      if (acc != 0xffffffffu) {
+        for (int k = 1; k <= 5; k++) {
+          if (singles) {
+            uint32_t lost = ~acc;
+            acc |= (((lost & Z[1]) << 1) | ((lost & Z[2]) << 2) | ((lost & Z[4]) << 4) | ((lost & Z[8]) << 8) | ((lost & Z[16]) << 16)) & LAYER[k];
+          } else {
+            for (int i = 0; i < nIn; i++) {
+              uint32_t t = inWord[i];
+              if (popc(t) <= k) acc |= ((~acc & Z[t]) << t) & LAYER[k];
+            }
+          }
+        }
+      }
+      W[base + w] = acc;
+    }
+  }
+}
+
+static int32_t *readInts(FILE *f, int n) {
+  int32_t *a = malloc(sizeof(int32_t) * (n > 0 ? n : 1));
+  for (int i = 0; i < n; i++) if (fscanf(f, "%d", &a[i]) != 1) exit(3);
+  return a;
+}
+
+static double nowMs(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) return 2;
+  FILE *f = fopen(argv[1], "r");
+  if (!f) return 2;
+  if (fscanf(f, "%d %d %d %d", &cells, &blockBits, &wordBits, &chunkBits) != 4) return 3;
+  if (fscanf(f, "%d", &nIn) != 1) return 3;
+  inWord = readInts(f, nIn);
+  if (fscanf(f, "%d", &nCross) != 1) return 3;
+  cross = readInts(f, 4 * nCross);
+  if (fscanf(f, "%d", &nFlat) != 1) return 3;
+  int32_t *flat = readInts(f, 2 * nFlat);
+  flatW = malloc(sizeof(int32_t) * (nFlat + 1));
+  flatB = malloc(sizeof(int32_t) * (nFlat + 1));
+  for (int i = 0; i < nFlat; i++) flatW[i] = flat[2 * i], flatB[i] = flat[2 * i + 1];
+  fclose(f);
+  for (int s = 0; s < 32; s++) {
+    for (int b = 0; b < 32; b++) if ((b & s) == 0) Z[s] |= 1u << b;
+    LAYER[popc(s)] |= 1u << s;
+  }
+  int nBlocks = 1 << blockBits;
+  blocks = malloc(sizeof(uint32_t *) * nBlocks);
+  for (int h = 0; h < nBlocks; h++) blocks[h] = malloc(sizeof(uint32_t) << wordBits);
+  int runs = atoi(argv[2]);
+  double times[64];
+  int total = runs > 0 ? runs + 1 : 1;
+  if (runs > 63) runs = 63;
+  for (int r = 0; r < total; r++) {
+    double t0 = nowMs();
+    for (int h = 0; h < nBlocks; h++) computeBlock(h);
+    double dt = nowMs() - t0;
+    if (runs == 0) times[0] = dt;
+    else if (r > 0) times[r - 1] = dt;
+  }
+  int nt = runs > 0 ? runs : 1;
+  qsort(times, nt, sizeof(double), cmp);
+  uint64_t losing = 0;
+  for (int h = 0; h < nBlocks; h++)
+    for (uint64_t w = 0; w < (1ull << wordBits); w++) losing += 32 - popc(blocks[h][w]);
+  uint32_t last = blocks[nBlocks - 1][(1u << wordBits) - 1];
+  printf("full_board_wins=%d\nlosing=%llu\nmedian_ms=%.3f\n", (int)(last >> 31), (unsigned long long)losing, times[nt / 2]);
+  return 0;
+}

@@ -1,0 +1,374 @@
+/**
+ * The misère (`last-coin`) win/lose bitset over *every* subset of a whole coin board of up to 36
+ * coins (2^36 bits = 8 GiB for the 6×6 square), computed word-parallel in blocks so that two
+ * threads can fill it (see `coin-table-build.ts`) and so that no JavaScript array exceeds 2^30 bits.
+ *
+ * Layout. The board's cells are renumbered into *table bits*: bits 0..4 are five "in-word" cells,
+ * the next `wordCells` bits index a 32-bit word inside a block, and the top `blockBits` bits pick the
+ * block. One Int32 word thus holds the 32 positions that differ only in the five in-word cells, and
+ * a take s moves every one of them at once: with s split into its in-word part sB, word part sW and
+ * block part sH, the child of in-word subset b is b ^ sB in word w ^ sW of block H ^ sH, and since
+ * b ⊇ sB means b = (b ^ sB) + sB, the children's "lost" bits shift into place with one
+ * `(~child & Z[sB]) << sB`. The in-word cells are chosen pairwise non-adjacent on every line, so
+ * the only takes inside one word are single coins, settled in five popcount layers.
+ *
+ * Order. Every take removes coins, so a child has a smaller word index (same block) or a block
+ * whose index is a proper subset of the parent's: blocks are computed in increasing popcount of
+ * their index (blocks of equal popcount are independent: the parallel builder's unit of work), and
+ * words inside a block in increasing order.
+ */
+import { boardSegments, popcount32, type LineGraph } from './coins.ts';
+
+/** In-word cells per 32-bit word (2^5 = 32 positions). */
+export const WORD_CELLS = 5;
+
+/** Largest block: 2^30 bits (128 MiB), kept below every typed-array limit. */
+export const MAX_BLOCK_BITS = 30;
+
+/** How a board's subsets are laid out in blocks of words, and its takes split by part. */
+export interface TableLayout {
+  readonly cells: number;
+  readonly dirs: number;
+  /** Table bits that pick the block (2^blockBits blocks). */
+  readonly blockBits: number;
+  /** Table bits that pick the word inside a block (2^wordBits words per block). */
+  readonly wordBits: number;
+  /**
+   * The low `chunkBits` of the word bits: a block is computed in chunks of 2^chunkBits words. Takes
+   * that reach above the chunk are whole-chunk streaming passes (branch-free, sequential memory);
+   * only takes inside a chunk are found per word, through the rays.
+   */
+  readonly chunkBits: number;
+  /** `order[tableBit]`: the board cell (0-based) stored at that table bit. */
+  readonly order: readonly number[];
+  /** In-word takes (single coins, or any take inside the five in-word cells): their sB. */
+  readonly inWord: Int32Array;
+  /** Takes reaching above the chunk, as quadruples (sH, sM, sW, sB): block, mid, chunk, in-word parts. */
+  readonly cross: Int32Array;
+  /** Takes inside a block with a word part, grouped in rays: `rayOff[p*dirs+d]` .. entries. */
+  readonly rayOff: Int32Array;
+  /** Each entry's word part sW (non-decreasing along a ray, so the first misfit ends the ray). */
+  readonly entW: Int32Array;
+  /** Each entry's in-word variants: `varB[entOff[e] .. entOff[e+1])`. */
+  readonly entOff: Int32Array;
+  readonly varB: Int32Array;
+}
+
+/** Default chunk bits: 2^6 words; measured fastest with the branch-free in-chunk pass (fewer takes inside a chunk). */
+export const DEFAULT_CHUNK_BITS = 6;
+
+/** Default block bits: enough blocks for two threads to share work, blocks of at most 2^30 bits. */
+export function defaultBlockBits(cells: number): number {
+  return Math.max(cells - MAX_BLOCK_BITS, Math.min(6, cells - 16), 0);
+}
+
+/**
+ * The layout of a board graph (at least WORD_CELLS cells). In-word cells are picked greedily in
+ * reading order among cells not consecutive on a line with one already picked; the block cells are
+ * the last cells of the board in reading order; the word cells are the rest, in reading order.
+ */
+export function tableLayout(g: LineGraph, blockBits = defaultBlockBits(g.cells), chunkBits = DEFAULT_CHUNK_BITS): TableLayout {
+  const n = g.cells;
+  const dirs = g.dirs;
+  if (n < WORD_CELLS || n > 36) throw new RangeError(`Expected a board of ${WORD_CELLS} to 36 cells, got ${n}`);
+  const wordBits = n - WORD_CELLS - blockBits;
+  if (blockBits < 0 || wordBits < 0 || wordBits + WORD_CELLS > MAX_BLOCK_BITS) {
+    throw new RangeError(`Expected blockBits in [${Math.max(0, n - MAX_BLOCK_BITS)}, ${n - WORD_CELLS}], got ${blockBits}`);
+  }
+  const adjacent = (a: number, b: number): boolean => {
+    for (let d = 0; d < dirs; d++) if (g.next[a * dirs + d] === b || g.next[b * dirs + d] === a) return true;
+    return false;
+  };
+  const inWordCells: number[] = [];
+  for (let c = 0; c < n && inWordCells.length < WORD_CELLS; c++) {
+    if (inWordCells.every((o) => !adjacent(o, c))) inWordCells.push(c);
+  }
+  // Small boards may lack five pairwise non-adjacent cells: fill up with the first others (their
+  // mutual takes then become in-word takes, which the layered pass handles in general).
+  for (let c = 0; c < n && inWordCells.length < WORD_CELLS; c++) if (!inWordCells.includes(c)) inWordCells.push(c);
+  const rest = Array.from({ length: n }, (_, c) => c).filter((c) => !inWordCells.includes(c));
+  const order = [...inWordCells.sort((a, b) => a - b), ...rest];
+  const bitOf = new Int32Array(n);
+  order.forEach((c, t) => {
+    bitOf[c] = t;
+  });
+  const blockFrom = WORD_CELLS + wordBits;
+  const q = Math.min(chunkBits, wordBits);
+  const midFrom = WORD_CELLS + q;
+
+  // Split one take into its parts of table bits: block, mid (word bits above the chunk), chunk, in-word.
+  const split = (cells: readonly number[]): [number, number, number, number] => {
+    let sH = 0;
+    let sM = 0;
+    let sW = 0;
+    let sB = 0;
+    for (const c of cells) {
+      const t = bitOf[c]!;
+      if (t < WORD_CELLS) sB |= 1 << t;
+      else if (t < midFrom) sW |= 1 << (t - WORD_CELLS);
+      else if (t < blockFrom) sM |= 1 << (t - midFrom);
+      else sH |= 1 << (t - blockFrom);
+    }
+    return [sH, sM, sW, sB];
+  };
+
+  const inWord: number[] = [];
+  const cross: number[] = [];
+  for (const seg of boardSegments(g)) {
+    const [sH, sM, sW, sB] = split(seg.cells);
+    if (sH !== 0 || sM !== 0) cross.push(sH, sM, sW, sB);
+    else if (sW === 0) inWord.push(sB);
+  }
+
+  // Rays of takes inside a block that touch a word cell, keyed by their first word cell c along
+  // direction d: an optional run of in-word cells just before c (the variants), then c and the
+  // cells after it up to (not into) the block cells. Single coins of word cells are rays too.
+  const prev = new Int32Array(n * dirs).fill(-1);
+  for (let c = 0; c < n; c++) {
+    for (let d = 0; d < dirs; d++) {
+      const nx = g.next[c * dirs + d]!;
+      if (nx >= 0) prev[nx * dirs + d] = c;
+    }
+  }
+  const rayOff = new Int32Array(q * dirs + 1);
+  const entW: number[] = [];
+  const entOff: number[] = [];
+  const varB: number[] = [];
+  const isInWord = (c: number): boolean => bitOf[c]! < WORD_CELLS;
+  const isAbove = (c: number): boolean => bitOf[c]! >= midFrom;
+  for (let p = 0; p < q; p++) {
+    const c = order[WORD_CELLS + p]!;
+    for (let d = 0; d < dirs; d++) {
+      rayOff[p * dirs + d] = entW.length;
+      const prefix: number[] = []; // in-word cells just before c, nearest first
+      for (let x = prev[c * dirs + d]!; x >= 0 && isInWord(x); x = prev[x * dirs + d]!) prefix.push(x);
+      const run: number[] = [];
+      for (let x = c; x >= 0 && !isAbove(x); x = g.next[x * dirs + d]!) {
+        run.push(x);
+        // The single coin c is one take whatever the direction: list it bare on direction 0 only
+        // (on other directions only its in-word-prefixed variants, if any).
+        const bare = run.length > 1 || d === 0;
+        if (!bare && prefix.length === 0) continue;
+        const [, , sW, sB] = split(run);
+        entW.push(sW);
+        entOff.push(varB.length);
+        if (bare) varB.push(sB);
+        let pre = sB;
+        for (const q2 of prefix) {
+          pre |= 1 << bitOf[q2]!;
+          varB.push(pre);
+        }
+      }
+    }
+  }
+  rayOff[q * dirs] = entW.length;
+  entOff.push(varB.length);
+  return {
+    cells: n,
+    dirs,
+    blockBits,
+    wordBits,
+    chunkBits: q,
+    order,
+    inWord: Int32Array.from(inWord),
+    cross: Int32Array.from(cross),
+    rayOff,
+    entW: Int32Array.from(entW),
+    entOff: Int32Array.from(entOff),
+    varB: Int32Array.from(varB),
+  };
+}
+
+/** Z[sB]: the in-word subsets b disjoint from sB (whose children b ^ sB... shift to b + sB). */
+const Z = new Int32Array(32);
+/** LAYER[k]: the in-word subsets with k coins. */
+const LAYER = new Int32Array(WORD_CELLS + 1);
+for (let s = 0; s < 32; s++) {
+  for (let b = 0; b < 32; b++) if ((b & s) === 0) Z[s]! |= 1 << b;
+  LAYER[popcount32(s)]! |= 1 << s;
+}
+
+/** The takes inside a chunk that have a word part, one (sW, sB) pair per in-word variant. */
+export function chunkTakes(layout: TableLayout): { w: Int32Array; b: Int32Array } {
+  const w: number[] = [];
+  const b: number[] = [];
+  for (let e = 0; e < layout.entW.length; e++) {
+    for (let v = layout.entOff[e]!; v < layout.entOff[e + 1]!; v++) {
+      w.push(layout.entW[e]!);
+      b.push(layout.varB[v]!);
+    }
+  }
+  return { w: Int32Array.from(w), b: Int32Array.from(b) };
+}
+
+/** Number of Int32 words of one block. */
+export function blockWords(layout: TableLayout): number {
+  return 2 ** layout.wordBits;
+}
+
+/**
+ * Computes block `h` in place. Every block whose index is a proper subset of h must be final;
+ * `blocks[h]` is overwritten. With `progress`, adds 1 to `progress[slot]` after each chunk. Writes only `blocks[h]`, so blocks of equal popcount may be computed
+ * by different threads at once over shared memory.
+ */
+export function computeBlock(
+  layout: TableLayout,
+  blocks: readonly Int32Array[],
+  h: number,
+  progress?: Int32Array,
+  slot = 0,
+): void {
+  const { inWord, chunkBits: q } = layout;
+  const W = blocks[h]!;
+  const chunkWords = 2 ** q;
+  const mids = 2 ** (layout.wordBits - q);
+  const chunkMask = chunkWords - 1;
+  W.fill(0);
+  // The takes whose block part fits h (the others never apply in this block).
+  const cross: number[] = [];
+  for (let i = 0; i < layout.cross.length; i += 4) {
+    const sH = layout.cross[i]!;
+    if ((sH & h) === sH) cross.push(sH, layout.cross[i + 1]!, layout.cross[i + 2]!, layout.cross[i + 3]!);
+  }
+  const crossLen = cross.length;
+  const { w: flatW, b: flatB } = chunkTakes(layout);
+  const flatLen = flatW.length;
+  const flatZ = Int32Array.from(flatB, (b) => Z[b]!);
+  const singlesOnly = inWord.length === WORD_CELLS && inWord.every((t) => popcount32(t) === 1);
+  const Z1 = Z[1]!;
+  const Z2 = Z[2]!;
+  const Z4 = Z[4]!;
+  const Z8 = Z[8]!;
+  const Z16 = Z[16]!;
+  const layered: number[][] = [];
+  for (let k = 1; k <= WORD_CELLS; k++) layered.push(Array.from(inWord).filter((t) => popcount32(t) <= k));
+  for (let mid = 0; mid < mids; mid++) {
+    const base = mid * chunkWords;
+    // Takes reaching above the chunk: stream a finished chunk (earlier in this block, or in a
+    // block whose index is a proper subset of h) into this one.
+    for (let i = 0; i < crossLen; i += 4) {
+      const sM = cross[i + 1]!;
+      if ((sM & mid) !== sM) continue;
+      const src = blocks[h ^ cross[i]!]!;
+      const from = (mid ^ sM) * chunkWords;
+      const sW = cross[i + 2]!;
+      const sB = cross[i + 3]!;
+      const z = Z[sB]!;
+      const to = base | sW;
+      const free = chunkMask & ~sW;
+      let w = 0;
+      do {
+        W[to | w]! |= (~src[from + w]! & z) << sB;
+        w = (w - free) & free; // the next submask of \`free\`, ascending
+      } while (w !== 0);
+    }
+    // Takes inside the chunk, word by word in increasing order (a child is an earlier word).
+    for (let w = 0; w < chunkWords; w++) {
+      let acc = W[base + w]!;
+      if (h === 0 && mid === 0 && w === 0) acc |= 1; // the empty board: the opponent took the last coin
+      // Branch-free over every take inside the chunk: a take that does not fit w reads some other
+      // word of the chunk and is masked off (measured faster than breaking out of rays, whose
+      // unpredictable exits cost more than the extra arithmetic).
+      for (let e = 0; e < flatLen; e++) {
+        const sW = flatW[e]!;
+        const fit = ((((w & sW) ^ sW) - 1) >> 31);
+        acc |= ((~W[base + (w ^ sW)]! & flatZ[e]!) << flatB[e]!) & fit;
+      }
+      if (acc !== -1) {
+        // In-word takes: a subset with k in-word coins depends on subsets with fewer, so settle
+        // the popcount layers in order (unrolled for the usual case of single coins only).
+        if (singlesOnly) {
+          for (let k = 1; k <= WORD_CELLS; k++) {
+            const lost = ~acc;
+            acc |=
+              (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) &
+              LAYER[k]!;
+          }
+        } else {
+          for (let k = 1; k <= WORD_CELLS; k++) {
+            const layer = LAYER[k]!;
+            for (const t of layered[k - 1]!) acc |= ((~acc & Z[t]!) << t) & layer;
+          }
+        }
+      }
+      W[base + w] = acc;
+    }
+    if (progress) Atomics.add(progress, slot, 1);
+  }
+}
+
+/** Block indices grouped by popcount, ascending: each group depends only on earlier groups. */
+export function blockLayers(layout: TableLayout): number[][] {
+  const layers: number[][] = Array.from({ length: layout.blockBits + 1 }, () => []);
+  for (let h = 0; h < 2 ** layout.blockBits; h++) layers[popcount32(h)]!.push(h);
+  return layers;
+}
+
+/** Allocates the blocks of a layout (SharedArrayBuffer-backed when `shared`). */
+export function allocateBlocks(layout: TableLayout, shared: boolean): Int32Array[] {
+  const bytes = blockWords(layout) * 4;
+  return Array.from({ length: 2 ** layout.blockBits }, () => new Int32Array(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes)));
+}
+
+/** Fills the whole table on this thread, block by block (a numerically smaller block first suffices). */
+export function buildTable(layout: TableLayout, blocks = allocateBlocks(layout, false)): Int32Array[] {
+  for (let h = 0; h < blocks.length; h++) computeBlock(layout, blocks, h);
+  return blocks;
+}
+
+/**
+ * Maps board masks (bit i = cell i, below 2^36) to table positions: byte-wise lookup tables of the
+ * cell permutation, five per mask, so a lookup costs a few loads and no loop over cells.
+ */
+export interface TableIndex {
+  /** The table index (a number below 2^cells) of a board mask. */
+  of(mask: number): number;
+  /** The board mask of a table index. */
+  mask(index: number): number;
+}
+
+/** Builds the index maps of a layout. */
+export function tableIndex(layout: TableLayout): TableIndex {
+  const n = layout.cells;
+  const bytes = Math.ceil(n / 8);
+  const fwd = new Float64Array(bytes * 256);
+  const back = new Float64Array(bytes * 256);
+  const bitOf = new Int32Array(n);
+  layout.order.forEach((c, t) => {
+    bitOf[c] = t;
+  });
+  for (let byte = 0; byte < bytes; byte++) {
+    for (let v = 0; v < 256; v++) {
+      let f = 0;
+      let b = 0;
+      for (let i = 0; i < 8; i++) {
+        const x = byte * 8 + i;
+        if (x >= n || ((v >> i) & 1) === 0) continue;
+        f += 2 ** bitOf[x]!;
+        b += 2 ** layout.order[x]!;
+      }
+      fwd[byte * 256 + v] = f;
+      back[byte * 256 + v] = b;
+    }
+  }
+  const map = (table: Float64Array, x: number): number => {
+    let lo = x >>> 0;
+    let hi = Math.floor(x / 0x1_0000_0000);
+    let out = 0;
+    for (let byte = 0; byte < bytes; byte++) {
+      out += table[byte * 256 + (lo & 255)]!;
+      lo = (lo >>> 8) | ((hi & 255) << 24);
+      hi >>>= 8;
+    }
+    return out;
+  };
+  return { of: (mask) => map(fwd, mask), mask: (index) => map(back, index) };
+}
+
+/** Reads the win bit of table index `index` from the blocks. */
+export function readBit(layout: TableLayout, blocks: readonly Int32Array[], index: number): boolean {
+  const perBlock = 2 ** (layout.wordBits + WORD_CELLS);
+  const h = Math.floor(index / perBlock);
+  const inBlock = index - h * perBlock;
+  return ((blocks[h]![inBlock >>> WORD_CELLS]! >>> (inBlock & 31)) & 1) === 1;
+}
