@@ -1,9 +1,14 @@
 /**
  * optimal: exact play from the game's solver. `bestMove` carries the family's tie-break (largest
  * winning take in subtraction games), prolongs a lost game, and maximises the margin in scored games.
+ * Where the solver searches rather than looks up (a 36-coin board without its table file), it asks
+ * for a move proved before the deadline and plays the greedy move when none is proved in time.
  */
-import { createRng, defineBot, TooLargeError, type AnyGame, type Solver } from '../src/index.ts';
-import { sameMove } from '../src/arena/search.ts';
+import { createRng, defineBot, type AnyGame, type Solver } from '../src/index.ts';
+import { greedyMove, sameMove } from '../src/arena/search.ts';
+
+/** Time kept back from the deadline for the reply to travel. */
+const MARGIN_MS = 50;
 
 // A solver may build large tables on first use; keep one per variant for the bot's lifetime
 // (bounded, so a long tournament over many variants cannot grow it without limit).
@@ -26,11 +31,10 @@ function solverOf(game: AnyGame): Solver<unknown, unknown> | undefined {
 function warmUp(game: AnyGame): void {
   const solver = solverOf(game);
   if (!solver) return;
-  try {
-    solver.bestMove(game.deal(createRng(0)));
-  } catch (err) {
-    if (!(err instanceof TooLargeError)) throw err;
-  }
+  const start = game.deal(createRng(0));
+  // A searching solver gets a short try: its positions are proved move by move, within each deadline.
+  if (solver.bestMoveBy) solver.bestMoveBy(start, Date.now() + 1000);
+  else solver.bestMove(start);
 }
 
 export default defineBot({
@@ -38,10 +42,11 @@ export default defineBot({
   description: "perfect play from the game's solver: the family's winning tie-break, the longest defence when lost, the best margin when scored",
   supports: (game) => solverOf(game) !== undefined,
   prepare: (game) => warmUp(game),
-  choose({ game, state, moves }) {
+  choose({ game, state, moves, deadline, rng }) {
     const solver = solverOf(game);
     if (!solver) throw new Error(`optimal: ${game.id} has no solver`);
-    const best = solver.bestMove(state);
+    const best = solver.bestMoveBy ? solver.bestMoveBy(state, deadline - MARGIN_MS) : solver.bestMove(state);
+    if (best === undefined) return greedyMove(game, state, moves, rng); // not proved in time
     const move = best === null ? undefined : sameMove(game, moves, best);
     if (move === undefined) throw new Error(`optimal: the solver gave no legal move in ${game.describe(state)}`);
     return move;

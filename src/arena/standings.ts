@@ -204,20 +204,24 @@ interface Judge {
 /**
  * Judges every move of a finished game with the variant's exact solver (in the runner process,
  * never inside bots): a move is accurate when `-value(play(s, m)) === value(s)`. Null when the
- * variant has no solver or the position is beyond it.
+ * variant has no solver or the position is beyond it. `start` is the dealt position, when the
+ * caller has it already.
  */
-export function judgeGame(judge: Judge, rec: GameRecord): Record<Seat, Accuracy> | null {
+export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.game.deal(createRng(rec.dealSeed))): Record<Seat, Accuracy> | null {
   const { game, solver } = judge;
   if (!solver || rec.moves.length === 0) return null;
   const acc = { first: { moves: 0, accurate: 0, blunders: 0 }, second: { moves: 0, accurate: 0, blunders: 0 } };
   try {
-    let state = game.deal(createRng(rec.dealSeed));
+    let state = start;
+    // Each position is valued once: the value after a move is the one before the next.
+    let value = solver.value(state);
     for (const { move } of rec.moves) {
       const seat = game.toMove(state);
       const m = game.parseMove(move, state);
-      const before = solver.value(state);
+      const before = value;
       const next = game.play(state, m);
-      const after = -solver.value(next);
+      value = solver.value(next);
+      const after = -value;
       const a = acc[seat];
       a.moves++;
       if (after === before) a.accurate++;
@@ -258,6 +262,9 @@ export class StandingsBuilder {
       } catch (err) {
         if (!(err instanceof ArenaError)) throw err; // too large for exact analysis: no accuracy column
       }
+      // A solver that searches (it offers `bestMoveBy`) answers within a time budget: judging with it
+      // would make accuracy depend on the machine's speed, and a resumed run could then differ.
+      if (solver?.bestMoveBy) solver = undefined;
       j = { game, solver };
       this.#judges.set(variant, j);
     }
@@ -268,8 +275,9 @@ export class StandingsBuilder {
   add(rec: GameRecord): void {
     if (rec.termination === 'interrupted') return;
     const judge = this.#judge(rec.variant);
-    const judged = judgeGame(judge, rec);
-    const startSeat = judge.game.toMove(judge.game.deal(createRng(rec.dealSeed)));
+    const start = judge.game.deal(createRng(rec.dealSeed));
+    const judged = judgeGame(judge, rec, start);
+    const startSeat = judge.game.toMove(start);
     const r = startSeat === 'first' ? rec : { ...rec, startSeat };
     this.#pooled.add(r, judged, judge.solver !== undefined);
     let t = this.#variants.get(rec.variant);
