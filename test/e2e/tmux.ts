@@ -9,7 +9,9 @@ export class TmuxSession {
 
   constructor(command: string, cwd: string, width = 100, height = 30) {
     this.name = `arena-e2e-${process.pid}-${Math.floor(performance.now())}`;
-    execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), '-c', cwd, command]);
+    // CI=false: the pane is a person's terminal. Under CI (which sets CI=true) Ink would otherwise
+    // render only the final frame, leaving the screen blank while the app runs.
+    execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), '-c', cwd, '-e', 'CI=false', command]);
     // Keep the pane after the command exits, so its last screen can still be read.
     execFileSync('tmux', ['set-option', '-t', this.name, 'remain-on-exit', 'on']);
   }
