@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
+import { WarmPool } from './pool.ts';
 import { BotStartError, DEFAULT_GRACE_MS, errorText, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
 import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
 
@@ -272,18 +273,26 @@ class BotProcess {
  */
 export class ProcessHost implements BotHost {
   readonly label: string;
-  failure: string | null = null;
   readonly #opts: ProcessHostOptions & { readonly graceMs: number };
-  readonly #idle: BotProcess[] = [];
-  readonly #all = new Set<BotProcess>();
   readonly #games = new Map<string, AnyGame>();
-  #warming: Promise<BotProcess> | null = null;
+  readonly #pool: WarmPool<BotProcess>;
   #logFd: number | null = null;
-  #closed = false;
 
   constructor(label: string, options: ProcessHostOptions) {
     this.label = label;
-    this.#opts = { ...options, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
+    const opts = { ...options, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
+    this.#opts = opts;
+    this.#pool = new WarmPool<BotProcess>({
+      create: (onDeath) => {
+        const proc = new BotProcess(opts, this.#fd(), onDeath);
+        proc.log(`started ${opts.command.join(' ')} in ${opts.cwd}`);
+        return proc;
+      },
+      stop: (proc) => proc.quit(),
+      // spawn throws synchronously for bad arguments (e.g. a NUL byte); a log that cannot open lands there too.
+      failureText: (err, created) =>
+        created ? `${err instanceof Error ? err.message : String(err)} (stderr: ${opts.stderrLog})` : `cannot start: ${errorText(err)}`,
+    });
   }
 
   /** The stderr log file. */
@@ -299,49 +308,13 @@ export class ProcessHost implements BotHost {
     return this.#logFd;
   }
 
-  async #spawn(): Promise<BotProcess> {
-    if (this.failure !== null) throw new BotStartError(this.failure);
-    let proc: BotProcess;
-    try {
-      proc = new BotProcess(this.#opts, this.#fd(), (dead) => this.#replace(dead));
-    } catch (err) {
-      // spawn throws synchronously for bad arguments (e.g. a NUL byte); a log that cannot open lands here too.
-      this.failure = `cannot start: ${errorText(err)}`;
-      throw new BotStartError(this.failure);
-    }
-    this.#all.add(proc);
-    proc.log(`started ${this.#opts.command.join(' ')} in ${this.#opts.cwd}`);
-    try {
-      await proc.ready;
-    } catch (err) {
-      this.#all.delete(proc);
-      await proc.quit();
-      this.failure = `${err instanceof Error ? err.message : String(err)} (stderr: ${this.#opts.stderrLog})`;
-      throw new BotStartError(this.failure);
-    }
-    return proc;
+  /** Why the bot could not be started, or null. */
+  get failure(): string | null {
+    return this.#pool.failure;
   }
 
-  /** A process died between or during games: start its replacement now, so the next game does not wait. */
-  #replace(dead: BotProcess): void {
-    this.#all.delete(dead);
-    if (this.#closed || this.failure !== null || this.#warming) return;
-    const warming = this.#spawn();
-    this.#warming = warming;
-    warming.then(
-      (p) => {
-        this.#warming = null;
-        if (this.#closed) void p.quit();
-        else this.#idle.push(p);
-      },
-      () => {
-        this.#warming = null; // `failure` is set: the bot forfeits the rest
-      },
-    );
-  }
-
-  async start(): Promise<void> {
-    this.#idle.push(await this.#spawn());
+  start(): Promise<void> {
+    return this.#pool.start();
   }
 
   async open(info: SessionInfo): Promise<BotSession> {
@@ -350,13 +323,7 @@ export class ProcessHost implements BotHost {
       game = parseVariant(info.variant);
       this.#games.set(info.variant, game);
     }
-    let proc: BotProcess | undefined;
-    while ((proc = this.#idle.pop()) && proc.dead !== null) this.#all.delete(proc);
-    if (!proc && this.#warming) {
-      await this.#warming.catch(() => {});
-      while ((proc = this.#idle.pop()) && proc.dead !== null) this.#all.delete(proc);
-    }
-    proc ??= await this.#spawn();
+    const proc = await this.#pool.take();
     proc.send({
       type: 'new-game',
       game: info.key,
@@ -366,20 +333,11 @@ export class ProcessHost implements BotHost {
       seat: info.seat,
       seed: info.rngSeed,
     });
-    return new ProcessSession(proc, game, info, (p) => {
-      if (p.dead === null && !this.#closed) this.#idle.push(p);
-      else if (p.dead === null) void p.quit();
-      else this.#all.delete(p);
-    });
+    return new ProcessSession(proc, game, info, (p) => this.#pool.release(p));
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    await this.#warming?.catch(() => {});
-    const all = [...this.#all];
-    this.#all.clear();
-    this.#idle.length = 0;
-    await Promise.all(all.map((p) => p.quit()));
+    await this.#pool.close();
     if (this.#logFd !== null) {
       closeSync(this.#logFd);
       this.#logFd = null;

@@ -12,6 +12,7 @@ import {
   type MoveReply,
   type SessionInfo,
 } from './host.ts';
+import { WarmPool } from './pool.ts';
 import { workerScript } from './worker-bundle.ts';
 import type { FromWorker, OpenGame, ToWorker, WorkerInit } from './worker-protocol.ts';
 
@@ -235,77 +236,37 @@ class BotThread {
  */
 export class WorkerHost implements BotHost {
   readonly label: string;
-  failure: string | null = null;
-  readonly #init: WorkerInit;
-  readonly #memoryMb: number;
-  readonly #graceMs: number;
   readonly #prepareTimeoutMs: number;
   /** Variants whose `prepare` failed: every later game of the variant forfeits with that fault. */
   readonly #prepareFailed = new Map<string, FaultReply>();
   readonly #script: Promise<URL>;
-  readonly #idle: BotThread[] = [];
-  readonly #all = new Set<BotThread>();
-  /** A replacement being started in the background after a thread died. */
-  #warming: Promise<BotThread> | null = null;
-  #closed = false;
+  readonly #pool: WarmPool<BotThread>;
 
   constructor(label: string, options: WorkerHostOptions) {
     this.label = label;
-    this.#init = { file: options.file, name: options.name, options: options.options };
-    this.#memoryMb = options.memoryMb;
-    this.#graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    const init: WorkerInit = { file: options.file, name: options.name, options: options.options };
+    const memoryMb = options.memoryMb;
+    const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
     this.#script = options.script ?? workerScript([options.file]);
+    this.#pool = new WarmPool<BotThread>({
+      create: async (onDeath) => new BotThread(await this.#script, init, memoryMb, graceMs, onDeath),
+      stop: async (thread) => void (await thread.terminate()),
+      failureText: (err) => (err instanceof Error ? err.message : String(err)),
+    });
   }
 
-  async #spawn(): Promise<BotThread> {
-    if (this.failure !== null) throw new BotStartError(this.failure);
-    const thread = new BotThread(await this.#script, this.#init, this.#memoryMb, this.#graceMs, (dead) => this.#replace(dead));
-    this.#all.add(thread);
-    try {
-      await thread.ready;
-    } catch (err) {
-      this.#all.delete(thread);
-      void thread.terminate();
-      this.failure = err instanceof Error ? err.message : String(err);
-      throw err instanceof BotStartError ? err : new BotStartError(this.failure);
-    }
-    return thread;
+  /** Why the bot could not be started, or null. */
+  get failure(): string | null {
+    return this.#pool.failure;
   }
 
-  /**
-   * A thread died (timeout, crash, exit, out of memory): start its replacement at once, so the
-   * next game does not wait for a cold start.
-   */
-  #replace(dead: BotThread): void {
-    this.#all.delete(dead);
-    if (this.#closed || this.failure !== null || this.#warming) return;
-    const warming = this.#spawn();
-    this.#warming = warming;
-    warming.then(
-      (t) => {
-        this.#warming = null;
-        if (this.#closed) void t.terminate();
-        else this.#idle.push(t);
-      },
-      () => {
-        this.#warming = null; // `failure` is set: the bot forfeits the rest
-      },
-    );
-  }
-
-  async start(): Promise<void> {
-    this.#idle.push(await this.#spawn());
+  start(): Promise<void> {
+    return this.#pool.start();
   }
 
   async open(info: SessionInfo): Promise<BotSession> {
-    let thread: BotThread | undefined;
-    while ((thread = this.#idle.pop()) && thread.dead !== null) this.#all.delete(thread);
-    if (!thread && this.#warming) {
-      await this.#warming.catch(() => {});
-      while ((thread = this.#idle.pop()) && thread.dead !== null) this.#all.delete(thread);
-    }
-    thread ??= await this.#spawn();
+    const thread = await this.#pool.take();
     thread.open(info.variant, info.seat, info.rngSeed);
     const t = thread;
     const variant = info.variant;
@@ -324,19 +285,11 @@ export class WorkerHost implements BotHost {
         ready = true;
         return warmUp().then((fault) => fault ?? t.move(state, moves, timeMs));
       },
-      close: () => {
-        if (t.dead === null) this.#idle.push(t);
-        else this.#all.delete(t);
-      },
+      close: () => this.#pool.release(t),
     };
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.#warming?.catch(() => {});
-    const all = [...this.#all];
-    this.#all.clear();
-    this.#idle.length = 0;
-    await Promise.all(all.map((t) => t.terminate()));
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 }
