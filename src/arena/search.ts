@@ -4,8 +4,9 @@
  * heuristic, and negamax with alpha–beta, a transposition table and iterative deepening. No rules
  * are re-derived here: every position comes from `game.play`, every move list from `game.moves`.
  */
-import type { Game, Outcome } from '../core/game.ts';
-import type { Rng } from '../core/rng.ts';
+import type { AnyGame, Game, Outcome, Solver } from '../core/game.ts';
+import { TooLargeError } from '../core/errors.ts';
+import { createRng, type Rng } from '../core/rng.ts';
 
 /**
  * The value of a finished position for the player to move there, in the solver's units: the
@@ -273,4 +274,51 @@ function toSolverUnits(v: number): number {
   if (v > PROVEN) return 1;
   if (v < -PROVEN) return -1;
   return v === 0 ? 0 : v; // no -0 from negating a draw
+}
+
+/** Time kept back from a deadline for the reply to travel. */
+const REPLY_MARGIN_MS = 50;
+
+// A solver may build large tables on first use: one per variant for the bot's lifetime (bounded, so
+// a long tournament over many variants cannot grow it without limit).
+const solvers = new Map<string, Solver<unknown, unknown> | undefined>();
+
+/** The variant's solver, built once per process. */
+export function cachedSolver(game: AnyGame): Solver<unknown, unknown> | undefined {
+  if (!solvers.has(game.id)) {
+    if (solvers.size >= 16) solvers.delete(solvers.keys().next().value!);
+    solvers.set(game.id, game.solver?.());
+  }
+  return solvers.get(game.id);
+}
+
+/**
+ * Builds the variant's solver and warms it with one answer on a dealt position (a bot's `prepare`),
+ * so the first real move does not pay for the tables. A solver that searches gets a short try only:
+ * its positions are proved move by move, within each deadline.
+ */
+export function warmSolver(game: AnyGame): void {
+  const solver = cachedSolver(game);
+  if (!solver) return;
+  const start = game.deal(createRng(0));
+  try {
+    if (solver.bestMoveBy) solver.bestMoveBy(start, Date.now() + 1000);
+    else solver.bestMove(start);
+  } catch (err) {
+    if (!(err instanceof TooLargeError)) throw err; // a deal beyond the solver: left to the moves
+  }
+}
+
+/**
+ * The solver's best move among `moves`, proved before the deadline; undefined when the variant has
+ * no solver, the game is over, or a searching solver did not prove the position in time.
+ */
+export function solverMove<S, M>(game: Game<S, M>, state: S, moves: readonly M[], deadline: number): M | undefined {
+  const solver = cachedSolver(game as unknown as AnyGame) as Solver<S, M> | undefined;
+  if (!solver) return undefined;
+  const best = solver.bestMoveBy ? solver.bestMoveBy(state, deadline - REPLY_MARGIN_MS) : solver.bestMove(state);
+  if (best === undefined || best === null) return undefined;
+  const move = sameMove(game, moves, best);
+  if (move === undefined) throw new Error(`the solver's move ${game.formatMove(best)} is not legal in ${game.describe(state)}`);
+  return move;
 }
