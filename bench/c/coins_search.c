@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "timing.h"
 
 #define N 36
 #define TT_BITS 22
@@ -78,16 +79,6 @@ done:
   return win;
 }
 
-static double nowMs(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
   for (int cell = 0; cell < N; cell++) {
@@ -133,12 +124,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < count; i++) {
     uint64_t m = strtoull(argv[i + 1], NULL, 10);
     memset(ttKey, 0, sizeof(uint64_t) << TT_BITS);
-    double t0 = nowMs();
+    double t0 = now_ms();
     int w = solve(m);
-    times[i] = nowMs() - t0;
+    times[i] = now_ms() - t0;
     printf("win_%d=%d\n", i, w);
   }
-  qsort(times, count, sizeof(double), cmp);
+  qsort(times, count, sizeof(double), cmp_double);
   printf("nodes=%ld\nmedian_ms=%.3f\n", nodes, count ? times[count / 2] : 0.0);
   return 0;
 }

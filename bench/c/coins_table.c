@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "timing.h"
 
 static int cells, blockBits, wordBits, chunkBits, nIn, nCross, nFlat;
 static int32_t *inWord, *cross, *flatW, *flatB;
@@ -65,17 +66,6 @@ static int32_t *readInts(FILE *f, int n) {
   return a;
 }
 
-static double nowMs(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   FILE *f = fopen(argv[1], "r");
@@ -103,14 +93,14 @@ int main(int argc, char **argv) {
   int total = runs > 0 ? runs + 1 : 1;
   if (runs > 63) runs = 63;
   for (int r = 0; r < total; r++) {
-    double t0 = nowMs();
+    double t0 = now_ms();
     for (int h = 0; h < nBlocks; h++) computeBlock(h);
-    double dt = nowMs() - t0;
+    double dt = now_ms() - t0;
     if (runs == 0) times[0] = dt;
     else if (r > 0) times[r - 1] = dt;
   }
   int nt = runs > 0 ? runs : 1;
-  qsort(times, nt, sizeof(double), cmp);
+  qsort(times, nt, sizeof(double), cmp_double);
   uint64_t losing = 0;
   for (int h = 0; h < nBlocks; h++)
     for (uint64_t w = 0; w < (1ull << wordBits); w++) losing += 32 - popc(blocks[h][w]);

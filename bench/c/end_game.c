@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "timing.h"
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -48,17 +49,6 @@ static int32_t value(const int32_t *row, int n) {
   return out;
 }
 
-static double clock_ms(clockid_t id) {
-  struct timespec t;
-  clock_gettime(id, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 20000;
   int runs = argc > 2 ? atoi(argv[2]) : 5;
@@ -78,8 +68,8 @@ int main(int argc, char **argv) {
     cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     wall[r] = clock_ms(CLOCK_MONOTONIC) - w0;
   }
-  qsort(wall, runs, sizeof wall[0], cmp);
-  qsort(cpu, runs, sizeof cpu[0], cmp);
+  qsort(wall, runs, sizeof wall[0], cmp_double);
+  qsort(cpu, runs, sizeof cpu[0], cmp_double);
   printf("value=%d\ncpu_median_ms=%.3f\nmedian_ms=%.3f\n", v, cpu[runs / 2], wall[runs / 2]);
   free(row);
   return 0;

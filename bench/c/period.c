@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "timing.h"
 
 typedef struct { long pre, per; } period_t;
 
@@ -125,16 +126,6 @@ static void all(void) {
   found[5] = partizan(L_259, 3, R_248, 3);
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 21;
   if (runs > 1001) runs = 1001;
@@ -151,7 +142,7 @@ int main(int argc, char **argv) {
     all();
     t[r] = now_ms() - t0;
   }
-  qsort(t, runs, sizeof t[0], cmp);
+  qsort(t, runs, sizeof t[0], cmp_double);
   const char *names[] = {"subtraction_seed002", "subtraction_1_5_8_10", "no_repeat_1_5", "no_repeat_seed002",
                          "partizan_259_348", "partizan_259_248"};
   for (int i = 0; i < 6; i++) printf("%s=%ld/%ld\n", names[i], found[i].pre, found[i].per);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "timing.h"
 
 static uint16_t *nim(long upto) {
   uint16_t *g = calloc(upto + 1, sizeof *g);
@@ -54,17 +55,6 @@ static uint16_t *nim(long upto) {
   return g;
 }
 
-static double clock_ms(clockid_t id) {
-  struct timespec t;
-  clock_gettime(id, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   long upto = argc > 1 ? atol(argv[1]) : 1000000;
   int runs = argc > 2 ? atoi(argv[2]) : 5;
@@ -86,8 +76,8 @@ int main(int argc, char **argv) {
     }
     free(g);
   }
-  qsort(wall, runs, sizeof wall[0], cmp);
-  qsort(cpu, runs, sizeof cpu[0], cmp);
+  qsort(wall, runs, sizeof wall[0], cmp_double);
+  qsort(cpu, runs, sizeof cpu[0], cmp_double);
   printf("zeros=%ld\nmax=%ld\nsum=%ld\ncpu_median_ms=%.3f\nmedian_ms=%.3f\n", zeros, max, sum, cpu[runs / 2], wall[runs / 2]);
   return 0;
 }

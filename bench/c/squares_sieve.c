@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "timing.h"
 
 #define BLOCK 32768
 
@@ -52,17 +53,6 @@ static long sieve(long upto) {
   return cnt;
 }
 
-static double clock_ms(clockid_t id) {
-  struct timespec t;
-  clock_gettime(id, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   long upto = argc > 1 ? atol(argv[1]) : 1L << 28;
   int runs = argc > 2 ? atoi(argv[2]) : 3;
@@ -78,8 +68,8 @@ int main(int argc, char **argv) {
     cpu[r] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     wall[r] = clock_ms(CLOCK_MONOTONIC) - w0;
   }
-  qsort(wall, runs, sizeof wall[0], cmp);
-  qsort(cpu, runs, sizeof cpu[0], cmp);
+  qsort(wall, runs, sizeof wall[0], cmp_double);
+  qsort(cpu, runs, sizeof cpu[0], cmp_double);
   printf("cold=%ld\ncpu_median_ms=%.3f\nmedian_ms=%.3f\n", count, cpu[runs / 2], wall[runs / 2]);
   return 0;
 }

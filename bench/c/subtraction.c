@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "timing.h"
 
 static int S[64];
 static int K;
@@ -51,17 +52,6 @@ static uint64_t *table(long upto) {
   return b;
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   long upto = argc > 1 ? atol(argv[1]) : 100000000L;
   int runs = argc > 2 ? atoi(argv[2]) : 5;
@@ -80,7 +70,7 @@ int main(int argc, char **argv) {
     for (long n = 0; n <= upto; n++) count += (b[n >> 6] >> (n & 63)) & 1;
     free(b);
   }
-  qsort(t, runs, sizeof t[0], cmp);
+  qsort(t, runs, sizeof t[0], cmp_double);
   printf("n_positions=%ld\nmedian_ms=%.3f\n", count, t[runs / 2]);
   return 0;
 }
