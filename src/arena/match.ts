@@ -1,7 +1,7 @@
 import { show } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
-import { BotStartError, errorText, type BotHost, type BotSession, type FaultKind, type MoveReply } from './host.ts';
+import { BotStartError, errorText, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from './host.ts';
 import type { GameJob } from './schedule.ts';
 
 /** How a game ended: a closed set (fastchess `MatchTermination`). */
@@ -123,8 +123,9 @@ function endGame(
   const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
   const out: GameRecord['outcome'] =
     termination === 'normal' && outcome?.scores ? { winner, scores: [outcome.scores[0], outcome.scores[1]] } : { winner };
-  // Each session hears how the game ended (external bots get it as `game-over`).
-  const end = { ...out, termination, reason };
+  // Each session hears how the game ended (external bots get it as `game-over`). Spelled out, not
+  // spread from `out`: this runs once per game and object spread is slow; the key order is the same.
+  const end: SessionEnd = out.scores ? { winner, scores: out.scores, termination, reason } : { winner, termination, reason };
   sessions.first?.close(end);
   sessions.second?.close(end);
   return {

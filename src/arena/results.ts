@@ -111,6 +111,23 @@ export function readResults(dir: string): ExistingResults {
   return { spec, records, validBytes: pos, droppedPartial };
 }
 
+/** A promise with its settle functions (`Promise.withResolvers` is Node 22+). */
+interface Deferred {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (err: unknown) => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
 /**
  * The append-only results log with group commit: lines are appended as games finish and the
  * batch is fsynced every `intervalMs` (or every `maxBatch` lines); `append` resolves only once its
@@ -123,7 +140,8 @@ export class ResultsLog {
   readonly #intervalMs: number;
   readonly #maxBatch: number;
   #lines: string[] = [];
-  #waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
+  /** The batch being filled: every line in it is durable when its one promise settles. */
+  #batch: Deferred | null = null;
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> | null = null;
   #failed: Error | null = null;
@@ -137,11 +155,14 @@ export class ResultsLog {
     this.#maxBatch = options.maxBatch ?? 512;
   }
 
-  /** Appends one finished game; resolves when its line is fsynced. */
+  /**
+   * Appends one finished game; resolves when its line is fsynced. Lines of one batch share one
+   * promise (its callbacks run in append order), rather than a promise and a waiter per game.
+   */
   append(record: GameRecord): Promise<void> {
     if (this.#failed) return Promise.reject(this.#failed);
     this.#lines.push(`${JSON.stringify(record)}\n`);
-    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    const done = (this.#batch ??= deferred()).promise;
     if (this.#lines.length >= this.#maxBatch) this.flush().catch(() => {});
     else this.#timer ??= setTimeout(() => this.flush().catch(() => {}), this.#intervalMs);
     return done;
@@ -156,9 +177,9 @@ export class ResultsLog {
     while (this.#flushing) await this.#flushing.catch(() => {});
     if (this.#lines.length === 0) return;
     const data = Buffer.from(this.#lines.join(''), 'utf8');
-    const waiters = this.#waiters;
+    const batch = this.#batch!;
     this.#lines = [];
-    this.#waiters = [];
+    this.#batch = null;
     const fd = this.#fd;
     this.#flushing = new Promise<void>((res, rej) => {
       // Whole lines in as few writes as the OS allows: a crash mid-write leaves at most one partial
@@ -176,12 +197,12 @@ export class ResultsLog {
       await this.#flushing;
     } catch (err) {
       this.#failed = err instanceof Error ? err : new Error(String(err));
-      for (const w of waiters) w.reject(this.#failed);
+      batch.reject(this.#failed);
       throw this.#failed;
     } finally {
       this.#flushing = null;
     }
-    for (const w of waiters) w.resolve();
+    batch.resolve();
   }
 
   /** Flushes and closes the file. */

@@ -70,6 +70,22 @@ export function scheduleSize(input: Pick<ScheduleInput, 'variants' | 'bots' | 'd
 }
 
 /**
+ * Number of games `schedule(input)` yields (after `supports`), counted without generating them: a
+ * tournament needs its total before the first game, and generating every job (keys and seeds)
+ * just to count them cost as much as a second schedule pass.
+ */
+export function scheduleCount(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals' | 'supports'>): number {
+  const { variants, bots, deals, supports } = input;
+  let total = 0;
+  for (const variant of variants) {
+    let playing = 0;
+    for (const b of bots) if (!supports || supports(b, variant)) playing++;
+    total += ((playing * (playing - 1)) / 2) * deals * 2;
+  }
+  return total;
+}
+
+/**
  * The round robin as a generator (fastchess `Scheduler::next()`): for each variant and deal, every
  * unordered pair of bots plays the deal twice, once in each seating, back to back.
  */

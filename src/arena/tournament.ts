@@ -8,9 +8,9 @@ import { resolveBot, supportedBy, type BotEntry, type BotRegistry } from './bot-
 import type { ArenaEvent, EventSink, LivePosition } from './events.ts';
 import { createHost, moduleFiles } from './create-host.ts';
 import type { BotHost } from './host.ts';
-import { playMatch, type GameRecord, type Termination } from './match.ts';
+import { playMatch, type GameRecord, type MatchOptions, type Termination } from './match.ts';
 import { createResultsDir, readResults, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
-import { schedule, type BotSpec, type GameJob } from './schedule.ts';
+import { schedule, scheduleCount, type BotSpec, type ScheduleInput } from './schedule.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
 import { standingsCsv, type TournamentSummary } from './summary.ts';
@@ -142,10 +142,10 @@ export interface RunResult {
   readonly interrupted: boolean;
 }
 
-/** Counts the schedule's games (after `supports`). */
-function scheduleOf(t: PreparedTournament): () => Generator<GameJob> {
+/** The schedule's input (pairs with a bot that does not support a variant are skipped). */
+function scheduleOf(t: PreparedTournament): ScheduleInput {
   const { spec, unsupported } = t;
-  const input = {
+  return {
     seed: spec.seed,
     variants: spec.games,
     bots: t.entrants.map((e) => e.spec),
@@ -153,7 +153,6 @@ function scheduleOf(t: PreparedTournament): () => Generator<GameJob> {
     timePerMoveMs: spec.timePerMoveMs,
     supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
   };
-  return () => schedule(input);
 }
 
 /** Re-reads a results folder's spec for `--resume` (labels and variant ids, as saved). */
@@ -190,9 +189,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     log = new ResultsLog(join(dir, RESULTS_FILES.games));
   }
 
-  const jobs = scheduleOf(t);
-  let total = 0;
-  for (const _ of jobs()) total++;
+  const input = scheduleOf(t);
+  const total = scheduleCount(input);
   const finished = new Set<string>();
   const standings = new StandingsBuilder(spec.bots, spec.games);
   const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0 };
@@ -269,7 +267,9 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     }
   };
 
-  const it = jobs();
+  const it = schedule(input);
+  // The options of every match when nobody listens to moves: made once, not per game.
+  const plainOptions: MatchOptions = signal ? { signal } : {};
   let logError: unknown = null;
   const lane = async (): Promise<void> => {
     let lastYield = performance.now();
@@ -287,26 +287,24 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
       finished.add(job.key);
       const game = games.get(job.variant)!;
       const seats = { first: job.seats.first.label, second: job.seats.second.label };
-      const matchOptions: Parameters<typeof playMatch>[3] = {
-        ...(signal ? { signal } : {}),
-        ...(wantMoves
-          ? {
-              onMove: (m) =>
-                emit({
-                  type: 'move',
-                  index: job.index,
-                  key: job.key,
-                  variant: job.variant,
-                  ply: m.ply,
-                  seat: m.seat,
-                  bot: seats[m.seat],
-                  move: m.move,
-                  ms: m.ms,
-                  position: position(game, m.state, seats),
-                }),
-            }
-          : {}),
-      };
+      const matchOptions: MatchOptions = !wantMoves
+        ? plainOptions
+        : {
+            ...plainOptions,
+            onMove: (m) =>
+              emit({
+                type: 'move',
+                index: job.index,
+                key: job.key,
+                variant: job.variant,
+                ply: m.ply,
+                seat: m.seat,
+                bot: seats[m.seat],
+                move: m.move,
+                ms: m.ms,
+                position: position(game, m.state, seats),
+              }),
+          };
       if (wantMoves) {
         emit({
           type: 'game-started',

@@ -46,7 +46,9 @@ class XoroshiroRng implements Rng {
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new RangeError('Expected a non-empty list to pick from');
-    return items[this.int(0, items.length - 1)]!;
+    // The same draw as `int(0, length - 1)`, minus its argument checks (a length is always a safe
+    // integer): random bots pick once per move.
+    return items[uniformInt(this.#gen, 0, items.length - 1)]!;
   }
 
   shuffle<T>(items: readonly T[]): T[] {

@@ -122,6 +122,18 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
   },
   create(params) {
     const { moves } = params;
+    // The legal takes at a pile are the takes up to it: a prefix of the sorted set. The prefixes are
+    // built once per variant and frozen (moves lists are read-only, see `Game.moves`), so asking for
+    // the moves allocates nothing, and every pile at least the largest take shares one list.
+    const prefixes: readonly (readonly number[])[] = Array.from({ length: moves.length + 1 }, (_, k) => Object.freeze(moves.slice(0, k)));
+    const maxTake = moves[moves.length - 1]!;
+    const all = prefixes[moves.length]!;
+    const legalAt = (pile: Pile): readonly number[] => {
+      if (pile >= maxTake) return all; // bigint piles (above 2^53) always land here
+      let k = 0;
+      while (k < moves.length && moves[k]! <= pile) k++;
+      return prefixes[k]!;
+    };
     let solved: { solver: Solver<PileState, number> | undefined } | null = null;
     const game: Game<PileState, number> = {
       id: variantId('subtraction', params),
@@ -130,7 +142,7 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       params,
       deal: (rng) => ({ pile: dealPile(params.n, rng), turn: 'first' }),
       toMove: (s) => s.turn,
-      moves: (s) => moves.filter((m) => m <= s.pile),
+      moves: (s) => legalAt(s.pile),
       play: (s, m) => ({ pile: subPile(s.pile, m), turn: otherSeat(s.turn) }),
       outcome: (s) => (s.pile < moves[0]! ? { winner: otherSeat(s.turn) } : null),
       key: (s) => pileKey(s.pile, 2, s.turn === 'first' ? 0 : 1),

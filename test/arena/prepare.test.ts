@@ -105,3 +105,32 @@ describe('InProcessHost prepare', () => {
     expect(prepares).toBe(1);
   });
 });
+
+describe('InProcessHost move lists', () => {
+  const spec = { label: 'cut', name: 'cut', options: {} };
+  const info = { key: 'k', variant: 'subtraction{moves=1,5,8,10;n=20}', seat: 'first' as const, rngSeed: 1 };
+  const cutter = defineBot({
+    name: 'cut',
+    description: 'test: empties its move list, then plays the first move it saw',
+    choose: ({ moves }) => {
+      const m = moves[0];
+      (moves as unknown[]).length = 0;
+      return m;
+    },
+  });
+
+  it('hands a frozen list over as it is: a bot writing to it crashes', () => {
+    const legal = Object.freeze([1, 5, 8, 10]);
+    const session = new InProcessHost(spec, cutter as AnyBot).open(info);
+    expect(session.move({ pile: 20, turn: 'first' }, legal, 50)).toMatchObject({ ok: false, kind: 'crash' });
+    expect(legal).toEqual([1, 5, 8, 10]);
+  });
+
+  it("copies a list the runner could still change, so the runner's list stays whole", () => {
+    const legal = [1, 5, 8, 10];
+    const session = new InProcessHost(spec, cutter as AnyBot).open(info);
+    expect(session.move({ pile: 20, turn: 'first' }, legal, 50)).toMatchObject({ ok: true, move: 1 });
+    expect(session.move({ pile: 19, turn: 'first' }, legal, 50)).toMatchObject({ ok: true, move: 1 });
+    expect(legal).toEqual([1, 5, 8, 10]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { schedule, scheduleSize, type BotSpec } from '../../src/arena/schedule.ts';
+import { schedule, scheduleCount, scheduleSize, type BotSpec } from '../../src/arena/schedule.ts';
 
 const bot = (label: string): BotSpec => ({ label, name: label.split(':')[0]!, options: {} });
 const BOTS = ['a', 'b', 'c', 'd', 'e'].map(bot);
@@ -9,6 +9,7 @@ describe('schedule', () => {
   it('plays every unordered pair × variant × deal in both seatings', () => {
     const jobs = [...schedule({ seed: 1, variants: VARIANTS, bots: BOTS, deals: 3, timePerMoveMs: 100 })];
     expect(jobs).toHaveLength(scheduleSize({ variants: VARIANTS, bots: BOTS, deals: 3 }));
+    expect(scheduleCount({ variants: VARIANTS, bots: BOTS, deals: 3 })).toBe(jobs.length);
     expect(jobs).toHaveLength(10 * 2 * 3 * 2);
     expect(jobs.map((j) => j.index)).toEqual(jobs.map((_, i) => i));
     expect(new Set(jobs.map((j) => j.key)).size).toBe(jobs.length);
@@ -51,6 +52,17 @@ describe('schedule', () => {
       ...schedule({ seed: 1, variants: VARIANTS, bots: BOTS, deals: 1, timePerMoveMs: 100, supports: (b, v) => !(b.label === 'a' && v === 'piles') }),
     ];
     expect(jobs).toHaveLength(10 * 2 * 2 - 4 * 2);
+    expect(scheduleCount({ variants: VARIANTS, bots: BOTS, deals: 1, supports: (b, v) => !(b.label === 'a' && v === 'piles') })).toBe(jobs.length);
     expect(jobs.some((j) => j.variant === 'piles' && (j.seats.first.label === 'a' || j.seats.second.label === 'a'))).toBe(false);
+  });
+
+  it('counts exactly the games the schedule yields, for any supports', () => {
+    // Every subset of (bot, variant) pairs a bot may refuse, over 4 bots × 2 variants.
+    const bots = BOTS.slice(0, 4);
+    for (let mask = 0; mask < 1 << 8; mask++) {
+      const supports = (b: BotSpec, v: string): boolean => (mask & (1 << (bots.indexOf(b) * 2 + VARIANTS.indexOf(v)))) === 0;
+      const input = { seed: 3, variants: VARIANTS, bots, deals: 2, timePerMoveMs: 10, supports };
+      expect(scheduleCount(input)).toBe([...schedule(input)].length);
+    }
   });
 });

@@ -122,6 +122,22 @@ describe('subtraction: rules, notation and parameters', () => {
     expect(game.size?.(s)).toBe(7);
   });
 
+  it('lists exactly the takes that fit, as shared frozen lists (moves lists are read-only)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }), (takes) => {
+        const g = createVariant(subtraction, { moves: takes });
+        const sorted = [...takes].sort((a, b) => a - b);
+        for (let pile = 0; pile <= 45; pile++) {
+          const legal = g.moves(at(pile));
+          expect(legal).toEqual(sorted.filter((m) => m <= pile));
+          expect(Object.isFrozen(legal)).toBe(true);
+        }
+        // Every pile at least the largest take shares one list, bigint piles included.
+        expect(g.moves({ pile: 2n ** 60n, turn: 'second' })).toBe(g.moves(at(sorted[sorted.length - 1]!)));
+      }),
+    );
+  });
+
   it('formats and parses moves, rejecting bad text and illegal takes', () => {
     expect(game.formatMove(8)).toBe('8');
     expect(game.parseMove(' 8 ', at(9))).toBe(8);
