@@ -50,11 +50,11 @@ const spec = validateSpec({
   timePerMoveMs: 1000,
 });
 
-async function gamesPerSecond(makeSink: () => EventSink): Promise<number> {
+async function gamesPerSecond(makeSink: () => EventSink, run: typeof spec = spec): Promise<number> {
   const out = mkdtempSync(join(tmpdir(), 'dash-bench-'));
   try {
     const t0 = performance.now();
-    const result = await runTournament(prepareTournament({ ...spec, out }, registry), { sink: makeSink() });
+    const result = await runTournament(prepareTournament({ ...run, out }, registry), { sink: makeSink() });
     const secs = (performance.now() - t0) / 1000;
     return result.summary.games.played / secs;
   } finally {
@@ -94,6 +94,19 @@ report('tournament, Ink dashboard (every move, renders ≤ 3 % of time)', `${med
 report('dashboard cost', `${((1 - med(withDash) / med(base)) * 100).toFixed(1)} % of throughput`);
 report('of which the engine’s move events (positions as JSON)', `${((1 - med(withMoves) / med(base)) * 100).toFixed(1)} %`);
 report('terminal output of one dashboard run', `${(written / 1024).toFixed(0)} KiB`);
+
+// The default: every bot in its own worker threads (what `npm start` and most tournaments run).
+const workerSpec = { ...spec, isolation: 'worker' as const, deals: Number(process.env['DASH_WORKER_DEALS'] ?? 150) };
+await gamesPerSecond(dash, workerSpec);
+const wBase: number[] = [];
+const wDash: number[] = [];
+for (let round = 0; round < 3; round++) {
+  wBase.push(await gamesPerSecond(none, workerSpec));
+  wDash.push(await gamesPerSecond(dash, workerSpec));
+}
+report(`isolation worker (default): no sink (${workerSpec.deals * 6} games)`, `${med(wBase).toFixed(0)} games/s`);
+report('isolation worker (default): Ink dashboard', `${med(wDash).toFixed(0)} games/s`);
+report('dashboard cost, isolation worker', `${((1 - med(wDash) / med(wBase)) * 100).toFixed(1)} % of throughput`);
 
 // The same cost measured without the tournament's noise: a recorded stream (18 games, 146 events)
 // replayed into a dashboard sink many times; the CPU it takes per game against a game's time above.
