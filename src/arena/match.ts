@@ -17,19 +17,9 @@ export interface MoveRecord {
  * A finished game: exactly one line of `games.jsonl`. Holds the whole job (so the line alone
  * replays the game), every move with its time, and how it ended.
  */
-export interface GameRecord {
-  /** Position in the schedule. */
-  readonly index: number;
-  /** The game's stable key (see `GameJob.key`). */
-  readonly key: string;
-  readonly variant: string;
-  readonly deal: number;
-  readonly dealSeed: number;
-  readonly seating: 0 | 1;
+export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 'deal' | 'dealSeed' | 'seating' | 'botSeeds'> {
   /** Bot label in each seat. */
   readonly seats: { readonly first: string; readonly second: string };
-  /** Bot generator seeds. */
-  readonly botSeeds: { readonly first: number; readonly second: number };
   /** The dealt start position, as the game's `toJSON`. */
   readonly start: unknown;
   readonly moves: readonly MoveRecord[];

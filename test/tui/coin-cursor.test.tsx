@@ -9,8 +9,8 @@ import { CoinsBoard } from '../../src/tui/CoinsBoard.tsx';
 import { PlayApp } from '../../src/tui/PlayApp.tsx';
 import { makeTheme, ThemeContext } from '../../src/tui/theme.ts';
 import type { Opponent } from '../../src/tui/use-play.ts';
+import { settle, until } from './frames.ts';
 
-const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
 const ENTER = '\r';
 const ESC = '\u001B';
 const UP = '\u001B[A';
@@ -33,18 +33,6 @@ afterEach(() => {
   unmount = undefined;
 });
 
-async function until(frame: () => string | undefined, text: string | RegExp, ms = 3000): Promise<string> {
-  const t0 = Date.now();
-  for (;;) {
-    const f = frame() ?? '';
-    if (typeof text === 'string' ? f.includes(text) : text.test(f)) {
-      await settle(); // let input handlers re-attach before the next key
-      return frame() ?? f;
-    }
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${String(text)}; last frame:\n${f}`);
-    await settle(20);
-  }
-}
 
 /** Presses keys one at a time, ~50 ms apart (the input handlers re-attach after each frame). */
 async function press(stdin: { write(s: string): void }, ...keys: string[]): Promise<void> {

@@ -6,8 +6,8 @@ import { PlayApp } from '../../src/tui/PlayApp.tsx';
 import type { Opponent } from '../../src/tui/use-play.ts';
 import { discoverBots } from '../../src/arena/bot-registry.ts';
 import { join } from 'node:path';
+import { settle, until } from './frames.ts';
 
-const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
 const ENTER = '\r';
 const DOWN = '\u001B[B';
 
@@ -23,18 +23,6 @@ const cheat: Opponent = { label: 'cheat', name: 'cheat', bot: defineBot({ name: 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
-async function until(frame: () => string | undefined, text: string | RegExp, ms = 3000): Promise<string> {
-  const t0 = Date.now();
-  for (;;) {
-    const f = frame() ?? '';
-    if (typeof text === "string" ? f.includes(text) : text.test(f)) {
-      await settle(); // let input handlers re-attach before the next key
-      return frame() ?? f;
-    }
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${String(text)}; last frame:\n${f}`);
-    await settle(20);
-  }
-}
 
 async function typeMove(stdin: { write(s: string): void }, text: string): Promise<void> {
   stdin.write(text);
