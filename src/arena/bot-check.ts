@@ -253,13 +253,7 @@ async function checkVariant(
       clearTimeout(timer);
     }
   }
-  for (let i = 0; i < cfg.positions; i++) {
-    const state = checkPosition(game, deriveSeed(cfg.seed, 'check', game.id, i));
-    if (state === undefined) continue;
-    const where = `position ${i + 1} (${game.describe(state)})`;
-    const moves = game.moves(state);
-    const seat = game.toMove(state);
-    const rngSeed = deriveSeed(cfg.seed, 'check-bot', game.id, i);
+  for (const { i, state, where, moves, seat, rngSeed } of checkPositions(game, cfg)) {
     const legalOf = (reply: MoveReply): string | number => {
       if (!reply.ok) return `${reply.kind === 'timeout' ? 'too slow' : reply.kind}: ${reply.reason}`;
       const k = findMove(game, moves, reply.move);
@@ -306,18 +300,28 @@ async function checkVariant(
   return row('pass', '');
 }
 
+/** The seeded positions a check asks about, with what each ask needs. */
+function* checkPositions(game: AnyGame, cfg: CheckOptions) {
+  for (let i = 0; i < cfg.positions; i++) {
+    const state = checkPosition(game, deriveSeed(cfg.seed, 'check', game.id, i));
+    if (state === undefined) continue;
+    yield {
+      i,
+      state,
+      where: `position ${i + 1} (${game.describe(state)})`,
+      moves: game.moves(state),
+      seat: game.toMove(state),
+      rngSeed: deriveSeed(cfg.seed, 'check-bot', game.id, i),
+    };
+  }
+}
+
 /** One variant of an external bot: each position asked in two games with the same seed. */
 async function checkExternalVariant(host: ProcessHost, game: AnyGame, cfg: CheckOptions): Promise<CheckRow> {
   let maxMs = 0;
   let passed = 0;
   const row = (status: CheckRow['status'], detail: string): CheckRow => ({ family: game.family, variant: game.id, status, positions: passed, maxMs, detail });
-  for (let i = 0; i < cfg.positions; i++) {
-    const state = checkPosition(game, deriveSeed(cfg.seed, 'check', game.id, i));
-    if (state === undefined) continue;
-    const where = `position ${i + 1} (${game.describe(state)})`;
-    const moves = game.moves(state);
-    const seat = game.toMove(state);
-    const rngSeed = deriveSeed(cfg.seed, 'check-bot', game.id, i);
+  for (const { i, state, where, moves, seat, rngSeed } of checkPositions(game, cfg)) {
     const answers: number[] = [];
     for (let round = 0; round < 2; round++) {
       let reply: MoveReply;

@@ -9,7 +9,7 @@ import {
   noRepeatWins,
 } from '../solvers/no-repeat.ts';
 import { periodicIndex } from '../solvers/period.ts';
-import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile } from './pile.ts';
+import { dealPile, pileRangeParam, pileJSON, pileKey, pileSize, subPile, type Pile } from './pile.ts';
 import { checkUpto, parseTake, type SubtractionParams } from './subtraction.ts';
 
 /** Parameters of the no-repeat game: as `subtraction`. */
@@ -76,12 +76,7 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
       expected: '1 to 64 distinct positive integers, e.g. 1,2,3,4,5',
       default: [1, 2, 3, 4, 5],
     },
-    n: {
-      schema: pileRangeSchema(),
-      description: 'the starting pile (exact up to 2^63 − 1), or min..max to deal one per game',
-      expected: PILE_EXPECTED,
-      default: { min: 50, max: 200 },
-    },
+    n: pileRangeParam(50, 200),
   },
   create(params) {
     const { moves } = params;

@@ -11,7 +11,7 @@ import {
   type PartizanTable,
 } from '../solvers/partizan.ts';
 import { periodicIndex } from '../solvers/period.ts';
-import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
+import { dealPile, pileRangeParam, pileJSON, pileKey, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
 import { checkUpto, MAX_TABLE_PILE, parseTake } from './subtraction.ts';
 
 /** Which side moves first in the start position. */
@@ -106,12 +106,7 @@ export const partizan = defineFamily<PartizanParams, PartizanState, number>({
       expected: '1 to 64 distinct positive integers, e.g. 3,4,8',
       default: [3, 4, 8],
     },
-    n: {
-      schema: pileRangeSchema(),
-      description: 'the starting pile (exact up to 2^63 − 1), or min..max to deal one per game',
-      expected: PILE_EXPECTED,
-      default: { min: 20, max: 100 },
-    },
+    n: pileRangeParam(20, 100),
     start: {
       schema: enumSchema(['left', 'right']),
       description: 'which side moves first in the start position',

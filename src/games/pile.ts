@@ -5,6 +5,7 @@
  * games keep plain number arithmetic on their hot path and only huge piles pay for bigints.
  */
 import { z } from 'zod';
+import type { ParamSpec } from '../core/params.ts';
 import type { Rng } from '../core/rng.ts';
 import { MAX_PILE, toPile, type Pile } from '../solvers/period.ts';
 
@@ -29,6 +30,16 @@ function toBig(v: unknown): unknown {
 }
 
 const bound = z.bigint().min(0n).max(MAX_PILE);
+
+/** The `n` parameter of the one-pile families: a pile or a range of piles, with a default range. */
+export function pileRangeParam(min: number, max: number): ParamSpec<PileRange> {
+  return {
+    schema: pileRangeSchema(),
+    description: 'the starting pile (exact up to 2^63 − 1), or min..max to deal one per game',
+    expected: PILE_EXPECTED,
+    default: { min, max },
+  };
+}
 
 /**
  * A pile or an inclusive range of piles: `7`, `"1000000000000000000"`, `"50..200"`, `[50, 200]`,

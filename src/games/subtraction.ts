@@ -1,7 +1,7 @@
 import { MoveError, ParamError, TooLargeError, show } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, intSetSchema, variantId } from '../core/params.ts';
-import { dealPile, PILE_EXPECTED, pileJSON, pileKey, pileRangeSchema, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
+import { dealPile, pileRangeParam, pileJSON, pileKey, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
 import {
   consecutiveIsP,
   isConsecutive,
@@ -113,12 +113,7 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       expected: '1 to 64 distinct positive integers, e.g. 1,5,8,10',
       default: [1, 5, 8, 10],
     },
-    n: {
-      schema: pileRangeSchema(),
-      description: 'the starting pile (exact up to 2^63 − 1), or min..max to deal one per game',
-      expected: PILE_EXPECTED,
-      default: { min: 50, max: 200 },
-    },
+    n: pileRangeParam(50, 200),
   },
   create(params) {
     const { moves } = params;

@@ -1,7 +1,7 @@
 import { Box, Text, useInput, type Key } from 'ink';
 import { useMemo, useState } from 'react';
 import { ArenaError } from '../core/errors.ts';
-import type { AnyGame, Seat } from '../core/game.ts';
+import type { Seat } from '../core/game.ts';
 import { Board } from './Board.tsx';
 import { boardView, outcomeText, pictureLines } from './board-view.ts';
 import { footer, KEYS } from './keys.ts';
@@ -9,7 +9,7 @@ import { fmtDuration } from './layout.ts';
 import { MoveList } from './MoveList.tsx';
 import { Review } from './Review.tsx';
 import { useTheme } from './theme.ts';
-import { usePlay, type Opponent } from './use-play.ts';
+import { usePlay, type PlayOptions } from './use-play.ts';
 import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, solverOf, standingText } from './verdicts.ts';
@@ -23,13 +23,7 @@ function arrow(key: Key): CursorDir {
 /** What the player chose at the end of a game. */
 export type PlayEnd = 'again' | 'quit';
 
-type Props = {
-  readonly game: AnyGame;
-  readonly start: unknown;
-  readonly human: Seat;
-  readonly opponent: Opponent;
-  readonly seed: number;
-  readonly timePerMoveMs: number;
+type Props = PlayOptions & {
   readonly width: number;
   /** Terminal rows: the review lists fewer moves on a short terminal. */
   readonly height?: number;

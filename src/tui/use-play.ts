@@ -48,7 +48,8 @@ export interface PlayModel {
   undo(): boolean;
 }
 
-type Props = {
+/** What a game against a bot is played with. */
+export type PlayOptions = {
   readonly game: AnyGame;
   readonly start: unknown;
   readonly human: Seat;
@@ -63,7 +64,7 @@ type Props = {
  * for its move whenever it is the bot's turn, checks the reply against the legal moves, and makes a
  * faulty bot forfeit the game with the reason, as a tournament would.
  */
-export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: Props): PlayModel {
+export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: PlayOptions): PlayModel {
   const [history, setHistory] = useState<readonly Ply[]>([]);
   const [forfeit, setForfeit] = useState<string | null>(null);
   const [thinking, setThinking] = useState(false);

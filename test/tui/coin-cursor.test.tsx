@@ -1,6 +1,5 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineBot, type AnyBot } from '../../src/core/bot.ts';
 import { createRng } from '../../src/core/rng.ts';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import type { CoinsView } from '../../src/tui/board-view.ts';
@@ -8,8 +7,7 @@ import { previewTake, stepCursor, type CoinCursor } from '../../src/tui/coin-cur
 import { CoinsBoard } from '../../src/tui/CoinsBoard.tsx';
 import { PlayApp } from '../../src/tui/PlayApp.tsx';
 import { makeTheme, ThemeContext } from '../../src/tui/theme.ts';
-import type { Opponent } from '../../src/tui/use-play.ts';
-import { settle, until } from './frames.ts';
+import { settle, solverOpponent, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const ESC = '\u001B';
@@ -19,12 +17,7 @@ const RIGHT = '\u001B[C';
 const LEFT = '\u001B[D';
 const SPACE = ' ';
 
-const solverBot = defineBot({
-  name: 'solverbot',
-  description: 'plays the solver’s best move',
-  choose: ({ game, state }) => game.solver!()!.bestMove(state),
-}) as AnyBot;
-const opponent: Opponent = { label: 'solverbot', name: 'solverbot', bot: solverBot, options: {} };
+const opponent = solverOpponent;
 const names = { first: 'you', second: 'optimal' } as const;
 
 let unmount: (() => void) | undefined;

@@ -6,18 +6,12 @@ import { PlayApp } from '../../src/tui/PlayApp.tsx';
 import type { Opponent } from '../../src/tui/use-play.ts';
 import { discoverBots } from '../../src/arena/bot-registry.ts';
 import { join } from 'node:path';
-import { settle, until } from './frames.ts';
+import { settle, solverOpponent, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const DOWN = '\u001B[B';
 
-/** The solver's move, as the built-in optimal bot plays (largest winning take, else smallest take). */
-const solverBot = defineBot({
-  name: 'solverbot',
-  description: 'plays the solver’s best move',
-  choose: ({ game, state }) => game.solver!()!.bestMove(state),
-}) as AnyBot;
-const opponent: Opponent = { label: 'solverbot', name: 'solverbot', bot: solverBot, options: {} };
+const opponent = solverOpponent;
 const cheat: Opponent = { label: 'cheat', name: 'cheat', bot: defineBot({ name: 'cheat', description: 'takes 99', choose: () => 99 }) as AnyBot, options: {} };
 
 let unmount: (() => void) | undefined;

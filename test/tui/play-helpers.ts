@@ -1,4 +1,18 @@
-/** Waiting on rendered Ink frames (see TOOLCHAIN.md: key handlers re-attach after each frame). */
+/** Helpers of the play tests: waiting on rendered Ink frames (key handlers re-attach after each frame, see TOOLCHAIN.md) and a solver opponent. */
+import { defineBot, type AnyBot } from '../../src/core/bot.ts';
+import type { Opponent } from '../../src/tui/use-play.ts';
+
+/** An opponent playing the solver's move, as the built-in optimal bot does (largest winning take, else smallest take). */
+export const solverOpponent: Opponent = {
+  label: 'solverbot',
+  name: 'solverbot',
+  bot: defineBot({
+    name: 'solverbot',
+    description: 'plays the solver’s best move',
+    choose: ({ game, state }) => game.solver!()!.bestMove(state),
+  }) as AnyBot,
+  options: {},
+};
 
 /** Waits `ms` milliseconds. */
 export const settle = (ms = 60): Promise<void> => new Promise((r) => setTimeout(r, ms));
