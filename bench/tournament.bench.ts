@@ -4,8 +4,10 @@
  * - match engine in-process (isolation `none`): games/s and moves/s of `playMatch` alone;
  * - the whole runner in-process: schedule, matches, group-committed log, standings with accuracy;
  * - worker threads (isolation `worker`): games/s and moves/s with 2 concurrent games;
- * - per-move isolation overhead: the round trip of a move through a worker minus in-process.
- * Targets (issue 4): in-process ≥ 100,000 games/s, isolated ≥ 20,000 moves/s, overhead ≤ 30 µs median.
+ * - per-move isolation overhead: the round trip of a move through a worker minus in-process;
+ * - boardgame.io's `Simulate` on the same game (installed on demand, see `boardgameio.ts`).
+ * Targets (issue 4): in-process ≥ 100× boardgame.io's Simulate, isolated ≥ 20,000 moves/s,
+ * overhead ≤ 30 µs median.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { validateSpec } from '../src/arena/spec.ts';
 import { prepareTournament, runTournament } from '../src/arena/tournament.ts';
 import { WorkerHost } from '../src/arena/worker-host.ts';
 import { parseVariant } from '../src/games/index.ts';
+import { simulateRate } from './boardgameio.ts';
 import { report } from './util.ts';
 
 const VARIANT = 'subtraction{moves=1,5,8,10;n=50..200}';
@@ -59,6 +62,13 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
   report('in-process match engine: games/s', fmt((r.games / r.ms) * 1000));
   report('in-process match engine: moves/s', fmt((r.moves / r.ms) * 1000));
   report('in-process: mean µs per move (both bots, checks, log record)', ((r.ms * 1000) / r.moves).toFixed(2));
+  const engine = (r.games / r.ms) * 1000;
+  const bgio = await simulateRate([1, 5, 8, 10], 50, 200, 2_000);
+  if (bgio) {
+    report('boardgame.io 0.50 Simulate, same game: games/s', fmt(bgio.gamesPerSec));
+    report('boardgame.io 0.50 Simulate, same game: moves/s', fmt(bgio.movesPerSec));
+    report('in-process engine / Simulate (target ≥ 100×)', `${(engine / bgio.gamesPerSec).toFixed(0)}×`);
+  }
 }
 
 // 2. The whole runner in-process (log with group commit, standings and accuracy folded per game).

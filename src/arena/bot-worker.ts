@@ -4,14 +4,14 @@
  * capability (solver, heuristic, size) is there, and answers move requests. It receives structured
  * copies, so nothing a bot does here can touch the runner's state.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { botProblem, type AnyBot } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { botOptions } from './bot-registry.ts';
-import { errorText } from './host.ts';
-import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { errorText, isThenable } from './host.ts';
+import { REPLY, REQUEST, spinWhile, WORKER_SPIN_MS, type Reply, type StartMessage, type ToWorker, type WorkerData } from './worker-protocol.ts';
 
 /**
  * Runs the worker: `load` imports the bot module (a dynamic import of the file under tsx, or of
@@ -20,8 +20,16 @@ import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 export async function runBotWorker(load: () => Promise<unknown>): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('bot-worker.ts must run in a worker thread');
-  const init = workerData as WorkerInit;
-  const post = (msg: FromWorker): void => port.postMessage(msg);
+  const init = workerData as WorkerData;
+  const start = (msg: StartMessage): void => port.postMessage(msg);
+  const { port: channel } = init.channel;
+  const ctl = new Int32Array(init.channel.sab);
+  /** Sends a reply on the channel and wakes the runner. */
+  const post = (msg: Reply): void => {
+    channel.postMessage(msg);
+    Atomics.store(ctl, REPLY, msg.id);
+    Atomics.notify(ctl, REPLY);
+  };
 
   let bot: AnyBot;
   let options: Record<string, unknown>;
@@ -36,7 +44,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     if (bot.name !== init.name) throw new Error(`expected the module to export bot \`${init.name}\`, found \`${bot.name}\``);
     options = botOptions(bot, init.options);
   } catch (err) {
-    post({ t: 'fatal', reason: errorText(err) });
+    start({ t: 'fatal', reason: errorText(err) });
     return; // the host terminates the thread
   }
 
@@ -54,26 +62,27 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     }
   };
 
-  const onMove = (id: number, state: unknown, moves: readonly unknown[], deadline: number): void => {
+  /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
+  const onMove = (id: number, state: unknown, moves: readonly unknown[], deadline: number): Promise<void> | null => {
     if (!game) {
       post({ t: 'error', id, reason: 'internal: move requested before a game was opened' });
-      return;
+      return null;
     }
     let reply: unknown;
     try {
       reply = bot.choose({ game, state, moves, seat, rng, deadline, options });
     } catch (err) {
       post({ t: 'error', id, reason: errorText(err) });
-      return;
+      return null;
     }
-    if (reply !== null && typeof reply === 'object' && typeof (reply as { then?: unknown }).then === 'function') {
-      (reply as PromiseLike<unknown>).then(
+    if (isThenable(reply)) {
+      return Promise.resolve(reply).then(
         (move) => send(id, move),
         (err: unknown) => post({ t: 'error', id, reason: errorText(err) }),
       );
-    } else {
-      send(id, reply);
     }
+    send(id, reply);
+    return null;
   };
 
   const gameOf = (variant: string): AnyGame => {
@@ -85,33 +94,53 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     return g;
   };
 
-  const onPrepare = (id: number, variant: string): void => {
+  /** Runs the bot's `prepare` for a variant and replies; a promise when it is asynchronous. */
+  const onPrepare = (id: number, variant: string): Promise<void> | null => {
     const failed = (err: unknown): void => post({ t: 'error', id, reason: `prepare failed: ${errorText(err)}` });
     let done: unknown;
     try {
       done = bot.prepare?.(gameOf(variant), options);
     } catch (err) {
       failed(err);
-      return;
+      return null;
     }
-    if (done !== null && typeof done === 'object' && typeof (done as { then?: unknown }).then === 'function') {
-      (done as PromiseLike<unknown>).then(() => post({ t: 'prepared', id }), failed);
-    } else {
-      post({ t: 'prepared', id });
-    }
+    if (isThenable(done)) return Promise.resolve(done).then(() => post({ t: 'prepared', id }), failed);
+    post({ t: 'prepared', id });
+    return null;
   };
 
-  port.on('message', (msg: ToWorker) => {
-    if (msg.t === 'prepare') {
-      onPrepare(msg.id, msg.variant);
-      return;
-    }
+  const handle = (msg: ToWorker): Promise<void> | null => {
+    if (msg.t === 'prepare') return onPrepare(msg.id, msg.variant);
     if (msg.open) {
       game = gameOf(msg.open.variant);
       seat = msg.open.seat;
       rng = createRng(msg.open.seed);
     }
-    onMove(msg.id, msg.state, msg.moves, msg.deadline);
-  });
-  post({ t: 'ready', prepares: typeof bot.prepare === 'function' });
+    return onMove(msg.id, msg.state, msg.moves, msg.deadline);
+  };
+
+  /**
+   * Serves requests until a bot answers asynchronously: then the thread returns to its event loop
+   * (so the bot's promises and timers run) and serving resumes once the reply is sent. Between
+   * requests the thread spins briefly, then sleeps in `Atomics.wait`; `terminate()` still ends it.
+   */
+  let seen = 0;
+  const serve = (): void => {
+    for (;;) {
+      if (!spinWhile(ctl, REQUEST, seen, WORKER_SPIN_MS)) while (Atomics.load(ctl, REQUEST) === seen) Atomics.wait(ctl, REQUEST, seen);
+      seen = Atomics.load(ctl, REQUEST);
+      const msg = receiveMessageOnPort(channel)?.message as ToWorker | undefined;
+      if (!msg) continue; // cannot happen: the runner posts before it bumps the request id
+      const pending = handle(msg);
+      if (pending) {
+        void pending.then(serve);
+        return;
+      }
+    }
+  };
+  // Nothing comes on the worker's own port any more, but listening keeps the thread alive while an
+  // asynchronous bot waits on a promise that nothing else holds (it then times out, as it should).
+  port.on('message', () => {});
+  start({ t: 'ready', prepares: typeof bot.prepare === 'function' });
+  serve();
 }

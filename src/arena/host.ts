@@ -101,7 +101,8 @@ export function errorText(err: unknown): string {
   }
 }
 
-function isThenable(v: unknown): v is PromiseLike<unknown> {
+/** Whether a bot's return value is a promise (or any thenable). */
+export function isThenable(v: unknown): v is PromiseLike<unknown> {
   return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 }
 

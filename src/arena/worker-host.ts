@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Seat } from '../core/game.ts';
 import {
   BotStartError,
@@ -14,7 +14,7 @@ import {
 } from './host.ts';
 import { WarmPool } from './pool.ts';
 import { workerScript } from './worker-bundle.ts';
-import type { FromWorker, OpenGame, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { REPLY, REQUEST, RUNNER_SPIN_MS, spinWhile, type OpenGame, type Reply, type StartMessage, type ToWorker, type WorkerData, type WorkerInit } from './worker-protocol.ts';
 
 /** Settings of a worker host. */
 export interface WorkerHostOptions {
@@ -72,6 +72,9 @@ class BotThread {
   /** Set when the deadline passed and the thread is being terminated. */
   #timingOut = false;
   readonly ready: Promise<void>;
+  /** The request/reply channel (see worker-protocol.ts). */
+  readonly #ctl = new Int32Array(new SharedArrayBuffer(8));
+  readonly #port: MessagePort;
 
   constructor(
     script: URL,
@@ -80,24 +83,28 @@ class BotThread {
     private readonly graceMs: number,
     private readonly onDeath: (thread: BotThread) => void,
   ) {
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    const data: WorkerData = { ...init, channel: { sab: this.#ctl.buffer as SharedArrayBuffer, port: port2 } };
     this.worker = new Worker(script, {
-      workerData: init,
+      workerData: data,
+      transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, memoryMb >> 3)) },
       stdout: false,
       stderr: false,
     });
     this.ready = new Promise<void>((resolve, reject) => {
       let started = false;
-      this.worker.on('message', (msg: FromWorker) => {
+      this.worker.on('message', (msg: StartMessage) => {
         if (msg.t === 'ready') {
           this.prepares = msg.prepares;
           started = true;
           this.#started = true;
           resolve();
-        } else if (msg.t === 'fatal') {
+        } else {
           this.#die(msg.reason);
           reject(new BotStartError(msg.reason));
-        } else this.#answer(msg);
+        }
       });
       this.worker.on('error', (err: Error & { code?: string }) => {
         const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -132,15 +139,33 @@ class BotThread {
     }
   }
 
-  #answer(msg: Exclude<FromWorker, { t: 'ready' } | { t: 'fatal' }>): void {
-    const p = this.#pending;
-    if (!p || p.id !== msg.id || this.#timingOut) return; // too late: settled, or being terminated
-    this.#pending = null;
-    const ms = performance.now() - p.t0;
-    if (msg.t === 'move') p.resolve({ ok: true, move: msg.move, ms });
-    else if (msg.t === 'prepared') p.resolve({ ok: true, move: undefined, ms });
-    else if (msg.t === 'error') p.resolve({ ok: false, kind: 'crash', reason: msg.reason, ms });
-    else p.resolve({ ok: false, kind: 'illegal-move', reason: msg.reason, ms });
+  /** Takes the reply to request `id` off the channel: the bot's answer, or null when it is not there yet. */
+  #take(id: number, t0: number): MoveReply | null {
+    if (Atomics.load(this.#ctl, REPLY) !== id) return null;
+    const msg = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
+    if (!msg || msg.id !== id) return null;
+    const ms = performance.now() - t0;
+    if (msg.t === 'move') return { ok: true, move: msg.move, ms };
+    if (msg.t === 'prepared') return { ok: true, move: undefined, ms };
+    if (msg.t === 'error') return { ok: false, kind: 'crash', reason: msg.reason, ms };
+    return { ok: false, kind: 'illegal-move', reason: msg.reason, ms };
+  }
+
+  /** Waits (without blocking the runner) for the reply to the pending request. */
+  #await(p: Pending, before: number): void {
+    const settle = (): void => {
+      if (this.#pending !== p || this.#timingOut) return; // settled by a fault, or being terminated
+      const reply = this.#take(p.id, p.t0);
+      if (!reply) {
+        this.#await(p, Atomics.load(this.#ctl, REPLY)); // woken early: wait again
+        return;
+      }
+      this.#pending = null;
+      p.resolve(reply);
+    };
+    const wait = Atomics.waitAsync(this.#ctl, REPLY, before);
+    if (wait.async) void wait.value.then(settle);
+    else settle();
   }
 
   /** Starts a game: told to the worker with the game's first move request. */
@@ -149,11 +174,14 @@ class BotThread {
     this.#opening = { variant, seat, seed };
   }
 
+  /** Posts a request on the channel and wakes the worker. */
   #send(msg: ToWorker): void {
-    this.worker.postMessage(msg);
+    this.#port.postMessage(msg);
+    Atomics.store(this.#ctl, REQUEST, msg.id);
+    Atomics.notify(this.#ctl, REQUEST);
   }
 
-  move(state: unknown, moves: readonly unknown[], timeMs: number): Promise<MoveReply> {
+  move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
     return this.#request(timeMs, false, state, moves, '');
   }
 
@@ -165,29 +193,35 @@ class BotThread {
     return null;
   }
 
-  /** One request with a time limit: past it (plus the grace) the thread is terminated. */
-  #request(limitMs: number, prepare: boolean, state: unknown, moves: readonly unknown[], variant: string): Promise<MoveReply> {
-    if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: prepare ? `prepare failed: ${this.dead}` : this.dead, ms: 0 });
+  /**
+   * One request with a time limit: past it (plus the grace) the thread is terminated. A reply that
+   * comes while the runner spins briefly is returned at once; otherwise a promise of it.
+   */
+  #request(limitMs: number, prepare: boolean, state: unknown, moves: readonly unknown[], variant: string): MoveReply | Promise<MoveReply> {
+    if (this.dead !== null) return { ok: false, kind: 'crash', reason: prepare ? `prepare failed: ${this.dead}` : this.dead, ms: 0 };
+    const id = this.#nextId++;
+    const t0 = performance.now();
+    const cutoff = t0 + limitMs + this.graceMs;
+    const before = Atomics.load(this.#ctl, REPLY);
+    if (cutoff < this.#watchdogAt) this.#arm(cutoff - t0, cutoff);
+    // A failure to clone is the runner's own state failing: a bug in the game, not the bot's fault,
+    // so it is thrown.
+    if (prepare) this.#send({ t: 'prepare', id, variant });
+    else {
+      // The deadline on the bot's `Date.now()` clock, from the one monotonic reading.
+      const deadline = this.#epoch + t0 + limitMs;
+      const open = this.#opening;
+      this.#send(open ? { t: 'move', id, state, moves, deadline, open } : { t: 'move', id, state, moves, deadline });
+      this.#opening = null;
+    }
+    if (spinWhile(this.#ctl, REPLY, before, RUNNER_SPIN_MS)) {
+      const reply = this.#take(id, t0);
+      if (reply) return reply;
+    }
     return new Promise<MoveReply>((resolve) => {
-      const id = this.#nextId++;
-      const t0 = performance.now();
-      const cutoff = t0 + limitMs + this.graceMs;
-      this.#pending = { id, t0, limitMs, cutoff, prepare, resolve };
-      if (cutoff < this.#watchdogAt) this.#arm(cutoff - t0, cutoff);
-      try {
-        // The deadline on the bot's `Date.now()` clock, from the one monotonic reading.
-        if (prepare) this.#send({ t: 'prepare', id, variant });
-        else {
-          const deadline = this.#epoch + t0 + limitMs;
-          const open = this.#opening;
-          this.#send(open ? { t: 'move', id, state, moves, deadline, open } : { t: 'move', id, state, moves, deadline });
-          this.#opening = null;
-        }
-      } catch (err) {
-        // The runner's own state failed to clone: a bug in the game, not the bot's fault.
-        this.#pending = null;
-        throw err;
-      }
+      const p: Pending = { id, t0, limitMs, cutoff, prepare, resolve };
+      this.#pending = p;
+      this.#await(p, before);
     });
   }
 

@@ -1,4 +1,14 @@
-/** Messages between a bot host and its worker threads (see `worker-host.ts`, `bot-worker.ts`). */
+/**
+ * Messages between a bot host and its worker threads (see `worker-host.ts`, `bot-worker.ts`).
+ *
+ * Start-up (`ready`, `fatal`) goes over the worker's ordinary message port. Requests and replies go
+ * over a private channel built for latency: each side posts the message on a `MessageChannel` port
+ * that nobody listens to, then bumps a sequence number in a SharedArrayBuffer and wakes the other
+ * side with `Atomics.notify`; the receiver takes the message synchronously with
+ * `receiveMessageOnPort`. That skips the event-loop dispatch of `postMessage` (about two thirds of
+ * its round trip here) while keeping structured cloning, so a bot still only ever sees copies.
+ */
+import type { MessagePort } from 'node:worker_threads';
 import type { Seat } from '../core/game.ts';
 
 /** `workerData` of a bot worker: the bot module to load and its options. */
@@ -7,6 +17,31 @@ export interface WorkerInit {
   readonly name: string;
   readonly options: Readonly<Record<string, unknown>>;
 }
+
+/** A thread's request/reply channel: `Int32Array` slots `REQUEST` and `REPLY` of `sab`, and the worker's port. */
+export interface WorkerChannel {
+  readonly sab: SharedArrayBuffer;
+  readonly port: MessagePort;
+}
+
+/** What a bot worker gets as `workerData`. */
+export interface WorkerData extends WorkerInit {
+  readonly channel: WorkerChannel;
+}
+
+/** Slot of the id of the latest request (written by the runner, waited on by the worker). */
+export const REQUEST = 0;
+/** Slot of the id of the latest reply (written by the worker, waited on by the runner). */
+export const REPLY = 1;
+
+/**
+ * How long each side busy-waits for the other before sleeping in `Atomics.wait` (ms). A fast bot
+ * answers, and the runner asks again, within a few tens of microseconds; waking a sleeping thread
+ * costs about 10 µs here, so a short spin saves most of a round trip and costs nothing measurable
+ * when bots are slow.
+ */
+export const RUNNER_SPIN_MS = 0.05;
+export const WORKER_SPIN_MS = 0;
 
 /** A new game for the bot: its variant, seat and generator seed. */
 export interface OpenGame {
@@ -30,14 +65,25 @@ export type ToWorker =
       readonly open?: OpenGame;
     };
 
+/** Worker → runner at start-up, on the worker's port: loaded (and whether the bot has a `prepare`), or could not load. */
+export type StartMessage = { readonly t: 'ready'; readonly prepares: boolean } | { readonly t: 'fatal'; readonly reason: string };
+
 /**
- * Worker → runner: loaded (and whether the bot has a `prepare`), could not load, prepared, a move,
- * a thrown error (from `choose` or `prepare`), or an unsendable reply.
+ * Worker → runner on the channel: prepared, a move, a thrown error (from `choose` or `prepare`),
+ * or an unsendable reply.
  */
-export type FromWorker =
-  | { readonly t: 'ready'; readonly prepares: boolean }
+export type Reply =
   | { readonly t: 'prepared'; readonly id: number }
-  | { readonly t: 'fatal'; readonly reason: string }
   | { readonly t: 'move'; readonly id: number; readonly move: unknown }
   | { readonly t: 'error'; readonly id: number; readonly reason: string }
   | { readonly t: 'garbage'; readonly id: number; readonly reason: string };
+
+/** Busy-waits up to `ms` for `ctl[slot]` to leave `seen`; true when it did. */
+export function spinWhile(ctl: Int32Array, slot: number, seen: number, ms: number): boolean {
+  if (Atomics.load(ctl, slot) !== seen) return true;
+  const until = performance.now() + ms;
+  do {
+    if (Atomics.load(ctl, slot) !== seen) return true;
+  } while (performance.now() < until);
+  return false;
+}
