@@ -1,4 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Whether tmux is on this machine (CI installs it; a local run without it skips with a message). */
 export const HAVE_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -6,9 +9,15 @@ export const HAVE_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status =
 /** A detached tmux session running one command in a real terminal of a fixed size. */
 export class TmuxSession {
   readonly name: string;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'arena-e2e-'));
 
   constructor(command: string, cwd: string, width = 100, height = 30) {
     this.name = `arena-e2e-${process.pid}-${Math.floor(performance.now())}`;
+    // The shell in the pane waits for the command and writes its exit status to a file. (tmux's own
+    // #{pane_dead_status} is not reliable: a tmux server started from a test runner was seen never to
+    // reap the command, leaving the pane dead with no status.)
+    const status = join(this.dir, 'status');
+    command = `${command}; echo $? > ${status}.tmp && mv ${status}.tmp ${status}`;
     // CI=false: the pane is a person's terminal. Under CI (which sets CI=true) Ink would otherwise
     // render only the final frame, leaving the screen blank while the app runs.
     execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), '-c', cwd, '-e', 'CI=false', command]);
@@ -37,14 +46,17 @@ export class TmuxSession {
     }
   }
 
-  /** Whether the command has exited (the pane is dead), and its exit status. */
+  /** The command's exit status once it has exited (128 + the signal number after a signal, as a shell reports it), else null. */
   exitStatus(): number | null {
-    const out = execFileSync('tmux', ['display-message', '-p', '-t', this.name, '#{pane_dead} #{pane_dead_status}'], { encoding: 'utf8' }).trim();
-    const [dead, status] = out.split(' ');
-    return dead === '1' ? Number(status) : null;
+    try {
+      return Number(readFileSync(join(this.dir, 'status'), 'utf8'));
+    } catch {
+      return null;
+    }
   }
 
   kill(): void {
     spawnSync('tmux', ['kill-session', '-t', this.name], { stdio: 'ignore' });
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
