@@ -2,9 +2,10 @@
  * Events a tournament emits to a sink (fastchess `IOutput`): the plain reporter prints them, the
  * Ink dashboard renders them. Sinks only read events; they never drive rules or play.
  *
- * Order for each game: `game-started`, then one `move` per ply (only for sinks with
- * `detail: 'moves'`), then `game-ended` once its line is durable in `games.jsonl`. A game that is
- * cut short by an interruption ends with `game-aborted` instead and is replayed on resume.
+ * Order for each game: `game-started` (only for sinks with `detail: 'live'`), then `game-ended`
+ * once its line is durable in `games.jsonl`. A game that is cut short by an interruption ends with
+ * `game-aborted` instead and is replayed on resume. Moves are not events: they come thousands a
+ * second, and a sink that draws positions polls each game's `LiveGame` when it draws instead.
  */
 import type { Seat } from '../core/game.ts';
 import type { GameRecord } from './match.ts';
@@ -48,7 +49,43 @@ export interface LivePosition {
   readonly toMoveBot: string | null;
 }
 
-/** A game begins (sinks with `detail: 'moves'` only). */
+/** The last move of a live game: who played it, in GAMES.md notation, and the time the bot took (ms). */
+export interface LiveMove {
+  readonly seat: Seat;
+  readonly bot: string;
+  readonly move: string;
+  readonly ms: number;
+}
+
+/** A live game as it stood when `LiveGame.snapshot()` was called: plain data. */
+export interface LiveSnapshot {
+  /** Moves played so far. */
+  readonly ply: number;
+  readonly position: LivePosition;
+  /** The `toJSON` of the position before the last move (boards mark what it took), or null at the start. */
+  readonly prevState: unknown;
+  /** Null before the first move. */
+  readonly last: LiveMove | null;
+}
+
+/**
+ * A game in flight, as the runner keeps it: the match updates it in place after every move (a few
+ * references and numbers), and nothing is serialised until someone asks. Read it when drawing
+ * (every ~100 ms), not per move; it stops changing once the game is over.
+ */
+export interface LiveGame {
+  /** Moves played so far: cheap, so a sink can tell whether a game moved since its last snapshot. */
+  readonly ply: number;
+  /** Whether the game has ended (its `game-ended` may come later, after the group commit). */
+  readonly over: boolean;
+  /** Serialises the game as it stands now. */
+  snapshot(): LiveSnapshot;
+}
+
+/**
+ * A game begins (sinks with `detail: 'live'` only). Its `live` view shows the game as it stands
+ * whenever it is read: in-process bots may have played the whole game before the sink hears of it.
+ */
 export interface GameStartedEvent {
   readonly type: 'game-started';
   readonly index: number;
@@ -58,27 +95,8 @@ export interface GameStartedEvent {
   readonly deal: number;
   /** Bot label in each seat. */
   readonly seats: { readonly first: string; readonly second: string };
-  /** The dealt start position. */
-  readonly position: LivePosition;
-}
-
-/** A move was played (sinks with `detail: 'moves'` only). */
-export interface MoveEvent {
-  readonly type: 'move';
-  readonly index: number;
-  readonly key: string;
-  readonly variant: string;
-  /** Ply number, 1 for the first move. */
-  readonly ply: number;
-  /** Who moved, and the bot's label. */
-  readonly seat: Seat;
-  readonly bot: string;
-  /** The move in GAMES.md notation. */
-  readonly move: string;
-  /** Time the bot took, ms. */
-  readonly ms: number;
-  /** The position after the move. */
-  readonly position: LivePosition;
+  /** The game in flight, to poll. */
+  readonly live: LiveGame;
 }
 
 /** A game finished and its line is on disk. */
@@ -121,7 +139,6 @@ export type ArenaEvent =
   | TournamentStartedEvent
   | BotFailedEvent
   | GameStartedEvent
-  | MoveEvent
   | GameEndedEvent
   | GameAbortedEvent
   | StandingsEvent
@@ -130,22 +147,21 @@ export type ArenaEvent =
 /** A consumer of events. */
 export interface EventSink {
   /**
-   * `games` (default): no `game-started`/`move` events, so play pays nothing per move;
-   * `moves`: every game start and move with its position (the dashboard).
+   * `games` (default): no `game-started` events, so play pays nothing for watchers;
+   * `live`: every game start with a `LiveGame` to poll for its position (the dashboard).
    */
-  readonly detail?: 'games' | 'moves';
+  readonly detail?: 'games' | 'live';
   /** Receives one event; must not throw (errors are the sink's own business). */
   emit(event: ArenaEvent): void;
 }
 
-
 /** Fans events out to several sinks. */
 export function teeSink(...sinks: readonly EventSink[]): EventSink {
   return {
-    detail: sinks.some((s) => s.detail === 'moves') ? 'moves' : 'games',
+    detail: sinks.some((s) => s.detail === 'live') ? 'live' : 'games',
     emit(event) {
       for (const s of sinks) {
-        if ((event.type === 'move' || event.type === 'game-started') && s.detail !== 'moves') continue;
+        if (event.type === 'game-started' && s.detail !== 'live') continue;
         s.emit(event);
       }
     },

@@ -34,23 +34,31 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
   readonly reason: string | null;
 }
 
-/** Live view of a game for sinks that want every move (the dashboard). */
-export interface MoveInfo {
-  /** Ply number, 1 for the first move. */
-  readonly ply: number;
-  readonly seat: Seat;
-  /** The move in GAMES.md notation. */
-  readonly move: string;
-  /** Time the bot took (ms). */
-  readonly ms: number;
-  /** The position after the move. */
-  readonly state: unknown;
+/**
+ * Where a match keeps its latest position for watchers that poll it (the dashboard), written in
+ * place after every move: references and numbers only, so a watched game costs no allocation, no
+ * serialisation and no call per move. States are immutable (`play` never mutates), so holding a
+ * reference is as good as a copy.
+ */
+export interface LiveSlot {
+  /** The current position (the dealt one until the first move). */
+  state: unknown;
+  /** The position before the last move (undefined until the first move). */
+  prev: unknown;
+  /** Moves played so far. */
+  ply: number;
+  /** Who played the last move (null until the first move), the move in GAMES.md notation, and the bot's time (ms). */
+  seat: Seat | null;
+  move: string;
+  ms: number;
+  /** Set when the game has ended, however it ended (before its record is durable). */
+  over: boolean;
 }
 
 /** Options of one match. */
 export interface MatchOptions {
-  /** Called after each applied move (only pass it when someone listens: it costs per move). */
-  readonly onMove?: (info: MoveInfo) => void;
+  /** Kept up to date as the game goes (only pass it when someone watches). */
+  readonly live?: LiveSlot;
   /** Aborting ends the game as `interrupted` before the next move. */
   readonly signal?: AbortSignal;
 }
@@ -104,12 +112,14 @@ function endGame(
   moves: readonly MoveRecord[],
   sessions: Sessions,
   abort: AbortWait | null,
+  live: LiveSlot | undefined,
   outcome: Outcome | null,
   termination: Termination,
   faulty: Seat | null,
   reason: string | null,
 ): GameRecord {
   abort?.unlisten();
+  if (live) live.over = true;
   const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
   const out: GameRecord['outcome'] =
     termination === 'normal' && outcome?.scores ? { winner, scores: [outcome.scores[0], outcome.scores[1]] } : { winner };
@@ -152,7 +162,8 @@ export async function playMatch(
   let state = game.deal(createRng(job.dealSeed));
   const start = game.toJSON(state);
   const moves: MoveRecord[] = [];
-  const { onMove, signal } = options;
+  const { live, signal } = options;
+  if (live) live.state = state;
   const sessions: Sessions = { first: null, second: null };
   // Settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on the
   // first asynchronous reply only, and its listener removed at the end (no per-game leak).
@@ -165,15 +176,15 @@ export async function playMatch(
       sessions[seat] = opened instanceof Promise ? await opened : opened;
     } catch (err) {
       if (!(err instanceof BotStartError)) throw err;
-      return endGame(job, start, moves, sessions, abort, null, 'crash', seat, `failed to start: ${err.message}`);
+      return endGame(job, start, moves, sessions, abort, live, null, 'crash', seat, `failed to start: ${err.message}`);
     }
   }
 
   const limit = job.timePerMoveMs;
   for (;;) {
     const outcome = game.outcome(state);
-    if (outcome) return endGame(job, start, moves, sessions, abort, outcome, 'normal', null, null);
-    if (signal?.aborted) return endGame(job, start, moves, sessions, abort, null, 'interrupted', null, 'tournament interrupted');
+    if (outcome) return endGame(job, start, moves, sessions, abort, live, outcome, 'normal', null, null);
+    if (signal?.aborted) return endGame(job, start, moves, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
     const legal = game.moves(state);
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
@@ -182,8 +193,8 @@ export async function playMatch(
     if (!(asked instanceof Promise)) reply = asked;
     else if (!signal) reply = await asked;
     else reply = await Promise.race([asked, (abort ??= abortWait(signal)).promise]);
-    if (reply === null) return endGame(job, start, moves, sessions, abort, null, 'interrupted', null, 'tournament interrupted');
-    if (!reply.ok) return endGame(job, start, moves, sessions, abort, null, reply.kind, seat, reply.reason);
+    if (reply === null) return endGame(job, start, moves, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
+    if (!reply.ok) return endGame(job, start, moves, sessions, abort, live, null, reply.kind, seat, reply.reason);
     const i = findMove(game, legal, reply.move);
     if (i < 0) {
       let shown: string;
@@ -192,12 +203,20 @@ export async function playMatch(
       } catch (err) {
         shown = errorText(err);
       }
-      return endGame(job, start, moves, sessions, abort, null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
+      return endGame(job, start, moves, sessions, abort, live, null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
     }
     const move = legal[i];
+    const before = state;
     state = game.play(state, move);
     const text = game.formatMove(move);
     moves.push({ move: text, ms: Math.round(reply.ms * 1000) / 1000 });
-    if (onMove) onMove({ ply: moves.length, seat, move: text, ms: reply.ms, state });
+    if (live) {
+      live.prev = before;
+      live.state = state;
+      live.ply = moves.length;
+      live.seat = seat;
+      live.move = text;
+      live.ms = reply.ms;
+    }
   }
 }

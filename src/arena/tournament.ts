@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ArenaError, SpecError } from '../core/errors.ts';
-import type { AnyGame, Seat } from '../core/game.ts';
-import { createRng } from '../core/rng.ts';
+import type { AnyGame } from '../core/game.ts';
 import { resolveBot, supportedBy, type BotEntry, type BotRegistry } from './bot-registry.ts';
-import type { ArenaEvent, EventSink, LivePosition } from './events.ts';
+import type { ArenaEvent, EventSink } from './events.ts';
 import { createHost, moduleFiles } from './create-host.ts';
 import type { BotHost } from './host.ts';
+import { LiveTracker } from './live.ts';
 import { playMatch, type GameRecord, type MatchOptions, type Termination } from './match.ts';
 import { createResultsDir, readResults, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
 import { schedule, scheduleCount, type BotSpec, type ScheduleInput } from './schedule.ts';
@@ -170,7 +170,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const { spec } = t;
   const sink = options.sink;
   const emit = (e: ArenaEvent): void => sink?.emit(e);
-  const wantMoves = sink?.detail === 'moves';
+  const wantLive = sink?.detail === 'live';
   const signal = options.signal;
 
   // Results folder: a new one, or the one being resumed (its finished games are kept).
@@ -244,12 +244,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   failedBots.sort((a, b) => a.bot.localeCompare(b.bot));
   for (const f of failedBots) emit({ type: 'bot-failed', bot: f.bot, reason: f.reason });
 
-  const games = new Map(t.variants.map((g) => [g.id, g]));
-  const position = (game: AnyGame, state: unknown, seats: { first: string; second: string }): LivePosition => {
-    const over = game.outcome(state) !== null;
-    const toMove: Seat | null = over ? null : game.toMove(state);
-    return { state: game.toJSON(state), text: game.describe(state), toMove, toMoveBot: toMove ? seats[toMove] : null };
-  };
+  const games: ReadonlyMap<string, AnyGame> = new Map(t.variants.map((g) => [g.id, g]));
 
   const everyMs = options.standingsEveryMs ?? 500;
   let lastStandings = performance.now();
@@ -268,7 +263,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   };
 
   const it = schedule(input);
-  // The options of every match when nobody listens to moves: made once, not per game.
+  // The options of every match when nobody watches live games: made once, not per game.
   const plainOptions: MatchOptions = signal ? { signal } : {};
   let logError: unknown = null;
   const lane = async (): Promise<void> => {
@@ -287,36 +282,18 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
       finished.add(job.key);
       const game = games.get(job.variant)!;
       const seats = { first: job.seats.first.label, second: job.seats.second.label };
-      const matchOptions: MatchOptions = !wantMoves
-        ? plainOptions
-        : {
-            ...plainOptions,
-            onMove: (m) =>
-              emit({
-                type: 'move',
-                index: job.index,
-                key: job.key,
-                variant: job.variant,
-                ply: m.ply,
-                seat: m.seat,
-                bot: seats[m.seat],
-                move: m.move,
-                ms: m.ms,
-                position: position(game, m.state, seats),
-              }),
-          };
-      if (wantMoves) {
-        emit({
-          type: 'game-started',
-          index: job.index,
-          key: job.key,
-          variant: job.variant,
-          deal: job.deal,
-          seats,
-          position: position(game, game.deal(createRng(job.dealSeed)), seats),
-        });
+      const hostsOf = { first: hosts.get(seats.first)!, second: hosts.get(seats.second)! };
+      let rec: GameRecord;
+      if (!wantLive) rec = await playMatch(job, game, hostsOf, plainOptions);
+      else {
+        // Watchers poll the match's live view when they draw: nothing is built per move.
+        const live = new LiveTracker(game, seats);
+        // The match deals (into `live`) before its first await, so the view is never empty when
+        // the sink sees it.
+        const playing = playMatch(job, game, hostsOf, signal ? { signal, live } : { live });
+        emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats, live });
+        rec = await playing;
       }
-      const rec = await playMatch(job, game, { first: hosts.get(seats.first)!, second: hosts.get(seats.second)! }, matchOptions);
       if (rec.termination === 'interrupted') {
         emit({ type: 'game-aborted', index: job.index, key: job.key });
         return;

@@ -2,12 +2,12 @@ import { Box, Text } from 'ink';
 import type { AnyGame } from '../core/game.ts';
 import { pictureLines, viewFromJson, type BoardView } from './board-view.ts';
 import { BoardPicture } from './BoardPicture.tsx';
-import type { LiveGame } from './dashboard-store.ts';
+import type { LiveBoard } from './dashboard-store.ts';
 import { fmtDuration } from './layout.ts';
 import { useTheme } from './theme.ts';
 
 type Props = {
-  readonly games: readonly LiveGame[];
+  readonly games: readonly LiveBoard[];
   /** The Game of a variant id (cached by the caller), or undefined when it cannot be built. */
   readonly gameOf: (variant: string) => AnyGame | undefined;
   readonly width: number;
@@ -26,7 +26,7 @@ export function LiveGames({ games, gameOf, width, height }: Props) {
     const game = gameOf(g.variant);
     const toMove = g.position.toMove ?? 'first';
     const view: BoardView = game
-      ? viewFromJson(game, g.position.state, g.prev?.state, toMove, g.position.text)
+      ? viewFromJson(game, g.position.state, g.prevState, toMove, g.position.text)
       : { kind: 'text', text: g.position.text, toMove };
     return view;
   });

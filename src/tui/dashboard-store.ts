@@ -1,20 +1,14 @@
-import type { Seat } from '../core/game.ts';
-import type { ArenaEvent, FinishedEvent, LivePosition } from '../arena/events.ts';
+import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { Standings } from '../arena/standings.ts';
 import { gameLine } from './plain.ts';
 
-/** A game in flight as the dashboard draws it. */
-export interface LiveGame {
+/** A game in flight as the dashboard draws it: who plays what, and its position as of one render. */
+export interface LiveBoard extends LiveSnapshot {
   readonly index: number;
   readonly key: string;
   readonly variant: string;
   readonly seats: { readonly first: string; readonly second: string };
-  readonly position: LivePosition;
-  /** The position before the last move (for the board's "just taken" marks), or null at the start. */
-  readonly prev: LivePosition | null;
-  readonly ply: number;
-  readonly last: { readonly seat: Seat; readonly bot: string; readonly move: string; readonly ms: number } | null;
 }
 
 /** Everything the dashboard shows, as of one render. */
@@ -35,7 +29,7 @@ export interface DashboardModel {
   readonly paused: boolean;
   readonly pausedMs: number;
   /** Games in flight, oldest first. */
-  readonly live: readonly LiveGame[];
+  readonly live: readonly LiveBoard[];
   /** Finished games, newest last (at most `RECENT_KEPT`). */
   readonly recent: readonly GameRecord[];
   /**
@@ -68,18 +62,46 @@ export function etaMs(m: DashboardModel): number | null {
   return rate ? ((m.total - m.done) / rate) * 1000 : null;
 }
 
-type MutableLive = { -readonly [K in keyof LiveGame]: LiveGame[K] };
+/** A finished game as a log line needs it. */
+interface Finished {
+  readonly rec: GameRecord;
+  readonly done: number;
+  readonly total: number;
+}
+
+/** The finished games since the last render (see `_addToBatch`). */
+interface Batch {
+  count: number;
+  firstDone: number;
+  lastDone: number;
+  total: number;
+  /** The first `LOG_EACH_UPTO` games: logged one line each when the batch is that small. */
+  readonly head: Finished[];
+  /** The first `LOG_EACH_UPTO` forfeits, and how many there were. */
+  readonly forfeits: Finished[];
+  forfeitCount: number;
+}
+
+const emptyBatch = (): Batch => ({ count: 0, firstDone: 0, lastDone: 0, total: 0, head: [], forfeits: [], forfeitCount: 0 });
+
+/** A game in flight: its start event (with the runner's live view) and its board as last drawn. */
+interface InFlight {
+  readonly started: GameStartedEvent;
+  board: LiveBoard | null;
+}
 
 /** Longest wait between two renders when renders are expensive (ms). */
 export const MAX_RENDER_INTERVAL_MS = 2000;
 
 /**
  * Folds the event stream and hands the React tree a snapshot at most once per `intervalMs`.
- * Events only update mutable fields in O(1) (a tournament sends one per move, thousands a second);
- * the immutable model is built once per render. With a `budget`, the store also measures what each
- * render costs (React and Ink run in the microtasks after the notification) and spaces renders so
- * that they take at most that share of the time: the dashboard's cost to a tournament stays
- * bounded however fast the games are or however slow the terminal is.
+ * Events only update mutable fields in O(1) (a fast tournament sends thousands a second); the
+ * immutable model is built once per render, and that is also when the positions of the games in
+ * flight are read from the runner's live views (moves are never events: polling costs per render,
+ * not per move). With a `budget`, the store also measures what each render costs (React and Ink
+ * run in the microtasks after the notification) and spaces renders so that they take at most that
+ * share of the time: the dashboard's cost to a tournament stays bounded however fast the games are
+ * or however slow the terminal is.
  */
 export class DashboardStore {
   private _listeners = new Set<() => void>();
@@ -101,9 +123,10 @@ export class DashboardStore {
   private _startedAt: number;
   private _pausedMs = 0;
   private _pausedSince: number | null = null;
-  private _live = new Map<string, MutableLive>();
+  /** By schedule index, in start order. */
+  private _live = new Map<number, InFlight>();
   private _recent: GameRecord[] = [];
-  private _pending: { rec: GameRecord; done: number; total: number }[] = [];
+  private _batch: Batch = emptyBatch();
   private readonly _log: string[] = [];
   private _standings: Standings | null = null;
   private _failedBots: { bot: string; reason: string }[] = [];
@@ -135,33 +158,21 @@ export class DashboardStore {
         this._failedBots.push({ bot: e.bot, reason: e.reason });
         break;
       case 'game-started':
-        this._live.set(e.key, { index: e.index, key: e.key, variant: e.variant, seats: e.seats, position: e.position, prev: null, ply: 0, last: null });
+        // In-process bots often play a whole game before the sink hears of it: nothing to show,
+        // and holding it until its `game-ended` (after the group commit) would keep every such
+        // game alive past the young generation, which the garbage collector charges to the run.
+        if (!e.live.over) this._live.set(e.index, { started: e, board: null });
         break;
-      case 'move': {
-        // A game's last move ends it on the board; its `game-ended` can come later (group commit).
-        if (e.position.toMove === null) {
-          this._live.delete(e.key);
-          break;
-        }
-        const g = this._live.get(e.key);
-        if (g) {
-          g.prev = g.position;
-          g.position = e.position;
-          g.ply = e.ply;
-          g.last = { seat: e.seat, bot: e.bot, move: e.move, ms: e.ms };
-        }
-        break;
-      }
       case 'game-ended':
         this._done = e.done;
         this._total = e.total;
-        this._live.delete(e.record.key);
+        this._live.delete(e.record.index);
         this._recent.push(e.record);
         if (this._recent.length >= 2 * RECENT_KEPT) this._recent.splice(0, this._recent.length - RECENT_KEPT);
-        this._pending.push({ rec: e.record, done: e.done, total: e.total });
+        this._addToBatch(e.record, e.done, e.total);
         break;
       case 'game-aborted':
-        this._live.delete(e.key);
+        this._live.delete(e.index);
         break;
       case 'standings':
         this._standings = e.standings;
@@ -220,24 +231,40 @@ export class DashboardStore {
     return Math.min(MAX_RENDER_INTERVAL_MS, Math.max(this._intervalMs, this._renderMs / this._budget));
   }
 
+  /**
+   * Notes a finished game for the next render's log lines. Only what a line may print is kept (the
+   * first few games, the first few forfeits, counts): holding every record of a render interval
+   * would keep thousands of them alive past the young generation, and the garbage collector would
+   * charge the tournament for copying them.
+   */
+  private _addToBatch(rec: GameRecord, done: number, total: number): void {
+    const b = this._batch;
+    if (b.count === 0) b.firstDone = done;
+    b.count++;
+    b.lastDone = done;
+    b.total = total;
+    if (b.head.length < LOG_EACH_UPTO) b.head.push({ rec, done, total });
+    if (rec.termination !== 'normal') {
+      b.forfeitCount++;
+      if (b.forfeits.length < LOG_EACH_UPTO) b.forfeits.push({ rec, done, total });
+    }
+  }
+
   /** Moves finished games into the log: one line each, or one per batch plus each forfeit. */
   private _drainPending(): void {
-    const batch = this._pending;
-    if (batch.length === 0) return;
-    this._pending = [];
-    if (batch.length <= LOG_EACH_UPTO) {
-      for (const p of batch) this._log.push(gameLine(p.rec, p.done, p.total));
+    const b = this._batch;
+    if (b.count === 0) return;
+    this._batch = emptyBatch();
+    if (b.count <= LOG_EACH_UPTO) {
+      for (const p of b.head) this._log.push(gameLine(p.rec, p.done, p.total));
       return;
     }
-    const first = batch[0]!;
-    const last = batch[batch.length - 1]!;
-    const forfeits = batch.filter((p) => p.rec.termination !== 'normal');
-    const width = String(last.total).length;
+    const width = String(b.total).length;
     this._log.push(
-      `[${String(first.done).padStart(width)}–${last.done}/${last.total}] ${batch.length} games finished${forfeits.length ? `, ${forfeits.length} by forfeit:` : ''}`,
+      `[${String(b.firstDone).padStart(width)}–${b.lastDone}/${b.total}] ${b.count} games finished${b.forfeitCount ? `, ${b.forfeitCount} by forfeit:` : ''}`,
     );
-    for (const p of forfeits.slice(0, LOG_EACH_UPTO)) this._log.push(gameLine(p.rec, p.done, p.total));
-    if (forfeits.length > LOG_EACH_UPTO) this._log.push(`  … and ${forfeits.length - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)`);
+    for (const p of b.forfeits) this._log.push(gameLine(p.rec, p.done, p.total));
+    if (b.forfeitCount > LOG_EACH_UPTO) this._log.push(`  … and ${b.forfeitCount - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)`);
   }
 
   private _build(): DashboardModel {
@@ -255,7 +282,7 @@ export class DashboardStore {
       now,
       paused: this._pausedSince !== null,
       pausedMs: this._pausedMs + (this._pausedSince === null ? 0 : now - this._pausedSince),
-      live: [...this._live.values()].map((g) => ({ ...g })),
+      live: this._liveBoards(),
       recent: this._recent.slice(-RECENT_KEPT),
       // A fresh array whenever it grew: Ink's <Static> memoises on the array's identity.
       log: this._log.slice(),
@@ -263,6 +290,29 @@ export class DashboardStore {
       failedBots: this._failedBots.slice(),
       finished: this._finished,
     };
+  }
+
+  /**
+   * The boards of the games in flight, read from the runner's live views. A game is serialised
+   * again only when it has moved since the last render (its `ply` changed); one that is over on
+   * the board leaves the view (and the store) at once, though its `game-ended` comes later
+   * (group commit).
+   */
+  private _liveBoards(): LiveBoard[] {
+    const boards: LiveBoard[] = [];
+    for (const [i, g] of this._live) {
+      const { index, key, variant, seats, live } = g.started;
+      if (live.over) {
+        this._live.delete(i); // deleting the current entry while iterating a Map is safe
+        continue;
+      }
+      if (g.board === null || g.board.ply !== live.ply) {
+        const s = live.snapshot();
+        g.board = { index, key, variant, seats, ply: s.ply, position: s.position, prevState: s.prevState, last: s.last };
+      }
+      if (g.board.position.toMove !== null) boards.push(g.board);
+    }
+    return boards;
   }
 
   private _schedule(): void {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ArenaEvent } from '../../src/arena/events.ts';
+import type { ArenaEvent, LiveGame, LiveSnapshot } from '../../src/arena/events.ts';
 import { PauseGate } from '../../src/arena/tournament.ts';
 import { comparableLog, readLog, runSpec, timeless } from './helpers.ts';
 
@@ -59,7 +59,7 @@ describe('tournament (in-process)', () => {
     const part = await runSpec(SPEC, {
       signal: controller.signal,
       sink: {
-        detail: 'moves',
+        detail: 'live',
         emit: (e) => {
           // In-process games outrun the group commit, so stop on the 12th start rather than an end.
           if (e.type === 'game-started' && ++seen === 12) controller.abort();
@@ -96,7 +96,7 @@ describe('tournament (in-process)', () => {
     const run = runSpec(SPEC, {
       pause: gate,
       sink: {
-        detail: 'moves',
+        detail: 'live',
         emit: (e) => {
           if (e.type === 'game-started' && ++started === 7) {
             gate.pause(); // mid-run: this game (and any other in flight) still plays to its end
@@ -137,20 +137,62 @@ describe('tournament (in-process)', () => {
     expect(readLog(result.dir)).toHaveLength(0);
   });
 
-  it('reports every move with the position to sinks that ask for moves', async () => {
+  it('gives sinks that ask for live games a view of each game that follows its moves', async () => {
     const events: ArenaEvent[] = [];
-    await runSpec({ ...SPEC, games: ['subtraction{n=20}'], bots: ['fx-first', 'fx-random'], deals: 1 }, {
-      sink: { detail: 'moves', emit: (e) => events.push(e) },
-    });
+    const seen = new Map<string, LiveSnapshot[]>();
+    const views: { key: string; live: LiveGame }[] = [];
+    // Polls like a dashboard (fx-slow thinks 4 ms a move, so there are positions mid-game to see).
+    const poll = setInterval(() => {
+      for (const v of views) seen.get(v.key)!.push(v.live.snapshot());
+    }, 1);
+    let run;
+    try {
+      run = await runSpec({ ...SPEC, games: ['subtraction{n=20}'], bots: ['fx-first', 'fx-slow'], deals: 1 }, {
+        sink: {
+          detail: 'live',
+          emit: (e) => {
+            events.push(e);
+            if (e.type === 'game-started') {
+              views.push({ key: e.key, live: e.live });
+              seen.set(e.key, [e.live.snapshot()]);
+            }
+          },
+        },
+      });
+    } finally {
+      clearInterval(poll);
+    }
+    expect(run.interrupted).toBe(false);
     const started = events.filter((e) => e.type === 'game-started');
-    const moves = events.filter((e) => e.type === 'move');
-    const ended = events.filter((e) => e.type === 'game-ended');
+    const ended = events.flatMap((e) => (e.type === 'game-ended' ? [e.record] : []));
     expect(started).toHaveLength(2);
-    expect(moves).toHaveLength(ended.reduce((s, e) => s + (e.type === 'game-ended' ? e.record.moves.length : 0), 0));
-    const first = started[0]!;
-    expect(first.type === 'game-started' && first.position).toMatchObject({ state: { pile: 20 }, toMove: 'first' });
-    const m = moves[0]!;
-    expect(m.type === 'move' && m.position.text).toMatch(/pile \d+, second to move/);
+    expect(ended).toHaveLength(2);
+    expect(events.some((e) => (e.type as string) === 'move')).toBe(false); // moves are never events
+    for (const rec of ended) {
+      const snaps = seen.get(rec.key)!;
+      // The first look: at most the moves fx-first made before fx-slow's first reply.
+      const first = snaps[0]!;
+      expect(first.ply).toBeLessThanOrEqual(1);
+      expect(first.position.state).toEqual({ pile: 20 - first.ply });
+      // Mid-game looks: the position after `ply` moves, the last of those moves, whose turn it is.
+      const mid = snaps.filter((s) => s.ply > 0 && s.position.toMove !== null);
+      expect(mid.length).toBeGreaterThan(0);
+      for (const s of mid) {
+        const last = rec.moves[s.ply - 1]!;
+        expect(s.last).toMatchObject({ move: last.move, bot: rec.seats[s.last!.seat] });
+        expect(s.last!.seat).toBe(s.ply % 2 === 1 ? 'first' : 'second');
+        expect(s.position.text).toMatch(/^pile \d+, (first|second) to move$/);
+        expect(s.position.toMoveBot).toBe(rec.seats[s.position.toMove!]);
+        expect(s.prevState).toEqual({ pile: (s.position.state as { pile: number }).pile + Number(last.move) });
+      }
+      // After the end: the final position, nobody to move.
+      const view = views.find((v) => v.key === rec.key)!.live;
+      expect(view.over).toBe(true);
+      const final = view.snapshot();
+      expect(final.ply).toBe(rec.moves.length);
+      expect(final.position).toMatchObject({ state: { pile: 0 }, toMove: null, toMoveBot: null });
+      expect(final.last?.move).toBe(rec.moves.at(-1)!.move);
+    }
   });
 
   it('gives in-process bots a read-only state: a bot that writes to it crashes, the runner is untouched', async () => {

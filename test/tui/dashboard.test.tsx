@@ -1,16 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ArenaEvent, FinishedEvent } from '../../src/arena/events.ts';
+import type { ArenaEvent, LiveGame, LiveSnapshot } from '../../src/arena/events.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import type { StandingsTable as Table } from '../../src/arena/standings.ts';
 import { Dashboard } from '../../src/tui/Dashboard.tsx';
 import { DashboardStore, gamesPerSecond, LOG_EACH_UPTO } from '../../src/tui/dashboard-store.ts';
 import { StandingsTable } from '../../src/tui/StandingsTable.tsx';
+import { recordedEvents, recording } from './recorded-stream.ts';
 
 /** A real event stream: optimal, random and greedy on three variants (recorded from `arena tournament`). */
-const EVENTS = JSON.parse(readFileSync(new URL('./fixtures/tournament-events.json', import.meta.url), 'utf8')) as ArenaEvent[];
-const FINISHED = EVENTS[EVENTS.length - 1] as FinishedEvent;
+const EVENTS = recordedEvents();
+const FINISHED = recording().finished;
 const POOLED: Table = FINISHED.summary.standings.pooled;
 const settle = (ms = 80) => new Promise((r) => setTimeout(r, ms));
 
@@ -21,11 +21,12 @@ describe('dashboard store', () => {
   it('folds the stream: live games come and go, progress and one log line per game when they come slowly', () => {
     let now = 0;
     const store = new DashboardStore(1e9, () => now);
+    const { steps, play } = recording();
     let maxLive = 0;
-    for (const e of EVENTS) {
+    for (const step of steps) {
       now += 10;
-      store.push(e);
-      store.flush(); // a render after every event: games finish one at a time
+      play(step, (e) => store.push(e));
+      store.flush(); // a render after every event and move: games finish one at a time
       maxLive = Math.max(maxLive, store.getSnapshot().live.length);
     }
     const m = store.getSnapshot();
@@ -38,8 +39,53 @@ describe('dashboard store', () => {
     expect(m.log[0]).toMatch(/^\[ 1\/18\] subtraction.*: optimal vs random 1-0, \d+ moves$/);
     expect(m.finished?.interrupted).toBe(false);
     expect(m.seed).toBe(11);
-    expect(gamesPerSecond(m)).toBeCloseTo(18 / ((EVENTS.length - 1) * 0.01), 5);
+    expect(gamesPerSecond(m)).toBeCloseTo(18 / ((steps.length - 1) * 0.01), 5);
   });
+  it('reads live positions only when it renders, and serialises a game again only once it has moved', () => {
+    const store = new DashboardStore(1e9);
+    const start = EVENTS.find((e) => e.type === 'game-started')!;
+    if (start.type !== 'game-started') throw new Error('no game-started in the recording');
+    let snapshots = 0;
+    let ply = 0;
+    const pile = (n: number, toMove: 'first' | 'second' | null): LiveSnapshot['position'] => ({
+      state: { pile: n },
+      text: `pile ${n}`,
+      toMove,
+      toMoveBot: toMove ? start.seats[toMove] : null,
+    });
+    const live: LiveGame = {
+      get ply() {
+        return ply;
+      },
+      get over() {
+        return ply === 17;
+      },
+      snapshot: () => {
+        snapshots++;
+        return ply === 0
+          ? { ply, position: pile(17, 'first'), prevState: null, last: null }
+          : { ply, position: pile(17 - ply, ply === 17 ? null : ply % 2 ? 'second' : 'first'), prevState: { pile: 18 - ply }, last: { seat: 'first', bot: start.seats.first, move: '1', ms: 0.5 } };
+      },
+    };
+    store.push(EVENTS[0]!);
+    store.push({ ...start, live });
+    expect(snapshots).toBe(0); // nothing is read per event
+    store.flush();
+    expect(snapshots).toBe(1);
+    const board = store.getSnapshot().live[0]!;
+    expect(board).toMatchObject({ key: start.key, seats: start.seats, ply: 0, last: null, position: { text: 'pile 17' } });
+    store.flush();
+    expect(snapshots).toBe(1); // unchanged: the last board is reused
+    expect(store.getSnapshot().live[0]).toBe(board);
+    ply = 5; // five moves between two renders: one read
+    store.flush();
+    expect(snapshots).toBe(2);
+    expect(store.getSnapshot().live[0]).toMatchObject({ ply: 5, position: { text: 'pile 12', toMove: 'second' }, prevState: { pile: 13 }, last: { move: '1' } });
+    ply = 17; // over on the board: it leaves the view before its game-ended arrives
+    store.flush();
+    expect(store.getSnapshot().live).toHaveLength(0);
+  });
+
   it('leaves time spent paused out of the rate', () => {
     let now = 0;
     const store = new DashboardStore(1e9, () => now);
@@ -72,6 +118,21 @@ describe('dashboard store', () => {
     expect(log[0]).toBe('[ 1–18/18] 18 games finished, 1 by forfeit:');
     expect(log[1]).toMatch(/^\[ 4\/18\] .* optimal forfeits: timeout \(no move within 5 ms\)$|^\[ 4\/18\] .* \w+ forfeits: timeout \(no move within 5 ms\)$/);
   });
+
+  it('keeps a long burst of forfeits to a bounded log: the first ones, then how many more', () => {
+    const store = new DashboardStore(1e9);
+    const ended = EVENTS.filter((e): e is Extract<ArenaEvent, { type: 'game-ended' }> => e.type === 'game-ended');
+    store.push(EVENTS[0]!);
+    for (const [i, e] of ended.entries()) {
+      store.push(i < 16 ? { ...e, record: { ...e.record, termination: 'crash', faulty: 'first', reason: `boom ${i}` } } : e);
+    }
+    store.flush();
+    const log = store.getSnapshot().log;
+    expect(log[0]).toBe('[ 1–18/18] 18 games finished, 16 by forfeit:');
+    expect(log.slice(1, 1 + LOG_EACH_UPTO).every((l, i) => l.endsWith(`forfeits: crash (boom ${i})`))).toBe(true);
+    expect(log[1 + LOG_EACH_UPTO]).toBe(`  … and ${16 - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)`);
+    expect(log).toHaveLength(LOG_EACH_UPTO + 2);
+  });
 });
 
 describe('standings table', () => {
@@ -97,9 +158,11 @@ describe('dashboard fed with a recorded event stream', () => {
     let quits = 0;
     const r = render(<Dashboard store={store} controls={{ quit: () => void quits++ }} width={100} height={40} />);
     unmount = r.unmount;
+    const { steps, play } = recording();
+    const push = (e: ArenaEvent): void => store.push(e);
     // Up to the first move of the first game.
-    const firstMove = EVENTS.findIndex((e) => e.type === 'move');
-    for (const e of EVENTS.slice(0, firstMove + 1)) store.push(e);
+    const firstMove = steps.findIndex((e) => e.type === 'move');
+    for (const e of steps.slice(0, firstMove + 1)) play(e, push);
     await settle();
     let f = r.lastFrame()!;
     expect(f).toContain('tournament');
@@ -109,8 +172,8 @@ describe('dashboard fed with a recorded event stream', () => {
     expect(f).toContain('○'); // the stones just taken
 
     // Up to the first finished game: it is logged above the dashboard.
-    const firstEnd = EVENTS.findIndex((e) => e.type === 'game-ended');
-    for (const e of EVENTS.slice(firstMove + 1, firstEnd + 1)) store.push(e);
+    const firstEnd = steps.findIndex((e) => e.type === 'game-ended');
+    for (const e of steps.slice(firstMove + 1, firstEnd + 1)) play(e, push);
     await settle();
     expect(r.frames.join('\n')).toMatch(/\[ 1\/18\] subtraction/);
     expect(r.lastFrame()).toMatch(/1\/18 5\.6%/);
@@ -124,7 +187,7 @@ describe('dashboard fed with a recorded event stream', () => {
     r.stdin.write('?');
     await settle();
 
-    for (const e of EVENTS.slice(firstEnd + 1)) store.push(e);
+    for (const e of steps.slice(firstEnd + 1)) play(e, push);
     await settle();
     f = r.lastFrame()!;
     expect(f).toContain('18/18 100%');
@@ -147,8 +210,10 @@ describe('dashboard fed with a recorded event stream', () => {
     const controls = { quit: () => void calls.push('quit'), pause: () => void calls.push('pause'), resume: () => void calls.push('resume') };
     const r = render(<Dashboard store={store} controls={controls} width={100} height={40} />);
     unmount = r.unmount;
-    const firstEnd = EVENTS.findIndex((e) => e.type === 'game-ended');
-    for (const e of EVENTS.slice(0, firstEnd + 1)) store.push(e);
+    const { steps, play } = recording();
+    const push = (e: ArenaEvent): void => store.push(e);
+    const firstEnd = steps.findIndex((e) => e.type === 'game-ended');
+    for (const e of steps.slice(0, firstEnd + 1)) play(e, push);
     await settle();
     expect(r.lastFrame()).toMatch(/variants · running/);
     r.stdin.write('p');
@@ -158,8 +223,8 @@ describe('dashboard fed with a recorded event stream', () => {
     expect(f).toMatch(/variants · paused/);
     expect(f).toContain('paused: games in flight finish, no new game starts');
     // Games in flight still finish on screen while paused.
-    const secondEnd = EVENTS.findIndex((e, i) => i > firstEnd && e.type === 'game-ended');
-    for (const e of EVENTS.slice(firstEnd + 1, secondEnd + 1)) store.push(e);
+    const secondEnd = steps.findIndex((e, i) => i > firstEnd && e.type === 'game-ended');
+    for (const e of steps.slice(firstEnd + 1, secondEnd + 1)) play(e, push);
     await settle();
     expect(r.lastFrame()).toMatch(/2\/18 11\.1%/);
     r.stdin.write('?');
@@ -180,8 +245,9 @@ describe('dashboard fed with a recorded event stream', () => {
     let quits = 0;
     const r = render(<Dashboard store={store} controls={{ quit: () => void quits++ }} width={80} height={24} />);
     unmount = r.unmount;
-    const half = EVENTS.findIndex((e) => e.type === 'game-ended' && e.done === 9);
-    for (const e of EVENTS.slice(0, half + 1)) store.push(e);
+    const { steps, play } = recording();
+    const half = steps.findIndex((e) => e.type === 'game-ended' && e.done === 9);
+    for (const e of steps.slice(0, half + 1)) play(e, (ev) => store.push(ev));
     await settle();
     r.stdin.write('q');
     await settle();
