@@ -2,12 +2,16 @@
  * Period detection for the seed sets (GAMES.md 1–3): for each game, tables of growing length
  * (4096 piles, doubling) until Brent's cycle finding on the state windows (the last max S values)
  * shows the least pre-period and period. The same algorithm as src/solvers/period.ts:
- *   subtraction: one bit per pile (scalar fill: seed sets are short), window of max S bits;
+ *   subtraction: one bit per pile, filled as bench/c/subtraction.c (the word-parallel register
+ *                window when max S <= 64, scalar when min S < 4), windows of max S bits compared
+ *                64 bits at a time;
  *   no-repeat:   one byte per pile (the row over forbidden amounts), window of max S bytes;
  *   partizan:    two bits per pile (Left / Right to move wins), window of max(max L, max R) piles.
  *
- * Usage: period [runs]. Prints `<game>=<preperiod>/<period>` per game and `median_ms=<ms>` for
- * detecting all of them once. Benchmark code only (bench/c.ts compiles it with cc -O2).
+ * Usage: period [runs] [reps]. Each of the `runs` timed samples detects all six periods `reps`
+ * times (one detection of all six is a fraction of a millisecond, too short to time alone), after
+ * one untimed sample as warm-up. Prints `<game>=<preperiod>/<period>` per game and
+ * `median_ms=<ms>` per sample. Benchmark code only (bench/c.ts compiles it with cc -O2).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,26 +42,95 @@ typedef struct { long pre, per; } period_t;
 
 static inline int bit(const uint8_t *b, long n) { return (b[n >> 3] >> (n & 7)) & 1; }
 
-/* ---- subtraction: bit n set when N ---- */
-static int gM; static uint8_t *gB, *gR;
+/* ---- subtraction: bit n set when N, in 64-bit words, filled as bench/c/subtraction.c does ---- */
+static int gM; static uint8_t *gB, *gR; static uint64_t *gW;
 
 static int same_bits(const uint8_t *b, long a, long c, int len) {
   for (int i = 0; i < len; i++) if (bit(b, a + i) != bit(b, c + i)) return 0;
   return 1;
 }
-#define SAME_SUB(a, c) same_bits(gB, a, c, gM)
+
+/* The 64 bits from bit o on (reads one word past o's word; the tables keep a spare word). */
+static inline uint64_t bits_at(const uint64_t *b, long o) {
+  long w = o >> 6;
+  unsigned sh = o & 63;
+  return sh == 0 ? b[w] : (b[w] >> sh) | (b[w + 1] << (64 - sh));
+}
+
+/* Windows compared a word at a time, as sameBitRun in src/solvers/period.ts. */
+static int same_words(const uint64_t *b, long a, long c, int len) {
+  int i = 0;
+  for (; i + 64 <= len; i += 64) if (bits_at(b, a + i) != bits_at(b, c + i)) return 0;
+  if (i == len) return 1;
+  return ((bits_at(b, a + i) ^ bits_at(b, c + i)) & ((1ull << (len - i)) - 1)) == 0;
+}
+#define SAME_SUB(a, c) same_words(gW, a, c, gM)
+
+/* subtractionTable: scalar below max S, then k = min(min S, 63) piles at a time from a 64-pile
+   window in one register when max S <= 64, else from unaligned reads of the table; and for
+   min S < 4 (chunks too short) the scalar loop throughout, as the TypeScript side does for the
+   tables of this size. */
+static uint64_t *sub_table(const int *s, int k, long upto) {
+  uint64_t *b = calloc(upto / 64 + 2, sizeof *b);
+  int min_s = s[0], max_s = s[k - 1];
+  long prefix = upto < max_s - 1 ? upto : max_s - 1;
+  for (long n = 0; n <= prefix; n++)
+    for (int i = 0; i < k && s[i] <= n; i++) {
+      long p = n - s[i];
+      if (!((b[p >> 6] >> (p & 63)) & 1)) { b[n >> 6] |= 1ull << (n & 63); break; }
+    }
+  long from = prefix + 1;
+  if (min_s < 4) {
+    for (long n = from; n <= upto; n++)
+      for (int i = 0; i < k; i++) {
+        long p = n - s[i];
+        if (!((b[p >> 6] >> (p & 63)) & 1)) { b[n >> 6] |= 1ull << (n & 63); break; }
+      }
+    return b;
+  }
+  if (max_s <= 64) {
+    int kw = min_s < 63 ? min_s : 63;
+    uint64_t wmask = (1ull << kw) - 1;
+    unsigned sh[64];
+    for (int i = 0; i < k; i++) sh[i] = 64 - s[i];
+    uint64_t W = 0;
+    for (int j = 1; j <= 64 && j <= from; j++) {
+      long p = from - j;
+      W |= ((b[p >> 6] >> (p & 63)) & 1) << (64 - j);
+    }
+    for (long n = from; n <= upto; n += kw) {
+      uint64_t acc = ~0ull;
+      for (int i = 0; i < k; i++) acc &= W >> sh[i];
+      uint64_t win = ~acc & wmask;
+      W = (W >> kw) | (win << (64 - kw));
+      long w = n >> 6;
+      unsigned x = n & 63;
+      b[w] |= win << x;
+      if (x + kw > 64) b[w + 1] = win >> (64 - x);
+    }
+    return b;
+  }
+  int kc = min_s < 64 ? min_s : 64;
+  uint64_t mask = kc == 64 ? ~0ull : (1ull << kc) - 1;
+  for (long n = from; n <= upto; n += kc) {
+    uint64_t win = 0;
+    for (int i = 0; i < k; i++) win |= ~bits_at(b, n - s[i]);
+    win &= mask;
+    long w = n >> 6;
+    unsigned x = n & 63;
+    b[w] |= win << x;
+    if (x + kc > 64) b[w + 1] |= win >> (64 - x);
+  }
+  return b;
+}
 
 static period_t subtraction(const int *s, int k) {
   period_t res;
   gM = s[k - 1];
   for (long upto = 4096;; upto *= 2) {
-    uint8_t *b = calloc(upto / 8 + 1, 1);
-    for (long n = 0; n <= upto; n++)
-      for (int i = 0; i < k && s[i] <= n; i++)
-        if (!bit(b, n - s[i])) { b[n >> 3] |= 1 << (n & 7); break; }
-    gB = b;
+    gW = sub_table(s, k, upto);
     BRENT(upto - gM + 1, SAME_SUB);
-    free(b);
+    free(gW);
     if (res.pre >= 0) return res;
   }
 }
@@ -128,7 +201,10 @@ static void all(void) {
 
 int main(int argc, char **argv) {
   int runs = argc > 1 ? atoi(argv[1]) : 21;
+  int reps = argc > 2 ? atoi(argv[2]) : 1;
+  if (runs < 1) runs = 1;
   if (runs > 1001) runs = 1001;
+  if (reps < 1) reps = 1;
   static double t[1001];
   parse(SEED_002, "15,19,20,22,23,24,26,27,28,33,38,41");
   parse(S_1_5_8_10, "1,5,8,10");
@@ -136,10 +212,10 @@ int main(int argc, char **argv) {
   parse(L_259, "2,5,9");
   parse(R_348, "3,4,8");
   parse(R_248, "2,4,8");
-  all();
+  for (int r = 0; r < reps; r++) all(); /* warm-up, as the TypeScript side does */
   for (int r = 0; r < runs; r++) {
     double t0 = now_ms();
-    all();
+    for (int i = 0; i < reps; i++) all();
     t[r] = now_ms() - t0;
   }
   qsort(t, runs, sizeof t[0], cmp_double);

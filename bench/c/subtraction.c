@@ -1,8 +1,12 @@
 /*
  * Subtraction table to n (default 10^8) for seed 002's set, as a word-parallel bitset: bit n set
- * when pile n is an N-position. Chunks of k = min(min S, 64) piles are decided at once as the OR
+ * when pile n is an N-position. Chunks of k = min(min S, 63) piles are decided at once as the OR
  * over s of the negated k-bit run at n - s (every pile depends only on piles at least min S below).
- * The same algorithm as subtractionTable in src/solvers/subtraction.ts, with 64-bit words.
+ * When max S <= 64 the runs are read from a 64-pile window held in one register (bit 63 = pile
+ * n-1), shifted by k after each chunk, so the table is only written; otherwise they are read back
+ * from the table (k = min(min S, 64)). The same algorithm as subtractionTable in
+ * src/solvers/subtraction.ts, with 64-bit words (the TypeScript side holds the window in two
+ * int32 halves and caps k at 31).
  *
  * Usage: subtraction [upto] [runs] [takes, e.g. 15,19,20]. The set is read at run time, as the
  * TypeScript side gets it (a compile-time constant set would let the compiler unroll the take loop
@@ -40,7 +44,30 @@ static uint64_t *table(long upto) {
       long p = n - S[i];
       if (!((b[p >> 6] >> (p & 63)) & 1)) { b[n >> 6] |= 1ull << (n & 63); break; }
     }
-  for (long n = prefix + 1; n <= upto; n += k) {
+  long from = prefix + 1;
+  if (max_s <= 64 && from <= upto) {
+    int kw = min_s < 63 ? min_s : 63; /* a shift by 64 is undefined in C */
+    uint64_t wmask = (1ull << kw) - 1;
+    unsigned sh[64];
+    for (int i = 0; i < K; i++) sh[i] = 64 - S[i];
+    uint64_t W = 0; /* piles from-64 .. from-1; piles below 0 read as 0 (no take reaches them) */
+    for (int j = 1; j <= 64 && j <= from; j++) {
+      long p = from - j;
+      W |= ((b[p >> 6] >> (p & 63)) & 1) << (64 - j);
+    }
+    for (long n = from; n <= upto; n += kw) {
+      uint64_t acc = ~0ull;
+      for (int i = 0; i < K; i++) acc &= W >> sh[i];
+      uint64_t win = ~acc & wmask;
+      W = (W >> kw) | (win << (64 - kw));
+      long w = n >> 6;
+      unsigned s = n & 63;
+      b[w] |= win << s;
+      if (s + kw > 64) b[w + 1] = win >> (64 - s);
+    }
+    return b;
+  }
+  for (long n = from; n <= upto; n += k) {
     uint64_t win = 0;
     for (int i = 0; i < K; i++) win |= ~bits_at(b, n - S[i]);
     win &= mask;

@@ -35,14 +35,15 @@ function step(row: Cells, v: Cells, lo: number, d: number, count: number): void 
 
 /**
  * Int32 form of `step`. The max is branch-free (x & (x >> 31) is x when negative, else 0): on
- * random rows the comparison is a coin flip, and the branchy form runs 2–3 times slower.
+ * random rows the comparison is a coin flip, and the branchy form runs 2–3 times slower. Every
+ * result is truncated with `| 0` so that V8 keeps int32 arithmetic without overflow checks.
  */
 function stepInt(row: Int32Array, v: Int32Array, lo: number, d: number, count: number): void {
-  for (let j = 0; j < count; j++) {
-    const left = (row[lo + j]! - v[j + 1]!) | 0;
-    const right = (row[lo + j + d]! - v[j]!) | 0;
+  for (let j = 0; j < count; j = (j + 1) | 0) {
+    const left = (row[(lo + j) | 0]! - v[(j + 1) | 0]!) | 0;
+    const right = (row[(lo + j + d) | 0]! - v[j]!) | 0;
     const diff = (left - right) | 0;
-    v[j] = left - (diff & (diff >> 31));
+    v[j] = (left - (diff & (diff >> 31))) | 0;
   }
 }
 
@@ -60,94 +61,102 @@ const SWEEP = 12;
 
 /**
  * Advances `v` in place from diagonal d to diagonal d+12 in one pass (Int32 cells), for the
- * m = count intervals of length d+1 starting at lo (m ≥ 12; afterwards v[0..m−12] hold length d+12).
+ * m = count intervals of length d+1 starting at 0 (m ≥ 12; afterwards v[0..m−12] hold length
+ * d+12). `w0` is v[0], read by the caller.
  *
  * Why: one diagonal per pass spends three typed-array loads and a store per cell, and V8 pays
  * bounds and map checks on each. Skewing 12 diagonals into one pass (level t at position i−t+1
- * on trip i) needs only row[lo+i], row[lo+i+d] and v[i+1] per trip: level t of the interval
- * starting at j = i−t+1 takes the left end row[j] (carried in r(t−1) from earlier trips) or the
- * right end row[j+d+t−1] = row[lo+i+d], the same for every level. Level t reads level t−1 at j
- * (computed on the previous trip, p(t−1)) and at j+1 (this trip, a(t−1)), both in registers.
- * Entries at negative positions during the first trips are junk that only feeds other
- * negative positions and is never stored. Measured at N = 20,000 on a random row: 0.5 s of CPU
- * against 1.4 s for one diagonal per pass (C: 0.25 s with 8 diagonals per pass).
+ * on trip i) needs only row[i], row[i+d] and v[i+1] per trip: level t of the interval starting
+ * at j = i−t+1 takes the left end row[j] (carried in r(t−1) from earlier trips) or the right end
+ * row[j+d+t−1] = row[i+d], the same for every level. Level t reads level t−1 at j (computed on
+ * the previous trip, p(t−1)) and at j+1 (this trip, a(t−1)), both in registers. Entries at
+ * negative positions during the first trips are junk that only feeds other negative positions
+ * and is never stored.
+ *
+ * How it stays fast in V8 (checked with --trace-deopt and --print-opt-code): every value is
+ * truncated with `| 0`, so the loop is pure int32 arithmetic with no overflow checks; and the
+ * function reads no array before its loop (v[0] comes in as `w0`). Its first call runs long
+ * enough to be optimised on-stack before it has a feedback vector, so a keyed load ahead of the
+ * loop would have no type feedback, the regular optimised code would deoptimise on entry, and
+ * every later call would run the on-stack-replacement code, which keeps the carried values
+ * tagged (measured: 1.7× slower).
  */
-function sweepInt(row: Int32Array, v: Int32Array, lo: number, d: number, m: number): void {
+function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, w0: number): void {
   // Level t (1..12) this trip: a(t) = max(r(t−1) − a(t−1), right − p(t−1)), with r0 − w1 and right − w0
   // for level 1; the max is branch-free as in stepInt (Math.max compiles to a branch in V8, and
   // on random rows that runs twice as slow).
   let p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0, p8 = 0, p9 = 0, p10 = 0, p11 = 0;
   let r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0, r8 = 0, r9 = 0, r10 = 0, r11 = 0;
-  let w0 = v[0]!;
-  for (let i = 0; i < m; i++) {
-    const r0 = row[lo + i]!;
-    const right = row[lo + i + d]!;
-    const w1 = v[i + 1]!;
+  let prev = w0;
+  for (let i = 0; i < m; i = (i + 1) | 0) {
+    const r0 = row[i]! | 0;
+    const right = row[(i + d) | 0]! | 0;
+    const w1 = v[(i + 1) | 0]! | 0;
     let x = (r0 - w1) | 0;
-    let y = (right - w0) | 0;
+    let y = (right - prev) | 0;
     let t = (x - y) | 0;
-    const a1 = x - (t & (t >> 31));
+    const a1 = (x - (t & (t >> 31))) | 0;
     x = (r1 - a1) | 0;
     y = (right - p1) | 0;
     t = (x - y) | 0;
-    const a2 = x - (t & (t >> 31));
+    const a2 = (x - (t & (t >> 31))) | 0;
     x = (r2 - a2) | 0;
     y = (right - p2) | 0;
     t = (x - y) | 0;
-    const a3 = x - (t & (t >> 31));
+    const a3 = (x - (t & (t >> 31))) | 0;
     x = (r3 - a3) | 0;
     y = (right - p3) | 0;
     t = (x - y) | 0;
-    const a4 = x - (t & (t >> 31));
+    const a4 = (x - (t & (t >> 31))) | 0;
     x = (r4 - a4) | 0;
     y = (right - p4) | 0;
     t = (x - y) | 0;
-    const a5 = x - (t & (t >> 31));
+    const a5 = (x - (t & (t >> 31))) | 0;
     x = (r5 - a5) | 0;
     y = (right - p5) | 0;
     t = (x - y) | 0;
-    const a6 = x - (t & (t >> 31));
+    const a6 = (x - (t & (t >> 31))) | 0;
     x = (r6 - a6) | 0;
     y = (right - p6) | 0;
     t = (x - y) | 0;
-    const a7 = x - (t & (t >> 31));
+    const a7 = (x - (t & (t >> 31))) | 0;
     x = (r7 - a7) | 0;
     y = (right - p7) | 0;
     t = (x - y) | 0;
-    const a8 = x - (t & (t >> 31));
+    const a8 = (x - (t & (t >> 31))) | 0;
     x = (r8 - a8) | 0;
     y = (right - p8) | 0;
     t = (x - y) | 0;
-    const a9 = x - (t & (t >> 31));
+    const a9 = (x - (t & (t >> 31))) | 0;
     x = (r9 - a9) | 0;
     y = (right - p9) | 0;
     t = (x - y) | 0;
-    const a10 = x - (t & (t >> 31));
+    const a10 = (x - (t & (t >> 31))) | 0;
     x = (r10 - a10) | 0;
     y = (right - p10) | 0;
     t = (x - y) | 0;
-    const a11 = x - (t & (t >> 31));
+    const a11 = (x - (t & (t >> 31))) | 0;
     x = (r11 - a11) | 0;
     y = (right - p11) | 0;
     t = (x - y) | 0;
-    const a12 = x - (t & (t >> 31));
-    if (i >= 11) v[i - 11] = a12;
+    const a12 = (x - (t & (t >> 31))) | 0;
+    if (i >= 11) v[(i - 11) | 0] = a12;
     p1 = a1; p2 = a2; p3 = a3; p4 = a4; p5 = a5; p6 = a6; p7 = a7; p8 = a8; p9 = a9; p10 = a10; p11 = a11;
     r11 = r10; r10 = r9; r9 = r8; r8 = r7; r7 = r6; r6 = r5; r5 = r4; r4 = r3; r3 = r2; r2 = r1; r1 = r0;
-    w0 = w1;
+    prev = w1;
   }
 }
 
 /**
- * Advances `v` from diagonal d by `steps` diagonals for the intervals of row[lo..lo+n) (v[j] =
- * V(lo+j, lo+j+d) for j ≤ n−d): 12 at a time while they fit, then one by one.
+ * Advances `v` from diagonal d by `steps` diagonals for the intervals of row[0..n) (v[j] =
+ * V(j, j+d) for j ≤ n−d): 12 at a time while they fit, then one by one.
  */
-function advance(row: Cells, v: Cells, lo: number, n: number, d: number, steps: number): void {
+function advance(row: Cells, v: Cells, n: number, d: number, steps: number): void {
   const end = d + steps;
   if (row instanceof Int32Array && v instanceof Int32Array) {
-    for (; end - d >= SWEEP && n - d >= SWEEP; d += SWEEP) sweepInt(row, v, lo, d, n - d);
+    for (; end - d >= SWEEP && n - d >= SWEEP; d += SWEEP) sweepInt(row, v, d, n - d, v[0]!);
   }
-  for (; d < end; d++) step(row, v, lo, d, n - d);
+  for (; d < end; d++) step(row, v, 0, d, n - d);
 }
 
 /** The best margin (player to move minus opponent) on `row[lo..hi)`, in O(N) memory. */
@@ -158,7 +167,7 @@ export function endGameValue(row: ArrayLike<number>, lo = 0, hi = row.length): n
   const r = new Kind(n);
   for (let i = 0; i < n; i++) r[i] = row[lo + i]!;
   const v = new Kind(n + 1); // v[i] = V(lo+i, lo+i+d) for the current length d
-  advance(r, v, 0, n, 0, n);
+  advance(r, v, n, 0, n);
   return v[0]!;
 }
 
@@ -202,7 +211,7 @@ export class EndGameTable {
     this.block = new Kind(0);
     const v = new Kind(n + 1);
     for (let d = 0; d <= n; d += k) {
-      if (d > 0) advance(this.values, v, 0, n, d - k, k);
+      if (d > 0) advance(this.values, v, n, d - k, k);
       this.checkpoints.push(v.slice(0, n - d + 1));
     }
   }

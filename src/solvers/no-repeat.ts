@@ -43,19 +43,29 @@ export function noRepeatTable(moves: readonly number[], upto: number): Uint8Arra
     }
     code[n] = wins === 0 ? LOST : wins === 1 ? winner + 2 : WON;
   }
-  for (let n = head + 1; n <= upto; n++) {
+  fillNoRepeat(code, takes, count, head + 1, upto);
+  return code;
+}
+
+/**
+ * Piles from..upto (every take fits) of `noRepeatTable`. Its own function that starts with its
+ * loop: V8 optimises a long first call on-stack before the code ahead of the loop has type
+ * feedback, and the regular optimised code would then deoptimise on every later call.
+ */
+function fillNoRepeat(code: Uint8Array, takes: Int32Array, count: number, from: number, upto: number): void {
+  for (let n = from; n <= upto; n = (n + 1) | 0) {
     let row = LOST;
     let i = 0;
     // The first winning take makes the row "won unless it is forbidden"; a second makes it WON.
-    for (; i < count; i++) {
-      const c = code[n - takes[i]!]!;
+    for (; i < count; i = (i + 1) | 0) {
+      const c = code[(n - takes[i]!) | 0]!;
       if (c === LOST || c === i + 2) {
         row = i + 2;
         break;
       }
     }
-    for (i++; i < count; i++) {
-      const c = code[n - takes[i]!]!;
+    for (i = (i + 1) | 0; i < count; i = (i + 1) | 0) {
+      const c = code[(n - takes[i]!) | 0]!;
       if (c === LOST || c === i + 2) {
         row = WON;
         break;
@@ -63,7 +73,6 @@ export function noRepeatTable(moves: readonly number[], upto: number): Uint8Arra
     }
     code[n] = row;
   }
-  return code;
 }
 
 /** Whether the player to move wins at `pile` with `forbidden` (null: nothing) forbidden. */

@@ -33,7 +33,9 @@ export function partizanTable(left: readonly number[], right: readonly number[],
   const rs = Int32Array.from(right);
   const nl = ls.length;
   const nr = rs.length;
-  for (let n = 0; n <= upto; n++) {
+  // Below the largest take some takes do not fit: those piles test p < 0; from there on none do.
+  const head = Math.min(upto, Math.max(ls[nl - 1]!, rs[nr - 1]!) - 1);
+  for (let n = 0; n <= head; n++) {
     const w = n >>> 5;
     const b = 1 << (n & 31);
     for (let i = 0; i < nl; i++) {
@@ -53,7 +55,44 @@ export function partizanTable(left: readonly number[], right: readonly number[],
       }
     }
   }
+  fillPartizan(l, r, ls, rs, nl, nr, head + 1, upto);
   return { left: l, right: r, upto };
+}
+
+/**
+ * Piles from..upto (every take fits) of `partizanTable`. Its own function that starts with its
+ * loop and has no rare branch: V8 optimises a long first call on-stack before the code ahead of
+ * the loop has type feedback, and the regular optimised code would then deoptimise on every
+ * later call (measured on the 4096-pile period tables: several times slower).
+ */
+function fillPartizan(
+  l: Uint32Array,
+  r: Uint32Array,
+  ls: Int32Array,
+  rs: Int32Array,
+  nl: number,
+  nr: number,
+  from: number,
+  upto: number,
+): void {
+  for (let n = from; n <= upto; n = (n + 1) | 0) {
+    const w = n >>> 5;
+    const b = 1 << (n & 31);
+    for (let i = 0; i < nl; i = (i + 1) | 0) {
+      const p = (n - ls[i]!) | 0;
+      if ((r[p >>> 5]! & (1 << (p & 31))) === 0) {
+        l[w]! |= b;
+        break;
+      }
+    }
+    for (let i = 0; i < nr; i = (i + 1) | 0) {
+      const p = (n - rs[i]!) | 0;
+      if ((l[p >>> 5]! & (1 << (p & 31))) === 0) {
+        r[w]! |= b;
+        break;
+      }
+    }
+  }
 }
 
 /** Whether the side to move (Left when `leftToMove`) wins at `pile`. */

@@ -45,6 +45,7 @@ export function tableWords(upto: number): number {
  * Why word-parallel: every pile depends only on piles at least min S below it, so a run of
  * k = min(min S, 32) consecutive piles can be decided at once as OR over s of the negated k-bit run
  * at n − s. For S = {15,19,…,41} to 10^8 that is about 7 M chunks instead of 10^8 scalar loops.
+ * When max S ≤ 64 the runs come from a 64-pile window held in two int32 locals (`fillByWindow`).
  * When min S < 4 (chunks too short) and max S ≤ 12, 16 piles at a time come from a lookup table
  * over the window of the max S piles before them; otherwise a scalar early-exit loop is used.
  */
@@ -59,8 +60,9 @@ export function subtractionTable(moves: readonly number[], upto: number): Uint32
   // Tiny min S with a short window: step 16 piles at a time through a lookup table instead.
   const useLut = k < 4 && maxS <= LUT_MAX_WINDOW && upto >= LUT_MIN_UPTO;
   // Below max S some takes do not fit, so those piles are decided one by one; so is every pile when
-  // min S is tiny and no lookup table applies, where 1–3 bit chunks cost more than the scalar loop.
-  const prefix = k < 4 && !useLut ? upto : Math.min(upto, maxS - 1);
+  // min S is tiny and no lookup table applies, where 1–3 bit chunks cost more than the scalar loop
+  // (`fillScalar`, from max S on).
+  const prefix = Math.min(upto, maxS - 1);
   const takes = Int32Array.from(ms);
   const count = takes.length;
   for (let n = 0; n <= prefix; n++) {
@@ -77,7 +79,9 @@ export function subtractionTable(moves: readonly number[], upto: number): Uint32
     fillByLookup(bits, ms, maxS, prefix + 1, upto);
     return bits;
   }
-  fillByChunks(bits, takes, k, prefix + 1, upto);
+  if (k < 4) fillScalar(bits, takes, count, prefix + 1, upto);
+  else if (maxS <= WINDOW_MAX_TAKE) fillByWindow(bits, takes, prefix + 1, upto);
+  else fillByChunks(bits, takes, k, prefix + 1, upto);
   return bits;
 }
 
@@ -124,6 +128,160 @@ function fillByChunks(bits: Uint32Array, takes: Int32Array, k: number, from: num
     const sh = n & 31;
     bits[w] = bits[w]! | (win << sh);
     bits[w + 1] = (win >>> 1) >>> (31 - sh);
+  }
+}
+
+/**
+ * Fills piles from..upto (from ≥ max S, so every take fits) one by one: pile n is N when some
+ * n − s is P. Its own function that starts with its loop and has no rare branch: V8 optimises a
+ * long first call on-stack before the code ahead of the loop (or a branch the first call no
+ * longer takes) has type feedback, and the regular optimised code then deoptimises on every
+ * call that reaches such code (measured on 4096-pile period tables: 3× slower than this form).
+ */
+function fillScalar(bits: Uint32Array, takes: Int32Array, count: number, from: number, upto: number): void {
+  for (let n = from; n <= upto; n = (n + 1) | 0) {
+    for (let i = 0; i < count; i = (i + 1) | 0) {
+      const p = (n - takes[i]!) | 0;
+      if ((bits[p >>> 5]! & (1 << (p & 31))) === 0) {
+        bits[n >>> 5]! |= 1 << (n & 31);
+        break;
+      }
+    }
+  }
+}
+
+/** Largest take for which `fillByWindow` keeps the piles a chunk reads in two int32 registers. */
+const WINDOW_MAX_TAKE = 64;
+/** Takes ≤ 32 and > 32 the straight-line chunk loop (`windowSegment`) has room for. */
+const NEAR_SLOTS = 12;
+const FAR_SLOTS = 4;
+/** Piles per call of the chunk loop. */
+const SEGMENT = 1 << 12;
+
+/**
+ * Fills piles from..upto (from ≥ max S, max S ≤ 64), k = min(min S, 31) at a time, like
+ * `fillByChunks`, but reads the k-bit runs at n − s from a 64-pile window held in two int32
+ * locals instead of from the table: `hi` holds piles n−32..n−1 (bit 31 is pile n−1), `lo` piles
+ * n−64..n−33. The run at n − s starts at window bit 64 − s: `hi >>> (32 − s)` for s ≤ 32 (a near
+ * take), the funnel `(lo >>> p) | (hi << (32 − p))` with p = 64 − s beyond (a far take). The
+ * window then shifts by k and takes the k new piles in at the top.
+ *
+ * Why: the table is only written, never read back, so no chunk waits on the store of the chunk
+ * before it, and a take costs one or three shifts instead of two loads with bounds checks and
+ * four shifts. k stops at 31 because JS shift counts are taken mod 32, so shifting the window by
+ * 32 would need its own case.
+ */
+function fillByWindow(bits: Uint32Array, takes: Int32Array, from: number, upto: number): void {
+  const count = takes.length;
+  const k = Math.min(takes[0]!, 31);
+  let nearCount = 0;
+  while (nearCount < count && takes[nearCount]! <= 32) nearCount++;
+  const farCount = count - nearCount;
+  const fits = nearCount >= 1 && nearCount <= NEAR_SLOTS && farCount <= FAR_SLOTS;
+  // Shift counts. For the straight-line loop, unused slots repeat a take of their kind (AND is
+  // idempotent); with no far take at all, `hasFar` skips the far slots.
+  const near = new Int32Array(fits ? NEAR_SLOTS : nearCount);
+  const far = new Int32Array(fits ? FAR_SLOTS : farCount);
+  for (let i = 0; i < near.length; i++) near[i] = 32 - takes[Math.min(i, nearCount - 1)]!;
+  for (let i = 0; i < far.length; i++) far[i] = 64 - takes[Math.min(nearCount + i, count - 1)]!;
+  // Many calls of SEGMENT piles rather than one long one, each starting with the same code: the
+  // chunk loop is then optimised as a whole function with type feedback for every operation. (A
+  // single long first call is optimised on-stack mid-loop before the code ahead of the loop has
+  // any feedback; the regular optimised code then deoptimises on its first run, and every later
+  // call runs the on-stack-replacement code, which keeps the window tagged: measured 2× slower.
+  // The same holds for any branch ahead of the loop that the first calls do not take.)
+  for (let n = from; n <= upto; n += SEGMENT) {
+    const last = Math.min(upto, n + SEGMENT - 1);
+    // The window before n, read back from the table (n is a multiple of k past `from`).
+    const hi = windowWord(bits, n - 32);
+    const lo = windowWord(bits, n - 64);
+    if (fits) windowSegment(bits, near, far, farCount > 0, k, n, last, hi, lo);
+    else windowSegmentLoop(bits, near, far, k, n, last, hi, lo);
+  }
+}
+
+/** The 32 piles from pile o on (o may be negative: piles below 0 read as 0), as an int32. */
+function windowWord(bits: Uint32Array, o: number): number {
+  if (o >= 0) return bitsAt(bits, o) | 0;
+  return o <= -32 ? 0 : bits[0]! << -o;
+}
+
+/**
+ * Piles from..last (a multiple of k past `fillByWindow`'s start, so chunks line up), starting
+ * from the window `hi`, `lo` before `from`, with NEAR_SLOTS near and FAR_SLOTS far shift counts
+ * in locals: straight-line code with no inner loop, whose loop checks (a stack check, a map check
+ * and a bounds check per step) cost V8 more than the shifts themselves.
+ */
+function windowSegment(
+  bits: Uint32Array,
+  near: Int32Array,
+  far: Int32Array,
+  hasFar: boolean,
+  k: number,
+  from: number,
+  last: number,
+  hi: number,
+  lo: number,
+): void {
+  const n0 = near[0]! | 0, n1 = near[1]! | 0, n2 = near[2]! | 0, n3 = near[3]! | 0;
+  const n4 = near[4]! | 0, n5 = near[5]! | 0, n6 = near[6]! | 0, n7 = near[7]! | 0;
+  const n8 = near[8]! | 0, n9 = near[9]! | 0, n10 = near[10]! | 0, n11 = near[11]! | 0;
+  const f0 = far[0]! | 0, f1 = far[1]! | 0, f2 = far[2]! | 0, f3 = far[3]! | 0;
+  // (hi << 1) << (31 − p) is hi << (32 − p), and 0 for p = 0 where a single shift by 32 is not.
+  const g0 = (31 - f0) | 0, g1 = (31 - f1) | 0, g2 = (31 - f2) | 0, g3 = (31 - f3) | 0;
+  const mask = ((1 << k) - 1) | 0;
+  const up = (32 - k) | 0;
+  for (let n = from; n <= last; n = (n + k) | 0) {
+    let acc =
+      (hi >>> n0) & (hi >>> n1) & (hi >>> n2) & (hi >>> n3) &
+      (hi >>> n4) & (hi >>> n5) & (hi >>> n6) & (hi >>> n7) &
+      (hi >>> n8) & (hi >>> n9) & (hi >>> n10) & (hi >>> n11);
+    if (hasFar) {
+      const h2 = hi << 1;
+      acc &=
+        ((lo >>> f0) | (h2 << g0)) & ((lo >>> f1) | (h2 << g1)) &
+        ((lo >>> f2) | (h2 << g2)) & ((lo >>> f3) | (h2 << g3));
+    }
+    const win = ~acc & mask;
+    lo = (lo >>> k) | (hi << up);
+    hi = (hi >>> k) | (win << up);
+    // Bits past `upto` may be written (into the spare word); they are never read as answers.
+    const w = n >>> 5;
+    const sh = n & 31;
+    bits[w] = bits[w]! | (win << sh);
+    bits[(w + 1) | 0] = (win >>> 1) >>> (31 - sh);
+  }
+}
+
+/** `windowSegment` for any number of near and far takes (shift counts in arrays, not padded). */
+function windowSegmentLoop(
+  bits: Uint32Array,
+  near: Int32Array,
+  far: Int32Array,
+  k: number,
+  from: number,
+  last: number,
+  hi: number,
+  lo: number,
+): void {
+  const nearCount = near.length;
+  const farCount = far.length;
+  const mask = ((1 << k) - 1) | 0;
+  const up = (32 - k) | 0;
+  for (let n = from; n <= last; n = (n + k) | 0) {
+    let acc = -1;
+    for (let i = 0; i < nearCount; i++) acc &= hi >>> near[i]!;
+    for (let i = 0; i < farCount; i++) {
+      const p = far[i]!;
+      acc &= (lo >>> p) | ((hi << 1) << (31 - p));
+    }
+    const win = ~acc & mask;
+    lo = (lo >>> k) | (hi << up);
+    hi = (hi >>> k) | (win << up);
+    const w = n >>> 5;
+    const sh = n & 31;
+    bits[w] = bits[w]! | (win << sh);
+    bits[(w + 1) | 0] = (win >>> 1) >>> (31 - sh);
   }
 }
 

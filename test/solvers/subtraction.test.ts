@@ -83,6 +83,21 @@ describe('subtractionTable', () => {
     expect(pPositionsOf(subtractionTable([1, 5, 8, 10], 1 << 17), 1 << 17).every((n) => [0, 2, 4, 6].includes(n % 13))).toBe(true);
   });
 
+  it('matches naive minimax when max S ≤ 64 (the register-window path), edges 31, 32, 33 and 64 included', () => {
+    const windowSet = fc
+      .uniqueArray(fc.oneof(fc.integer({ min: 4, max: 64 }), fc.constantFrom(4, 31, 32, 33, 63, 64)), { minLength: 1, maxLength: 10 })
+      .map((xs) => [...xs].sort((a, b) => a - b));
+    fc.assert(
+      fc.property(windowSet, fc.integer({ min: 0, max: 1500 }), (moves, upto) => {
+        const table = subtractionTable(moves, upto);
+        const naive = naiveWinsIterative(moves, upto);
+        for (let n = 0; n <= upto; n++) if (isN(table, n) !== naive[n]) return false;
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('matches naive minimax on seed 002’s set across many words', () => {
     const upto = 5000;
     const table = subtractionTable(SEED_002, upto);
