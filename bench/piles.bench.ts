@@ -2,30 +2,47 @@
  * Piles (GAMES.md 4): the subtract-a-square cold sieve and nim-value tables, against the C
  * versions in bench/c/ (issue 6: TS/C ratio of medians, target ≤ 1.5). `npm run bench -- piles`
  * Both sides report wall and CPU medians; the CPU ratio is the steadier one when other work
- * shares the machine.
+ * shares the machine. While iterating, smaller sizes keep runs short:
+ * `PILES_SIEVE_N=2^26 PILES_NIM_N=300000 npm run bench -- piles` (defaults: the issue's 2^28, 10^6).
  */
 import { squaresColdFit, squaresColdList, squaresNimValues, subtractionNimValues } from '../src/solvers/grundy.ts';
 import { runC, reportRatio } from './c.ts';
 import { medianTimes, reportCpuRatio } from './timing.ts';
 import { report } from './util.ts';
 
+/** A size from the environment: an integer or `2^k`; `fallback` when unset. */
+function sizeFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const pow = /^2\^(\d+)$/.exec(raw);
+  const n = pow ? 2 ** Number(pow[1]) : Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Expected ${name} to be an integer or 2^k, got ${raw}`);
+  return n;
+}
+
+/** `2^k` when n is a power of two, else n in full. */
+function showSize(n: number): string {
+  const k = Math.log2(n);
+  return Number.isInteger(k) ? `2^${k}` : n === 1_000_000 ? '10^6' : String(n);
+}
+
 {
   // Multi-second runs: no warm-up on either side (V8 optimises within the first block).
-  const n = 2 ** 28;
+  const n = sizeFromEnv('PILES_SIEVE_N', 2 ** 28);
   const ts = medianTimes(() => squaresColdList(n), 3, false);
   const c = runC('squares_sieve', [String(n), '3', '0']);
-  reportRatio('squares cold sieve to 2^28, wall', ts.wallMs, c);
-  reportCpuRatio('squares cold sieve to 2^28, cpu', ts.cpuMs, c?.values['cpu_median_ms']);
+  reportRatio(`squares cold sieve to ${showSize(n)}, wall`, ts.wallMs, c);
+  reportCpuRatio(`squares cold sieve to ${showSize(n)}, cpu`, ts.cpuMs, c?.values['cpu_median_ms']);
   const fit = squaresColdFit(n);
   report('  c_N (C agrees)', `${ts.result.length} (${c ? c.values['cold'] === String(ts.result.length) : 'no C'}), fit 0.897·N^0.698 ≈ ${fit.toFixed(0)}`);
 }
 
 {
-  const n = 1_000_000;
+  const n = sizeFromEnv('PILES_NIM_N', 1_000_000);
   const ts = medianTimes(() => squaresNimValues(n), 5, true);
   const c = runC('squares_nim', [String(n), '5']);
-  reportRatio('squares nim-values 0..10^6 (8 lanes), wall', ts.wallMs, c);
-  reportCpuRatio('squares nim-values 0..10^6 (8 lanes), cpu', ts.cpuMs, c?.values['cpu_median_ms']);
+  reportRatio(`squares nim-values 0..${showSize(n)} (8 lanes), wall`, ts.wallMs, c);
+  reportCpuRatio(`squares nim-values 0..${showSize(n)} (8 lanes), cpu`, ts.cpuMs, c?.values['cpu_median_ms']);
   let zeros = 0;
   let max = 0;
   let sum = 0;

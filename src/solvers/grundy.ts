@@ -41,6 +41,22 @@ export function subtractionNimValues(moves: readonly number[], upto: number): Ui
 const LANES = 8;
 
 /**
+ * Distance between the lanes of `nimMarks`: a slot for every 16-bit value, plus padding so the
+ * lanes do not fall on the same cache sets.
+ */
+const NIM_STRIDE = 65536 + 16;
+
+/**
+ * Stamps of `squaresNimValues`, lane-major: nimMarks[lane·NIM_STRIDE + v] === stamp means v is the
+ * value of an option of pile n + lane. Lane-major because the index is then value + constant, one
+ * add (the value-major value·8 + lane needs a shift and an or; lane-major measured 10% faster in C
+ * too). Module-level, like `sieveHot`, so that TurboFan folds its address and length into the
+ * loops. 2 MB of address space, but only the slots of small values are ever touched (values stay
+ * below √upto; 168 at 10^6), so only a few pages are.
+ */
+const nimMarks = new Int32Array(LANES * NIM_STRIDE);
+
+/**
  * Nim-values of one pile 0..upto under subtract-a-square (OEIS A014586): the mex over the ⌊√n⌋
  * options of each n. The mex is at most the number of options, so values fit 16 bits for every
  * pile below 2^32. Time Θ(upto^1.5): about 0.7·upto^1.5 option visits (6.7·10^8 at 10^6, 2·10^10
@@ -48,141 +64,180 @@ const LANES = 8;
  *
  * Why lanes: the straightforward loop (one pile, all its squares, then the mex) spends most of
  * its time in V8's per-access overhead of the loop itself. Eight consecutive piles n..n+7 are
- * decided together instead: for each square s ≥ 9 the eight options n+j−s are adjacent in the
- * table and are stamped into eight separate lanes of one marks array (index value·8 + lane), so
- * one trip of the square loop does eight piles' work. Takes 1 and 4 stay inside the group and
- * are applied lane by lane, in order, once the earlier lanes are known. Measured at 10^6: 1.4 s
- * against 4.2 s for the one-pile loop (the C version gains 15% from the same change).
+ * decided together instead (`squaresNimGroup`): for each square s ≥ 9 the eight options n+j−s are
+ * adjacent in the table and are stamped into eight separate lanes of the marks, so one trip of the
+ * square loop does eight piles' work. Takes 1 and 4 stay inside the group and are applied lane by
+ * lane, in order, once the earlier lanes are known. The same algorithm and layout as
+ * bench/c/squares_nim.c.
  */
 export function squaresNimValues(upto: number): Uint16Array {
   if (!Number.isInteger(upto) || upto < 0) throw new RangeError(`Expected upto to be a non-negative integer, got ${upto}`);
   const g = new Uint16Array(upto + 1);
-  const marks = new Int32Array(LANES * (Math.floor(Math.sqrt(upto)) + 2));
-  // The first 64 piles one by one (stamp −n, so they never collide with the group stamps below):
-  // from n = 64 on, every square up to n + 7 that exceeds n leaves an option below 8 ≤ n.
+  const marks = nimMarks;
+  // Stamps are pile numbers (never 0), unique within a call but not across calls: clear every
+  // slot this call can reach (values ≤ ⌊√upto⌋, and the mex scan reads one slot past them).
+  const reach = Math.min(NIM_STRIDE, Math.floor(Math.sqrt(upto)) + 2);
+  for (let j = 0; j < LANES; j++) marks.fill(0, j * NIM_STRIDE, j * NIM_STRIDE + reach);
+  // The first 64 piles one by one in lane 0 (stamp −n, so they never collide with the group
+  // stamps): from n = 64 on, every square up to n + 7 that exceeds n leaves an option below 8 ≤ n.
   const head = Math.min(upto, 63);
-  for (let n = 1; n <= head; n++) {
-    for (let d = 1, sq = 1; sq <= n; d += 2, sq += d) marks[g[n - sq]! << 3] = -n;
-    let mex = 0;
-    while (marks[mex << 3] === -n) mex++;
-    g[n] = mex;
-  }
+  for (let n = 1; n <= head; n++) squaresNimOne(g, n);
   let n = 64;
-  for (; n + LANES - 1 <= upto; n += LANES) {
-    // Stamp n marks "this value is an option of pile n + lane" for the whole group.
-    let sq = 9;
-    for (let d = 7; sq <= n; sq += d, d += 2) {
-      const b = n - sq;
-      marks[g[b]! << 3] = n;
-      marks[(g[b + 1]! << 3) | 1] = n;
-      marks[(g[b + 2]! << 3) | 2] = n;
-      marks[(g[b + 3]! << 3) | 3] = n;
-      marks[(g[b + 4]! << 3) | 4] = n;
-      marks[(g[b + 5]! << 3) | 5] = n;
-      marks[(g[b + 6]! << 3) | 6] = n;
-      marks[(g[b + 7]! << 3) | 7] = n;
-    }
-    // sq is the first square above n: lanes j ≥ sq − n may still take it (to a pile below 8).
-    for (let j = sq - n; j < LANES; j++) marks[(g[n + j - sq]! << 3) | j] = n;
-    for (let j = 0; j < LANES; j++) {
-      const p = n + j;
-      marks[(g[p - 1]! << 3) | j] = n;
-      marks[(g[p - 4]! << 3) | j] = n;
-      let mex = 0;
-      while (marks[(mex << 3) | j] === n) mex++;
-      g[p] = mex;
-    }
-  }
-  for (; n <= upto; n++) {
-    for (let d = 1, sq = 1; sq <= n; d += 2, sq += d) marks[g[n - sq]! << 3] = -n;
-    let mex = 0;
-    while (marks[mex << 3] === -n) mex++;
-    g[n] = mex;
-  }
+  for (; n + LANES - 1 <= upto; n += LANES) squaresNimGroup(g, n);
+  for (; n <= upto; n++) squaresNimOne(g, n);
   return g;
+}
+
+/** g[n] from g[0..n−1] alone, in lane 0 of `nimMarks` with stamp −n (the head and tail of `squaresNimValues`). */
+function squaresNimOne(g: Uint16Array, n: number): void {
+  const marks = nimMarks;
+  for (let d = 1, sq = 1; sq <= n; d += 2, sq += d) marks[g[n - sq]!] = -n;
+  let mex = 0;
+  while (marks[mex] === -n) mex++;
+  g[n] = mex;
+}
+
+/**
+ * g[n..n+7] from g[0..n−1] (n ≥ 64), stamp n. A function of its own, called once per group, so that
+ * TurboFan compiles it with complete feedback instead of on-stack-replacing a loop of the caller.
+ */
+function squaresNimGroup(g: Uint16Array, n: number): void {
+  const marks = nimMarks;
+  let sq = 9;
+  for (let d = 7; sq <= n; sq = (sq + d) | 0, d = (d + 2) | 0) {
+    const b = (n - sq) | 0;
+    marks[g[b]!] = n;
+    marks[(g[(b + 1) | 0]! + NIM_STRIDE) | 0] = n;
+    marks[(g[(b + 2) | 0]! + 2 * NIM_STRIDE) | 0] = n;
+    marks[(g[(b + 3) | 0]! + 3 * NIM_STRIDE) | 0] = n;
+    marks[(g[(b + 4) | 0]! + 4 * NIM_STRIDE) | 0] = n;
+    marks[(g[(b + 5) | 0]! + 5 * NIM_STRIDE) | 0] = n;
+    marks[(g[(b + 6) | 0]! + 6 * NIM_STRIDE) | 0] = n;
+    marks[(g[(b + 7) | 0]! + 7 * NIM_STRIDE) | 0] = n;
+  }
+  // sq is the first square above n: lanes j ≥ sq − n may still take it (to a pile below 8).
+  for (let j = sq - n; j < LANES; j++) marks[g[n + j - sq]! + j * NIM_STRIDE] = n;
+  for (let j = 0; j < LANES; j++) {
+    const p = n + j;
+    const lane = j * NIM_STRIDE;
+    marks[g[p - 1]! + lane] = n;
+    marks[g[p - 4]! + lane] = n;
+    let mex = 0;
+    while (marks[mex + lane] === n) mex++;
+    g[p] = mex;
+  }
 }
 
 /** Largest `upto` accepted by the subtract-a-square cold sieve (`squaresColdList`, `squaresColdBitset`). */
 export const MAX_SQUARES_SIEVE = 2 ** 30;
 
 /**
- * Piles per block of the sieve: one byte each (plain stores, no read-modify-write of bits), 512 KB,
- * which stays in the 2 MB per-core L2 while it is marked. Measured at 2^26 on the reference
- * machine: 512 KB and 1 MB byte blocks are equal (about 5 s of CPU under load), 2 MB is 30%
- * slower; bit marks in 32 KB blocks were slower still.
+ * Piles per block of the sieve: one byte each (plain stores, no read-modify-write of bits), 32 KB,
+ * which stays in the 48 KB L1 data cache while it is marked.
  */
-const SIEVE_BLOCK = 1 << 19;
+const SIEVE_BLOCK = 1 << 15;
+
+/**
+ * The block being marked, shared by every call (the sieve is synchronous, so calls never overlap).
+ * Module-level on purpose: TurboFan folds a constant typed array's address and length into the
+ * marking loops, which saves a map check and three field loads per loop trip (V8 does not hoist
+ * them out of loops); a parameter array measured about 30% slower at 2^26.
+ */
+const sieveHot = new Uint8Array(SIEVE_BLOCK);
+
+/** Stored after the last cold position found so far: ends every stretch in `markFromEarlier`. */
+const SENTINEL = 0x7fffffff;
 
 /**
  * Cold positions (P-positions) of subtract-a-square among piles 0..upto, ascending (OEIS
  * A030193). Each cold p makes p + k² hot for every k ≥ 1. Cold positions are sparse (about
  * 0.9·n^0.7: 1.8·10^6 up to 2^30), so marking forward from them costs about (number of cold
- * positions)·√upto stores (2·10^9 at 2^26, 2.5·10^10 at 2^30), and the list is far smaller
- * than a bitset of every pile.
+ * positions)·√upto stores (1.3·10^9 at 2^26, 7·10^9 at 2^28), and the list is far smaller than a
+ * bitset of every pile.
  *
- * The piles are processed in cache-sized blocks. Every cold p keeps its next mark p + k² and
- * its next step 2k + 1 (squares step by odd numbers), so a block first takes the marks of every
- * earlier cold position with plain strided stores and no square roots, then is scanned in
- * order, each new cold position marking the rest of the block. (The other order — for each k,
- * the earlier cold positions that land in the block — reads the cold list once per mark; it is
- * the faster one in C, with 32 KB blocks, and the slower one here, where a typed-array load
- * costs V8 several instructions.) `blockSize` (piles per block) is for tests.
+ * The piles are processed in 32 KB blocks (L1-resident). A block first takes the marks of every
+ * earlier cold position (`markFromEarlier`, k-outer: for each k the cold p with p + k² in the
+ * block form one stretch of the sorted list), then is scanned in order, each new cold position
+ * marking the rest of the block. The same algorithm as bench/c/squares_sieve.c. `blockSize`
+ * (piles per block, 1..32768) is for tests.
  */
 export function squaresColdList(upto: number, blockSize = SIEVE_BLOCK): Int32Array {
   if (!Number.isInteger(upto) || upto < 0 || upto > MAX_SQUARES_SIEVE) {
     throw new RangeError(`Expected upto to be an integer in 0..${MAX_SQUARES_SIEVE}, got ${upto}`);
   }
-  if (!Number.isInteger(blockSize) || blockSize < 1) {
-    throw new RangeError(`Expected blockSize to be a positive integer, got ${blockSize}`);
+  if (!Number.isInteger(blockSize) || blockSize < 1 || blockSize > SIEVE_BLOCK) {
+    throw new RangeError(`Expected blockSize to be an integer in 1..${SIEVE_BLOCK}, got ${blockSize}`);
   }
-  // Room for Eppstein's estimate with margin; grown by doubling if ever exceeded.
+  // Room for Eppstein's estimate with margin, plus the sentinel; grown by doubling if ever exceeded.
   let capacity = Math.ceil(1.2 * squaresColdFit(upto)) + 64;
   let cold = new Int32Array(capacity);
-  // next[c]: the next pile cold[c] makes hot (p + k², below 2^30 + 2^16, so Int32); step[c]: 2k + 1.
-  let next = new Int32Array(capacity);
-  let step = new Int32Array(capacity);
+  cold[0] = SENTINEL;
   let count = 0;
-  const hot = new Uint8Array(Math.min(blockSize, upto + 1));
+  let kmax = Math.floor(Math.sqrt(upto));
+  while (kmax * kmax > upto) kmax--;
+  while ((kmax + 1) * (kmax + 1) <= upto) kmax++;
+  // cursor[k]: where the stretch of take k² starts in the next block (every earlier entry has
+  // p + k² below that block, so it was marked already).
+  const cursor = new Int32Array(kmax + 2);
+  const hot = sieveHot;
   for (let start = 0; start <= upto; start += blockSize) {
     const len = Math.min(upto - start + 1, blockSize);
     hot.fill(0, 0, len);
-    for (let c = 0; c < count; c++) {
-      let x = next[c]! - start;
-      if (x >= len) continue;
-      let d = step[c]!;
-      // Four marks per trip while they surely fit, then one by one.
-      while (x + 3 * d + 6 < len) {
-        hot[x] = 1;
-        x += d;
-        hot[x] = 1;
-        x += d + 2;
-        hot[x] = 1;
-        x += d + 4;
-        hot[x] = 1;
-        x += d + 6;
-        d += 8;
-      }
-      for (; x < len; x += d, d += 2) hot[x] = 1;
-      next[c] = x + start;
-      step[c] = d;
-    }
+    markFromEarlier(cold, cursor, start, start + len, kmax);
     for (let i = 0; i < len; i++) {
       if (hot[i] !== 0) continue;
-      if (count === capacity) {
+      if (count + 1 === capacity) {
         capacity *= 2;
         cold = grow(cold, capacity);
-        next = grow(next, capacity);
-        step = grow(step, capacity);
       }
-      let x = i + 1;
-      let d = 3;
-      for (; x < len; x += d, d += 2) hot[x] = 1;
-      cold[count] = start + i;
-      next[count] = x + start;
-      step[count++] = d;
+      cold[count++] = start + i;
+      for (let x = i + 1, d = 3; x < len; x += d, d += 2) hot[x] = 1;
     }
+    cold[count] = SENTINEL;
   }
   return cold.slice(0, count);
+}
+
+/**
+ * Marks in `sieveHot` (piles start..end−1) every p + k² of the cold positions p already listed in
+ * `cold` (ascending, ended by SENTINEL), for each k ≤ kmax; advances `cursor`. Per k, the stretch
+ * is read four entries per loop trip: V8 repeats its checks on `cold` once per trip, not per entry.
+ */
+function markFromEarlier(cold: Int32Array, cursor: Int32Array, start: number, end: number, kmax: number): void {
+  const hot = sieveHot;
+  for (let k = 1, sq = 1; k <= kmax && sq < end; sq = (sq + 2 * k + 1) | 0, k = (k + 1) | 0) {
+    let i = cursor[k]!;
+    // Cold positions found after this cursor was set, in blocks whose own marking covered p + k².
+    const low = (start - sq) | 0;
+    while (cold[i]! < low) i = (i + 1) | 0;
+    const lim = (end - sq) | 0;
+    const off = (sq - start) | 0;
+    for (;;) {
+      const p0 = cold[i]!;
+      if (p0 >= lim) break;
+      hot[(p0 + off) | 0] = 1;
+      const p1 = cold[(i + 1) | 0]!;
+      if (p1 >= lim) {
+        i = (i + 1) | 0;
+        break;
+      }
+      hot[(p1 + off) | 0] = 1;
+      const p2 = cold[(i + 2) | 0]!;
+      if (p2 >= lim) {
+        i = (i + 2) | 0;
+        break;
+      }
+      hot[(p2 + off) | 0] = 1;
+      const p3 = cold[(i + 3) | 0]!;
+      if (p3 >= lim) {
+        i = (i + 3) | 0;
+        break;
+      }
+      hot[(p3 + off) | 0] = 1;
+      i = (i + 4) | 0;
+    }
+    cursor[k] = i;
+  }
 }
 
 /** A copy of `a` with room for `capacity` entries. */

@@ -129,7 +129,7 @@ describe('squaresColdBitset', () => {
     );
   });
 
-  it('agrees with the naive sieve across the default 2^19 block boundaries', () => {
+  it('agrees with the naive sieve across the default 2^15 block boundaries', () => {
     const upto = (1 << 20) + 70_000;
     const bits = squaresColdBitset(upto);
     expect(bitsToList(bits)).toEqual(naiveSquaresCold(upto));
@@ -149,6 +149,19 @@ describe('squaresColdBitset', () => {
     expect(() => squaresColdBitset(1.5)).toThrow(RangeError);
     expect(() => squaresColdList(2 ** 30 + 1)).toThrow(/Expected upto to be an integer in 0\.\.1073741824, got 1073741825/);
     expect(() => squaresColdList(10, 0)).toThrow(RangeError);
+    expect(() => squaresColdList(10, 2 ** 15 + 1)).toThrow(/Expected blockSize to be an integer in 1\.\.32768, got 32769/);
+  });
+
+  it('calls share one block buffer without leaking marks into each other', () => {
+    const want = naiveSquaresCold(40_000);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40_000 }), fc.integer({ min: 1, max: 2 ** 15 })), { minLength: 2, maxLength: 4 }), (calls) => {
+        for (const [upto, block] of calls) {
+          expect(Array.from(squaresColdList(upto, block))).toEqual(want.filter((p) => p <= upto));
+        }
+      }),
+      { numRuns: 15 },
+    );
   });
 });
 
@@ -180,6 +193,15 @@ describe('squaresNimValues (eight piles per pass) against the straightforward me
 
   it('piles 0..10^4 all match', () => {
     expect(Array.from(squaresNimValues(10_000))).toEqual(plain);
+  });
+
+  it('calls share one marks array without stale stamps: any order of sizes gives the same tables', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 2, maxLength: 5 }), (sizes) => {
+        for (const upto of sizes) expect(Array.from(squaresNimValues(upto))).toEqual(plain.slice(0, upto + 1));
+      }),
+      { numRuns: 20 },
+    );
   });
 
   it('rejects a bad bound', () => {
