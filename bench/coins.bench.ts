@@ -5,7 +5,7 @@
  */
 import { createRng, createVariant } from '../src/core/index.ts';
 import { coins, type CoinsState } from '../src/games/coins.ts';
-import { misereTable, pointsTable, squareGraph, testBit, triangleGraph, type LineGraph } from '../src/solvers/coins.ts';
+import { misereTable, pointsTable, popcount32, squareGraph, testBit, triangleGraph, type LineGraph } from '../src/solvers/coins.ts';
 import { report } from './util.ts';
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -114,31 +114,34 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
     report(`${label}: whole-board table, 2 workers`, `${ms.toFixed(0)} ms; full board: ${wins ? 'first player wins (N)' : 'second player wins (P)'}`);
   }
 
-  // The memoized search on random 24-coin positions of the 6×6 square (a fresh search each), and
-  // bench/c/coins_search.c (the same algorithm, 64-bit masks) on the same positions.
+  // The memoized search alone on random 24-coin positions of the 6×6 square (a fresh search each,
+  // fixed seed), and bench/c/coins_search.c (the same algorithm, 64-bit masks) on the same
+  // positions with the same budget per position; a position not proved in time counts at the budget.
   {
     const g = squareGraph(6);
     const rng = createRng(2024);
     const times: number[] = [];
     const results: (boolean | undefined)[] = [];
     const masks: number[] = [];
-    const positions = Number(process.env.COINS_SEARCH_POSITIONS ?? 5);
+    const positions = Number(process.env.COINS_SEARCH_POSITIONS ?? 10);
     const coinsPer = Number(process.env.COINS_SEARCH_COINS ?? 24);
+    const budget = Number(process.env.COINS_SEARCH_BUDGET_MS ?? 10_000);
     for (let i = 0; i < positions; i++) {
       const cells = rng.shuffle(Array.from({ length: 36 }, (_, k) => k)).slice(0, coinsPer);
       const mask = cells.reduce((m, c) => m + 2 ** c, 0);
       masks.push(mask);
       const search = createCoinSearch(g, { symmetries: boardSymmetries('square', 6) });
       const t0 = performance.now();
-      results.push(search.wins(mask, Date.now() + 60_000));
-      times.push(performance.now() - t0);
+      const r = search.wins(mask, Date.now() + budget);
+      results.push(r);
+      times.push(r === undefined ? budget : performance.now() - t0);
     }
     const unproved = results.filter((r) => r === undefined).length;
     const sorted = [...times].sort((a, b) => a - b);
     const tsMedian = sorted[Math.floor(sorted.length / 2)]!;
     report(
       `square 6×6: memoized search, ${positions} random ${coinsPer}-coin positions`,
-      `TS median ${tsMedian.toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted[sorted.length - 1]!.toFixed(0)})${unproved ? `, ${unproved} unproved in 60 s` : ''}`,
+      `TS median ${tsMedian.toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted[sorted.length - 1]!.toFixed(0)})${unproved ? `, ${unproved} unproved in ${budget} ms` : ''}`,
     );
     // What the coins solver actually does for such positions: one word-parallel table over the
     // position's subsets (src/solvers/coin-block-oracle.ts).
@@ -156,13 +159,58 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
       `square 6×6: ${coinsPer}-coin positions by a block table each`,
       `median ${blockTimes[Math.floor(blockTimes.length / 2)]!.toFixed(0)} ms (max ${blockTimes[blockTimes.length - 1]!.toFixed(0)})`,
     );
-    const c = runC('coins_search', masks.map(String));
+    const c = runC('coins_search', [String(budget), ...masks.map(String)]);
+    if (c) {
+      const cUnproved = results.filter((_, i) => c.values[`win_${i}`] === '2').length;
+      if (cUnproved) report(`square 6×6: C search, unproved in ${budget} ms`, `${cUnproved} of ${positions}`);
+    }
     reportRatio(`square 6×6: search, ${coinsPer} coins (TS/C of medians)`, tsMedian, c);
     if (c) {
       results.forEach((r, i) => {
-        if (r !== undefined && c.values[`win_${i}`] !== (r ? '1' : '0')) throw new Error(`C and TS searches disagree on position ${i}`);
+        const cw = c.values[`win_${i}`];
+        if (r !== undefined && cw !== '2' && cw !== (r ? '1' : '0')) throw new Error(`C and TS searches disagree on position ${i}`);
       });
     }
+  }
+
+  // The 36-coin square's build rate from a partial run (BENCH_BLOCKS=n: blocks 0 .. n-1 of its 64,
+  // each a real block with its real dependencies), TS on one thread against C on one thread, and
+  // an estimate of the whole build: each block's time scaled by its count of (word, take) steps.
+  const partialBlocks = Number(process.env.BENCH_BLOCKS ?? 0);
+  if (partialBlocks > 0) {
+    const { computeBlock, chunkFits } = await import('../src/solvers/coin-table.ts');
+    const layout = tableLayout(squareGraph(6));
+    const n = Math.min(partialBlocks, 2 ** layout.blockBits - 1);
+    const words = 2 ** layout.wordBits;
+    const parts: Int32Array[] = Array.from({ length: 2 ** layout.blockBits }, (_, h) => (h < n ? new Int32Array(words) : new Int32Array(0)));
+    let tsMs = 0;
+    for (let h = 0; h < n; h++) {
+      const t0 = performance.now();
+      computeBlock(layout, parts, h);
+      tsMs += performance.now() - t0;
+    }
+    const c = runC('coins_table', [layoutFile('square6', layout), '0', String(n)]);
+    // Steps per word of block h: the fitting in-chunk takes, plus each take above the chunk whose
+    // block part fits h, weighted by the share of words it reaches.
+    const fits = chunkFits(layout);
+    const chunkWords = 2 ** layout.chunkBits;
+    const inChunk = (fits[chunkWords]! - chunkWords - 1) / 2 / chunkWords;
+    const weight = (h: number): number => {
+      let x = 1 + inChunk; // 1: the in-word settle and the word's own load and store
+      for (let i = 0; i < layout.cross.length; i += 4) {
+        const sH = layout.cross[i]!;
+        if ((sH & h) === sH) x += 2 ** -(popcount32(layout.cross[i + 1]!) + popcount32(layout.cross[i + 2]!));
+      }
+      return x;
+    };
+    let all = 0;
+    let measured = 0;
+    for (let h = 0; h < 2 ** layout.blockBits; h++) all += weight(h);
+    for (let h = 0; h < n; h++) measured += weight(h);
+    const scale = all / measured;
+    const est = (ms: number): string => `${((ms * scale) / 1000).toFixed(0)} s`;
+    report(`square 6×6 (36 coins): blocks 0..${n - 1} of 64, one thread`, `TS ${(tsMs / 1000).toFixed(1)} s${c ? `, C ${(c.medianMs / 1000).toFixed(1)} s, TS/C ${(tsMs / c.medianMs).toFixed(2)}` : ''}`);
+    report('square 6×6 (36 coins): whole table, estimated from them', `TS one thread ${est(tsMs)}, TS two workers ≥ ${est(tsMs / 2)}${c ? `, C one thread ${est(c.medianMs)}` : ''}`);
   }
 
   // The 36-coin square: minutes on both sides, only with BENCH_BIG=1.

@@ -1,8 +1,11 @@
 /* Memoized misère search of coin positions on the 6×6 square, single-threaded: negamax with a
  * transposition table keyed by the canonical mask (least image under the 8 symmetries), "a take
- * leaving one coin wins", a pass over the children's table entries, then the largest takes first
- * (the algorithm of src/solvers/coin-search.ts, with 64-bit masks). argv: the board masks to solve
- * (decimal), each with a fresh table. Prints win_<i>=0|1 per position and median_ms. */
+ * leaving one coin wins", a pass over the children's table entries (whose canonical keys are then
+ * reused when a child is searched; children known won are skipped), then the largest takes first
+ * (the algorithm of src/solvers/coin-search.ts, with 64-bit masks). argv: a time budget per
+ * position in ms (0: none), then the board masks to solve (decimal), each with a fresh table.
+ * Prints win_<i>=0|1 per position (2: not proved within the budget, counted at the budget) and
+ * median_ms. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,8 @@ static int takeSize[400], nTakes;
 static uint64_t symByte[8][5][256];
 static uint64_t *ttKey; /* key | (win << 62) | (1 << 63) */
 static long nodes;
+static double deadline; /* now_ms() clock; 0: none */
+static int outOfTime;
 
 static uint64_t image(uint64_t m, int k) {
   uint64_t r = 0;
@@ -52,16 +57,21 @@ static void store(uint64_t key, int win) {
   ttKey[s] = key | ((uint64_t)win << 62) | (1ull << 63);
 }
 
-static int solve(uint64_t m) {
+/* keyed: the caller passes m's canonical key (found by its transposition cutoff pass). */
+static int solve(uint64_t m, int keyed, uint64_t key) {
   if (m == 0) return 1;
   int coins = __builtin_popcountll(m);
   if (coins <= 2) return coins == 2;
-  uint64_t key = canon(m);
+  if (!keyed) key = canon(m);
   int known = probe(key);
   if (known >= 0) return known;
   nodes++;
-  uint64_t moves[400];
-  int sizes[400], len = 0, win = 0;
+  if (outOfTime || ((nodes & 1023) == 0 && deadline > 0 && now_ms() > deadline)) {
+    outOfTime = 1; /* unwind without storing anything: the caller reports "not proved" */
+    return 0;
+  }
+  uint64_t moves[400], childKey[400];
+  int sizes[400], childWon[400], len = 0, win = 0;
   for (int t = 0; t < nTakes; t++) {
     if ((m & takes[t]) != takes[t]) continue;
     if (coins - takeSize[t] == 1) { win = 1; goto done; }
@@ -69,12 +79,19 @@ static int solve(uint64_t m) {
     sizes[len++] = takeSize[t];
   }
   if (len == coins) { win = (coins & 1) == 0; goto done; } /* only single coins: parity decides */
-  for (int i = 0; i < len; i++)
-    if (probe(canon(m ^ moves[i])) == 0) { win = 1; goto done; }
+  /* Children already proved lost win at once; their keys are kept for the search below, and
+   * children already proved won are skipped. */
+  for (int i = 0; i < len; i++) {
+    childKey[i] = canon(m ^ moves[i]);
+    int k = probe(childKey[i]);
+    if (k == 0) { win = 1; goto done; }
+    childWon[i] = k == 1;
+  }
   for (int size = 6; size >= 1 && !win; size--)
     for (int i = 0; i < len; i++)
-      if (sizes[i] == size && !solve(m ^ moves[i])) { win = 1; break; }
+      if (sizes[i] == size && !childWon[i] && !solve(m ^ moves[i], 1, childKey[i])) { win = 1; break; }
 done:
+  if (outOfTime) return 0;
   store(key, win);
   return win;
 }
@@ -119,15 +136,19 @@ int main(int argc, char **argv) {
     }
   }
   ttKey = malloc(sizeof(uint64_t) << TT_BITS);
-  int count = argc - 1;
+  if (argc < 2) return 2;
+  double budget = atof(argv[1]);
+  int count = argc - 2;
   double *times = malloc(sizeof(double) * (count > 0 ? count : 1));
   for (int i = 0; i < count; i++) {
-    uint64_t m = strtoull(argv[i + 1], NULL, 10);
+    uint64_t m = strtoull(argv[i + 2], NULL, 10);
     memset(ttKey, 0, sizeof(uint64_t) << TT_BITS);
     double t0 = now_ms();
-    int w = solve(m);
-    times[i] = now_ms() - t0;
-    printf("win_%d=%d\n", i, w);
+    deadline = budget > 0 ? t0 + budget : 0;
+    outOfTime = 0;
+    int w = solve(m, 0, 0);
+    times[i] = outOfTime ? budget : now_ms() - t0;
+    printf("win_%d=%d\n", i, outOfTime ? 2 : w);
   }
   qsort(times, count, sizeof(double), cmp_double);
   printf("nodes=%ld\nmedian_ms=%.3f\n", nodes, count ? times[count / 2] : 0.0);

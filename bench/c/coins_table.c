@@ -1,7 +1,11 @@
 /* The whole-board misère coin table, single-threaded: the same word-parallel block algorithm as
  * src/solvers/coin-table.ts (computeBlock), reading the layout the TypeScript side computed from a
  * file (argv[1]) so both fill exactly the same table. Runs argv[2] times after one warm-up (0: one
- * run, no warm-up) and prints full_board_wins, losing (count of losing subsets) and median_ms. */
+ * run, no warm-up) and prints full_board_wins, losing (count of losing subsets) and median_ms.
+ * With argv[3] = n (below the block count), computes only blocks 0 .. n-1 (every block's
+ * dependencies have smaller indices, so these are real blocks of the table), once, and prints
+ * block_ms_<h> for each and median_ms (their total): a partial run to estimate a big table's
+ * build rate without building it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +17,10 @@ static int cells, blockBits, wordBits, chunkBits, nIn, nCross, nFlat;
 static int32_t *inWord, *cross, *flatW, *flatB;
 static uint32_t Z[32], LAYER[6];
 static uint32_t **blocks;
+/* Per word offset w of a chunk, the in-chunk takes that fit it (sW ⊆ w): fitOff[w] .. fitOff[w+1]
+ * index fitSrc (the child's word offset w ^ sW), fitB (sB) and fitZ (Z[sB]). */
+static int32_t *fitOff, *fitSrc, *fitB;
+static uint32_t *fitZ;
 
 static int popc(unsigned x) { return __builtin_popcount(x); }
 
@@ -27,21 +35,22 @@ static void computeBlock(int h) {
     for (int i = 0; i < nCross; i++) {
       uint32_t sH = cross[4 * i], sM = cross[4 * i + 1], sW = cross[4 * i + 2], sB = cross[4 * i + 3];
       if ((sH & h) != sH || (sM & mid) != sM) continue;
-      const uint32_t *src = blocks[h ^ sH];
-      uint32_t from = (mid ^ sM) * chunkWords, to = base | sW, free = chunkMask & ~sW, z = Z[sB], w = 0;
+      const uint32_t *src = blocks[h ^ sH] + (mid ^ sM) * chunkWords;
+      uint32_t *dst = W + (base | sW), free = chunkMask & ~sW, z = Z[sB], w = 0;
+      if (sW == 0) {
+        for (w = 0; w < chunkWords; w++) dst[w] |= (~src[w] & z) << sB;
+        continue;
+      }
       do {
-        W[to | w] |= (~src[from + w] & z) << sB;
+        dst[w] |= (~src[w] & z) << sB;
         w = (w - free) & free;
       } while (w != 0);
     }
+    if (h == 0 && mid == 0) W[0] |= 1;
+    uint32_t *C = W + base;
     for (uint32_t w = 0; w < chunkWords; w++) {
-      uint32_t acc = W[base + w];
-      if (h == 0 && mid == 0 && w == 0) acc |= 1;
-      for (int e = 0; e < nFlat; e++) {
-        uint32_t sW = flatW[e];
-        uint32_t fit = ((w & sW) == sW) ? 0xffffffffu : 0;
-        acc |= ((~W[base + (w ^ sW)] & Z[flatB[e]]) << flatB[e]) & fit;
-      }
+      uint32_t acc = C[w];
+      for (int k = fitOff[w], end = fitOff[w + 1]; k < end; k++) acc |= (~C[fitSrc[k]] & fitZ[k]) << fitB[k];
       if (acc != 0xffffffffu) {
         for (int k = 1; k <= 5; k++) {
           if (singles) {
@@ -55,7 +64,7 @@ static void computeBlock(int h) {
           }
         }
       }
-      W[base + w] = acc;
+      C[w] = acc;
     }
   }
 }
@@ -85,9 +94,39 @@ int main(int argc, char **argv) {
     for (int b = 0; b < 32; b++) if ((b & s) == 0) Z[s] |= 1u << b;
     LAYER[popc(s)] |= 1u << s;
   }
+  {
+    int cw = 1 << chunkBits, n = 0;
+    fitOff = malloc(sizeof(int32_t) * (cw + 1));
+    fitSrc = malloc(sizeof(int32_t) * ((size_t)cw * nFlat + 1));
+    fitB = malloc(sizeof(int32_t) * ((size_t)cw * nFlat + 1));
+    fitZ = malloc(sizeof(uint32_t) * ((size_t)cw * nFlat + 1));
+    for (int w = 0; w < cw; w++) {
+      fitOff[w] = n;
+      for (int e = 0; e < nFlat; e++) {
+        if ((w & flatW[e]) != flatW[e]) continue;
+        fitSrc[n] = w ^ flatW[e], fitB[n] = flatB[e], fitZ[n] = Z[flatB[e]];
+        n++;
+      }
+    }
+    fitOff[cw] = n;
+  }
   int nBlocks = 1 << blockBits;
-  blocks = malloc(sizeof(uint32_t *) * nBlocks);
-  for (int h = 0; h < nBlocks; h++) blocks[h] = malloc(sizeof(uint32_t) << wordBits);
+  int partial = argc > 3 ? atoi(argv[3]) : 0;
+  if (partial < 0 || partial >= nBlocks) partial = 0;
+  blocks = calloc(nBlocks, sizeof(uint32_t *));
+  for (int h = 0; h < (partial ? partial : nBlocks); h++) blocks[h] = malloc(sizeof(uint32_t) << wordBits);
+  if (partial) {
+    double total = 0;
+    for (int h = 0; h < partial; h++) {
+      double t0 = now_ms();
+      computeBlock(h);
+      double dt = now_ms() - t0;
+      total += dt;
+      printf("block_ms_%d=%.3f\n", h, dt);
+    }
+    printf("median_ms=%.3f\n", total);
+    return 0;
+  }
   int runs = atoi(argv[2]);
   double times[64];
   int total = runs > 0 ? runs + 1 : 1;

@@ -292,16 +292,23 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
   const moveB = new Int32Array(37 * MAXM);
   const moveT = new Int32Array(37 * MAXM);
   const bySize = new Int32Array(37 * MAXM);
+  // Per take of a ply: the child's canonical key, found by the transposition cutoff pass and
+  // reused when the child is searched (so each child's canonical image is computed once), and
+  // whether the table already holds the child as won (such a take is skipped).
+  const childLo = new Int32Array(37 * MAXM);
+  const childHi = new Int32Array(37 * MAXM);
+  const childHash = new Int32Array(37 * MAXM);
+  const childWon = new Uint8Array(37 * MAXM);
 
   const count = (a: number, b: number): number => popcount32(a) + popcount32(b);
 
   // True when the player to move with coins (a, b), whose symmetry hashes are at hashes[ply], wins.
-  const solve = (a: number, b: number, ply: number): boolean => {
+  // `keyed`: the caller has already set the canonical key of (a, b).
+  const solve = (a: number, b: number, ply: number, keyed: boolean): boolean => {
     if ((a | b) === 0) return true; // the opponent took the last coin
     const coins = count(a, b);
     if (coins <= 2) return coins === 2; // one coin must be taken; of two, take one
-    const hAt = ply * nSym;
-    canon(a, b, hashes, hAt, -1);
+    if (!keyed) canon(a, b, hashes, ply * nSym, -1);
     const known = probe();
     if (known >= 0) return known === 1;
     const myLo = keyLo;
@@ -354,7 +361,12 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
     // Children already proved lost win at once (an enhanced transposition cutoff).
     for (let m = 0; m < len; m++) {
       canon(a ^ moveA[base + m]!, b ^ moveB[base + m]!, hashes, hAt, moveT[base + m]!);
-      if (probe() === 0) return true;
+      const known = probe();
+      if (known === 0) return true;
+      childLo[base + m] = keyLo;
+      childHi[base + m] = keyHi;
+      childHash[base + m] = keyHash;
+      childWon[base + m] = known === 1 ? 1 : 0;
     }
     // Then search, largest takes first (they shrink the game fastest, so their subtrees are
     // cheapest; measured far better than smallest first): a counting pass per size.
@@ -365,9 +377,13 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
     const cAt = hAt + nSym;
     for (let o = 0; o < len; o++) {
       const m = bySize[base + o]!;
+      if (childWon[base + m] === 1) continue;
       const t = moveT[base + m]!;
       for (let k = 0; k < nSym; k++) hashes[cAt + k] = hashes[hAt + k]! ^ takeZ[t * nSym + k]!;
-      if (!solve(a ^ moveA[base + m]!, b ^ moveB[base + m]!, ply + 1)) return true;
+      keyLo = childLo[base + m]!;
+      keyHi = childHi[base + m]!;
+      keyHash = childHash[base + m]!;
+      if (!solve(a ^ moveA[base + m]!, b ^ moveB[base + m]!, ply + 1, true)) return true;
     }
     return false;
   };
@@ -394,14 +410,14 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
     wins(mask, until) {
       const [a, b] = halves(mask);
       hashOf(a, b, hashes, 0);
-      return run(until, () => solve(a, b, 0));
+      return run(until, () => solve(a, b, 0, false));
     },
     bestTake(mask, until) {
       const [a, b] = halves(mask);
       if ((a | b) === 0) return null;
       return run(until, () => {
         hashOf(a, b, hashes, 0);
-        const won = solve(a, b, 0);
+        const won = solve(a, b, 0, false);
         for (let t = 0; t < takeA.length; t++) {
           const sa = takeA[t]!;
           const sb = takeB[t]!;
@@ -412,7 +428,7 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
             continue;
           }
           hashOf(a ^ sa, b ^ sb, hashes, nSym);
-          if (!solve(a ^ sa, b ^ sb, 1)) return sa + sb * TWO18;
+          if (!solve(a ^ sa, b ^ sb, 1, false)) return sa + sb * TWO18;
         }
         throw new Error('coin search: a won position without a winning take');
       });

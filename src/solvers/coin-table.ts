@@ -36,7 +36,7 @@ export interface TableLayout {
   /**
    * The low `chunkBits` of the word bits: a block is computed in chunks of 2^chunkBits words. Takes
    * that reach above the chunk are whole-chunk streaming passes (branch-free, sequential memory);
-   * only takes inside a chunk are found per word, through the rays.
+   * only takes inside a chunk are found per word, through per-word lists of the takes that fit (`chunkFits`).
    */
   readonly chunkBits: number;
   /** `order[tableBit]`: the board cell (0-based) stored at that table bit. */
@@ -54,8 +54,11 @@ export interface TableLayout {
   readonly varB: Int32Array;
 }
 
-/** Default chunk bits: 2^6 words; measured fastest with the branch-free in-chunk pass (fewer takes inside a chunk). */
-export const DEFAULT_CHUNK_BITS = 6;
+/** Default chunk bits: 2^8 words (fewer passes per take above the chunk; the per-word lists of in-chunk takes stay small: 40 KiB for the 6×6 square). */
+export const DEFAULT_CHUNK_BITS = 8;
+
+/** Largest chunk: the per-word lists of in-chunk takes (`chunkFits`) grow with 2^chunkBits. */
+export const MAX_CHUNK_BITS = 12;
 
 /** Default block bits: enough blocks for two threads to share work, blocks of at most 2^30 bits. */
 export function defaultBlockBits(cells: number): number {
@@ -92,6 +95,9 @@ export function tableLayout(g: LineGraph, blockBits = defaultBlockBits(g.cells),
   order.forEach((c, t) => {
     bitOf[c] = t;
   });
+  if (!Number.isInteger(chunkBits) || chunkBits < 0 || chunkBits > MAX_CHUNK_BITS) {
+    throw new RangeError(`Expected chunkBits in [0, ${MAX_CHUNK_BITS}], got ${chunkBits}`);
+  }
   const blockFrom = WORD_CELLS + wordBits;
   const q = Math.min(chunkBits, wordBits);
   const midFrom = WORD_CELLS + q;
@@ -201,10 +207,38 @@ export function chunkTakes(layout: TableLayout): { w: Int32Array; b: Int32Array 
   return { w: Int32Array.from(w), b: Int32Array.from(b) };
 }
 
+/**
+ * For each word offset w of a chunk, the in-chunk takes that fit it (sW ⊆ w), as one Int32Array:
+ * `fits[w] .. fits[w + 1]` index pairs (child word offset w ^ sW | sB << 26, Z[sB]) further on.
+ * Listing only the fitting takes does about 40% of the work of masking every take off per word,
+ * and one array of pairs keeps V8 to a single map check per unrolled step.
+ */
+export function chunkFits(layout: TableLayout): Int32Array {
+  const { w: flatW, b: flatB } = chunkTakes(layout);
+  const chunkWords = 2 ** layout.chunkBits;
+  let pairs = 0;
+  for (let w = 0; w < chunkWords; w++) for (let e = 0; e < flatW.length; e++) if ((w & flatW[e]!) === flatW[e]) pairs++;
+  const fits = new Int32Array(chunkWords + 1 + 2 * pairs);
+  let at = chunkWords + 1;
+  for (let w = 0; w < chunkWords; w++) {
+    fits[w] = at;
+    for (let e = 0; e < flatW.length; e++) {
+      const sW = flatW[e]!;
+      if ((w & sW) !== sW) continue;
+      fits[at++] = (w ^ sW) | (flatB[e]! << 26);
+      fits[at++] = Z[flatB[e]!]!;
+    }
+  }
+  fits[chunkWords] = at;
+  return fits;
+}
+
 /** Number of Int32 words of one block. */
 export function blockWords(layout: TableLayout): number {
   return 2 ** layout.wordBits;
 }
+
+const fitsCache = new WeakMap<TableLayout, Int32Array>();
 
 /**
  * Computes block `h` in place. Every block whose index is a proper subset of h must be final;
@@ -220,26 +254,20 @@ export function computeBlock(
 ): void {
   const { inWord, chunkBits: q } = layout;
   const W = blocks[h]!;
-  const chunkWords = 2 ** q;
-  const mids = 2 ** (layout.wordBits - q);
+  const chunkWords = 1 << q; // int32 shifts, not 2 ** q: V8 keeps the offsets below in int32 registers
+  const mids = 1 << (layout.wordBits - q);
   const chunkMask = chunkWords - 1;
   W.fill(0);
   // The takes whose block part fits h (the others never apply in this block).
-  const cross: number[] = [];
-  for (let i = 0; i < layout.cross.length; i += 4) {
-    const sH = layout.cross[i]!;
-    if ((sH & h) === sH) cross.push(sH, layout.cross[i + 1]!, layout.cross[i + 2]!, layout.cross[i + 3]!);
+  let crossLen = 0;
+  for (let i = 0; i < layout.cross.length; i += 4) if ((layout.cross[i]! & h) === layout.cross[i]) crossLen += 4;
+  const cross = new Int32Array(crossLen);
+  for (let i = 0, j = 0; i < layout.cross.length; i += 4) {
+    if ((layout.cross[i]! & h) === layout.cross[i]) cross.set(layout.cross.subarray(i, i + 4), (j += 4) - 4);
   }
-  const crossLen = cross.length;
-  const { w: flatW, b: flatB } = chunkTakes(layout);
-  const flatLen = flatW.length;
-  const flatZ = Int32Array.from(flatB, (b) => Z[b]!);
+  let fits = fitsCache.get(layout);
+  if (!fits) fitsCache.set(layout, (fits = chunkFits(layout)));
   const singlesOnly = inWord.length === WORD_CELLS && inWord.every((t) => popcount32(t) === 1);
-  const Z1 = Z[1]!;
-  const Z2 = Z[2]!;
-  const Z4 = Z[4]!;
-  const Z8 = Z[8]!;
-  const Z16 = Z[16]!;
   const layered: number[][] = [];
   for (let k = 1; k <= WORD_CELLS; k++) layered.push(Array.from(inWord).filter((t) => popcount32(t) <= k));
   for (let mid = 0; mid < mids; mid++) {
@@ -249,51 +277,110 @@ export function computeBlock(
     for (let i = 0; i < crossLen; i += 4) {
       const sM = cross[i + 1]!;
       if ((sM & mid) !== sM) continue;
-      const src = blocks[h ^ cross[i]!]!;
-      const from = (mid ^ sM) * chunkWords;
-      const sW = cross[i + 2]!;
-      const sB = cross[i + 3]!;
-      const z = Z[sB]!;
-      const to = base | sW;
-      const free = chunkMask & ~sW;
-      let w = 0;
-      do {
-        W[to | w]! |= (~src[from + w]! & z) << sB;
-        w = (w - free) & free; // the next submask of \`free\`, ascending
-      } while (w !== 0);
+      streamCross(W, blocks[h ^ cross[i]!]!, base, (mid ^ sM) * chunkWords, cross[i + 2]!, cross[i + 3]!, chunkMask);
     }
-    // Takes inside the chunk, word by word in increasing order (a child is an earlier word).
-    for (let w = 0; w < chunkWords; w++) {
-      let acc = W[base + w]!;
-      if (h === 0 && mid === 0 && w === 0) acc |= 1; // the empty board: the opponent took the last coin
-      // Branch-free over every take inside the chunk: a take that does not fit w reads some other
-      // word of the chunk and is masked off (measured faster than breaking out of rays, whose
-      // unpredictable exits cost more than the extra arithmetic).
-      for (let e = 0; e < flatLen; e++) {
-        const sW = flatW[e]!;
-        const fit = ((((w & sW) ^ sW) - 1) >> 31);
-        acc |= ((~W[base + (w ^ sW)]! & flatZ[e]!) << flatB[e]!) & fit;
-      }
-      if (acc !== -1) {
-        // In-word takes: a subset with k in-word coins depends on subsets with fewer, so settle
-        // the popcount layers in order (unrolled for the usual case of single coins only).
-        if (singlesOnly) {
-          for (let k = 1; k <= WORD_CELLS; k++) {
-            const lost = ~acc;
-            acc |=
-              (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) &
-              LAYER[k]!;
-          }
-        } else {
-          for (let k = 1; k <= WORD_CELLS; k++) {
-            const layer = LAYER[k]!;
-            for (const t of layered[k - 1]!) acc |= ((~acc & Z[t]!) << t) & layer;
-          }
-        }
-      }
-      W[base + w] = acc;
-    }
+    if (h === 0 && mid === 0) W[0]! |= 1; // the empty board: the opponent took the last coin
+    if (singlesOnly) chunkSingles(W, fits, base, chunkWords);
+    else chunkGeneral(W, fits, base, chunkWords, layered);
     if (progress) Atomics.add(progress, slot, 1);
+  }
+}
+
+/**
+ * One take reaching above the chunk, over a whole chunk: every word w ⊇ sW of the chunk at `base`
+ * ORs in the lost children of the source chunk at `from`. Its own function so that V8 compiles this
+ * loop on its own (small, monomorphic, int32 only).
+ */
+function streamCross(W: Int32Array, src: Int32Array, base: number, from: number, sW: number, sB: number, chunkMask: number): void {
+  const z = Z[sB]!;
+  const to = base | sW;
+  if (sW === 0 && chunkMask >= 3) {
+    // The whole chunk, in order (the common case: the take has no cell among the chunk's words),
+    // four words a step: V8 checks each array once per step instead of once per access.
+    for (let w = 0; w <= chunkMask; w += 4) {
+      const d = (to + w) | 0;
+      const f = (from + w) | 0;
+      const a0 = src[f]!;
+      const a1 = src[(f + 1) | 0]!;
+      const a2 = src[(f + 2) | 0]!;
+      const a3 = src[(f + 3) | 0]!;
+      W[d]! |= (~a0 & z) << sB;
+      W[(d + 1) | 0]! |= (~a1 & z) << sB;
+      W[(d + 2) | 0]! |= (~a2 & z) << sB;
+      W[(d + 3) | 0]! |= (~a3 & z) << sB;
+    }
+    return;
+  }
+  const free = chunkMask & ~sW;
+  let w = 0;
+  do {
+    W[to | w]! |= (~src[(from + w) | 0]! & z) << sB;
+    w = (w - free) & free; // the next submask of `free`, ascending
+  } while (w !== 0);
+}
+
+/**
+ * The takes inside a chunk, word by word in increasing order (a child is an earlier word), then the
+ * in-word single coins, settled in five popcount layers (a subset with k in-word coins depends on
+ * subsets with fewer), unrolled.
+ */
+function chunkSingles(W: Int32Array, fits: Int32Array, base: number, chunkWords: number): void {
+  const Z1 = Z[1]!;
+  const Z2 = Z[2]!;
+  const Z4 = Z[4]!;
+  const Z8 = Z[8]!;
+  const Z16 = Z[16]!;
+  const L1 = LAYER[1]!;
+  const L2 = LAYER[2]!;
+  const L3 = LAYER[3]!;
+  const L4 = LAYER[4]!;
+  const L5 = LAYER[5]!;
+  for (let w = 0; w < chunkWords; w++) {
+    let acc = W[base + w]!;
+    const end = fits[w + 1]!;
+    let k = fits[w]!;
+    // Two fitting takes per step: V8 checks the arrays once per step, not once per access.
+    for (; k + 4 <= end; k += 4) {
+      const e0 = fits[k]!;
+      const e1 = fits[k + 2]!;
+      acc |= ((~W[base + (e0 & 0x3ffffff)]! & fits[k + 1]!) << (e0 >>> 26)) | ((~W[base + (e1 & 0x3ffffff)]! & fits[k + 3]!) << (e1 >>> 26));
+    }
+    if (k < end) {
+      const e = fits[k]!;
+      acc |= (~W[base + (e & 0x3ffffff)]! & fits[k + 1]!) << (e >>> 26);
+    }
+    if (acc !== -1) {
+      let lost = ~acc;
+      acc |= (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) & L1;
+      lost = ~acc;
+      acc |= (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) & L2;
+      lost = ~acc;
+      acc |= (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) & L3;
+      lost = ~acc;
+      acc |= (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) & L4;
+      lost = ~acc;
+      acc |= (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) & L5;
+    }
+    W[base + w] = acc;
+  }
+}
+
+/** As `chunkSingles`, for layouts whose in-word takes are not only single coins (small boards). */
+function chunkGeneral(W: Int32Array, fits: Int32Array, base: number, chunkWords: number, layered: readonly (readonly number[])[]): void {
+  for (let w = 0; w < chunkWords; w++) {
+    let acc = W[base + w]!;
+    const end = fits[w + 1]!;
+    for (let k = fits[w]!; k < end; k += 2) {
+      const e = fits[k]!;
+      acc |= (~W[base + (e & 0x3ffffff)]! & fits[k + 1]!) << (e >>> 26);
+    }
+    if (acc !== -1) {
+      for (let k = 1; k <= WORD_CELLS; k++) {
+        const layer = LAYER[k]!;
+        for (const t of layered[k - 1]!) acc |= ((~acc & Z[t]!) << t) & layer;
+      }
+    }
+    W[base + w] = acc;
   }
 }
 

@@ -8,7 +8,7 @@ import { coins, type CoinsState } from '../../src/games/coins.ts';
 import { boardSymmetries, createCoinSearch } from '../../src/solvers/coin-search.ts';
 import { buildTableParallel } from '../../src/solvers/coin-table-build.ts';
 import { openTableFile, writeTableFile, type TableMeta } from '../../src/solvers/coin-table-file.ts';
-import { buildTable, readBit, tableIndex, tableLayout } from '../../src/solvers/coin-table.ts';
+import { buildTable, MAX_CHUNK_BITS, readBit, tableIndex, tableLayout } from '../../src/solvers/coin-table.ts';
 import { createBlockOracle } from '../../src/solvers/coin-block-oracle.ts';
 import { boardSegments, createCoinOracle, misereTable, squareGraph, testBit, triangleGraph, type LineGraph } from '../../src/solvers/coins.ts';
 
@@ -49,6 +49,8 @@ describe('whole-board table (word-parallel, in blocks)', () => {
     ['triangle', 3, 0, 0],
     ['triangle', 5, 3, 3],
     ['triangle', 5, 6, 2],
+    ['triangle', 5, 0, 10],
+    ['square', 4, 1, 8],
   ] as const)('matches the subset table on the %s %i (blockBits %i, chunkBits %i)', (board, size, blockBits, chunkBits) => {
     const g = graphOf(board, size);
     const layout = tableLayout(g, blockBits, chunkBits);
@@ -59,6 +61,10 @@ describe('whole-board table (word-parallel, in blocks)', () => {
       if (readBit(layout, blocks, index.of(m)) !== testBit(ref, m)) throw new Error(`mask ${m} differs`);
       if (index.mask(index.of(m)) !== m) throw new Error(`index of ${m} does not round-trip`);
     }
+  });
+
+  it('rejects chunks above MAX_CHUNK_BITS', () => {
+    expect(() => tableLayout(squareGraph(5), 0, MAX_CHUNK_BITS + 1)).toThrow(RangeError);
   });
 
   it('matches plain minimax on small squares, and the memoized search on the 5×5 square', () => {
