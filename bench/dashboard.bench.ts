@@ -114,8 +114,9 @@ report('of which the engine’s live views and game-started events', cost(withLi
 report('runs (games/s: no sink | live views | dashboard)', base.map((b, i) => `${b.toFixed(0)}|${withLive[i]!.toFixed(0)}|${withDash[i]!.toFixed(0)}`).join(' '));
 report('terminal output of one dashboard run', `${((terminals.at(-1)?.bytes() ?? 0) / 1024).toFixed(0)} KiB`);
 
-// The default: every bot in its own worker threads (what `npm start` and most tournaments run).
-const workerSpec = { ...spec, isolation: 'worker' as const, deals: Number(process.env['DASH_WORKER_DEALS'] ?? 300) };
+// The default: every bot in its own worker threads (what `npm start` and most tournaments run),
+// 9,000 games a run (about 5 s): shorter runs weigh the dashboard's mount like its steady state.
+const workerSpec = { ...spec, isolation: 'worker' as const, deals: Number(process.env['DASH_WORKER_DEALS'] ?? 1500) };
 await rate(dash, workerSpec);
 const [wBase, wDash] = (await alternate([none, dash], rounds, workerSpec)) as [number[], number[]];
 report(`isolation worker (default): no sink (${workerSpec.deals * 6} games)`, `${med(wBase).toFixed(0)} games/s`);

@@ -340,6 +340,9 @@ interface TableEntry {
   readonly margins?: Int8Array;
 }
 
+/** Boards of at most this many coins get one table over the whole board, shared by every deal. */
+export const SHARED_TABLE_COINS = 21;
+
 /**
  * A caching oracle for one board and scoring. Positions with more than `cap` coins throw a
  * RangeError (callers check `coinCount` first). A board of at most `shareUpTo` coins gets one
@@ -355,7 +358,7 @@ export function createCoinOracle(
   options: { cap?: number; shareUpTo?: number; keep?: number } = {},
 ): CoinOracle {
   const cap = Math.min(options.cap ?? DEFAULT_CAP[scoring], MAX_TABLE_CELLS);
-  const shareUpTo = options.shareUpTo ?? 21;
+  const shareUpTo = options.shareUpTo ?? SHARED_TABLE_COINS;
   const keep = Math.max(1, options.keep ?? 4);
   const full = g.cells <= shareUpTo && g.cells <= cap ? 2 ** g.cells - 1 : null;
   const cache: TableEntry[] = [];

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MoveError, ParamError, TooLargeError, createRng, createVariant, type Game } from '../../src/core/index.ts';
 import { coinTablesBuilt, coins, type CoinMove, type CoinsState } from '../../src/games/coins.ts';
 import { parseVariant } from '../../src/games/index.ts';
+import { createCoinOracle, squareGraph } from '../../src/solvers/coins.ts';
 
 type CoinGame = Game<CoinsState, CoinMove>;
 const make = (params: Record<string, unknown> = {}): CoinGame => createVariant(coins, params);
@@ -390,6 +391,22 @@ describe('coins: solver', () => {
     const before = coinTablesBuilt();
     while (!game.outcome(s)) s = game.play(s, solver.bestMove(s)!);
     expect(coinTablesBuilt() - before).toBe(1);
+  });
+
+  it('on a board beyond the shared table, answers dealt last-coin positions as misereTable does', () => {
+    // Such deals get a block-algorithm table per dealt position; the reference is the plain table.
+    const game = make({ board: 'square', start: 0.6 }); // about 22 of 36 coins
+    const solver = game.solver!()!;
+    const reference = createCoinOracle(squareGraph(6), 'last-coin', 0, { cap: 25 });
+    const rng = createRng(77);
+    for (let d = 0; d < 3; d++) {
+      let s = game.deal(rng);
+      while (!game.outcome(s)) {
+        expect(solver.classify(s)).toBe(reference.win(s.coins) ? 'N' : 'P');
+        const moves = game.moves(s);
+        s = game.play(s, moves[rng.int(0, moves.length - 1)]!);
+      }
+    }
   });
 
   it('answers the empty board: the player to move has won (last-coin) or gets the bonus (points)', () => {
