@@ -56,6 +56,18 @@ const NIM_STRIDE = 65536 + 16;
  */
 const nimMarks = new Int32Array(LANES * NIM_STRIDE);
 
+/** Largest `upto` accepted by `squaresNimValues` (2^24 ≈ 1.7·10^7: about 5·10^10 option visits, under a minute). */
+export const MAX_SQUARES_NIM = 2 ** 24;
+
+/**
+ * The table being filled by `squaresNimValues`, shared by every call and copied out at the end.
+ * Module-level for the same reason as `nimMarks`: the eight option loads per square of
+ * `squaresNimGroup` then use a folded address and length instead of a parameter array's map check
+ * and field loads (a parameter table measured about 30% slower at 10^6). 32 MB of address space,
+ * allocated zeroed, so only the pages of the piles a call reaches are ever committed.
+ */
+const nimTable = new Uint16Array(MAX_SQUARES_NIM + 1);
+
 /**
  * Nim-values of one pile 0..upto under subtract-a-square (OEIS A014586): the mex over the ⌊√n⌋
  * options of each n. The mex is at most the number of options, so values fit 16 bits for every
@@ -71,8 +83,12 @@ const nimMarks = new Int32Array(LANES * NIM_STRIDE);
  * bench/c/squares_nim.c.
  */
 export function squaresNimValues(upto: number): Uint16Array {
-  if (!Number.isInteger(upto) || upto < 0) throw new RangeError(`Expected upto to be a non-negative integer, got ${upto}`);
-  const g = new Uint16Array(upto + 1);
+  if (!Number.isInteger(upto) || upto < 0 || upto > MAX_SQUARES_NIM) {
+    throw new RangeError(`Expected upto to be an integer in 0..${MAX_SQUARES_NIM}, got ${upto}`);
+  }
+  // Every g[n], n ≥ 1, is written before it is read; only g[0] = 0 needs setting.
+  const g = nimTable;
+  g[0] = 0;
   const marks = nimMarks;
   // Stamps are pile numbers (never 0), unique within a call but not across calls: clear every
   // slot this call can reach (values ≤ ⌊√upto⌋, and the mex scan reads one slot past them).
@@ -83,9 +99,9 @@ export function squaresNimValues(upto: number): Uint16Array {
   const head = Math.min(upto, 63);
   for (let n = 1; n <= head; n++) squaresNimOne(g, n);
   let n = 64;
-  for (; n + LANES - 1 <= upto; n += LANES) squaresNimGroup(g, n);
+  for (; n + LANES - 1 <= upto; n += LANES) squaresNimGroup(n);
   for (; n <= upto; n++) squaresNimOne(g, n);
-  return g;
+  return g.slice(0, upto + 1);
 }
 
 /** g[n] from g[0..n−1] alone, in lane 0 of `nimMarks` with stamp −n (the head and tail of `squaresNimValues`). */
@@ -98,11 +114,13 @@ function squaresNimOne(g: Uint16Array, n: number): void {
 }
 
 /**
- * g[n..n+7] from g[0..n−1] (n ≥ 64), stamp n. A function of its own, called once per group, so that
- * TurboFan compiles it with complete feedback instead of on-stack-replacing a loop of the caller.
+ * g[n..n+7] of `nimTable` from g[0..n−1] (n ≥ 64), stamp n. A function of its own, called once per
+ * group, so that TurboFan compiles it with complete feedback instead of on-stack-replacing a loop
+ * of the caller.
  */
-function squaresNimGroup(g: Uint16Array, n: number): void {
+function squaresNimGroup(n: number): void {
   const marks = nimMarks;
+  const g = nimTable;
   let sq = 9;
   for (let d = 7; sq <= n; sq = (sq + d) | 0, d = (d + 2) | 0) {
     const b = (n - sq) | 0;
@@ -149,6 +167,32 @@ const sieveHot = new Uint8Array(SIEVE_BLOCK);
 const SENTINEL = 0x7fffffff;
 
 /**
+ * Room of `sieveCold`: 2^22 entries (16 MB of address space). There are c(2^30) = 1,816,355 cold
+ * positions up to MAX_SQUARES_SIEVE (counted by this sieve and by bench/c/squares_sieve.c; Eppstein's
+ * fit gives 1.80·10^6), and c(n) only grows with n, so every accepted `upto` fits with room to spare
+ * (the sentinel takes one more entry). Checked anyway: overflowing it throws rather than corrupting.
+ */
+const SIEVE_COLD_CAPACITY = 1 << 22;
+
+/**
+ * The cold positions found so far, ascending, then SENTINEL: the working list of every sieve call
+ * (copied out at the end). Module-level for the same reason as `sieveHot`: with a constant typed
+ * array TurboFan folds its address and length into `markFromEarlier`'s loop, where a parameter
+ * array costs a map check and field loads per stretch and per entry (measured 20–25% of the whole
+ * sieve at 2^26). Allocated zeroed, so its pages are only committed once a large sieve touches them.
+ */
+const sieveCold = new Int32Array(SIEVE_COLD_CAPACITY);
+
+/** Largest k with k² ≤ MAX_SQUARES_SIEVE. */
+const SIEVE_KMAX = 2 ** 15;
+
+/**
+ * sieveCursor[k]: where the stretch of take k² starts in `sieveCold` for the next block (every
+ * earlier entry has p + k² below that block, so it was marked already). Module-level like `sieveCold`.
+ */
+const sieveCursor = new Int32Array(SIEVE_KMAX + 2);
+
+/**
  * Cold positions (P-positions) of subtract-a-square among piles 0..upto, ascending (OEIS
  * A030193). Each cold p makes p + k² hot for every k ≥ 1. Cold positions are sparse (about
  * 0.9·n^0.7: 1.8·10^6 up to 2^30), so marking forward from them costs about (number of cold
@@ -159,7 +203,8 @@ const SENTINEL = 0x7fffffff;
  * earlier cold position (`markFromEarlier`, k-outer: for each k the cold p with p + k² in the
  * block form one stretch of the sorted list), then is scanned in order, each new cold position
  * marking the rest of the block. The same algorithm as bench/c/squares_sieve.c. `blockSize`
- * (piles per block, 1..32768) is for tests.
+ * (piles per block, 1..32768) is for tests. All positions, squares and cursor sums stay below
+ * 2^31 for upto ≤ 2^30, so the loops run on int32 values.
  */
 export function squaresColdList(upto: number, blockSize = SIEVE_BLOCK): Int32Array {
   if (!Number.isInteger(upto) || upto < 0 || upto > MAX_SQUARES_SIEVE) {
@@ -168,27 +213,22 @@ export function squaresColdList(upto: number, blockSize = SIEVE_BLOCK): Int32Arr
   if (!Number.isInteger(blockSize) || blockSize < 1 || blockSize > SIEVE_BLOCK) {
     throw new RangeError(`Expected blockSize to be an integer in 1..${SIEVE_BLOCK}, got ${blockSize}`);
   }
-  // Room for Eppstein's estimate with margin, plus the sentinel; grown by doubling if ever exceeded.
-  let capacity = Math.ceil(1.2 * squaresColdFit(upto)) + 64;
-  let cold = new Int32Array(capacity);
+  const cold = sieveCold;
   cold[0] = SENTINEL;
   let count = 0;
   let kmax = Math.floor(Math.sqrt(upto));
   while (kmax * kmax > upto) kmax--;
   while ((kmax + 1) * (kmax + 1) <= upto) kmax++;
-  // cursor[k]: where the stretch of take k² starts in the next block (every earlier entry has
-  // p + k² below that block, so it was marked already).
-  const cursor = new Int32Array(kmax + 2);
+  sieveCursor.fill(0, 0, kmax + 2);
   const hot = sieveHot;
   for (let start = 0; start <= upto; start += blockSize) {
     const len = Math.min(upto - start + 1, blockSize);
     hot.fill(0, 0, len);
-    markFromEarlier(cold, cursor, start, start + len, kmax);
+    markFromEarlier(start, start + len, kmax);
     for (let i = 0; i < len; i++) {
       if (hot[i] !== 0) continue;
-      if (count + 1 === capacity) {
-        capacity *= 2;
-        cold = grow(cold, capacity);
+      if (count + 1 >= SIEVE_COLD_CAPACITY) {
+        throw new Error(`squaresColdList: more than ${SIEVE_COLD_CAPACITY - 1} cold positions up to ${upto}`);
       }
       cold[count++] = start + i;
       for (let x = i + 1, d = 3; x < len; x += d, d += 2) hot[x] = 1;
@@ -200,11 +240,14 @@ export function squaresColdList(upto: number, blockSize = SIEVE_BLOCK): Int32Arr
 
 /**
  * Marks in `sieveHot` (piles start..end−1) every p + k² of the cold positions p already listed in
- * `cold` (ascending, ended by SENTINEL), for each k ≤ kmax; advances `cursor`. Per k, the stretch
- * is read four entries per loop trip: V8 repeats its checks on `cold` once per trip, not per entry.
+ * `sieveCold` (ascending, ended by SENTINEL), for each k ≤ kmax; advances `sieveCursor`. Per k, the
+ * stretch is read four entries per loop trip: V8 repeats its loop-header checks once per trip, not
+ * per entry (a one-entry loop measured about 30% slower at 2^26).
  */
-function markFromEarlier(cold: Int32Array, cursor: Int32Array, start: number, end: number, kmax: number): void {
+function markFromEarlier(start: number, end: number, kmax: number): void {
   const hot = sieveHot;
+  const cold = sieveCold;
+  const cursor = sieveCursor;
   for (let k = 1, sq = 1; k <= kmax && sq < end; sq = (sq + 2 * k + 1) | 0, k = (k + 1) | 0) {
     let i = cursor[k]!;
     // Cold positions found after this cursor was set, in blocks whose own marking covered p + k².
@@ -238,13 +281,6 @@ function markFromEarlier(cold: Int32Array, cursor: Int32Array, start: number, en
     }
     cursor[k] = i;
   }
-}
-
-/** A copy of `a` with room for `capacity` entries. */
-function grow(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(capacity);
-  b.set(a);
-  return b;
 }
 
 /**

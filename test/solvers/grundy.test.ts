@@ -5,6 +5,7 @@ import {
   bitsToList,
   countAtMost,
   logSpacedCounts,
+  MAX_SQUARES_NIM,
   nimValues,
   popcount,
   squaresColdBitset,
@@ -152,6 +153,15 @@ describe('squaresColdBitset', () => {
     expect(() => squaresColdList(10, 2 ** 15 + 1)).toThrow(/Expected blockSize to be an integer in 1\.\.32768, got 32769/);
   });
 
+  it('returns a list of its own: later calls (larger or smaller, any block) leave it unchanged', () => {
+    const first = squaresColdList(20_000);
+    const copy = Array.from(first);
+    squaresColdList(40_000, 777);
+    squaresColdList(300, 1);
+    expect(Array.from(first)).toEqual(copy);
+    expect(copy).toEqual(naiveSquaresCold(20_000));
+  });
+
   it('calls share one block buffer without leaking marks into each other', () => {
     const want = naiveSquaresCold(40_000);
     fc.assert(
@@ -206,6 +216,18 @@ describe('squaresNimValues (eight piles per pass) against the straightforward me
 
   it('rejects a bad bound', () => {
     expect(() => squaresNimValues(-1)).toThrow(RangeError);
+    expect(() => squaresNimValues(2.5)).toThrow(RangeError);
+    expect(() => squaresNimValues(MAX_SQUARES_NIM + 1)).toThrow(/Expected upto to be an integer in 0\.\.16777216, got 16777217/);
+  });
+
+  it('returns a table of its own: a later call (larger or smaller) leaves it unchanged', () => {
+    const first = squaresNimValues(5000);
+    const copy = Array.from(first);
+    squaresNimValues(9000);
+    squaresNimValues(100);
+    expect(first.length).toBe(5001);
+    expect(Array.from(first)).toEqual(copy);
+    expect(copy).toEqual(plain.slice(0, 5001));
   });
 });
 
