@@ -81,13 +81,14 @@ const seedPeriods: readonly [string, () => Period | null][] = [
   ['partizan_259_348', () => partizanPeriod([2, 5, 9], [3, 4, 8])],
   ['partizan_259_248', () => partizanPeriod([2, 5, 9], [2, 4, 8])],
 ];
-// One detection of all six takes a fraction of a millisecond: each timed sample repeats it
-// PERIOD_REPS times on both sides, after a warm-up long enough for V8 to optimise every solver.
-const PERIOD_REPS = 50;
+// One detection of all six takes some tens of microseconds: each timed sample repeats it
+// PERIOD_REPS times on both sides (a sample of some tens of milliseconds, long enough not to be
+// noise), after a warm-up long enough for V8 to optimise every solver.
+const PERIOD_REPS = 1000;
 const allPeriods = (): void => {
   for (let r = 0; r < PERIOD_REPS; r++) for (const [, find] of seedPeriods) find();
 };
-for (let w = 0; w < 10; w++) allPeriods();
+for (let w = 0; w < 3; w++) allPeriods();
 const cPeriod = compareWithC(
   `TS/C period detection, 6 seed games × ${PERIOD_REPS}`,
   allPeriods,

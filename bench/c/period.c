@@ -1,12 +1,14 @@
 /*
  * Period detection for the seed sets (GAMES.md 1–3): for each game, tables of growing length
- * (4096 piles, doubling) until Brent's cycle finding on the state windows (the last max S values)
- * shows the least pre-period and period. The same algorithm as src/solvers/period.ts:
+ * (4m + 64 piles for a state window of m piles, doubling) until Brent's cycle finding on the
+ * windows (the last m values) shows the least pre-period and period. The same algorithm as
+ * src/solvers/period.ts:
  *   subtraction: one bit per pile, filled as bench/c/subtraction.c (the word-parallel register
  *                window when max S <= 64, scalar when min S < 4), windows of max S bits compared
  *                64 bits at a time;
  *   no-repeat:   one byte per pile (the row over forbidden amounts), window of max S bytes;
- *   partizan:    two bits per pile (Left / Right to move wins), window of max(max L, max R) piles.
+ *   partizan:    two bitsets (Left / Right to move wins), window of max(max L, max R) piles, compared
+ *                64 bits at a time.
  *
  * Usage: period [runs] [reps]. Each of the `runs` timed samples detects all six periods `reps`
  * times (one detection of all six is a fraction of a millisecond, too short to time alone), after
@@ -21,6 +23,9 @@
 #include "timing.h"
 
 typedef struct { long pre, per; } period_t;
+
+/* The first table for a state window of m piles (firstTableUpto in src/solvers/period.ts). */
+static long first_upto(int m) { return 4L * m + 64; }
 
 /* Brent over windows 0..last; same(a, b) compares windows. pre = -1 when the table is too short. */
 #define BRENT(last, SAME)                                              \
@@ -40,15 +45,8 @@ typedef struct { long pre, per; } period_t;
     res.pre = mu; res.per = lam;                                       \
   } while (0)
 
-static inline int bit(const uint8_t *b, long n) { return (b[n >> 3] >> (n & 7)) & 1; }
-
 /* ---- subtraction: bit n set when N, in 64-bit words, filled as bench/c/subtraction.c does ---- */
-static int gM; static uint8_t *gB, *gR; static uint64_t *gW;
-
-static int same_bits(const uint8_t *b, long a, long c, int len) {
-  for (int i = 0; i < len; i++) if (bit(b, a + i) != bit(b, c + i)) return 0;
-  return 1;
-}
+static int gM; static uint8_t *gB; static uint64_t *gW;
 
 /* The 64 bits from bit o on (reads one word past o's word; the tables keep a spare word). */
 static inline uint64_t bits_at(const uint64_t *b, long o) {
@@ -127,7 +125,7 @@ static uint64_t *sub_table(const int *s, int k, long upto) {
 static period_t subtraction(const int *s, int k) {
   period_t res;
   gM = s[k - 1];
-  for (long upto = 4096;; upto *= 2) {
+  for (long upto = first_upto(gM);; upto *= 2) {
     gW = sub_table(s, k, upto);
     BRENT(upto - gM + 1, SAME_SUB);
     free(gW);
@@ -141,7 +139,7 @@ static period_t subtraction(const int *s, int k) {
 static period_t no_repeat(const int *s, int k) {
   period_t res;
   gM = s[k - 1];
-  for (long upto = 4096;; upto *= 2) {
+  for (long upto = first_upto(gM);; upto *= 2) {
     uint8_t *code = calloc(upto + 1, 1);
     for (long n = 0; n <= upto; n++) {
       int wins = 0, winner = 0;
@@ -158,21 +156,23 @@ static period_t no_repeat(const int *s, int k) {
   }
 }
 
-/* ---- partizan: gB bit n = Left to move wins, gR bit n = Right to move wins ---- */
-#define SAME_PZ(a, c) (same_bits(gB, a, c, gM) && same_bits(gR, a, c, gM))
+/* ---- partizan: gL bit n = Left to move wins, gR bit n = Right to move wins (64-bit words) ---- */
+static uint64_t *gL, *gRw;
+#define SAME_PZ(a, c) (same_words(gL, a, c, gM) && same_words(gRw, a, c, gM))
+#define BIT64(b, n) (((b)[(n) >> 6] >> ((n) & 63)) & 1)
 
 static period_t partizan(const int *l, int kl, const int *r, int kr) {
   period_t res;
   gM = l[kl - 1] > r[kr - 1] ? l[kl - 1] : r[kr - 1];
-  for (long upto = 4096;; upto *= 2) {
-    uint8_t *L = calloc(upto / 8 + 1, 1), *R = calloc(upto / 8 + 1, 1);
+  for (long upto = first_upto(gM);; upto *= 2) {
+    uint64_t *L = calloc(upto / 64 + 2, 8), *R = calloc(upto / 64 + 2, 8);
     for (long n = 0; n <= upto; n++) {
       for (int i = 0; i < kl && l[i] <= n; i++)
-        if (!bit(R, n - l[i])) { L[n >> 3] |= 1 << (n & 7); break; }
+        if (!BIT64(R, n - l[i])) { L[n >> 6] |= 1ull << (n & 63); break; }
       for (int i = 0; i < kr && r[i] <= n; i++)
-        if (!bit(L, n - r[i])) { R[n >> 3] |= 1 << (n & 7); break; }
+        if (!BIT64(L, n - r[i])) { R[n >> 6] |= 1ull << (n & 63); break; }
     }
-    gB = L; gR = R;
+    gL = L; gRw = R;
     BRENT(upto - gM + 1, SAME_PZ);
     free(L); free(R);
     if (res.pre >= 0) return res;

@@ -5,7 +5,7 @@
  * nim-value in O(1) once the period is known.
  */
 import { subtractionNimValues } from './grundy.ts';
-import { brentPeriod, growUntilPeriodic, periodicIndex, sameByteRun, type Period, type Pile } from './period.ts';
+import { byteWindowPeriod, growUntilPeriodic, periodicIndex, type Period, type Pile } from './period.ts';
 
 /** The eventual period of a finite set's nim-values, with the table that shows it. */
 export interface NimPeriodicity extends Period {
@@ -22,8 +22,9 @@ export function nimValuePeriod(moves: readonly number[], limit = 1 << 26): NimPe
   const m = moves[moves.length - 1]!;
   const hit = growUntilPeriodic(
     (upto) => subtractionNimValues(moves, upto),
-    (values, upto) => brentPeriod(upto - m + 1, (a, b) => sameByteRun(values, a, b, m)),
+    (values, upto) => byteWindowPeriod(values, upto - m + 1, m),
     limit,
+    m,
   );
   return hit ? { preperiod: hit.found.preperiod, period: hit.found.period, values: hit.table, upto: hit.upto } : null;
 }

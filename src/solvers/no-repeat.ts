@@ -3,7 +3,7 @@
  * the opponent just took. The table over (pile, forbidden amount) is filled in one pass and stored
  * as one byte per pile (see `noRepeatTable`); its eventual period answers any pile up to 2^63 − 1.
  */
-import { brentPeriod, growUntilPeriodic, sameByteRun, subPile, type Period, type Pile } from './period.ts';
+import { byteWindowPeriod, growUntilPeriodic, int32Takes, subPile, type Period, type Pile } from './period.ts';
 
 /** Row code: the player to move loses whatever amount is forbidden. */
 export const LOST = 0;
@@ -23,7 +23,7 @@ export function noRepeatTable(moves: readonly number[], upto: number): Uint8Arra
   const code = new Uint8Array(upto + 1);
   const count = moves.length;
   // A typed copy keeps the inner loops on one monomorphic int array.
-  const takes = Int32Array.from(moves);
+  const takes = int32Takes(moves);
   // Below max S some takes do not fit; from max S on all do, and the loops need no bounds test
   // (measured: about 1.6× faster than one loop with a `take > n` test on every take).
   const head = Math.min(upto, takes[count - 1]! - 1);
@@ -135,8 +135,9 @@ export function noRepeatPeriod(moves: readonly number[], limit = 1 << 25): NoRep
   const m = moves[moves.length - 1]!;
   const hit = growUntilPeriodic(
     (upto) => noRepeatTable(moves, upto),
-    (table, upto) => brentPeriod(upto - m + 1, (a, b) => sameByteRun(table, a, b, m)),
+    (table, upto) => byteWindowPeriod(table, upto - m + 1, m),
     limit,
+    m,
   );
-  return hit ? { ...hit.found, table: hit.table, upto: hit.upto } : null;
+  return hit ? { preperiod: hit.found.preperiod, period: hit.found.period, table: hit.table, upto: hit.upto } : null;
 }

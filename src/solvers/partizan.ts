@@ -4,7 +4,7 @@
  * wins when Right moves next; the pair gives the CGT outcome class L, R, N or P. Their joint eventual
  * period answers any pile up to 2^63 − 1.
  */
-import { brentPeriod, growUntilPeriodic, sameBitRun, subPile, type Period, type Pile } from './period.ts';
+import { bitWindowPeriod, growUntilPeriodic, int32Takes, subPile, type Period, type Pile } from './period.ts';
 
 /** The two win bitsets of a partizan subtraction game for piles 0..upto. */
 export interface PartizanTable {
@@ -29,8 +29,8 @@ export function partizanTable(left: readonly number[], right: readonly number[],
   const l = new Uint32Array(words);
   const r = new Uint32Array(words);
   // Typed copies and indexed loops: about 2× faster than `for…of` over the arrays (bench/onepile).
-  const ls = Int32Array.from(left);
-  const rs = Int32Array.from(right);
+  const ls = int32Takes(left);
+  const rs = int32Takes(right);
   const nl = ls.length;
   const nr = rs.length;
   // Below the largest take some takes do not fit: those piles test p < 0; from there on none do.
@@ -161,9 +161,9 @@ export function partizanPeriod(
   const m = Math.max(left[left.length - 1]!, right[right.length - 1]!);
   const hit = growUntilPeriodic(
     (upto) => partizanTable(left, right, upto),
-    (t, upto) =>
-      brentPeriod(upto - m + 1, (a, b) => sameBitRun(t.left, a, b, m) && sameBitRun(t.right, a, b, m)),
+    (t, upto) => bitWindowPeriod(t.left, t.right, upto - m + 1, m),
     limit,
+    m,
   );
-  return hit ? { ...hit.found, table: hit.table } : null;
+  return hit ? { preperiod: hit.found.preperiod, period: hit.found.period, table: hit.table } : null;
 }

@@ -68,20 +68,79 @@ export function brentPeriod(lastStart: number, same: (a: number, b: number) => b
 }
 
 /**
- * Builds tables of growing length (4096 piles, doubling, at most `limit`) until `find` shows the
- * period. Returns the table with its period and length, or null when `limit` is not enough.
+ * Size of the first table period detection builds for a state window of `window` piles: room for
+ * Brent's hare to run a few windows past a short pre-period and period before a table of twice the
+ * size is tried. Small on purpose: every seed set's period shows within a few hundred piles, and a
+ * table that is too short costs only the half of the next one it repeats (doubling).
+ */
+export function firstTableUpto(window: number): number {
+  return 4 * window + 64;
+}
+
+/**
+ * Builds tables of growing length (`firstTableUpto(window)` piles, doubling, at most `limit`) until
+ * `find` shows the period. Returns the table with its period and length, or null when `limit` is
+ * not enough.
  */
 export function growUntilPeriodic<T>(
   build: (upto: number) => T,
   find: (table: T, upto: number) => Period | null,
   limit: number,
+  window: number,
 ): { readonly table: T; readonly upto: number; readonly found: Period } | null {
-  for (let upto = Math.min(4096, limit); ; upto = Math.min(upto * 2, limit)) {
+  for (let upto = Math.min(firstTableUpto(window), limit); ; upto = Math.min(upto * 2, limit)) {
     const table = build(upto);
     const found = find(table, upto);
     if (found) return { table, upto, found };
     if (upto >= limit) return null;
   }
+}
+
+/**
+ * `brentPeriod` over windows of `len` bits of one or two bitsets (two: both must agree, as the
+ * partizan pair), with the comparison inlined instead of passed as a closure.
+ */
+export function bitWindowPeriod(a: Uint32Array, b: Uint32Array | null, lastStart: number, len: number): Period | null {
+  let power = 1;
+  let lam = 1;
+  let tortoise = 0;
+  let hare = 1;
+  if (hare > lastStart) return null;
+  while (!(sameBitRun(a, tortoise, hare, len) && (b === null || sameBitRun(b, tortoise, hare, len)))) {
+    if (power === lam) {
+      tortoise = hare;
+      power *= 2;
+      lam = 0;
+    }
+    hare++;
+    lam++;
+    if (hare > lastStart) return null;
+  }
+  let mu = 0;
+  while (!(sameBitRun(a, mu, mu + lam, len) && (b === null || sameBitRun(b, mu, mu + lam, len)))) mu++;
+  return { preperiod: mu, period: lam };
+}
+
+/** `brentPeriod` over windows of `len` bytes, with the comparison inlined. */
+export function byteWindowPeriod(values: Uint8Array, lastStart: number, len: number): Period | null {
+  let power = 1;
+  let lam = 1;
+  let tortoise = 0;
+  let hare = 1;
+  if (hare > lastStart) return null;
+  while (!sameByteRun(values, tortoise, hare, len)) {
+    if (power === lam) {
+      tortoise = hare;
+      power *= 2;
+      lam = 0;
+    }
+    hare++;
+    lam++;
+    if (hare > lastStart) return null;
+  }
+  let mu = 0;
+  while (!sameByteRun(values, mu, mu + lam, len)) mu++;
+  return { preperiod: mu, period: lam };
 }
 
 /**
@@ -96,6 +155,17 @@ export function periodicIndex(p: Period, upto: number, n: Pile): number {
   if (n < 0n) throw new RangeError(`Expected a non-negative pile, got ${n}`);
   if (n <= BigInt(upto)) return Number(n);
   return p.preperiod + Number((n - BigInt(p.preperiod)) % BigInt(p.period));
+}
+
+/**
+ * The takes as an Int32Array (one monomorphic int array for the hot loops), the first `count` of
+ * `moves`. A plain loop: `Int32Array.from` goes through the iterator protocol, which costs more
+ * than a whole period detection of a small set.
+ */
+export function int32Takes(moves: readonly number[], count = moves.length): Int32Array {
+  const out = new Int32Array(count);
+  for (let i = 0; i < count; i++) out[i] = moves[i]!;
+  return out;
 }
 
 /** True when bits a..a+len−1 of `bits` equal bits b..b+len−1 (bits past the array read as 0). */

@@ -3,7 +3,7 @@
  * one pass (word-parallel), eventual period detection so that any pile up to 2^63 is answered in
  * O(1), and the O(1) rule for consecutive sets.
  */
-import { brentPeriod, sameBitRun } from './period.ts';
+import { bitWindowPeriod, firstTableUpto, int32Takes } from './period.ts';
 
 /** True when S = {a, a+1, …, b} (sorted input). */
 export function isConsecutive(moves: readonly number[]): boolean {
@@ -52,10 +52,12 @@ export function tableWords(upto: number): number {
 export function subtractionTable(moves: readonly number[], upto: number): Uint32Array {
   const bits = new Uint32Array(tableWords(upto));
   // Takes larger than the table never apply; dropping them keeps the scalar prefix short.
-  const ms = moves.filter((s) => s <= upto);
-  if (ms.length === 0) return bits;
+  let fit = 0;
+  while (fit < moves.length && moves[fit]! <= upto) fit++;
+  if (fit === 0) return bits;
+  const ms = fit === moves.length ? moves : moves.slice(0, fit);
   const minS = ms[0]!;
-  const maxS = ms[ms.length - 1]!;
+  const maxS = ms[fit - 1]!;
   const k = Math.min(minS, 32);
   // Tiny min S with a short window: step 16 piles at a time through a lookup table instead.
   const useLut = k < 4 && maxS <= LUT_MAX_WINDOW && upto >= LUT_MIN_UPTO;
@@ -63,7 +65,7 @@ export function subtractionTable(moves: readonly number[], upto: number): Uint32
   // min S is tiny and no lookup table applies, where 1–3 bit chunks cost more than the scalar loop
   // (`fillScalar`, from max S on).
   const prefix = Math.min(upto, maxS - 1);
-  const takes = Int32Array.from(ms);
+  const takes = int32Takes(ms);
   const count = takes.length;
   for (let n = 0; n <= prefix; n++) {
     for (let i = 0; i < count; i++) {
@@ -345,17 +347,18 @@ export function findPeriod(moves: readonly number[], table: Uint32Array, upto: n
   const m = moves[moves.length - 1]!;
   // sameBitRun compares signed 32-bit reads: mixing an unsigned aligned word with a signed
   // unaligned one made equal windows of 32+ bits differ (seed 002 showed pre-period 1, not 0).
-  const found = brentPeriod(upto - m + 1, (a, b) => sameBitRun(table, a, b, m));
-  return found && { ...found, table, upto };
+  const found = bitWindowPeriod(table, null, upto - m + 1, m);
+  return found && { preperiod: found.preperiod, period: found.period, table, upto };
 }
 
 /**
- * Builds tables of growing length (4096 piles, doubling) until the period shows, up to `limit`
+ * Builds tables of growing length (`firstTableUpto(max S)` piles, doubling) until the period shows, up to `limit`
  * piles. Null when the period is not visible within `limit` (e.g. a take larger than the limit).
  */
 export function subtractionPeriod(moves: readonly number[], limit = 1 << 26): Periodicity | null {
-  if (moves[moves.length - 1]! > limit) return null;
-  for (let upto = 4096; ; upto = Math.min(upto * 2, limit)) {
+  const m = moves[moves.length - 1]!;
+  if (m > limit) return null;
+  for (let upto = Math.min(firstTableUpto(m), limit); ; upto = Math.min(upto * 2, limit)) {
     const found = findPeriod(moves, subtractionTable(moves, upto), upto);
     if (found || upto >= limit) return found;
   }

@@ -176,6 +176,19 @@ describe('End Game in O(N) memory against the O(N²) table version', () => {
     );
   });
 
+  it('endGameValue on random rows up to 250 numbers (several 12-trip groups per pass, any length mod 12)', () => {
+    fc.assert(
+      fc.property(rowOf(250, fc.integer({ min: -30, max: 30 })), fc.nat(), (row, cut) => {
+        const want = fullTable(row);
+        expect(endGameValue(row)).toBe(want(0, row.length));
+        const lo = row.length === 0 ? 0 : cut % row.length;
+        expect(endGameValue(row, lo, row.length)).toBe(want(lo, row.length));
+        expect(endGameValue(row, 0, row.length - lo)).toBe(want(0, row.length - lo));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('a row of 400 numbers: the value, and an optimal game played from the table, match the table version', () => {
     const row = Array.from({ length: 400 }, (_, i) => ((i * 7919) % 41) - 20);
     const want = fullTable(row);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { nimPeriodSummary, nimValuePeriod, periodicNimValue } from '../../src/solvers/nim-period.ts';
 import { noRepeatPeriod, noRepeatTable, noRepeatWins } from '../../src/solvers/no-repeat.ts';
 import { partizanPeriod, partizanTable, partizanWins } from '../../src/solvers/partizan.ts';
-import { brentPeriod, MAX_PILE, periodicIndex, subPile, toPile, type Period } from '../../src/solvers/period.ts';
+import { brentPeriod, firstTableUpto, MAX_PILE, periodicIndex, subPile, toPile, type Period } from '../../src/solvers/period.ts';
 import { isN, subtractionPeriod } from '../../src/solvers/subtraction.ts';
 
 const SEED_002 = [15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41];
@@ -246,5 +246,26 @@ describe('pile arithmetic and the O(1) index up to 2^63 − 1', () => {
     const small = p.preperiod + Number((n - BigInt(p.preperiod)) % BigInt(p.period)) + 20 * p.period;
     const v = naiveSubtraction(SEED_002, small);
     expect(isN(p.table, periodicIndex(p, p.upto, n)) ? 'N' : 'P').toBe(v[small]);
+  });
+});
+
+describe('periods longer than the first table (firstTableUpto, then doubling)', () => {
+  it('finds them exactly, against brute-force tables', () => {
+    // Each of these shows its period only in the second or a later table.
+    for (const moves of [[3, 13, 16], [4, 11, 15], [4, 14, 17]]) {
+      const p = subtractionPeriod(moves)!;
+      expect(p.preperiod + p.period + moves[2]!).toBeGreaterThan(firstTableUpto(moves[2]!) / 2);
+      expectLeastPeriod(naiveSubtraction(moves, reach(p, moves[2]!)), p);
+    }
+    for (const moves of [[2, 12, 15], [4, 10, 15]]) {
+      const p = noRepeatPeriod(moves)!;
+      expect(p.preperiod + 2 * p.period).toBeGreaterThan(firstTableUpto(15));
+      expectLeastPeriod(naiveNoRepeat(moves, reach(p, 15)), p);
+    }
+    for (const [left, right] of [[[6, 8], [7, 10]], [[7, 9], [8, 11]]] as const) {
+      const p = partizanPeriod(left, right)!;
+      expect(p.preperiod).toBeGreaterThan(firstTableUpto(Math.max(left[1], right[1])) - 2 * Math.max(left[1], right[1]));
+      expectLeastPeriod(naivePartizan(left, right, reach(p, Math.max(left[1], right[1]))), p);
+    }
   });
 });
