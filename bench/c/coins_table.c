@@ -24,6 +24,30 @@ static uint32_t *fitZ;
 
 static int popc(unsigned x) { return __builtin_popcount(x); }
 
+/* The takes reaching above the chunk sorted by sW (stable), as the TypeScript side sorts them. */
+static int32_t *crossSorted;
+
+/* Up to four takes reaching above the chunk with the same sW, fused: each destination word
+ * dst[w] (w over the submasks of `free`) ORs in (~s_i[w] & z_i) << b_i. */
+static void crossPass(uint32_t *dst, uint32_t free, const uint32_t **s, const uint32_t *z, const uint32_t *b) {
+  const uint32_t *s0 = s[0], *s1 = s[1], *s2 = s[2], *s3 = s[3];
+  uint32_t z0 = z[0], z1 = z[1], z2 = z[2], z3 = z[3], b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3], w = 0;
+  do {
+    dst[w] |= ((~s0[w] & z0) << b0) | ((~s1[w] & z1) << b1) | ((~s2[w] & z2) << b2) | ((~s3[w] & z3) << b3);
+    w = (w - free) & free;
+  } while (w != 0);
+}
+
+/* As crossPass, for groups of one or two takes. */
+static void crossPass2(uint32_t *dst, uint32_t free, const uint32_t **s, const uint32_t *z, const uint32_t *b) {
+  const uint32_t *s0 = s[0], *s1 = s[1];
+  uint32_t z0 = z[0], z1 = z[1], b0 = b[0], b1 = b[1], w = 0;
+  do {
+    dst[w] |= ((~s0[w] & z0) << b0) | ((~s1[w] & z1) << b1);
+    w = (w - free) & free;
+  } while (w != 0);
+}
+
 static void computeBlock(int h) {
   uint32_t *W = blocks[h];
   uint32_t chunkWords = 1u << chunkBits, mids = 1u << (wordBits - chunkBits), chunkMask = chunkWords - 1;
@@ -32,19 +56,32 @@ static void computeBlock(int h) {
   for (int i = 0; i < nIn; i++) if (popc(inWord[i]) != 1) singles = 0;
   for (uint32_t mid = 0; mid < mids; mid++) {
     uint32_t base = mid * chunkWords;
-    for (int i = 0; i < nCross; i++) {
-      uint32_t sH = cross[4 * i], sM = cross[4 * i + 1], sW = cross[4 * i + 2], sB = cross[4 * i + 3];
-      if ((sH & h) != sH || (sM & mid) != sM) continue;
-      const uint32_t *src = blocks[h ^ sH] + (mid ^ sM) * chunkWords;
-      uint32_t *dst = W + (base | sW), free = chunkMask & ~sW, z = Z[sB], w = 0;
-      if (sW == 0) {
-        for (w = 0; w < chunkWords; w++) dst[w] |= (~src[w] & z) << sB;
-        continue;
+    {
+      /* Takes reaching above the chunk, in the order of crossSorted (by sW): consecutive takes of
+       * equal sW are streamed up to four at a time (crossPass2 for up to two, else crossPass),
+       * unused slots reading this chunk with mask 0, like the TypeScript side. */
+      const uint32_t *gs[4];
+      uint32_t gz[4], gb[4], curW = 0;
+      int n = 0;
+      for (int i = 0; i <= nCross; i++) {
+        uint32_t sH = 0, sM = 0, sW = 0xffffffffu, sB = 0;
+        if (i < nCross) {
+          sH = crossSorted[4 * i], sM = crossSorted[4 * i + 1], sW = crossSorted[4 * i + 2], sB = crossSorted[4 * i + 3];
+          if ((sH & h) != sH || (sM & mid) != sM) continue;
+        }
+        if (n > 0 && (sW != curW || n == 4)) {
+          for (int k = n; k < 4; k++) gs[k] = W + base, gz[k] = 0, gb[k] = 0;
+          if (n <= 2) crossPass2(W + (base | curW), chunkMask & ~curW, gs, gz, gb);
+          else crossPass(W + (base | curW), chunkMask & ~curW, gs, gz, gb);
+          n = 0;
+        }
+        if (i == nCross) break;
+        curW = sW;
+        gs[n] = blocks[h ^ sH] + (mid ^ sM) * chunkWords;
+        gz[n] = Z[sB];
+        gb[n] = sB;
+        n++;
       }
-      do {
-        dst[w] |= (~src[w] & z) << sB;
-        w = (w - free) & free;
-      } while (w != 0);
     }
     if (h == 0 && mid == 0) W[0] |= 1;
     uint32_t *C = W + base;
@@ -90,6 +127,10 @@ int main(int argc, char **argv) {
   flatB = malloc(sizeof(int32_t) * (nFlat + 1));
   for (int i = 0; i < nFlat; i++) flatW[i] = flat[2 * i], flatB[i] = flat[2 * i + 1];
   fclose(f);
+  crossSorted = malloc(sizeof(int32_t) * (4 * nCross + 1));
+  for (int v = 0, j = 0; j < nCross; v++)
+    for (int i = 0; i < nCross; i++)
+      if (cross[4 * i + 2] == v) memcpy(crossSorted + 4 * j++, cross + 4 * i, 4 * sizeof(int32_t));
   for (int s = 0; s < 32; s++) {
     for (int b = 0; b < 32; b++) if ((b & s) == 0) Z[s] |= 1u << b;
     LAYER[popc(s)] |= 1u << s;

@@ -1,8 +1,18 @@
 /**
  * Builds a whole-board coin table (`coin-table.ts`) on several threads: the blocks live in
  * SharedArrayBuffers, and blocks whose indices have equal popcount (independent of each other) are
- * handed out to worker threads one at a time, layer after layer.
+ * handed out to worker threads one at a time, each as soon as the blocks it reads are final.
+ *
+ * The workers run a plain JavaScript bundle of `coin-table-worker.ts` (esbuild, once per process),
+ * not the tsx shim: besides starting faster, a thread that registers tsx (Node's module hooks)
+ * detaches an ArrayBuffer, which turns off V8's "no ArrayBuffer was ever detached" protector for
+ * that thread, and from then on every typed-array access in optimised code re-checks its buffer
+ * (about 30% of the block computation's time). The shim remains the fallback.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { allocateBlocks, blockLayers, blockWords, tableLayout, type TableLayout } from './coin-table.ts';
 import type { LineGraph } from './coins.ts';
@@ -24,6 +34,40 @@ export interface BuiltTable {
   readonly blocks: Int32Array[];
 }
 
+let script: Promise<URL> | undefined;
+
+/**
+ * A plain-JavaScript module that runs `entrySource` (TypeScript, resolved from this folder), bundled
+ * into a temporary file removed at exit: workers started from it need no tsx.
+ */
+export async function bundleWorkerScript(entrySource: string, name: string): Promise<URL> {
+  const { build } = await import('esbuild');
+  const here = dirname(fileURLToPath(import.meta.url));
+  const result = await build({
+    stdin: { contents: entrySource, resolveDir: here, sourcefile: `${name}-entry.ts`, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'take-arena-coin-table-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, `${name}.mjs`);
+  writeFileSync(out, result.outputFiles[0]!.contents);
+  return pathToFileURL(out);
+}
+
+/** The worker script, bundled once per process; the tsx shim when bundling fails. */
+export function tableWorkerScript(): Promise<URL> {
+  script ??= bundleWorkerScript(`import { runTableWorker } from './coin-table-worker.ts';\nrunTableWorker();\n`, 'coin-table-worker').catch(
+    () => new URL('./coin-table-worker.mjs', import.meta.url),
+  );
+  return script;
+}
+
 /** Fills the table of `g` with worker threads over shared blocks. */
 export async function buildTableParallel(g: LineGraph, options: ParallelBuildOptions = {}): Promise<BuiltTable> {
   const layout = tableLayout(g, options.blockBits, options.chunkBits);
@@ -39,6 +83,7 @@ export async function buildTableParallel(g: LineGraph, options: ParallelBuildOpt
   };
   const timer = options.onProgress ? setInterval(report, 200) : undefined;
   const workers: Worker[] = [];
+  const url = await tableWorkerScript();
   try {
     const ready: Promise<Worker>[] = [];
     for (let index = 0; index < count; index++) {
@@ -50,7 +95,7 @@ export async function buildTableParallel(g: LineGraph, options: ParallelBuildOpt
         progress: progress.buffer as SharedArrayBuffer,
         index,
       };
-      const worker = new Worker(new URL('./coin-table-worker.mjs', import.meta.url), { workerData: data });
+      const worker = new Worker(url, { workerData: data });
       workers.push(worker);
       ready.push(
         new Promise((resolve, reject) => {
@@ -60,29 +105,43 @@ export async function buildTableParallel(g: LineGraph, options: ParallelBuildOpt
       );
     }
     const pool = await Promise.all(ready);
-    for (const layer of blockLayers(layout)) {
-      // Hand out the layer's blocks one by one to whichever worker is free.
-      let next = 0;
-      await Promise.all(
-        pool.map(
-          (worker) =>
-            new Promise<void>((resolve, reject) => {
-              const send = (): void => {
-                if (next >= layer.length) {
-                  worker.off('message', send);
-                  worker.off('error', reject);
-                  resolve();
-                  return;
-                }
-                worker.postMessage(layer[next++]!);
-              };
-              worker.on('message', send);
-              worker.on('error', reject);
-              send();
-            }),
-        ),
-      );
-    }
+    // Hand out blocks to whichever worker is free as soon as their dependencies are final: block h
+    // reads only blocks whose index is a proper subset of h, all final once every h minus one bit
+    // is. No barrier between popcount layers, so a worker does not wait for the layer's last block.
+    // Among ready blocks, the first in layer order (popcount, then index).
+    const order = blockLayers(layout).flat();
+    const done = new Uint8Array(blocks.length);
+    const started = new Uint8Array(blocks.length);
+    const isReady = (h: number): boolean => {
+      for (let rest = h; rest !== 0; rest &= rest - 1) if (done[h ^ (rest & -rest)] === 0) return false;
+      return true;
+    };
+    await new Promise<void>((resolve, reject) => {
+      const idle: Worker[] = [];
+      let first = 0; // every block before order[first] has been started
+      let finished = 0;
+      const dispatch = (): void => {
+        while (first < order.length && started[order[first]!] === 1) first++;
+        for (let i = first; i < order.length && idle.length > 0; i++) {
+          const h = order[i]!;
+          if (started[h] === 1 || !isReady(h)) continue;
+          started[h] = 1;
+          idle.pop()!.postMessage(h);
+        }
+        if (finished === blocks.length) resolve();
+      };
+      for (const worker of pool) {
+        worker.on('message', (h: number) => {
+          done[h] = 1;
+          finished++;
+          idle.push(worker);
+          dispatch();
+        });
+        worker.on('error', reject);
+        idle.push(worker);
+      }
+      dispatch();
+    });
     report();
     return { layout, blocks };
   } finally {

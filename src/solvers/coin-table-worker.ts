@@ -17,7 +17,7 @@ export interface TableWorkerData {
   readonly index: number;
 }
 
-/** Runs the worker loop (called by `coin-table-worker.mjs`). */
+/** Runs the worker loop (called by the plain-JS bundle `coin-table-build.ts` makes, or by the tsx shim `coin-table-worker.mjs`). */
 export function runTableWorker(): void {
   const port = parentPort;
   if (!port) throw new Error('coin-table worker: not in a worker thread');

@@ -233,12 +233,70 @@ export function chunkFits(layout: TableLayout): Int32Array {
   return fits;
 }
 
+/**
+ * The per-word lists of `chunkFits` regrouped: for word offset w, `split[2w] .. split[2w + 1]` are
+ * the child offsets of the takes without an in-word part (sB = 0: the child's lost bits OR in
+ * unshifted and unmasked, so one int each), then `split[2w + 1] .. split[2w + 2]` the other takes
+ * as pairs (child offset | sB << 26, Z[sB]) as in `chunkFits`.
+ */
+function splitFits(fits: Int32Array, chunkWords: number): Int32Array {
+  const out: number[] = new Array<number>(2 * chunkWords + 1).fill(0);
+  for (let w = 0; w < chunkWords; w++) {
+    out[2 * w] = out.length;
+    for (let k = fits[w]!; k < fits[w + 1]!; k += 2) if (fits[k]! >>> 26 === 0) out.push(fits[k]!);
+    out[2 * w + 1] = out.length;
+    for (let k = fits[w]!; k < fits[w + 1]!; k += 2) if (fits[k]! >>> 26 !== 0) out.push(fits[k]!, fits[k + 1]!);
+  }
+  out[2 * chunkWords] = out.length;
+  return Int32Array.from(out);
+}
+
 /** Number of Int32 words of one block. */
 export function blockWords(layout: TableLayout): number {
   return 2 ** layout.wordBits;
 }
 
-const fitsCache = new WeakMap<TableLayout, Int32Array>();
+/** What `computeBlock` derives from a layout alone, once per layout. */
+interface Prepared {
+  readonly fits: Int32Array;
+  /** `fits` regrouped per word: takes without in-word part first (offsets only), then pairs (`splitFits`). */
+  readonly split: Int32Array;
+  readonly singlesOnly: boolean;
+  readonly layered: readonly (readonly number[])[];
+  /** Per block index h: the takes above the chunk whose block part fits h, sorted by sW (stable). */
+  readonly cross: Int32Array[];
+}
+
+const preparedCache = new WeakMap<TableLayout, Prepared>();
+
+function prepare(layout: TableLayout): Prepared {
+  const known = preparedCache.get(layout);
+  if (known) return known;
+  const { inWord } = layout;
+  const cross: Int32Array[] = [];
+  for (let h = 0; h < 2 ** layout.blockBits; h++) {
+    // The takes whose block part fits h (the others never apply in this block), sorted by word
+    // part so that the takes of a chunk with equal sW (the same words of the chunk) are
+    // consecutive and stream fused, up to four per pass (`crossPass`).
+    const fit: number[] = [];
+    for (let i = 0; i < layout.cross.length; i += 4) if ((layout.cross[i]! & h) === layout.cross[i]) fit.push(i);
+    fit.sort((x, y) => layout.cross[x + 2]! - layout.cross[y + 2]! || x - y);
+    const sorted = new Int32Array(4 * fit.length);
+    fit.forEach((i, j) => sorted.set(layout.cross.subarray(i, i + 4), 4 * j));
+    cross.push(sorted);
+  }
+  const layered: number[][] = [];
+  for (let k = 1; k <= WORD_CELLS; k++) layered.push(Array.from(inWord).filter((t) => popcount32(t) <= k));
+  const prepared: Prepared = {
+    fits: chunkFits(layout),
+    split: splitFits(chunkFits(layout), 2 ** layout.chunkBits),
+    singlesOnly: inWord.length === WORD_CELLS && inWord.every((t) => popcount32(t) === 1),
+    layered,
+    cross,
+  };
+  preparedCache.set(layout, prepared);
+  return prepared;
+}
 
 /**
  * Computes block `h` in place. Every block whose index is a proper subset of h must be final;
@@ -252,77 +310,207 @@ export function computeBlock(
   progress?: Int32Array,
   slot = 0,
 ): void {
-  const { inWord, chunkBits: q } = layout;
+  const q = layout.chunkBits;
   const W = blocks[h]!;
   const chunkWords = 1 << q; // int32 shifts, not 2 ** q: V8 keeps the offsets below in int32 registers
   const mids = 1 << (layout.wordBits - q);
   const chunkMask = chunkWords - 1;
   W.fill(0);
-  // The takes whose block part fits h (the others never apply in this block).
-  let crossLen = 0;
-  for (let i = 0; i < layout.cross.length; i += 4) if ((layout.cross[i]! & h) === layout.cross[i]) crossLen += 4;
-  const cross = new Int32Array(crossLen);
-  for (let i = 0, j = 0; i < layout.cross.length; i += 4) {
-    if ((layout.cross[i]! & h) === layout.cross[i]) cross.set(layout.cross.subarray(i, i + 4), (j += 4) - 4);
-  }
-  let fits = fitsCache.get(layout);
-  if (!fits) fitsCache.set(layout, (fits = chunkFits(layout)));
-  const singlesOnly = inWord.length === WORD_CELLS && inWord.every((t) => popcount32(t) === 1);
-  const layered: number[][] = [];
-  for (let k = 1; k <= WORD_CELLS; k++) layered.push(Array.from(inWord).filter((t) => popcount32(t) <= k));
+  const { fits, split, singlesOnly, layered, cross } = prepare(layout);
+  const sorted = cross[h]!;
+  const crossLen = sorted.length;
+  const srcs: Int32Array[] = [];
+  for (let i = 0; i < crossLen; i += 4) srcs.push(blocks[h ^ sorted[i]!]!);
+  const gS: Int32Array[] = [W, W, W, W];
+  const gF = [0, 0, 0, 0];
+  const gZ = [0, 0, 0, 0];
+  const gB = [0, 0, 0, 0];
   for (let mid = 0; mid < mids; mid++) {
     const base = mid * chunkWords;
     // Takes reaching above the chunk: stream a finished chunk (earlier in this block, or in a
     // block whose index is a proper subset of h) into this one.
-    for (let i = 0; i < crossLen; i += 4) {
-      const sM = cross[i + 1]!;
-      if ((sM & mid) !== sM) continue;
-      streamCross(W, blocks[h ^ cross[i]!]!, base, (mid ^ sM) * chunkWords, cross[i + 2]!, cross[i + 3]!, chunkMask);
+    let n = 0;
+    let curW = 0;
+    for (let i = 0; i <= crossLen; i += 4) {
+      const sW = i < crossLen ? sorted[i + 2]! : -1;
+      if (i < crossLen) {
+        const sM = sorted[i + 1]!;
+        if ((sM & mid) !== sM) continue;
+      }
+      if (n > 0 && (sW !== curW || n === 4)) {
+        // A group of n takes (two slots up to two, else four): the unused slots read the chunk
+        // itself with mask 0 (no effect).
+        for (let k = n; k < 4; k++) {
+          gS[k] = W;
+          gF[k] = base;
+          gZ[k] = 0;
+          gB[k] = 0;
+        }
+        if (n <= 2) crossPass2(W, base | curW, chunkMask & ~curW, gS[0]!, gF[0]!, gZ[0]!, gB[0]!, gS[1]!, gF[1]!, gZ[1]!, gB[1]!);
+        else crossPass(W, base | curW, chunkMask & ~curW, gS[0]!, gF[0]!, gZ[0]!, gB[0]!, gS[1]!, gF[1]!, gZ[1]!, gB[1]!, gS[2]!, gF[2]!, gZ[2]!, gB[2]!, gS[3]!, gF[3]!, gZ[3]!, gB[3]!);
+        n = 0;
+      }
+      if (i === crossLen) break;
+      curW = sW;
+      const sB = sorted[i + 3]!;
+      gS[n] = srcs[i >> 2]!;
+      gF[n] = (mid ^ sorted[i + 1]!) * chunkWords;
+      gZ[n] = Z[sB]!;
+      gB[n] = sB;
+      n++;
     }
     if (h === 0 && mid === 0) W[0]! |= 1; // the empty board: the opponent took the last coin
-    if (singlesOnly) chunkSingles(W, fits, base, chunkWords);
+    if (singlesOnly) chunkSingles(W, split, base, chunkWords);
     else chunkGeneral(W, fits, base, chunkWords, layered);
     if (progress) Atomics.add(progress, slot, 1);
   }
 }
 
 /**
- * One take reaching above the chunk, over a whole chunk: every word w ⊇ sW of the chunk at `base`
- * ORs in the lost children of the source chunk at `from`. Its own function so that V8 compiles this
- * loop on its own (small, monomorphic, int32 only).
+ * Up to four takes reaching above the chunk with the same word part sW, fused: every word w ⊇ sW
+ * of the chunk (destination offset `to` = chunk base | sW, w running over the submasks of
+ * `free` = the chunk's other word bits) ORs in the lost children (~src[f + w] & z) << b of each
+ * source, with one load and store of the destination word. Its own small monomorphic function
+ * (int32 only, parameters copied to int32 locals once), four words a step where the words are
+ * contiguous: V8 checks each array once per step, not once per access.
  */
-function streamCross(W: Int32Array, src: Int32Array, base: number, from: number, sW: number, sB: number, chunkMask: number): void {
-  const z = Z[sB]!;
-  const to = base | sW;
-  if (sW === 0 && chunkMask >= 3) {
-    // The whole chunk, in order (the common case: the take has no cell among the chunk's words),
-    // four words a step: V8 checks each array once per step instead of once per access.
-    for (let w = 0; w <= chunkMask; w += 4) {
-      const d = (to + w) | 0;
-      const f = (from + w) | 0;
-      const a0 = src[f]!;
-      const a1 = src[(f + 1) | 0]!;
-      const a2 = src[(f + 2) | 0]!;
-      const a3 = src[(f + 3) | 0]!;
-      W[d]! |= (~a0 & z) << sB;
-      W[(d + 1) | 0]! |= (~a1 & z) << sB;
-      W[(d + 2) | 0]! |= (~a2 & z) << sB;
-      W[(d + 3) | 0]! |= (~a3 & z) << sB;
-    }
+function crossPass(
+  W: Int32Array,
+  to: number,
+  free: number,
+  s0: Int32Array,
+  f0: number,
+  z0: number,
+  b0: number,
+  s1: Int32Array,
+  f1: number,
+  z1: number,
+  b1: number,
+  s2: Int32Array,
+  f2: number,
+  z2: number,
+  b2: number,
+  s3: Int32Array,
+  f3: number,
+  z3: number,
+  b3: number,
+): void {
+  const T = to | 0;
+  const F0 = f0 | 0;
+  const F1 = f1 | 0;
+  const F2 = f2 | 0;
+  const F3 = f3 | 0;
+  const Z0 = z0 | 0;
+  const Z1 = z1 | 0;
+  const Z2 = z2 | 0;
+  const Z3 = z3 | 0;
+  const B0 = b0 | 0;
+  const B1 = b1 | 0;
+  const B2 = b2 | 0;
+  const B3 = b3 | 0;
+  const fr = free | 0;
+  const run = fr & ~(fr + 1); // the lowest run of free bits: words x .. x + run are contiguous
+  if (run >= 3) {
+    const hi = fr & ~run;
+    let x = 0;
+    do {
+      const end = x | run;
+      for (let w = x; w <= end; w += 4) {
+        const d = (T | w) | 0;
+        const a0 = (F0 + w) | 0;
+        const a1 = (F1 + w) | 0;
+        const a2 = (F2 + w) | 0;
+        const a3 = (F3 + w) | 0;
+        const p0 = s0[a0]!;
+        const p1 = s0[(a0 + 1) | 0]!;
+        const p2 = s0[(a0 + 2) | 0]!;
+        const p3 = s0[(a0 + 3) | 0]!;
+        const q0 = s1[a1]!;
+        const q1 = s1[(a1 + 1) | 0]!;
+        const q2 = s1[(a1 + 2) | 0]!;
+        const q3 = s1[(a1 + 3) | 0]!;
+        const r0 = s2[a2]!;
+        const r1 = s2[(a2 + 1) | 0]!;
+        const r2 = s2[(a2 + 2) | 0]!;
+        const r3 = s2[(a2 + 3) | 0]!;
+        const t0 = s3[a3]!;
+        const t1 = s3[(a3 + 1) | 0]!;
+        const t2 = s3[(a3 + 2) | 0]!;
+        const t3 = s3[(a3 + 3) | 0]!;
+        const d0 = W[d]!;
+        const d1 = W[(d + 1) | 0]!;
+        const d2 = W[(d + 2) | 0]!;
+        const d3 = W[(d + 3) | 0]!;
+        W[d] = d0 | ((~p0 & Z0) << B0) | ((~q0 & Z1) << B1) | ((~r0 & Z2) << B2) | ((~t0 & Z3) << B3);
+        W[(d + 1) | 0] = d1 | ((~p1 & Z0) << B0) | ((~q1 & Z1) << B1) | ((~r1 & Z2) << B2) | ((~t1 & Z3) << B3);
+        W[(d + 2) | 0] = d2 | ((~p2 & Z0) << B0) | ((~q2 & Z1) << B1) | ((~r2 & Z2) << B2) | ((~t2 & Z3) << B3);
+        W[(d + 3) | 0] = d3 | ((~p3 & Z0) << B0) | ((~q3 & Z1) << B1) | ((~r3 & Z2) << B2) | ((~t3 & Z3) << B3);
+      }
+      x = (x - hi) & hi; // the next submask of `hi`, ascending
+    } while (x !== 0);
     return;
   }
-  const free = chunkMask & ~sW;
   let w = 0;
   do {
-    W[to | w]! |= (~src[(from + w) | 0]! & z) << sB;
-    w = (w - free) & free; // the next submask of `free`, ascending
+    const d = (T | w) | 0;
+    W[d] = W[d]! | ((~s0[(F0 + w) | 0]! & Z0) << B0) | ((~s1[(F1 + w) | 0]! & Z1) << B1) | ((~s2[(F2 + w) | 0]! & Z2) << B2) | ((~s3[(F3 + w) | 0]! & Z3) << B3);
+    w = (w - fr) & fr; // the next submask of `free`, ascending
+  } while (w !== 0);
+}
+
+/** As `crossPass`, for groups of one or two takes. */
+function crossPass2(W: Int32Array, to: number, free: number, s0: Int32Array, f0: number, z0: number, b0: number, s1: Int32Array, f1: number, z1: number, b1: number): void {
+  const T = to | 0;
+  const F0 = f0 | 0;
+  const F1 = f1 | 0;
+  const Z0 = z0 | 0;
+  const Z1 = z1 | 0;
+  const B0 = b0 | 0;
+  const B1 = b1 | 0;
+  const fr = free | 0;
+  const run = fr & ~(fr + 1);
+  if (run >= 3) {
+    const hi = fr & ~run;
+    let x = 0;
+    do {
+      const end = x | run;
+      for (let w = x; w <= end; w += 4) {
+        const d = (T | w) | 0;
+        const a0 = (F0 + w) | 0;
+        const a1 = (F1 + w) | 0;
+        const p0 = s0[a0]!;
+        const p1 = s0[(a0 + 1) | 0]!;
+        const p2 = s0[(a0 + 2) | 0]!;
+        const p3 = s0[(a0 + 3) | 0]!;
+        const q0 = s1[a1]!;
+        const q1 = s1[(a1 + 1) | 0]!;
+        const q2 = s1[(a1 + 2) | 0]!;
+        const q3 = s1[(a1 + 3) | 0]!;
+        const d0 = W[d]!;
+        const d1 = W[(d + 1) | 0]!;
+        const d2 = W[(d + 2) | 0]!;
+        const d3 = W[(d + 3) | 0]!;
+        W[d] = d0 | ((~p0 & Z0) << B0) | ((~q0 & Z1) << B1);
+        W[(d + 1) | 0] = d1 | ((~p1 & Z0) << B0) | ((~q1 & Z1) << B1);
+        W[(d + 2) | 0] = d2 | ((~p2 & Z0) << B0) | ((~q2 & Z1) << B1);
+        W[(d + 3) | 0] = d3 | ((~p3 & Z0) << B0) | ((~q3 & Z1) << B1);
+      }
+      x = (x - hi) & hi;
+    } while (x !== 0);
+    return;
+  }
+  let w = 0;
+  do {
+    const d = (T | w) | 0;
+    W[d] = W[d]! | ((~s0[(F0 + w) | 0]! & Z0) << B0) | ((~s1[(F1 + w) | 0]! & Z1) << B1);
+    w = (w - fr) & fr;
   } while (w !== 0);
 }
 
 /**
- * The takes inside a chunk, word by word in increasing order (a child is an earlier word), then the
- * in-word single coins, settled in five popcount layers (a subset with k in-word coins depends on
- * subsets with fewer), unrolled.
+ * The takes inside a chunk, word by word in increasing order (a child is an earlier word), from the
+ * per-word lists of `splitFits` (`fits` here), then the in-word single coins, settled in five
+ * popcount layers (a subset with k in-word coins depends on subsets with fewer), unrolled.
  */
 function chunkSingles(W: Int32Array, fits: Int32Array, base: number, chunkWords: number): void {
   const Z1 = Z[1]!;
@@ -336,18 +524,39 @@ function chunkSingles(W: Int32Array, fits: Int32Array, base: number, chunkWords:
   const L4 = LAYER[4]!;
   const L5 = LAYER[5]!;
   for (let w = 0; w < chunkWords; w++) {
-    let acc = W[base + w]!;
-    const end = fits[w + 1]!;
-    let k = fits[w]!;
-    // Two fitting takes per step: V8 checks the arrays once per step, not once per access.
-    for (; k + 4 <= end; k += 4) {
-      const e0 = fits[k]!;
-      const e1 = fits[k + 2]!;
-      acc |= ((~W[base + (e0 & 0x3ffffff)]! & fits[k + 1]!) << (e0 >>> 26)) | ((~W[base + (e1 & 0x3ffffff)]! & fits[k + 3]!) << (e1 >>> 26));
+    let acc = W[(base + w) | 0]!;
+    const w2 = (w + w) | 0;
+    let k = fits[w2]!;
+    const mid = fits[(w2 + 1) | 0]!;
+    const end = fits[(w2 + 2) | 0]!;
+    // Takes without an in-word part, four per step: V8 checks the arrays once per step.
+    for (; ((k + 4) | 0) <= mid; k = (k + 4) | 0) {
+      const c0 = W[(base + fits[k]!) | 0]!;
+      const c1 = W[(base + fits[(k + 1) | 0]!) | 0]!;
+      const c2 = W[(base + fits[(k + 2) | 0]!) | 0]!;
+      const c3 = W[(base + fits[(k + 3) | 0]!) | 0]!;
+      acc |= ~(c0 & c1 & c2 & c3);
     }
-    if (k < end) {
+    for (; k < mid; k = (k + 1) | 0) acc |= ~W[(base + fits[k]!) | 0]!;
+    // The others, four per step.
+    for (; ((k + 8) | 0) <= end; k = (k + 8) | 0) {
+      const e0 = fits[k]!;
+      const m0 = fits[(k + 1) | 0]!;
+      const e1 = fits[(k + 2) | 0]!;
+      const m1 = fits[(k + 3) | 0]!;
+      const e2 = fits[(k + 4) | 0]!;
+      const m2 = fits[(k + 5) | 0]!;
+      const e3 = fits[(k + 6) | 0]!;
+      const m3 = fits[(k + 7) | 0]!;
+      const c0 = W[(base + (e0 & 0x3ffffff)) | 0]!;
+      const c1 = W[(base + (e1 & 0x3ffffff)) | 0]!;
+      const c2 = W[(base + (e2 & 0x3ffffff)) | 0]!;
+      const c3 = W[(base + (e3 & 0x3ffffff)) | 0]!;
+      acc |= ((~c0 & m0) << (e0 >>> 26)) | ((~c1 & m1) << (e1 >>> 26)) | ((~c2 & m2) << (e2 >>> 26)) | ((~c3 & m3) << (e3 >>> 26));
+    }
+    for (; k < end; k = (k + 2) | 0) {
       const e = fits[k]!;
-      acc |= (~W[base + (e & 0x3ffffff)]! & fits[k + 1]!) << (e >>> 26);
+      acc |= (~W[(base + (e & 0x3ffffff)) | 0]! & fits[(k + 1) | 0]!) << (e >>> 26);
     }
     if (acc !== -1) {
       let lost = ~acc;
@@ -361,7 +570,7 @@ function chunkSingles(W: Int32Array, fits: Int32Array, base: number, chunkWords:
       lost = ~acc;
       acc |= (((lost & Z1) << 1) | ((lost & Z2) << 2) | ((lost & Z4) << 4) | ((lost & Z8) << 8) | ((lost & Z16) << 16)) & L5;
     }
-    W[base + w] = acc;
+    W[(base + w) | 0] = acc;
   }
 }
 

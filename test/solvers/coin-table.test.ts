@@ -99,11 +99,16 @@ describe('whole-board table (word-parallel, in blocks)', () => {
   it('builds the same table on two worker threads as on one thread', async () => {
     // One board (each build starts two workers, which is most of the time here); the triangles
     // and larger squares are compared in bench/coins.bench.ts and by the CLI test.
-    for (const [board, size, blockBits] of [['square', 4, 4]] as const) {
+    // The second case: 128 small blocks on three workers, each block handed out as soon as the
+    // blocks it reads are final (no barrier between popcount layers).
+    for (const [board, size, blockBits, workers] of [
+      ['square', 4, 4, 2],
+      ['square', 4, 7, 3],
+    ] as const) {
       const g = graphOf(board, size);
       const single = buildTable(tableLayout(g, blockBits));
       const seen: number[] = [];
-      const { blocks } = await buildTableParallel(g, { workers: 2, blockBits, onProgress: (f) => seen.push(f) });
+      const { blocks } = await buildTableParallel(g, { workers, blockBits, onProgress: (f) => seen.push(f) });
       expect(blocks.length).toBe(single.length);
       blocks.forEach((b, h) => expect(Array.from(b)).toEqual(Array.from(single[h]!)));
       expect(seen[seen.length - 1]).toBe(1);
