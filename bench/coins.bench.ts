@@ -116,8 +116,11 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
   }
 
   // The memoized search alone on random 24-coin positions of the 6×6 square (a fresh search each,
-  // fixed seed), and bench/c/coins_search.c (the same algorithm, 64-bit masks) on the same
-  // positions with the same budget per position; a position not proved in time counts at the budget.
+  // fixed seed), and bench/c/coins_search.c (the same algorithm: isolated coins split off as a
+  // parity, killer and counter takes first, transposition cutoffs as the takes are generated, fewest
+  // core coins first; 64-bit masks) on the same positions with the same budget per position; a
+  // position not proved in time counts at the budget. On positions both prove, both count the same
+  // nodes (expanded positions).
   {
     const g = squareGraph(6);
     const rng = createRng(2024);
@@ -127,6 +130,7 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
     const positions = Number(process.env.COINS_SEARCH_POSITIONS ?? 10);
     const coinsPer = Number(process.env.COINS_SEARCH_COINS ?? 24);
     const budget = Number(process.env.COINS_SEARCH_BUDGET_MS ?? 10_000);
+    let tsNodes = 0;
     for (let i = 0; i < positions; i++) {
       const cells = rng.shuffle(Array.from({ length: 36 }, (_, k) => k)).slice(0, coinsPer);
       const mask = cells.reduce((m, c) => m + 2 ** c, 0);
@@ -134,6 +138,7 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
       const search = createCoinSearch(g, { symmetries: boardSymmetries('square', 6) });
       const t0 = performance.now();
       const r = search.wins(mask, Date.now() + budget);
+      tsNodes += search.stats.nodes;
       results.push(r);
       times.push(r === undefined ? budget : performance.now() - t0);
     }
@@ -165,6 +170,7 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
       const cUnproved = results.filter((_, i) => c.values[`win_${i}`] === '2').length;
       if (cUnproved) report(`square 6×6: C search, unproved in ${budget} ms`, `${cUnproved} of ${positions}`);
     }
+    report(`square 6×6: search nodes, all ${positions} positions`, `TS ${tsNodes}${c ? `, C ${c.values['nodes']}` : ''}`);
     reportRatio(`square 6×6: search, ${coinsPer} coins (TS/C of medians)`, tsMedian, c);
     if (c) {
       results.forEach((r, i) => {
@@ -179,17 +185,39 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
   // an estimate of the whole build: each block's time scaled by its count of (word, take) steps.
   const partialBlocks = Number(process.env.BENCH_BLOCKS ?? 0);
   if (partialBlocks > 0) {
-    const { computeBlock, chunkFits } = await import('../src/solvers/coin-table.ts');
+    // TS runs on one worker thread started from a plain-JS bundle, as the real build's workers do
+    // (coin-table-build.ts): in this tsx-registered main thread V8 re-checks every typed-array
+    // access for a detached buffer (Node's module hooks detach one), about 30% slower here.
+    const { bundleWorkerScript } = await import('../src/solvers/coin-table-build.ts');
+    const { Worker } = await import('node:worker_threads');
+    const workerSource = `
+      import { parentPort } from 'node:worker_threads';
+      import { computeBlock, tableLayout } from './coin-table.ts';
+      import { squareGraph } from './coins.ts';
+      parentPort!.once('message', (n: number) => {
+        const layout = tableLayout(squareGraph(6));
+        const words = 2 ** layout.wordBits;
+        const parts = Array.from({ length: 2 ** layout.blockBits }, (_, h) => new Int32Array(h < n ? words : 0));
+        const times: number[] = [];
+        for (let h = 0; h < n; h++) {
+          const t0 = performance.now();
+          computeBlock(layout, parts, h);
+          times.push(performance.now() - t0);
+        }
+        parentPort!.postMessage(times);
+      });
+    `;
+    const partialWorker = new Worker(await bundleWorkerScript(workerSource, 'coins-bench-partial'));
+    const { chunkFits } = await import('../src/solvers/coin-table.ts');
     const layout = tableLayout(squareGraph(6));
     const n = Math.min(partialBlocks, 2 ** layout.blockBits - 1);
-    const words = 2 ** layout.wordBits;
-    const parts: Int32Array[] = Array.from({ length: 2 ** layout.blockBits }, (_, h) => (h < n ? new Int32Array(words) : new Int32Array(0)));
-    let tsMs = 0;
-    for (let h = 0; h < n; h++) {
-      const t0 = performance.now();
-      computeBlock(layout, parts, h);
-      tsMs += performance.now() - t0;
-    }
+    const tsTimes = await new Promise<number[]>((resolve, reject) => {
+      partialWorker.once('message', resolve);
+      partialWorker.once('error', reject);
+      partialWorker.postMessage(n);
+    });
+    await partialWorker.terminate();
+    const tsMs = tsTimes.reduce((a, b) => a + b, 0);
     const c = runC('coins_table', [layoutFile('square6', layout), '0', String(n)]);
     // Steps per word of block h: the fitting in-chunk takes, plus each take above the chunk whose
     // block part fits h, weighted by the share of words it reaches.

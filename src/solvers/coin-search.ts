@@ -3,6 +3,14 @@
  * positions too large for the subset tables: negamax over takes with a transposition table keyed by
  * the board's canonical mask under its symmetries, in typed arrays (no per-position objects).
  *
+ * A position is searched as its core (the coins with a neighbour on some line) and the parity of its
+ * isolated coins, since an isolated coin is the one-coin game * and * + * = 0 in misère play. At a
+ * node the search tries first the two takes that won last at the same depth and the last answer to
+ * the take that led there (killer and counter takes), then generates the takes, each with its child:
+ * a take leaving one coin in all wins, one reaching a position the table holds as lost wins (an
+ * enhanced transposition cutoff, as the takes are generated); the children left are searched with
+ * the fewest core coins first. bench/c/coins_search.c is the same algorithm in C.
+ *
  * Masks are split in two 18-bit halves (cells 0..17 and 18..35) so every bit operation stays in
  * int32; a full mask is `a + b * 2^18`, below 2^36 and exact in a double.
  */
@@ -109,13 +117,28 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
   const n = g.cells;
   if (n > 2 * HALF) throw new RangeError(`Expected at most ${2 * HALF} cells, got ${n}`);
   const dirs = g.dirs;
+  const bitA = (c: number): number => (c < HALF ? 1 << c : 0);
+  const bitB = (c: number): number => (c < HALF ? 0 : 1 << (c - HALF));
+
+  // Neighbours: the cells next to cell c on any line, either way (the coins a take with c can
+  // also hold). A coin none of whose neighbours is present is isolated and stays so.
+  const nbA = new Int32Array(n);
+  const nbB = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < dirs; d++) {
+      const j = g.next[i * dirs + d]!;
+      if (j < 0) continue;
+      nbA[i]! |= bitA(j);
+      nbB[i]! |= bitB(j);
+      nbA[j]! |= bitA(i);
+      nbB[j]! |= bitB(i);
+    }
+  }
 
   // Rays: for cell i and direction d, the takes from i of lengths 2, 3, … as (a, b) halves.
   const rayOff = new Int32Array(n * dirs + 1);
   const rayA: number[] = [];
   const rayB: number[] = [];
-  const bitA = (c: number): number => (c < HALF ? 1 << c : 0);
-  const bitB = (c: number): number => (c < HALF ? 0 : 1 << (c - HALF));
   for (let i = 0; i < n; i++) {
     for (let d = 0; d < dirs; d++) {
       rayOff[i * dirs + d] = rayA.length;
@@ -180,9 +203,22 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
     return seed | 0;
   };
   const cellRand = Array.from({ length: n }, rand32);
-  const takeCount = n + rayA.length; // ids: single coins 0..n-1, then ray entries
+  const cellZ = new Int32Array(n * nSym);
+  for (let c = 0; c < n; c++) for (let k = 0; k < nSym; k++) cellZ[c * nSym + k] = cellRand[syms[k]![c]!]!;
+  // Take ids: single coins 0..n-1, then ray entries; per take its size, its per-symmetry hash
+  // delta and the coins around it (the only ones it can leave isolated).
+  const takeCount = n + rayA.length;
+  const ISO = takeCount; // the take of the isolated coin kept for the parity
+  const TA = new Int32Array(takeCount + 1);
+  const TB = new Int32Array(takeCount + 1);
+  for (let t = 0; t < takeCount; t++) {
+    TA[t] = t < n ? bitA(t) : RA[t - n]!;
+    TB[t] = t < n ? bitB(t) : RB[t - n]!;
+  }
   const takeZ = new Int32Array(takeCount * nSym);
   const takeSize = new Int8Array(takeCount);
+  const aroundA = new Int32Array(takeCount);
+  const aroundB = new Int32Array(takeCount);
   for (let t = 0; t < takeCount; t++) {
     const cells: number[] = [];
     if (t < n) cells.push(t);
@@ -191,28 +227,51 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
       for (let c = 0; c < n; c++) if (((c < HALF ? RA[j]! >>> c : RB[j]! >>> (c - HALF)) & 1) === 1) cells.push(c);
     }
     takeSize[t] = cells.length;
-    for (let k = 0; k < nSym; k++) takeZ[t * nSym + k] = cells.reduce((h, c) => h ^ cellRand[syms[k]![c]!]!, 0);
+    for (let k = 0; k < nSym; k++) takeZ[t * nSym + k] = cells.reduce((h, c) => h ^ cellZ[c * nSym + k]!, 0);
+    let ra = 0;
+    let rb = 0;
+    for (const c of cells) {
+      ra |= nbA[c]!;
+      rb |= nbB[c]!;
+    }
+    for (const c of cells) {
+      ra &= ~bitA(c);
+      rb &= ~bitB(c);
+    }
+    aroundA[t] = ra;
+    aroundB[t] = rb;
   }
-  const maxTake = takeSize.reduce((x, y) => Math.max(x, y), 1);
   const hashOf = (a: number, b: number, out: Int32Array, at: number): void => {
     for (let k = 0; k < nSym; k++) {
       let h = 0;
-      for (let c = 0; c < n; c++) if (((c < HALF ? a >>> c : b >>> (c - HALF)) & 1) === 1) h ^= cellRand[syms[k]![c]!]!;
+      for (let c = 0; c < n; c++) if (((c < HALF ? a >>> c : b >>> (c - HALF)) & 1) === 1) h ^= cellZ[c * nSym + k]!;
       out[at + k] = h;
     }
   };
 
-  // Transposition table: open addressing over canonical keys; slot = (key low 32 bits, high bits
-  // with the result and an occupied flag), probing a short window and replacing its first slot
-  // when the window is full (a lost entry only costs a re-search, never a wrong answer).
+  // Transposition table: open addressing over canonical keys, two int32 per slot (the key's low 32
+  // bits; then its bits 32..35, the result, an occupied flag, the parity of the isolated coins and
+  // the top 25 bits of the key's hash, which reject most other keys before the exact key is even
+  // computed), probing a short window and replacing its first slot when the window is full (a lost
+  // entry only costs a re-search, never a wrong answer).
   const ttBits = options.ttBits ?? 22;
   const ttSize = 2 ** ttBits;
-  const ttLo = new Int32Array(ttSize);
-  const ttHi = new Int32Array(ttSize); // bits 0..3: key bits 32..35; bit 4: wins; bit 5: occupied
+  const tt = new Int32Array(2 * ttSize);
+  // Touch every page now (the memory comes lazily from the OS), so that a search does not pay the
+  // page faults of its table in its own time.
+  for (let i = 0; i < tt.length; i += 1024) tt[i] = 0;
   const PROBE = 8;
+  // The current key: its hash (the least of the images' hashes, mixed with the parity), the
+  // position, the symmetry of its canonical image and, once `exact` has run, the canonical image
+  // itself (keyLo: cells 0..31; keyHi: cells 32..35, and the parity at bit 6).
+  let keyHash = 0;
+  let keyA = 0;
+  let keyB = 0;
+  let keyP = 0;
+  let keyK = 0;
+  let keyExact = false;
   let keyLo = 0;
   let keyHi = 0;
-  let keyHash = 0;
   // Sets keyLo/keyHi to the image of (a, b) under symmetry k: lo = cells 0..31, hi = cells 32..35.
   const image = (a: number, b: number, k: number): void => {
     const o = k * 6 * 256;
@@ -225,31 +284,37 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
     keyLo = ia | (ib << HALF);
     keyHi = ib >>> (32 - HALF);
   };
-  // Sets the key to the canonical image of (a, b), whose per-symmetry hashes are hs[at ..] xor the
-  // take's deltas (take -1: no take).
-  const canon = (a: number, b: number, hs: Int32Array, at: number, take: number): void => {
+  // Sets the key to core (a, b) with parity p, whose per-symmetry hashes are hs[at ..]: its
+  // canonical image is the image of least hash (ties, which need a 32-bit collision or a symmetric
+  // position, are broken at once by the exact images); that image is only computed by `exact`.
+  const canon = (a: number, b: number, p: number, hs: Int32Array, at: number): void => {
     let bestK = 0;
-    let bestH = 0;
+    let bestH = hs[at]! >>> 0;
     let tie = false;
-    for (let k = 0; k < nSym; k++) {
-      const h = (take < 0 ? hs[at + k]! : hs[at + k]! ^ takeZ[take * nSym + k]!) >>> 0;
-      if (k === 0 || h < bestH) {
+    for (let k = 1; k < nSym; k++) {
+      const h = hs[at + k]! >>> 0;
+      if (h < bestH) {
         bestH = h;
         bestK = k;
         tie = false;
       } else if (h === bestH) tie = true;
     }
-    keyHash = bestH | 0;
-    if (!tie) {
-      image(a, b, bestK);
-      return;
-    }
-    // Several images share the least hash: take the least of them exactly.
+    setKey(a, b, p, bestH, bestK, tie, hs, at);
+  };
+  // The rest of `canon`, from the least hash bestH (unsigned) of image bestK; tie: another image
+  // has that hash too.
+  const setKey = (a: number, b: number, p: number, bestH: number, bestK: number, tie: boolean, hs: Int32Array, at: number): void => {
+    keyHash = p === 0 ? bestH | 0 : (bestH ^ 0x5bd1e995) | 0;
+    keyA = a;
+    keyB = b;
+    keyP = p;
+    keyK = bestK;
+    keyExact = false;
+    if (!tie) return;
     let lo = 0;
     let hi = -1;
     for (let k = 0; k < nSym; k++) {
-      const h = (take < 0 ? hs[at + k]! : hs[at + k]! ^ takeZ[take * nSym + k]!) >>> 0;
-      if (h !== bestH) continue;
+      if (hs[at + k]! >>> 0 !== bestH) continue;
       image(a, b, k);
       if (hi < 0 || keyHi < hi || (keyHi === hi && keyLo >>> 0 < lo >>> 0)) {
         hi = keyHi;
@@ -257,135 +322,262 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
       }
     }
     keyLo = lo;
-    keyHi = hi;
+    keyHi = hi | (p << 6);
+    keyExact = true;
   };
-  const slotOf = (): number => (Math.imul(keyHash ^ keyHi, 0x85ebca6b) >>> (32 - ttBits)) & (ttSize - PROBE);
+  const exact = (): void => {
+    if (keyExact) return;
+    image(keyA, keyB, keyK);
+    keyHi |= keyP << 6;
+    keyExact = true;
+  };
+  const slotOf = (): number => (Math.imul(keyHash, 0x85ebca6b) >>> (32 - ttBits)) & (ttSize - PROBE);
+  const tagOf = (): number => (keyHash & ~0x7f) | (keyP << 6);
   // Probe for the current key: 1 win, 0 loss, -1 unknown.
   const probe = (): number => {
     const s0 = slotOf();
+    const tag = tagOf();
     for (let s = s0; s < s0 + PROBE; s++) {
-      const hi = ttHi[s]!;
-      if ((hi & 32) === 0) return -1;
-      if (ttLo[s] === keyLo && (hi & 15) === keyHi) return (hi >> 4) & 1;
+      const w = tt[2 * s + 1]!;
+      if ((w & 32) === 0) return -1;
+      if ((w & ~0x3f) !== tag) continue;
+      exact();
+      if (tt[2 * s] === keyLo && (w & 15) === (keyHi & 15)) return (w >> 4) & 1;
     }
     return -1;
   };
   const store = (win: boolean): void => {
+    exact();
     const s0 = slotOf();
+    const tag = tagOf();
     let s = s0;
     for (; s < s0 + PROBE; s++) {
-      const hi = ttHi[s]!;
-      if ((hi & 32) === 0 || (ttLo[s] === keyLo && (hi & 15) === keyHi)) break;
+      const w = tt[2 * s + 1]!;
+      if ((w & 32) === 0 || ((w & ~0x3f) === tag && tt[2 * s] === keyLo && (w & 15) === (keyHi & 15))) break;
     }
     if (s === s0 + PROBE) s = s0;
-    ttLo[s] = keyLo;
-    ttHi[s] = keyHi | (win ? 16 : 0) | 32;
+    tt[2 * s] = keyLo;
+    tt[2 * s + 1] = tag | (keyHi & 15) | (win ? 16 : 0) | 32;
   };
 
   const stats: SearchStats = { nodes: 0 };
   let deadline = Number.POSITIVE_INFINITY;
   let tick = 0;
-  // Per ply (a search is at most 36 plies deep): the position's symmetry hashes and its takes.
+  // Per ply (a search is at most 36 plies deep): the core's symmetry hashes and, per take, the
+  // child (core halves and parity, and its symmetry hashes, found when the takes are generated)
+  // and its place in the search order (-1: searched, or held by the table as won).
   const MAXM = 512;
-  const hashes = new Int32Array(38 * nSym);
-  const moveA = new Int32Array(37 * MAXM);
-  const moveB = new Int32Array(37 * MAXM);
-  const moveT = new Int32Array(37 * MAXM);
-  const bySize = new Int32Array(37 * MAXM);
-  // Per take of a ply: the child's canonical key, found by the transposition cutoff pass and
-  // reused when the child is searched (so each child's canonical image is computed once), and
-  // whether the table already holds the child as won (such a take is skipped).
-  const childLo = new Int32Array(37 * MAXM);
-  const childHi = new Int32Array(37 * MAXM);
-  const childHash = new Int32Array(37 * MAXM);
-  const childWon = new Uint8Array(37 * MAXM);
+  const PLIES = 38;
+  const hashes = new Int32Array(PLIES * nSym);
+  const moveT = new Int32Array(PLIES * MAXM); // take id
+  const childA = new Int32Array(PLIES * MAXM);
+  const childB = new Int32Array(PLIES * MAXM);
+  const childP = new Int8Array(PLIES * MAXM);
+  const childH = new Int32Array(PLIES * MAXM * nSym);
+  const isoAt = new Int32Array(n); // scratch of makeChild: the coins a take isolates, times nSym
+  const order = new Int32Array(PLIES * MAXM);
+  // Move ordering: per ply the two takes that won there last (killers), per take the take that
+  // last won right after it (counter moves); -1: none.
+  const killer1 = new Int32Array(PLIES).fill(-1);
+  const killer2 = new Int32Array(PLIES).fill(-1);
+  const counter = new Int32Array(ISO + 2).fill(-1);
+  const lastTake = new Int32Array(PLIES).fill(-1);
 
   const count = (a: number, b: number): number => popcount32(a) + popcount32(b);
 
-  // True when the player to move with coins (a, b), whose symmetry hashes are at hashes[ply], wins.
-  // `keyed`: the caller has already set the canonical key of (a, b).
-  const solve = (a: number, b: number, ply: number, keyed: boolean): boolean => {
-    if ((a | b) === 0) return true; // the opponent took the last coin
-    const coins = count(a, b);
-    if (coins <= 2) return coins === 2; // one coin must be taken; of two, take one
-    if (!keyed) canon(a, b, hashes, ply * nSym, -1);
+  // Isolated coins are single-coin games, and two of them cancel in misère play (* + * = 0), so a
+  // position is searched as its core (the coins with a neighbour) and the parity of the rest.
+  // True when the player to move with core (a, b) and parity p, whose core's symmetry hashes are at
+  // hashes[ply], wins.
+  const solve = (a: number, b: number, p: number, ply: number): boolean => {
+    if ((a | b) === 0) return p === 0; // no coin left wins (the opponent took the last); one loses
+    canon(a, b, p, hashes, ply * nSym);
     const known = probe();
     if (known >= 0) return known === 1;
     const myLo = keyLo;
     const myHi = keyHi;
     const myHash = keyHash;
+    const myK = keyK;
+    const myExact = keyExact;
     stats.nodes++;
     if ((++tick & 1023) === 0 && Date.now() > deadline) throw new OutOfBudget();
-    const win = expand(a, b, ply, coins);
+    const win = expand(a, b, p, ply);
     keyLo = myLo;
     keyHi = myHi;
     keyHash = myHash;
+    keyK = myK;
+    keyExact = myExact;
+    keyA = a;
+    keyB = b;
+    keyP = p;
     store(win);
     return win;
   };
 
+  // Fills child slot m with the position after take t (ISO: the isolated coin) from core (a, b)
+  // with parity p, whose symmetry hashes are at hashes[hAt]: the coins around the take left
+  // without a neighbour join the isolated ones. Returns 1 when the child holds one coin in all (the
+  // take wins at once), 2 when it holds none (the take took the last coin and loses), else 0 with
+  // the child's hashes in childH and the key set to it.
+  const makeChild = (a: number, b: number, p: number, t: number, hAt: number, m: number): number => {
+    let ca = a;
+    let cb = b;
+    let cp = 0;
+    let zt = -1;
+    let nIso = 0;
+    if (t !== ISO) {
+      ca ^= TA[t]!;
+      cb ^= TB[t]!;
+      cp = p;
+      zt = t * nSym;
+      let ra = aroundA[t]! & ca;
+      let rb = aroundB[t]! & cb;
+      while ((ra | rb) !== 0) {
+        let c: number;
+        if (ra !== 0) {
+          const lb = ra & -ra;
+          ra ^= lb;
+          c = 31 - Math.clz32(lb);
+        } else {
+          const lb = rb & -rb;
+          rb ^= lb;
+          c = 31 - Math.clz32(lb) + HALF;
+        }
+        if ((nbA[c]! & ca) !== 0 || (nbB[c]! & cb) !== 0) continue;
+        if (c < HALF) ca ^= 1 << c;
+        else cb ^= 1 << (c - HALF);
+        cp ^= 1;
+        isoAt[nIso++] = c * nSym;
+      }
+    }
+    moveT[m] = t;
+    childA[m] = ca;
+    childB[m] = cb;
+    childP[m] = cp;
+    if ((ca | cb) === 0) return cp === 1 ? 1 : 2;
+    // The child's symmetry hashes, and its key from the least of them (as `canon`).
+    const hm = m * nSym;
+    let bestK = 0;
+    let bestH = 0;
+    let tie = false;
+    for (let k = 0; k < nSym; k++) {
+      let h = hashes[hAt + k]!;
+      if (zt >= 0) h ^= takeZ[zt + k]!;
+      for (let i = 0; i < nIso; i++) h ^= cellZ[isoAt[i]! + k]!;
+      childH[hm + k] = h;
+      const u = h >>> 0;
+      if (k === 0 || u < bestH) {
+        bestH = u;
+        bestK = k;
+        tie = false;
+      } else if (u === bestH) tie = true;
+    }
+    setKey(ca, cb, cp, bestH, bestK, tie, childH, hm);
+    return 0;
+  };
+
+  // Remembers take t as the one that won at this ply and as the answer to the take before.
+  const won = (ply: number, t: number): boolean => {
+    if (killer1[ply] !== t) {
+      killer2[ply] = killer1[ply]!;
+      killer1[ply] = t;
+    }
+    counter[lastTake[ply]! + 1] = t;
+    return true;
+  };
+
+  // Tries take t first, before generating the others: true when it wins at once or leads to a
+  // position the table holds as lost.
+  const quickWin = (a: number, b: number, p: number, t: number, hAt: number, m: number): boolean => {
+    if (t < 0) return false;
+    if (t === ISO) {
+      if (p === 0) return false;
+    } else if ((a & TA[t]!) !== TA[t]! || (b & TB[t]!) !== TB[t]!) return false;
+    const r = makeChild(a, b, p, t, hAt, m);
+    if (r !== 0) return r === 1;
+    return probe() === 0;
+  };
+
   // The search below a node (no closure per node: esbuild's keepNames would wrap each one).
-  const expand = (a: number, b: number, ply: number, coins: number): boolean => {
+  const expand = (a: number, b: number, p: number, ply: number): boolean => {
     const hAt = ply * nSym;
-    // Generate the takes; a take leaving exactly one coin wins at once (the opponent must take it).
     const base = ply * MAXM;
+    // The takes that won most recently at this ply, and the last answer to the take that led here,
+    // win again often enough (through the table) to be tried before the takes are generated.
+    const k1 = killer1[ply]!;
+    const k2 = killer2[ply]!;
+    const cm = counter[lastTake[ply]! + 1]!;
+    if (quickWin(a, b, p, k1, hAt, base)) return won(ply, k1);
+    if (k2 !== k1 && quickWin(a, b, p, k2, hAt, base)) return won(ply, k2);
+    if (cm !== k1 && cm !== k2 && quickWin(a, b, p, cm, hAt, base)) return won(ply, cm);
+    // Generate the takes with their children: a take leaving one coin in all (an empty core and an
+    // odd number of isolated coins) wins at once, one leaving none loses (it took the last), and
+    // one leading to a position the table holds as lost wins at once too (an enhanced
+    // transposition cutoff, checked as each take is generated so that a hit ends the generation).
     let len = 0;
-    for (let half = 0; half < 2; half++) {
-      let rest = half === 0 ? a : b;
+    for (let half = -1; half < 2; half++) {
+      let rest = half < 0 ? p : half === 0 ? a : b;
       while (rest !== 0) {
         const low = rest & -rest;
         rest ^= low;
-        const i = 31 - Math.clz32(low) + half * HALF;
-        moveA[base + len] = half === 0 ? low : 0;
-        moveB[base + len] = half === 0 ? 0 : low;
-        moveT[base + len] = i;
-        len++;
-        for (let d = 0; d < dirs; d++) {
-          const end = rayOff[i * dirs + d + 1]!;
-          for (let j = rayOff[i * dirs + d]!; j < end; j++) {
-            const sa = RA[j]!;
-            const sb = RB[j]!;
-            if ((a & sa) !== sa || (b & sb) !== sb) break;
-            if (coins - takeSize[n + j]! === 1) return true;
-            moveA[base + len] = sa;
-            moveB[base + len] = sb;
-            moveT[base + len] = n + j;
+        const i = half < 0 ? ISO : 31 - Math.clz32(low) + half * HALF;
+        for (let d = -1; d < dirs; d++) {
+          let j = d < 0 ? -1 : rayOff[i * dirs + d]!;
+          const end = d < 0 ? 0 : rayOff[i * dirs + d + 1]!;
+          for (; j < end; j++) {
+            let t = i;
+            if (j >= 0) {
+              if ((a & RA[j]!) !== RA[j]! || (b & RB[j]!) !== RB[j]!) break;
+              t = n + j;
+            }
+            const m = base + len;
+            const r = makeChild(a, b, p, t, hAt, m);
+            if (r === 1) return won(ply, t);
+            if (r === 2) continue;
+            const known = probe();
+            if (known === 0) return won(ply, t);
+            // Then search the children not known won, those with the fewest coins left in their
+            // core first (they end the game soonest, so their subtrees are cheapest).
+            order[m] = known === 1 ? -1 : 64 - count(childA[m]!, childB[m]!);
             len++;
           }
+          if (i === ISO) break;
         }
       }
     }
-    // Only single coins can be taken (no two coins adjacent on a line): the game lasts exactly
-    // `coins` moves, and the mover takes the last coin when that number is odd.
-    if (len === coins) return (coins & 1) === 0;
-    // Children already proved lost win at once (an enhanced transposition cutoff).
-    for (let m = 0; m < len; m++) {
-      canon(a ^ moveA[base + m]!, b ^ moveB[base + m]!, hashes, hAt, moveT[base + m]!);
-      const known = probe();
-      if (known === 0) return true;
-      childLo[base + m] = keyLo;
-      childHi[base + m] = keyHi;
-      childHash[base + m] = keyHash;
-      childWon[base + m] = known === 1 ? 1 : 0;
-    }
-    // Then search, largest takes first (they shrink the game fastest, so their subtrees are
-    // cheapest; measured far better than smallest first): a counting pass per size.
-    let out = 0;
-    for (let size = maxTake; size >= 1 && out < len; size--) {
-      for (let m = 0; m < len; m++) if (takeSize[moveT[base + m]!] === size) bySize[base + out++] = m;
-    }
     const cAt = hAt + nSym;
-    for (let o = 0; o < len; o++) {
-      const m = bySize[base + o]!;
-      if (childWon[base + m] === 1) continue;
-      const t = moveT[base + m]!;
-      for (let k = 0; k < nSym; k++) hashes[cAt + k] = hashes[hAt + k]! ^ takeZ[t * nSym + k]!;
-      keyLo = childLo[base + m]!;
-      keyHi = childHi[base + m]!;
-      keyHash = childHash[base + m]!;
-      if (!solve(a ^ moveA[base + m]!, b ^ moveB[base + m]!, ply + 1, true)) return true;
+    for (;;) {
+      let m = -1;
+      let best = -1;
+      for (let x = base; x < base + len; x++) {
+        if (order[x]! > best) {
+          best = order[x]!;
+          m = x;
+        }
+      }
+      if (m < 0) return false;
+      order[m] = -1;
+      for (let k = 0; k < nSym; k++) hashes[cAt + k] = childH[m * nSym + k]!;
+      lastTake[ply + 1] = moveT[m]!;
+      if (!solve(childA[m]!, childB[m]!, childP[m]!, ply + 1)) return won(ply, moveT[m]!);
     }
-    return false;
+  };
+
+  // Solves a whole board position (a, b) at ply `ply`: splits off its isolated coins first.
+  const solveFrom = (a: number, b: number, ply: number): boolean => {
+    let ca = a;
+    let cb = b;
+    let p = 0;
+    for (let c = 0; c < n; c++) {
+      const has = c < HALF ? (a >>> c) & 1 : (b >>> (c - HALF)) & 1;
+      if (has === 0 || (nbA[c]! & a) !== 0 || (nbB[c]! & b) !== 0) continue;
+      if (c < HALF) ca ^= 1 << c;
+      else cb ^= 1 << (c - HALF);
+      p ^= 1;
+    }
+    hashOf(ca, cb, hashes, ply * nSym);
+    lastTake[ply] = -1;
+    return solve(ca, cb, p, ply);
   };
 
   const halves = (mask: number): [number, number] => {
@@ -409,15 +601,13 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
     stats,
     wins(mask, until) {
       const [a, b] = halves(mask);
-      hashOf(a, b, hashes, 0);
-      return run(until, () => solve(a, b, 0, false));
+      return run(until, () => solveFrom(a, b, 0));
     },
     bestTake(mask, until) {
       const [a, b] = halves(mask);
       if ((a | b) === 0) return null;
       return run(until, () => {
-        hashOf(a, b, hashes, 0);
-        const won = solve(a, b, 0, false);
+        const won = solveFrom(a, b, 0);
         for (let t = 0; t < takeA.length; t++) {
           const sa = takeA[t]!;
           const sb = takeB[t]!;
@@ -427,8 +617,7 @@ export function createCoinSearch(g: LineGraph, options: CoinSearchOptions = {}):
             if (count(sa, sb) === 1) return sa + sb * TWO18;
             continue;
           }
-          hashOf(a ^ sa, b ^ sb, hashes, nSym);
-          if (!solve(a ^ sa, b ^ sb, 1, false)) return sa + sb * TWO18;
+          if (!solveFrom(a ^ sa, b ^ sb, 1)) return sa + sb * TWO18;
         }
         throw new Error('coin search: a won position without a winning take');
       });
