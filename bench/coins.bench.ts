@@ -188,7 +188,8 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
     // TS runs on one worker thread started from a plain-JS bundle, as the real build's workers do
     // (coin-table-build.ts): in this tsx-registered main thread V8 re-checks every typed-array
     // access for a detached buffer (Node's module hooks detach one), about 30% slower here.
-    const { bundleWorkerScript } = await import('../src/solvers/coin-table-build.ts');
+    const { bundleScript } = await import('../src/core/bundle.ts');
+    const { SOLVERS_DIR } = await import('../src/solvers/coin-table-build.ts');
     const { Worker } = await import('node:worker_threads');
     const workerSource = `
       import { parentPort } from 'node:worker_threads';
@@ -207,7 +208,7 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
         parentPort!.postMessage(times);
       });
     `;
-    const partialWorker = new Worker(await bundleWorkerScript(workerSource, 'coins-bench-partial'));
+    const partialWorker = new Worker(await bundleScript(workerSource, SOLVERS_DIR, 'coins-bench-partial'));
     const { chunkFits } = await import('../src/solvers/coin-table.ts');
     const layout = tableLayout(squareGraph(6));
     const n = Math.min(partialBlocks, 2 ** layout.blockBits - 1);

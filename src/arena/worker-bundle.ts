@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { bundleScript } from '../core/bundle.ts';
 
 /**
  * Bot worker scripts bundled ahead of time. Starting a worker through tsx costs hundreds of
@@ -16,20 +13,8 @@ import { build } from 'esbuild';
 const WORKER_MODULE = fileURLToPath(new URL('./bot-worker.ts', import.meta.url));
 const TSX_ENTRY = new URL('./bot-worker.mjs', import.meta.url);
 
-let dir: string | undefined;
-let count = 0;
-
-function bundleDir(): string {
-  if (!dir) {
-    const made = mkdtempSync(join(tmpdir(), 'take-arena-workers-'));
-    dir = made;
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-  }
-  return dir;
-}
-
 /** One script for all the given bot modules: the worker picks its bot by `workerData.file`. */
-async function bundle(files: readonly string[]): Promise<URL> {
+function bundle(files: readonly string[]): Promise<URL> {
   const entry = [
     `import { workerData } from 'node:worker_threads';`,
     `import { runBotWorker } from ${JSON.stringify(WORKER_MODULE)};`,
@@ -38,20 +23,7 @@ async function bundle(files: readonly string[]): Promise<URL> {
     `};`,
     `await runBotWorker(bots[(workerData as { file: string }).file]!);`,
   ].join('\n');
-  const out = join(bundleDir(), `bots-${count++}.mjs`);
-  const result = await build({
-    stdin: { contents: entry, resolveDir: process.cwd(), sourcefile: 'bot-worker-entry.ts', loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-    // CommonJS dependencies inside an ESM bundle need a `require`.
-    banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
-  });
-  writeFileSync(out, result.outputFiles[0]!.contents);
-  return pathToFileURL(out);
+  return bundleScript(entry, process.cwd(), 'bots');
 }
 
 /**

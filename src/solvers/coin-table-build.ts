@@ -9,11 +9,10 @@
  * that thread, and from then on every typed-array access in optimised code re-checks its buffer
  * (about 30% of the block computation's time). The shim remains the fallback.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { bundleScript } from '../core/bundle.ts';
 import { allocateBlocks, blockLayers, blockWords, tableLayout, type TableLayout } from './coin-table.ts';
 import type { LineGraph } from './coins.ts';
 import type { TableWorkerData } from './coin-table-worker.ts';
@@ -36,33 +35,12 @@ export interface BuiltTable {
 
 let script: Promise<URL> | undefined;
 
-/**
- * A plain-JavaScript module that runs `entrySource` (TypeScript, resolved from this folder), bundled
- * into a temporary file removed at exit: workers started from it need no tsx.
- */
-export async function bundleWorkerScript(entrySource: string, name: string): Promise<URL> {
-  const { build } = await import('esbuild');
-  const here = dirname(fileURLToPath(import.meta.url));
-  const result = await build({
-    stdin: { contents: entrySource, resolveDir: here, sourcefile: `${name}-entry.ts`, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-    banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'take-arena-coin-table-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const out = join(dir, `${name}.mjs`);
-  writeFileSync(out, result.outputFiles[0]!.contents);
-  return pathToFileURL(out);
-}
+/** This folder: the worker bundle's imports resolve from here. */
+export const SOLVERS_DIR = dirname(fileURLToPath(import.meta.url));
 
 /** The worker script, bundled once per process; the tsx shim when bundling fails. */
 export function tableWorkerScript(): Promise<URL> {
-  script ??= bundleWorkerScript(`import { runTableWorker } from './coin-table-worker.ts';\nrunTableWorker();\n`, 'coin-table-worker').catch(
+  script ??= bundleScript(`import { runTableWorker } from './coin-table-worker.ts';\nrunTableWorker();\n`, SOLVERS_DIR, 'coin-table-worker').catch(
     () => new URL('./coin-table-worker.mjs', import.meta.url),
   );
   return script;
