@@ -57,44 +57,46 @@ function stepFloat(row: Cells, v: Cells, lo: number, d: number, count: number): 
 }
 
 /** Diagonals advanced per pass by `sweepInt`, and the padding its typed arrays need past N. */
-const SWEEP = 12;
+const SWEEP = 6;
 
 /**
- * Advances `v` in place from diagonal d to diagonal d+12 in one pass (Int32 cells), for the
- * m = count intervals of length d+1 starting at 0 (m ≥ 12; afterwards v[0..m−12] hold length
- * d+12). `first` is v[0], read by the caller. `row` and `v` must have SWEEP spare cells past the
- * row (n + SWEEP and n + 1 + SWEEP cells): the last trip group runs up to 11 trips past m.
+ * Advances `v` in place from diagonal d to diagonal d+6 in one pass (Int32 cells), for the
+ * m = count intervals of length d+1 starting at 0 (m ≥ 6; afterwards v[0..m−6] hold length
+ * d+6). `first` is v[0], read by the caller. `row` and `v` must have SWEEP spare cells past the
+ * row (n + SWEEP and n + 1 + SWEEP cells): the last trip group runs up to 5 trips past m.
  *
  * Why: one diagonal per pass spends three typed-array loads and a store per cell, and V8 pays
- * bounds and map checks on each. Skewing 12 diagonals into one pass (level t at position i−t+1
+ * bounds and map checks on each. Skewing 6 diagonals into one pass (level t at position i−t+1
  * on trip i) needs only row[i], row[i+d] and v[i+1] per trip: level t of the interval starting
  * at j = i−t+1 takes the left end row[j] (carried in r(t−1) from earlier trips) or the right end
  * row[j+d+t−1] = row[i+d], the same for every level. Level t reads level t−1 at j (computed on
  * the previous trip, p(t−1)) and at j+1 (this trip, a(t−1)), both in registers. Entries at
  * negative positions during the first trips are junk that only feeds other negative positions
  * and is never stored; so are the entries the overrunning last trips store at positions past
- * m−12 (no interval of length d+12 starts there).
+ * m−6 (no interval of length d+6 starts there).
  *
- * Why 12 trips per loop iteration, written out: the 23 carried values do not fit in registers,
- * and V8 moves every carried value through a stack slot at the loop's back edge (two memory moves
- * per value and trip with one trip per iteration). Written out for 12 trips, the values of one
- * trip are consumed by name in the next, so those moves happen once per 12 trips (measured at
- * N = 20,000: TS/C 2.3 → 1.6). The source is regular on purpose: trip u reads q(u) = row[i+u],
- * R(u) = row[i+u+d] and w(u) = v[i+u+1], and level t of trip u is
- * a(t)_u = max(left − a(t−1)_u, R(u) − a(t)_(u−1)) with left = row[i+u−t+1].
+ * Why 6 trips per loop iteration, written out: V8 moves every value carried around a loop through
+ * a stack slot at the back edge (two memory moves per value and trip with one trip per
+ * iteration). Written out for 6 trips, the values of one trip are consumed by name in the next, so
+ * those moves happen once per 6 trips. Why 6 diagonals: the 11 carried values and a trip's
+ * temporaries nearly fit x64's registers; 8, 10, 12 and 16 diagonals (each written out the same
+ * way) spill more and measured 4–13% slower at N = 20,000, 4 and 5 slower too. The source is
+ * regular on purpose: trip u reads q(u) = row[i+u], R(u) = row[i+u+d] and w(u) = v[i+u+1], and
+ * level t of trip u is a(t)_u = max(left − a(t−1)_u, R(u) − a(t)_(u−1)) with left = row[i+u−t+1].
  *
  * How it stays fast in V8 (checked with --trace-deopt): every value is truncated with `| 0`, so
  * the loop is pure int32 arithmetic with no overflow checks; the max is branch-free (x − (z & (z
- * >> 31)) with z = x − y; Math.max compiles to a branch in V8, and on random rows that runs
- * twice as slow); and the function reads no array before its loops (v[0] comes in as `first`),
- * so that an on-stack-replaced first call leaves no keyed load without type feedback.
+ * >> 31)) with z = x − y; Math.max and `x > y ? x : y` compile to branches in V8, and on random
+ * rows those run four times as slow); and the function reads no array before its loops (v[0]
+ * comes in as `first`), so that an on-stack-replaced first call leaves no keyed load without type
+ * feedback.
  */
 function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: number): void {
-  let p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0, p6 = 0, p7 = 0, p8 = 0, p9 = 0, p10 = 0, p11 = 0;
-  let r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0, r8 = 0, r9 = 0, r10 = 0, r11 = 0;
+  let p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
+  let r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0;
   let prev = first;
   let x = 0, y = 0, z = 0;
-  // Trips 0..10 store nothing (their level-12 entries lie at negative positions).
+  // Trips 0..4 store nothing (their level-6 entries lie at negative positions).
   let i = 0;
   for (; i < SWEEP - 1; i = (i + 1) | 0) {
     const q = row[i]! | 0, R = row[(i + d) | 0]! | 0, w = v[(i + 1) | 0]! | 0;
@@ -103,16 +105,10 @@ function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: n
     x = (r2 - a2) | 0; y = (R - p2) | 0; z = (x - y) | 0; const a3 = (x - (z & (z >> 31))) | 0;
     x = (r3 - a3) | 0; y = (R - p3) | 0; z = (x - y) | 0; const a4 = (x - (z & (z >> 31))) | 0;
     x = (r4 - a4) | 0; y = (R - p4) | 0; z = (x - y) | 0; const a5 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a5) | 0; y = (R - p5) | 0; z = (x - y) | 0; const a6 = (x - (z & (z >> 31))) | 0;
-    x = (r6 - a6) | 0; y = (R - p6) | 0; z = (x - y) | 0; const a7 = (x - (z & (z >> 31))) | 0;
-    x = (r7 - a7) | 0; y = (R - p7) | 0; z = (x - y) | 0; const a8 = (x - (z & (z >> 31))) | 0;
-    x = (r8 - a8) | 0; y = (R - p8) | 0; z = (x - y) | 0; const a9 = (x - (z & (z >> 31))) | 0;
-    x = (r9 - a9) | 0; y = (R - p9) | 0; z = (x - y) | 0; const a10 = (x - (z & (z >> 31))) | 0;
-    x = (r10 - a10) | 0; y = (R - p10) | 0; z = (x - y) | 0; const a11 = (x - (z & (z >> 31))) | 0;
-    prev = w; p1 = a1; p2 = a2; p3 = a3; p4 = a4; p5 = a5; p6 = a6; p7 = a7; p8 = a8; p9 = a9; p10 = a10; p11 = a11;
-    r11 = r10; r10 = r9; r9 = r8; r8 = r7; r7 = r6; r6 = r5; r5 = r4; r4 = r3; r3 = r2; r2 = r1; r1 = q;
+    prev = w; p1 = a1; p2 = a2; p3 = a3; p4 = a4; p5 = a5;
+    r5 = r4; r4 = r3; r3 = r2; r2 = r1; r1 = q;
   }
-  // Trips from 11 on, 12 per iteration (the last iteration may run past m into the padding).
+  // Trips from 5 on, 6 per iteration (the last iteration may run past m into the padding).
   for (; i < m; i = (i + SWEEP) | 0) {
     const q0 = row[i]! | 0, R0 = row[(i + d) | 0]! | 0, w0 = v[(i + 1) | 0]! | 0;
     x = (q0 - w0) | 0; y = (R0 - prev) | 0; z = (x - y) | 0; const a1_0 = (x - (z & (z >> 31))) | 0;
@@ -121,13 +117,7 @@ function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: n
     x = (r3 - a3_0) | 0; y = (R0 - p3) | 0; z = (x - y) | 0; const a4_0 = (x - (z & (z >> 31))) | 0;
     x = (r4 - a4_0) | 0; y = (R0 - p4) | 0; z = (x - y) | 0; const a5_0 = (x - (z & (z >> 31))) | 0;
     x = (r5 - a5_0) | 0; y = (R0 - p5) | 0; z = (x - y) | 0; const a6_0 = (x - (z & (z >> 31))) | 0;
-    x = (r6 - a6_0) | 0; y = (R0 - p6) | 0; z = (x - y) | 0; const a7_0 = (x - (z & (z >> 31))) | 0;
-    x = (r7 - a7_0) | 0; y = (R0 - p7) | 0; z = (x - y) | 0; const a8_0 = (x - (z & (z >> 31))) | 0;
-    x = (r8 - a8_0) | 0; y = (R0 - p8) | 0; z = (x - y) | 0; const a9_0 = (x - (z & (z >> 31))) | 0;
-    x = (r9 - a9_0) | 0; y = (R0 - p9) | 0; z = (x - y) | 0; const a10_0 = (x - (z & (z >> 31))) | 0;
-    x = (r10 - a10_0) | 0; y = (R0 - p10) | 0; z = (x - y) | 0; const a11_0 = (x - (z & (z >> 31))) | 0;
-    x = (r11 - a11_0) | 0; y = (R0 - p11) | 0; z = (x - y) | 0; const a12_0 = (x - (z & (z >> 31))) | 0;
-    v[(i - 11) | 0] = a12_0;
+    v[(i - 5) | 0] = a6_0;
     const q1 = row[(i + 1) | 0]! | 0, R1 = row[(i + 1 + d) | 0]! | 0, w1 = v[(i + 2) | 0]! | 0;
     x = (q1 - w1) | 0; y = (R1 - w0) | 0; z = (x - y) | 0; const a1_1 = (x - (z & (z >> 31))) | 0;
     x = (q0 - a1_1) | 0; y = (R1 - a1_0) | 0; z = (x - y) | 0; const a2_1 = (x - (z & (z >> 31))) | 0;
@@ -135,13 +125,7 @@ function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: n
     x = (r2 - a3_1) | 0; y = (R1 - a3_0) | 0; z = (x - y) | 0; const a4_1 = (x - (z & (z >> 31))) | 0;
     x = (r3 - a4_1) | 0; y = (R1 - a4_0) | 0; z = (x - y) | 0; const a5_1 = (x - (z & (z >> 31))) | 0;
     x = (r4 - a5_1) | 0; y = (R1 - a5_0) | 0; z = (x - y) | 0; const a6_1 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a6_1) | 0; y = (R1 - a6_0) | 0; z = (x - y) | 0; const a7_1 = (x - (z & (z >> 31))) | 0;
-    x = (r6 - a7_1) | 0; y = (R1 - a7_0) | 0; z = (x - y) | 0; const a8_1 = (x - (z & (z >> 31))) | 0;
-    x = (r7 - a8_1) | 0; y = (R1 - a8_0) | 0; z = (x - y) | 0; const a9_1 = (x - (z & (z >> 31))) | 0;
-    x = (r8 - a9_1) | 0; y = (R1 - a9_0) | 0; z = (x - y) | 0; const a10_1 = (x - (z & (z >> 31))) | 0;
-    x = (r9 - a10_1) | 0; y = (R1 - a10_0) | 0; z = (x - y) | 0; const a11_1 = (x - (z & (z >> 31))) | 0;
-    x = (r10 - a11_1) | 0; y = (R1 - a11_0) | 0; z = (x - y) | 0; const a12_1 = (x - (z & (z >> 31))) | 0;
-    v[(i - 10) | 0] = a12_1;
+    v[(i - 4) | 0] = a6_1;
     const q2 = row[(i + 2) | 0]! | 0, R2 = row[(i + 2 + d) | 0]! | 0, w2 = v[(i + 3) | 0]! | 0;
     x = (q2 - w2) | 0; y = (R2 - w1) | 0; z = (x - y) | 0; const a1_2 = (x - (z & (z >> 31))) | 0;
     x = (q1 - a1_2) | 0; y = (R2 - a1_1) | 0; z = (x - y) | 0; const a2_2 = (x - (z & (z >> 31))) | 0;
@@ -149,13 +133,7 @@ function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: n
     x = (r1 - a3_2) | 0; y = (R2 - a3_1) | 0; z = (x - y) | 0; const a4_2 = (x - (z & (z >> 31))) | 0;
     x = (r2 - a4_2) | 0; y = (R2 - a4_1) | 0; z = (x - y) | 0; const a5_2 = (x - (z & (z >> 31))) | 0;
     x = (r3 - a5_2) | 0; y = (R2 - a5_1) | 0; z = (x - y) | 0; const a6_2 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a6_2) | 0; y = (R2 - a6_1) | 0; z = (x - y) | 0; const a7_2 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a7_2) | 0; y = (R2 - a7_1) | 0; z = (x - y) | 0; const a8_2 = (x - (z & (z >> 31))) | 0;
-    x = (r6 - a8_2) | 0; y = (R2 - a8_1) | 0; z = (x - y) | 0; const a9_2 = (x - (z & (z >> 31))) | 0;
-    x = (r7 - a9_2) | 0; y = (R2 - a9_1) | 0; z = (x - y) | 0; const a10_2 = (x - (z & (z >> 31))) | 0;
-    x = (r8 - a10_2) | 0; y = (R2 - a10_1) | 0; z = (x - y) | 0; const a11_2 = (x - (z & (z >> 31))) | 0;
-    x = (r9 - a11_2) | 0; y = (R2 - a11_1) | 0; z = (x - y) | 0; const a12_2 = (x - (z & (z >> 31))) | 0;
-    v[(i - 9) | 0] = a12_2;
+    v[(i - 3) | 0] = a6_2;
     const q3 = row[(i + 3) | 0]! | 0, R3 = row[(i + 3 + d) | 0]! | 0, w3 = v[(i + 4) | 0]! | 0;
     x = (q3 - w3) | 0; y = (R3 - w2) | 0; z = (x - y) | 0; const a1_3 = (x - (z & (z >> 31))) | 0;
     x = (q2 - a1_3) | 0; y = (R3 - a1_2) | 0; z = (x - y) | 0; const a2_3 = (x - (z & (z >> 31))) | 0;
@@ -163,13 +141,7 @@ function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: n
     x = (q0 - a3_3) | 0; y = (R3 - a3_2) | 0; z = (x - y) | 0; const a4_3 = (x - (z & (z >> 31))) | 0;
     x = (r1 - a4_3) | 0; y = (R3 - a4_2) | 0; z = (x - y) | 0; const a5_3 = (x - (z & (z >> 31))) | 0;
     x = (r2 - a5_3) | 0; y = (R3 - a5_2) | 0; z = (x - y) | 0; const a6_3 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a6_3) | 0; y = (R3 - a6_2) | 0; z = (x - y) | 0; const a7_3 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a7_3) | 0; y = (R3 - a7_2) | 0; z = (x - y) | 0; const a8_3 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a8_3) | 0; y = (R3 - a8_2) | 0; z = (x - y) | 0; const a9_3 = (x - (z & (z >> 31))) | 0;
-    x = (r6 - a9_3) | 0; y = (R3 - a9_2) | 0; z = (x - y) | 0; const a10_3 = (x - (z & (z >> 31))) | 0;
-    x = (r7 - a10_3) | 0; y = (R3 - a10_2) | 0; z = (x - y) | 0; const a11_3 = (x - (z & (z >> 31))) | 0;
-    x = (r8 - a11_3) | 0; y = (R3 - a11_2) | 0; z = (x - y) | 0; const a12_3 = (x - (z & (z >> 31))) | 0;
-    v[(i - 8) | 0] = a12_3;
+    v[(i - 2) | 0] = a6_3;
     const q4 = row[(i + 4) | 0]! | 0, R4 = row[(i + 4 + d) | 0]! | 0, w4 = v[(i + 5) | 0]! | 0;
     x = (q4 - w4) | 0; y = (R4 - w3) | 0; z = (x - y) | 0; const a1_4 = (x - (z & (z >> 31))) | 0;
     x = (q3 - a1_4) | 0; y = (R4 - a1_3) | 0; z = (x - y) | 0; const a2_4 = (x - (z & (z >> 31))) | 0;
@@ -177,13 +149,7 @@ function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: n
     x = (q1 - a3_4) | 0; y = (R4 - a3_3) | 0; z = (x - y) | 0; const a4_4 = (x - (z & (z >> 31))) | 0;
     x = (q0 - a4_4) | 0; y = (R4 - a4_3) | 0; z = (x - y) | 0; const a5_4 = (x - (z & (z >> 31))) | 0;
     x = (r1 - a5_4) | 0; y = (R4 - a5_3) | 0; z = (x - y) | 0; const a6_4 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a6_4) | 0; y = (R4 - a6_3) | 0; z = (x - y) | 0; const a7_4 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a7_4) | 0; y = (R4 - a7_3) | 0; z = (x - y) | 0; const a8_4 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a8_4) | 0; y = (R4 - a8_3) | 0; z = (x - y) | 0; const a9_4 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a9_4) | 0; y = (R4 - a9_3) | 0; z = (x - y) | 0; const a10_4 = (x - (z & (z >> 31))) | 0;
-    x = (r6 - a10_4) | 0; y = (R4 - a10_3) | 0; z = (x - y) | 0; const a11_4 = (x - (z & (z >> 31))) | 0;
-    x = (r7 - a11_4) | 0; y = (R4 - a11_3) | 0; z = (x - y) | 0; const a12_4 = (x - (z & (z >> 31))) | 0;
-    v[(i - 7) | 0] = a12_4;
+    v[(i - 1) | 0] = a6_4;
     const q5 = row[(i + 5) | 0]! | 0, R5 = row[(i + 5 + d) | 0]! | 0, w5 = v[(i + 6) | 0]! | 0;
     x = (q5 - w5) | 0; y = (R5 - w4) | 0; z = (x - y) | 0; const a1_5 = (x - (z & (z >> 31))) | 0;
     x = (q4 - a1_5) | 0; y = (R5 - a1_4) | 0; z = (x - y) | 0; const a2_5 = (x - (z & (z >> 31))) | 0;
@@ -191,105 +157,15 @@ function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: n
     x = (q2 - a3_5) | 0; y = (R5 - a3_4) | 0; z = (x - y) | 0; const a4_5 = (x - (z & (z >> 31))) | 0;
     x = (q1 - a4_5) | 0; y = (R5 - a4_4) | 0; z = (x - y) | 0; const a5_5 = (x - (z & (z >> 31))) | 0;
     x = (q0 - a5_5) | 0; y = (R5 - a5_4) | 0; z = (x - y) | 0; const a6_5 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a6_5) | 0; y = (R5 - a6_4) | 0; z = (x - y) | 0; const a7_5 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a7_5) | 0; y = (R5 - a7_4) | 0; z = (x - y) | 0; const a8_5 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a8_5) | 0; y = (R5 - a8_4) | 0; z = (x - y) | 0; const a9_5 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a9_5) | 0; y = (R5 - a9_4) | 0; z = (x - y) | 0; const a10_5 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a10_5) | 0; y = (R5 - a10_4) | 0; z = (x - y) | 0; const a11_5 = (x - (z & (z >> 31))) | 0;
-    x = (r6 - a11_5) | 0; y = (R5 - a11_4) | 0; z = (x - y) | 0; const a12_5 = (x - (z & (z >> 31))) | 0;
-    v[(i - 6) | 0] = a12_5;
-    const q6 = row[(i + 6) | 0]! | 0, R6 = row[(i + 6 + d) | 0]! | 0, w6 = v[(i + 7) | 0]! | 0;
-    x = (q6 - w6) | 0; y = (R6 - w5) | 0; z = (x - y) | 0; const a1_6 = (x - (z & (z >> 31))) | 0;
-    x = (q5 - a1_6) | 0; y = (R6 - a1_5) | 0; z = (x - y) | 0; const a2_6 = (x - (z & (z >> 31))) | 0;
-    x = (q4 - a2_6) | 0; y = (R6 - a2_5) | 0; z = (x - y) | 0; const a3_6 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a3_6) | 0; y = (R6 - a3_5) | 0; z = (x - y) | 0; const a4_6 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a4_6) | 0; y = (R6 - a4_5) | 0; z = (x - y) | 0; const a5_6 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a5_6) | 0; y = (R6 - a5_5) | 0; z = (x - y) | 0; const a6_6 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a6_6) | 0; y = (R6 - a6_5) | 0; z = (x - y) | 0; const a7_6 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a7_6) | 0; y = (R6 - a7_5) | 0; z = (x - y) | 0; const a8_6 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a8_6) | 0; y = (R6 - a8_5) | 0; z = (x - y) | 0; const a9_6 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a9_6) | 0; y = (R6 - a9_5) | 0; z = (x - y) | 0; const a10_6 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a10_6) | 0; y = (R6 - a10_5) | 0; z = (x - y) | 0; const a11_6 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a11_6) | 0; y = (R6 - a11_5) | 0; z = (x - y) | 0; const a12_6 = (x - (z & (z >> 31))) | 0;
-    v[(i - 5) | 0] = a12_6;
-    const q7 = row[(i + 7) | 0]! | 0, R7 = row[(i + 7 + d) | 0]! | 0, w7 = v[(i + 8) | 0]! | 0;
-    x = (q7 - w7) | 0; y = (R7 - w6) | 0; z = (x - y) | 0; const a1_7 = (x - (z & (z >> 31))) | 0;
-    x = (q6 - a1_7) | 0; y = (R7 - a1_6) | 0; z = (x - y) | 0; const a2_7 = (x - (z & (z >> 31))) | 0;
-    x = (q5 - a2_7) | 0; y = (R7 - a2_6) | 0; z = (x - y) | 0; const a3_7 = (x - (z & (z >> 31))) | 0;
-    x = (q4 - a3_7) | 0; y = (R7 - a3_6) | 0; z = (x - y) | 0; const a4_7 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a4_7) | 0; y = (R7 - a4_6) | 0; z = (x - y) | 0; const a5_7 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a5_7) | 0; y = (R7 - a5_6) | 0; z = (x - y) | 0; const a6_7 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a6_7) | 0; y = (R7 - a6_6) | 0; z = (x - y) | 0; const a7_7 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a7_7) | 0; y = (R7 - a7_6) | 0; z = (x - y) | 0; const a8_7 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a8_7) | 0; y = (R7 - a8_6) | 0; z = (x - y) | 0; const a9_7 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a9_7) | 0; y = (R7 - a9_6) | 0; z = (x - y) | 0; const a10_7 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a10_7) | 0; y = (R7 - a10_6) | 0; z = (x - y) | 0; const a11_7 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a11_7) | 0; y = (R7 - a11_6) | 0; z = (x - y) | 0; const a12_7 = (x - (z & (z >> 31))) | 0;
-    v[(i - 4) | 0] = a12_7;
-    const q8 = row[(i + 8) | 0]! | 0, R8 = row[(i + 8 + d) | 0]! | 0, w8 = v[(i + 9) | 0]! | 0;
-    x = (q8 - w8) | 0; y = (R8 - w7) | 0; z = (x - y) | 0; const a1_8 = (x - (z & (z >> 31))) | 0;
-    x = (q7 - a1_8) | 0; y = (R8 - a1_7) | 0; z = (x - y) | 0; const a2_8 = (x - (z & (z >> 31))) | 0;
-    x = (q6 - a2_8) | 0; y = (R8 - a2_7) | 0; z = (x - y) | 0; const a3_8 = (x - (z & (z >> 31))) | 0;
-    x = (q5 - a3_8) | 0; y = (R8 - a3_7) | 0; z = (x - y) | 0; const a4_8 = (x - (z & (z >> 31))) | 0;
-    x = (q4 - a4_8) | 0; y = (R8 - a4_7) | 0; z = (x - y) | 0; const a5_8 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a5_8) | 0; y = (R8 - a5_7) | 0; z = (x - y) | 0; const a6_8 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a6_8) | 0; y = (R8 - a6_7) | 0; z = (x - y) | 0; const a7_8 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a7_8) | 0; y = (R8 - a7_7) | 0; z = (x - y) | 0; const a8_8 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a8_8) | 0; y = (R8 - a8_7) | 0; z = (x - y) | 0; const a9_8 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a9_8) | 0; y = (R8 - a9_7) | 0; z = (x - y) | 0; const a10_8 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a10_8) | 0; y = (R8 - a10_7) | 0; z = (x - y) | 0; const a11_8 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a11_8) | 0; y = (R8 - a11_7) | 0; z = (x - y) | 0; const a12_8 = (x - (z & (z >> 31))) | 0;
-    v[(i - 3) | 0] = a12_8;
-    const q9 = row[(i + 9) | 0]! | 0, R9 = row[(i + 9 + d) | 0]! | 0, w9 = v[(i + 10) | 0]! | 0;
-    x = (q9 - w9) | 0; y = (R9 - w8) | 0; z = (x - y) | 0; const a1_9 = (x - (z & (z >> 31))) | 0;
-    x = (q8 - a1_9) | 0; y = (R9 - a1_8) | 0; z = (x - y) | 0; const a2_9 = (x - (z & (z >> 31))) | 0;
-    x = (q7 - a2_9) | 0; y = (R9 - a2_8) | 0; z = (x - y) | 0; const a3_9 = (x - (z & (z >> 31))) | 0;
-    x = (q6 - a3_9) | 0; y = (R9 - a3_8) | 0; z = (x - y) | 0; const a4_9 = (x - (z & (z >> 31))) | 0;
-    x = (q5 - a4_9) | 0; y = (R9 - a4_8) | 0; z = (x - y) | 0; const a5_9 = (x - (z & (z >> 31))) | 0;
-    x = (q4 - a5_9) | 0; y = (R9 - a5_8) | 0; z = (x - y) | 0; const a6_9 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a6_9) | 0; y = (R9 - a6_8) | 0; z = (x - y) | 0; const a7_9 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a7_9) | 0; y = (R9 - a7_8) | 0; z = (x - y) | 0; const a8_9 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a8_9) | 0; y = (R9 - a8_8) | 0; z = (x - y) | 0; const a9_9 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a9_9) | 0; y = (R9 - a9_8) | 0; z = (x - y) | 0; const a10_9 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a10_9) | 0; y = (R9 - a10_8) | 0; z = (x - y) | 0; const a11_9 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a11_9) | 0; y = (R9 - a11_8) | 0; z = (x - y) | 0; const a12_9 = (x - (z & (z >> 31))) | 0;
-    v[(i - 2) | 0] = a12_9;
-    const q10 = row[(i + 10) | 0]! | 0, R10 = row[(i + 10 + d) | 0]! | 0, w10 = v[(i + 11) | 0]! | 0;
-    x = (q10 - w10) | 0; y = (R10 - w9) | 0; z = (x - y) | 0; const a1_10 = (x - (z & (z >> 31))) | 0;
-    x = (q9 - a1_10) | 0; y = (R10 - a1_9) | 0; z = (x - y) | 0; const a2_10 = (x - (z & (z >> 31))) | 0;
-    x = (q8 - a2_10) | 0; y = (R10 - a2_9) | 0; z = (x - y) | 0; const a3_10 = (x - (z & (z >> 31))) | 0;
-    x = (q7 - a3_10) | 0; y = (R10 - a3_9) | 0; z = (x - y) | 0; const a4_10 = (x - (z & (z >> 31))) | 0;
-    x = (q6 - a4_10) | 0; y = (R10 - a4_9) | 0; z = (x - y) | 0; const a5_10 = (x - (z & (z >> 31))) | 0;
-    x = (q5 - a5_10) | 0; y = (R10 - a5_9) | 0; z = (x - y) | 0; const a6_10 = (x - (z & (z >> 31))) | 0;
-    x = (q4 - a6_10) | 0; y = (R10 - a6_9) | 0; z = (x - y) | 0; const a7_10 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a7_10) | 0; y = (R10 - a7_9) | 0; z = (x - y) | 0; const a8_10 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a8_10) | 0; y = (R10 - a8_9) | 0; z = (x - y) | 0; const a9_10 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a9_10) | 0; y = (R10 - a9_9) | 0; z = (x - y) | 0; const a10_10 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a10_10) | 0; y = (R10 - a10_9) | 0; z = (x - y) | 0; const a11_10 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a11_10) | 0; y = (R10 - a11_9) | 0; z = (x - y) | 0; const a12_10 = (x - (z & (z >> 31))) | 0;
-    v[(i - 1) | 0] = a12_10;
-    const q11 = row[(i + 11) | 0]! | 0, R11 = row[(i + 11 + d) | 0]! | 0, w11 = v[(i + 12) | 0]! | 0;
-    x = (q11 - w11) | 0; y = (R11 - w10) | 0; z = (x - y) | 0; const a1_11 = (x - (z & (z >> 31))) | 0;
-    x = (q10 - a1_11) | 0; y = (R11 - a1_10) | 0; z = (x - y) | 0; const a2_11 = (x - (z & (z >> 31))) | 0;
-    x = (q9 - a2_11) | 0; y = (R11 - a2_10) | 0; z = (x - y) | 0; const a3_11 = (x - (z & (z >> 31))) | 0;
-    x = (q8 - a3_11) | 0; y = (R11 - a3_10) | 0; z = (x - y) | 0; const a4_11 = (x - (z & (z >> 31))) | 0;
-    x = (q7 - a4_11) | 0; y = (R11 - a4_10) | 0; z = (x - y) | 0; const a5_11 = (x - (z & (z >> 31))) | 0;
-    x = (q6 - a5_11) | 0; y = (R11 - a5_10) | 0; z = (x - y) | 0; const a6_11 = (x - (z & (z >> 31))) | 0;
-    x = (q5 - a6_11) | 0; y = (R11 - a6_10) | 0; z = (x - y) | 0; const a7_11 = (x - (z & (z >> 31))) | 0;
-    x = (q4 - a7_11) | 0; y = (R11 - a7_10) | 0; z = (x - y) | 0; const a8_11 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a8_11) | 0; y = (R11 - a8_10) | 0; z = (x - y) | 0; const a9_11 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a9_11) | 0; y = (R11 - a9_10) | 0; z = (x - y) | 0; const a10_11 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a10_11) | 0; y = (R11 - a10_10) | 0; z = (x - y) | 0; const a11_11 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a11_11) | 0; y = (R11 - a11_10) | 0; z = (x - y) | 0; const a12_11 = (x - (z & (z >> 31))) | 0;
-    v[i] = a12_11;
-    prev = w11; p1 = a1_11; p2 = a2_11; p3 = a3_11; p4 = a4_11; p5 = a5_11; p6 = a6_11; p7 = a7_11; p8 = a8_11; p9 = a9_11; p10 = a10_11; p11 = a11_11;
-    r1 = q11; r2 = q10; r3 = q9; r4 = q8; r5 = q7; r6 = q6; r7 = q5; r8 = q4; r9 = q3; r10 = q2; r11 = q1;
+    v[i] = a6_5;
+    prev = w5; p1 = a1_5; p2 = a2_5; p3 = a3_5; p4 = a4_5; p5 = a5_5;
+    r1 = q5; r2 = q4; r3 = q3; r4 = q2; r5 = q1;
   }
 }
 
 /**
  * Advances `v` from diagonal d by `steps` diagonals for the intervals of row[0..n) (v[j] =
- * V(j, j+d) for j ≤ n−d): 12 at a time while they fit, then one by one.
+ * V(j, j+d) for j ≤ n−d): SWEEP (6) at a time while they fit, then one by one.
  */
 function advance(row: Cells, v: Cells, n: number, d: number, steps: number): void {
   const end = d + steps;

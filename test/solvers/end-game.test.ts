@@ -137,7 +137,7 @@ function fullTable(row: readonly number[]): (lo: number, hi: number) => number {
 }
 
 describe('End Game in O(N) memory against the O(N²) table version', () => {
-  // Lengths past 12 take the twelve-diagonals-per-pass sweep (Int32 cells) and its one-diagonal
+  // Lengths past 6 take the six-diagonals-per-pass sweep (Int32 cells) and its one-diagonal
   // tail; rows of large numbers take the Float64 cells. Lengths are drawn uniformly (fast-check's
   // default sizes would keep most rows short).
   const rowOf = (maxLength: number, values: fc.Arbitrary<number>): fc.Arbitrary<number[]> =>
@@ -176,7 +176,7 @@ describe('End Game in O(N) memory against the O(N²) table version', () => {
     );
   });
 
-  it('endGameValue on random rows up to 250 numbers (several 12-trip groups per pass, any length mod 12)', () => {
+  it('endGameValue on random rows up to 250 numbers (several 6-trip groups per pass, any length mod 6)', () => {
     fc.assert(
       fc.property(rowOf(250, fc.integer({ min: -30, max: 30 })), fc.nat(), (row, cut) => {
         const want = fullTable(row);
