@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { nimPeriodSummary, nimValuePeriod, periodicNimValue } from '../../src/solvers/nim-period.ts';
 import { noRepeatPeriod, noRepeatTable, noRepeatWins } from '../../src/solvers/no-repeat.ts';
 import { partizanPeriod, partizanTable, partizanWins } from '../../src/solvers/partizan.ts';
-import { brentPeriod, firstTableUpto, MAX_PILE, periodicIndex, subPile, toPile, type Period } from '../../src/solvers/period.ts';
+import { byteWindowPeriod, firstTableUpto, MAX_PILE, periodicIndex, subPile, toPile, type Period } from '../../src/solvers/period.ts';
 import { isN, subtractionPeriod } from '../../src/solvers/subtraction.ts';
 
 const SEED_002 = [15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41];
@@ -91,12 +91,14 @@ function bigintPilesBeyond(p: Period, upto: number): bigint[] {
 const smallSet = (maxTake: number, maxLength: number): fc.Arbitrary<number[]> =>
   fc.uniqueArray(fc.integer({ min: 1, max: maxTake }), { minLength: 1, maxLength }).map((xs) => [...xs].sort((a, b) => a - b));
 
-describe('brentPeriod', () => {
+describe('Brent over windows', () => {
+  // bitWindowPeriod is the same loop over bit windows: the subtraction and partizan period tests
+  // check it against brute-force tables.
   it('finds the least pre-period and period of a window sequence, or null when the table is short', () => {
-    // Windows of one value: 5 6 7 then 1 2 3 4 repeating.
-    const v = [5, 6, 7, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2];
-    expect(brentPeriod(v.length - 1, (a, b) => v[a] === v[b])).toEqual({ preperiod: 3, period: 4 });
-    expect(brentPeriod(6, (a, b) => v[a] === v[b])).toBeNull();
+    // Windows of one byte: 5 6 7 then 1 2 3 4 repeating.
+    const v = Uint8Array.from([5, 6, 7, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2]);
+    expect(byteWindowPeriod(v, v.length - 1, 1)).toEqual({ preperiod: 3, period: 4 });
+    expect(byteWindowPeriod(v, 6, 1)).toBeNull();
   });
 });
 
