@@ -48,9 +48,14 @@ export function tableWords(upto: number): number {
  * When max S ≤ 64 the runs come from a 64-pile window held in two int32 locals (`fillByWindow`).
  * When min S < 4 (chunks too short) and max S ≤ 12, 16 piles at a time come from a lookup table
  * over the window of the max S piles before them; otherwise a scalar early-exit loop is used.
+ *
+ * `into`: an all-zero array of `tableWords(upto)` words to fill instead of a new one (a caller
+ * that rebuilds large tables saves the fresh pages' faults: at 10^8 piles, 12.5 MB, those cost as
+ * much as the fill itself on this machine's VM).
  */
-export function subtractionTable(moves: readonly number[], upto: number): Uint32Array {
-  const bits = new Uint32Array(tableWords(upto));
+export function subtractionTable(moves: readonly number[], upto: number, into?: Uint32Array): Uint32Array {
+  if (into && into.length !== tableWords(upto)) throw new RangeError(`Expected a table of ${tableWords(upto)} words, got ${into.length}`);
+  const bits = into ?? new Uint32Array(tableWords(upto));
   // Takes larger than the table never apply; dropping them keeps the scalar prefix short.
   let fit = 0;
   while (fit < moves.length && moves[fit]! <= upto) fit++;

@@ -9,6 +9,7 @@ import {
   pPositionsOf,
   subtractionPeriod,
   subtractionTable,
+  tableWords,
 } from '../../src/solvers/subtraction.ts';
 
 const SEED_002 = [15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41];
@@ -111,6 +112,17 @@ describe('subtractionTable', () => {
 
   it('ignores takes larger than the table', () => {
     expect(pPositionsOf(subtractionTable([3, 1000], 10), 10)).toEqual([0, 1, 2, 6, 7, 8]);
+  });
+
+  it('fills a zeroed table it is given, reused across sets, and rejects one of the wrong size', () => {
+    const upto = 3000;
+    const into = new Uint32Array(tableWords(upto));
+    for (const moves of [SEED_002, [1, 5, 8, 10], [2, 3]]) {
+      into.fill(0);
+      expect(subtractionTable(moves, upto, into)).toBe(into);
+      expect(Array.from(into)).toEqual(Array.from(subtractionTable(moves, upto)));
+    }
+    expect(() => subtractionTable(SEED_002, upto, new Uint32Array(5))).toThrow(/Expected a table of \d+ words, got 5/);
   });
 });
 
