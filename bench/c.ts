@@ -77,15 +77,19 @@ export function runC(name: string, args: readonly string[] = []): CResult | null
   return { medianMs, values };
 }
 
-/** Prints the TS median, the C median and their ratio (target ≤ 1.5) on one line. */
-export function reportRatio(label: string, tsMs: number, c: CResult | null): void {
+/**
+ * Prints the TS median, the C median and their ratio on one line, with the target when the ratio
+ * misses it: TS/C ≤ `target` (below it when `strictly`); null: no ratio target.
+ */
+export function reportRatio(label: string, tsMs: number, c: CResult | null, target: number | null = 1.5, strictly = false): void {
   const ts = fmtMs(tsMs);
   if (c === null) {
     report(label, `TS ${ts} (no C figure)`);
     return;
   }
   const ratio = tsMs / c.medianMs;
-  report(label, `TS ${ts}, C ${fmtMs(c.medianMs)}, TS/C ${ratio.toFixed(2)}${ratio <= 1.5 ? '' : ' (target ≤ 1.5)'}`);
+  const miss = target !== null && (strictly ? ratio >= target : ratio > target);
+  report(label, `TS ${ts}, C ${fmtMs(c.medianMs)}, TS/C ${ratio.toFixed(2)}${miss ? ` (target ${strictly ? '<' : '≤'} ${target})` : ''}`);
 }
 
 function fmtMs(ms: number): string {
