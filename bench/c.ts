@@ -18,7 +18,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { medianMs, report } from './util.ts';
@@ -53,6 +53,79 @@ function compile(name: string): string | null {
   }
   binaries.set(name, bin);
   return bin;
+}
+
+/** The affinity mask to restore after `onOneCpu` ('' before its first call), or null: no pinning. */
+let unpinnedMask: string | null | undefined;
+
+/** The CPU the last `onOneCpu` ran on, or null when it did not pin (for compareWithC's line). */
+let lastCpu: number | null = null;
+
+/** Pins the main thread (its thread id is the process id) to `cpus`, as taskset's -c list or mask. */
+function pin(cpuList: string, asMask = false): void {
+  spawnSync('taskset', asMask ? ['-p', cpuList, String(process.pid)] : ['-p', '-c', cpuList, String(process.pid)]);
+}
+
+const probeRow = new Uint8Array(1 << 14);
+/** A short branchy table fill, the kind of code the comparisons time: ms for 150 passes, best of 5. */
+function probeMs(): number {
+  let best = Infinity;
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    for (let pass = 0; pass < 150; pass++) {
+      for (let n = 16; n < probeRow.length; n++) {
+        let take = 0;
+        for (let i = 1; i < 12; i += 2) {
+          if (probeRow[n - i] === 0) {
+            take = i;
+            break;
+          }
+        }
+        probeRow[n] = take & 1 ? 0 : Math.imul(n, 0x9e3779b1) >>> 31;
+      }
+    }
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+/**
+ * Runs `fn` with the bench's main thread, and so every C program it starts meanwhile, pinned to
+ * one CPU: BENCH_CPU=<n>, or by default the CPU on which a short probe runs fastest just now
+ * (BENCH_CPU=none: no pinning). Where `taskset` (util-linux) is missing, `fn` runs unpinned.
+ *
+ * Why: on a VM the CPUs differ in speed from minute to minute (on this project's 2-CPU VM, one ran
+ * the same code 1.0–1.7× slower than the other, and which one changed over the day), and the
+ * scheduler would put the busy bench thread and the idle C child on different CPUs, so a ratio
+ * compared CPUs, not code. Only the main thread is pinned: V8's compiler and GC threads keep the
+ * other CPUs, as the C side has no such threads at all.
+ */
+export function onOneCpu<T>(fn: () => T): T {
+  const env = process.env.BENCH_CPU ?? '';
+  if (unpinnedMask === undefined) {
+    const now = env === 'none' ? null : spawnSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' });
+    unpinnedMask = now && !now.error && now.status === 0 ? (/:\s*([0-9a-f]+)\s*$/.exec(now.stdout)?.[1] ?? null) : null;
+    if (unpinnedMask === null && env !== 'none') console.log('  (TS/C comparisons not pinned to one CPU: no taskset)');
+  }
+  lastCpu = null;
+  if (unpinnedMask === null) return fn();
+  let cpu = Number(env);
+  if (env === '' || !Number.isInteger(cpu)) {
+    let best = Infinity;
+    for (let c = 0; c < Math.min(cpus().length, 8); c++) {
+      pin(String(c));
+      probeMs(); // warm-up
+      const ms = probeMs();
+      if (ms < best) [best, cpu] = [ms, c];
+    }
+  }
+  pin(String(cpu));
+  lastCpu = cpu;
+  try {
+    return fn();
+  } finally {
+    pin(unpinnedMask, true);
+  }
 }
 
 /** Compiles (once) and runs `bench/c/<name>.c` with `args`; null when no compiler is available. */
@@ -113,14 +186,16 @@ export function compareWithC(
   const tss: number[] = [];
   const ratios: number[] = [];
   let last: CResult | null = null;
-  for (let r = 0; r < rounds; r++) {
-    last = runC(name, args);
-    const t = medianMs(ts, runs);
-    tss.push(t);
-    if (last === null) continue;
-    cs.push(last.medianMs);
-    ratios.push(t / last.medianMs);
-  }
+  onOneCpu(() => {
+    for (let r = 0; r < rounds; r++) {
+      last = runC(name, args);
+      const t = medianMs(ts, runs);
+      tss.push(t);
+      if (last === null) continue;
+      cs.push(last.medianMs);
+      ratios.push(t / last.medianMs);
+    }
+  });
   const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   if (last === null) {
     report(label, `TS ${fmtMs(med(tss))} (no C figure)`);
@@ -129,7 +204,7 @@ export function compareWithC(
   const ratio = med(ratios);
   report(
     label,
-    `TS ${fmtMs(med(tss))}, C ${fmtMs(med(cs))}, TS/C ${ratio.toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')})${ratio <= 1.5 ? '' : ', target ≤ 1.5'}`,
+    `TS ${fmtMs(med(tss))}, C ${fmtMs(med(cs))}, TS/C ${ratio.toFixed(2)} (rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}${lastCpu === null ? '' : `; CPU ${lastCpu}`})${ratio <= 1.5 ? '' : ', target ≤ 1.5'}`,
   );
   return last;
 }

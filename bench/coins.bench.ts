@@ -75,7 +75,7 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
   const { writeFileSync, mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
-  const { compareWithC, runC, reportRatio } = await import('./c.ts');
+  const { compareWithC, onOneCpu, runC, reportRatio } = await import('./c.ts');
   const { buildTable, chunkTakes, tableLayout, readBit, tableIndex } = await import('../src/solvers/coin-table.ts');
   const { buildTableParallel } = await import('../src/solvers/coin-table-build.ts');
   const { createCoinSearch, boardSymmetries } = await import('../src/solvers/coin-search.ts');
@@ -132,17 +132,20 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
     const coinsPer = Number(process.env.COINS_SEARCH_COINS ?? 24);
     const budget = Number(process.env.COINS_SEARCH_BUDGET_MS ?? 10_000);
     let tsNodes = 0;
-    for (let i = 0; i < positions; i++) {
-      const cells = rng.shuffle(Array.from({ length: 36 }, (_, k) => k)).slice(0, coinsPer);
-      const mask = cells.reduce((m, c) => m + 2 ** c, 0);
-      masks.push(mask);
-      const search = createCoinSearch(g, { symmetries: boardSymmetries('square', 6) });
-      const t0 = performance.now();
-      const r = search.wins(mask, Date.now() + budget);
-      tsNodes += search.stats.nodes;
-      results.push(r);
-      times.push(r === undefined ? budget : performance.now() - t0);
-    }
+    // Both sides on one CPU (bench/c.ts `onOneCpu`).
+    onOneCpu(() => {
+      for (let i = 0; i < positions; i++) {
+        const cells = rng.shuffle(Array.from({ length: 36 }, (_, k) => k)).slice(0, coinsPer);
+        const mask = cells.reduce((m, c) => m + 2 ** c, 0);
+        masks.push(mask);
+        const search = createCoinSearch(g, { symmetries: boardSymmetries('square', 6) });
+        const t0 = performance.now();
+        const r = search.wins(mask, Date.now() + budget);
+        tsNodes += search.stats.nodes;
+        results.push(r);
+        times.push(r === undefined ? budget : performance.now() - t0);
+      }
+    });
     const unproved = results.filter((r) => r === undefined).length;
     const sorted = [...times].sort((a, b) => a - b);
     const tsMedian = sorted[Math.floor(sorted.length / 2)]!;
@@ -166,7 +169,7 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
       `square 6×6: ${coinsPer}-coin positions by a block table each`,
       `median ${blockTimes[Math.floor(blockTimes.length / 2)]!.toFixed(0)} ms (max ${blockTimes[blockTimes.length - 1]!.toFixed(0)})`,
     );
-    const c = runC('coins_search', [String(budget), ...masks.map(String)]);
+    const c = onOneCpu(() => runC('coins_search', [String(budget), ...masks.map(String)]));
     if (c) {
       const cUnproved = results.filter((_, i) => c.values[`win_${i}`] === '2').length;
       if (cUnproved) report(`square 6×6: C search, unproved in ${budget} ms`, `${cUnproved} of ${positions}`);

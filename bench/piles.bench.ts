@@ -6,7 +6,7 @@
  * `PILES_SIEVE_N=2^26 PILES_NIM_N=300000 npm run bench -- piles` (defaults: the issue's 2^28, 10^6).
  */
 import { squaresColdFit, squaresColdList, squaresNimValues, subtractionNimValues } from '../src/solvers/grundy.ts';
-import { runC, reportRatio } from './c.ts';
+import { onOneCpu, runC, reportRatio } from './c.ts';
 import { medianTimes, reportCpuRatio } from './timing.ts';
 import { report } from './util.ts';
 
@@ -29,8 +29,7 @@ function showSize(n: number): string {
 {
   // Multi-second runs: no warm-up on either side (V8 optimises within the first block).
   const n = sizeFromEnv('PILES_SIEVE_N', 2 ** 28);
-  const ts = medianTimes(() => squaresColdList(n), 3, false);
-  const c = runC('squares_sieve', [String(n), '3', '0']);
+  const [ts, c] = onOneCpu(() => [medianTimes(() => squaresColdList(n), 3, false), runC('squares_sieve', [String(n), '3', '0'])] as const);
   reportRatio(`squares cold sieve to ${showSize(n)}, wall`, ts.wallMs, c);
   reportCpuRatio(`squares cold sieve to ${showSize(n)}, cpu`, ts.cpuMs, c?.values['cpu_median_ms']);
   const fit = squaresColdFit(n);
@@ -39,8 +38,7 @@ function showSize(n: number): string {
 
 {
   const n = sizeFromEnv('PILES_NIM_N', 1_000_000);
-  const ts = medianTimes(() => squaresNimValues(n), 5, true);
-  const c = runC('squares_nim', [String(n), '5']);
+  const [ts, c] = onOneCpu(() => [medianTimes(() => squaresNimValues(n), 5, true), runC('squares_nim', [String(n), '5'])] as const);
   reportRatio(`squares nim-values 0..${showSize(n)} (8 lanes), wall`, ts.wallMs, c);
   reportCpuRatio(`squares nim-values 0..${showSize(n)} (8 lanes), cpu`, ts.cpuMs, c?.values['cpu_median_ms']);
   let zeros = 0;

@@ -4,6 +4,7 @@
  * as one byte per pile (see `noRepeatTable`); its eventual period answers any pile up to 2^63 − 1.
  */
 import { byteWindowPeriod, growUntilPeriodic, int32Takes, subPile, type Period, type Pile } from './period.ts';
+import { zeroedBytes } from './small-tables.ts';
 
 /** Row code: the player to move loses whatever amount is forbidden. */
 export const LOST = 0;
@@ -20,7 +21,7 @@ export const WON = 1;
  */
 export function noRepeatTable(moves: readonly number[], upto: number): Uint8Array {
   if (moves.length > 253) throw new RangeError(`Expected at most 253 takes, got ${moves.length}`);
-  const code = new Uint8Array(upto + 1);
+  const code = zeroedBytes(upto + 1);
   const count = moves.length;
   // A typed copy keeps the inner loops on one monomorphic int array.
   const takes = int32Takes(moves);

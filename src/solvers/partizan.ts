@@ -5,6 +5,7 @@
  * period answers any pile up to 2^63 − 1.
  */
 import { bitWindowPeriod, growUntilPeriodic, int32Takes, subPile, type Period, type Pile } from './period.ts';
+import { zeroedWords } from './small-tables.ts';
 
 /** The two win bitsets of a partizan subtraction game for piles 0..upto. */
 export interface PartizanTable {
@@ -26,8 +27,8 @@ function bit(bits: Uint32Array, n: number): boolean {
  */
 export function partizanTable(left: readonly number[], right: readonly number[], upto: number): PartizanTable {
   const words = (upto >>> 5) + 1;
-  const l = new Uint32Array(words);
-  const r = new Uint32Array(words);
+  const l = zeroedWords(words);
+  const r = zeroedWords(words);
   // Typed copies and indexed loops: about 2× faster than `for…of` over the arrays (bench/onepile).
   const ls = int32Takes(left);
   const rs = int32Takes(right);

@@ -4,6 +4,7 @@
  * O(1), and the O(1) rule for consecutive sets.
  */
 import { bitWindowPeriod, firstTableUpto, int32Takes } from './period.ts';
+import { zeroedWords } from './small-tables.ts';
 
 /** True when S = {a, a+1, …, b} (sorted input). */
 export function isConsecutive(moves: readonly number[]): boolean {
@@ -55,7 +56,7 @@ export function tableWords(upto: number): number {
  */
 export function subtractionTable(moves: readonly number[], upto: number, into?: Uint32Array): Uint32Array {
   if (into && into.length !== tableWords(upto)) throw new RangeError(`Expected a table of ${tableWords(upto)} words, got ${into.length}`);
-  const bits = into ?? new Uint32Array(tableWords(upto));
+  const bits = into ?? zeroedWords(tableWords(upto));
   // Takes larger than the table never apply; dropping them keeps the scalar prefix short.
   let fit = 0;
   while (fit < moves.length && moves[fit]! <= upto) fit++;
