@@ -7,8 +7,9 @@
  *                window when max S <= 64, scalar when min S < 4), windows of max S bits compared
  *                64 bits at a time;
  *   no-repeat:   one byte per pile (the row over forbidden amounts), window of max S bytes;
- *   partizan:    two bitsets (Left / Right to move wins), window of max(max L, max R) piles, compared
- *                64 bits at a time.
+ *   partizan:    two bitsets (Left / Right to move wins), filled from 32-pile windows in registers
+ *                when every take is at most 32 (else pile by pile), window of max(max L, max R)
+ *                piles, compared 64 bits at a time.
  *
  * Usage: period [runs] [reps]. Each of the `runs` timed samples detects all six periods `reps`
  * times (one detection of all six is a fraction of a millisecond, too short to time alone), after
@@ -161,17 +162,46 @@ static uint64_t *gL, *gRw;
 #define SAME_PZ(a, c) (same_words(gL, a, c, gM) && same_words(gRw, a, c, gM))
 #define BIT64(b, n) (((b)[(n) >> 6] >> ((n) & 63)) & 1)
 
+/* The two bitsets from 32-pile windows in registers, k = min(min L, min R, 31) piles at a time
+   (every take <= 32): as windowFill in src/solvers/partizan.ts. Piles below 0 read as won. */
+static void pz_window(uint32_t *L, uint32_t *R, const int *l, int kl, const int *r, int kr, long upto) {
+  int k = l[0] < r[0] ? l[0] : r[0];
+  if (k > 31) k = 31;
+  unsigned sl[32], sr[32];
+  for (int i = 0; i < kl; i++) sl[i] = 32 - l[i];
+  for (int i = 0; i < kr; i++) sr[i] = 32 - r[i];
+  uint32_t mask = (1u << k) - 1, hl = ~0u, hr = ~0u;
+  unsigned up = 32 - k;
+  for (long n = 0; n <= upto; n += k) {
+    uint32_t al = ~0u, ar = ~0u;
+    for (int i = 0; i < kl; i++) al &= hr >> sl[i];
+    for (int i = 0; i < kr; i++) ar &= hl >> sr[i];
+    uint32_t lw = ~al & mask, rw = ~ar & mask;
+    hl = (hl >> k) | (lw << up);
+    hr = (hr >> k) | (rw << up);
+    long w = n >> 5;
+    unsigned sh = n & 31;
+    L[w] |= lw << sh; L[w + 1] = sh ? lw >> (32 - sh) : 0;
+    R[w] |= rw << sh; R[w + 1] = sh ? rw >> (32 - sh) : 0;
+  }
+  long last = upto >> 5;
+  uint32_t keep = (upto & 31) == 31 ? ~0u : (1u << ((upto & 31) + 1)) - 1;
+  L[last] &= keep; R[last] &= keep; L[last + 1] = 0; R[last + 1] = 0;
+}
+
 static period_t partizan(const int *l, int kl, const int *r, int kr) {
   period_t res;
   gM = l[kl - 1] > r[kr - 1] ? l[kl - 1] : r[kr - 1];
   for (long upto = first_upto(gM);; upto *= 2) {
     uint64_t *L = calloc(upto / 64 + 2, 8), *R = calloc(upto / 64 + 2, 8);
-    for (long n = 0; n <= upto; n++) {
-      for (int i = 0; i < kl && l[i] <= n; i++)
-        if (!BIT64(R, n - l[i])) { L[n >> 6] |= 1ull << (n & 63); break; }
-      for (int i = 0; i < kr && r[i] <= n; i++)
-        if (!BIT64(L, n - r[i])) { R[n >> 6] |= 1ull << (n & 63); break; }
-    }
+    if (gM <= 32) pz_window((uint32_t *)L, (uint32_t *)R, l, kl, r, kr, upto);
+    else
+      for (long n = 0; n <= upto; n++) {
+        for (int i = 0; i < kl && l[i] <= n; i++)
+          if (!BIT64(R, n - l[i])) { L[n >> 6] |= 1ull << (n & 63); break; }
+        for (int i = 0; i < kr && r[i] <= n; i++)
+          if (!BIT64(L, n - r[i])) { R[n >> 6] |= 1ull << (n & 63); break; }
+      }
     gL = L; gRw = R;
     BRENT(upto - gM + 1, SAME_PZ);
     free(L); free(R);

@@ -23,17 +23,36 @@ function bit(bits: Uint32Array, n: number): boolean {
 
 /**
  * Fills both bitsets in one pass: Left to move wins at n when some Left take leaves a pile where
- * Right to move loses, and symmetrically for Right. Both depend only on smaller piles.
+ * Right to move loses, and symmetrically for Right. Both depend only on smaller piles. Sets of at
+ * most WINDOW_SLOTS takes a side, none above 32, are filled from windows held in registers
+ * (`windowFill`); others one pile at a time.
  */
 export function partizanTable(left: readonly number[], right: readonly number[], upto: number): PartizanTable {
-  const words = (upto >>> 5) + 1;
+  // One spare word: the window fill writes a chunk's high part into the next word.
+  const words = (upto >>> 5) + 2;
   const l = zeroedWords(words);
   const r = zeroedWords(words);
+  const nl = left.length;
+  const nr = right.length;
+  if (nl <= WINDOW_SLOTS && nr <= WINDOW_SLOTS && left[nl - 1]! <= 32 && right[nr - 1]! <= 32) {
+    const k = Math.min(left[0]!, right[0]!, 31);
+    // Shift counts: the run at n − s starts at window bit 32 − s. Unused slots repeat the last
+    // take (AND is idempotent).
+    windowFill(l, r, k, upto,
+      32 - left[0]!, 32 - left[Math.min(1, nl - 1)]!, 32 - left[Math.min(2, nl - 1)]!, 32 - left[Math.min(3, nl - 1)]!,
+      32 - right[0]!, 32 - right[Math.min(1, nr - 1)]!, 32 - right[Math.min(2, nr - 1)]!, 32 - right[Math.min(3, nr - 1)]!);
+    // The last chunk may have run past upto: those bits are not part of the table.
+    const last = upto >>> 5;
+    const keep = (upto & 31) === 31 ? -1 : (1 << ((upto & 31) + 1)) - 1;
+    l[last] = l[last]! & keep;
+    r[last] = r[last]! & keep;
+    l[last + 1] = 0;
+    r[last + 1] = 0;
+    return { left: l, right: r, upto };
+  }
   // Typed copies and indexed loops: about 2× faster than `for…of` over the arrays (bench/onepile).
   const ls = int32Takes(left);
   const rs = int32Takes(right);
-  const nl = ls.length;
-  const nr = rs.length;
   // Below the largest take some takes do not fit: those piles test p < 0; from there on none do.
   const head = Math.min(upto, Math.max(ls[nl - 1]!, rs[nr - 1]!) - 1);
   for (let n = 0; n <= head; n++) {
@@ -93,6 +112,45 @@ function fillPartizan(
         break;
       }
     }
+  }
+}
+
+/** Most takes a side for `windowFill`'s straight-line slots. */
+const WINDOW_SLOTS = 4;
+
+/**
+ * Piles 0..upto (and up to k − 1 past it), k = min(min L, min R, 31) at a time, with every take at
+ * most 32: `hl` and `hr` hold the Left and Right bits of the 32 piles before n (bit 31 is pile n−1;
+ * piles below 0 read as won, so no take reaches them). Pile n+j is a Left win when some n+j−s is
+ * a Right loss, so the k new Left bits are NOT(AND over s of hr >>> (32 − s)), and likewise for
+ * Right; then both windows shift in their k new bits. The shift counts come in as locals (lN, rN):
+ * no loads but the stores, no inner loop, no branch on the data. Measured on the seed sets' period
+ * tables (100 piles): 2× faster than the pile-by-pile fill, whose early exits are coin flips.
+ */
+function windowFill(
+  l: Uint32Array,
+  r: Uint32Array,
+  k: number,
+  upto: number,
+  l0: number, l1: number, l2: number, l3: number,
+  r0: number, r1: number, r2: number, r3: number,
+): void {
+  let hl = -1;
+  let hr = -1;
+  const mask = ((1 << k) - 1) | 0;
+  const up = (32 - k) | 0;
+  for (let n = 0; n <= upto; n = (n + k) | 0) {
+    const lw = ~((hr >>> l0) & (hr >>> l1) & (hr >>> l2) & (hr >>> l3)) & mask;
+    const rw = ~((hl >>> r0) & (hl >>> r1) & (hl >>> r2) & (hl >>> r3)) & mask;
+    hl = (hl >>> k) | (lw << up);
+    hr = (hr >>> k) | (rw << up);
+    // (x >>> 1) >>> (31 − sh) is x >>> (32 − sh), and 0 for sh = 0, where one shift by 32 is not.
+    const w = n >>> 5;
+    const sh = n & 31;
+    l[w] = l[w]! | (lw << sh);
+    l[(w + 1) | 0] = (lw >>> 1) >>> (31 - sh);
+    r[w] = r[w]! | (rw << sh);
+    r[(w + 1) | 0] = (rw >>> 1) >>> (31 - sh);
   }
 }
 

@@ -67,6 +67,26 @@ describe('partizan solver against brute force', () => {
     );
   });
 
+  it('both fills (register windows: at most 4 takes a side, none above 32; else pile by pile) match it, with no bit set past the table', () => {
+    const wideArb = fc
+      .uniqueArray(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 })
+      .map((xs) => xs.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(wideArb, wideArb, fc.integer({ min: 0, max: 300 }), (left, right, upto) => {
+        const t = partizanTable(left, right, upto);
+        const win = naive(left, right);
+        for (let n = 0; n <= upto; n++) {
+          if (partizanWins(t, n, true) !== win(n, true) || partizanWins(t, n, false) !== win(n, false)) return false;
+        }
+        for (let n = upto + 1; n < t.left.length * 32; n++) {
+          if ((t.left[n >>> 5]! >>> (n & 31)) & 1 || (t.right[n >>> 5]! >>> (n & 31)) & 1) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('bestMove is the largest winning take of the side to move, else its smallest legal take, else null', () => {
     fc.assert(
       fc.property(setArb, setArb, fc.integer({ min: 0, max: 60 }), (left, right, upto) => {
