@@ -6,11 +6,12 @@
  * lines on stdout: any results you want to cross-check against the TypeScript side, and last
  * `median_ms=<median wall time in ms>`. Then, in a bench:
  *
- *     const c = runC('name', ['100000000', '5']);   // null when there is no C compiler
- *     reportRatio('my table, n ≤ 10^8', tsMedianMs, c);
+ *     const [ts, c] = onOneCpu(() => [medianMs(tsFn), runC('name', ['100000000', '5'])] as const);
+ *     reportRatio('my table, n ≤ 10^8', ts, c);   // c: null when there is no C compiler
  *
  * or, on a shared machine whose load drifts, `compareWithC(label, tsFn, tsRuns, 'name', args)`,
- * which alternates C and TS for a few rounds and reports the median of the per-round ratios.
+ * which alternates C and TS for a few rounds (on one CPU too) and reports the median of the
+ * per-round ratios.
  *
  * `runC` compiles `bench/c/<name>.c` with `cc -O2` once per process into a temp directory and
  * runs it; without `cc` (or when compiling fails) it prints why once and returns null, so a bench
