@@ -56,13 +56,13 @@ function compile(name: string): string | null {
   return bin;
 }
 
-/** The affinity mask to restore after `onOneCpu` ('' before its first call), or null: no pinning. */
+/** The affinity mask to restore after `onOneCpu` (undefined before its first call), or null: no pinning. */
 let unpinnedMask: string | null | undefined;
 
 /** The CPU the last `onOneCpu` ran on, or null when it did not pin (for compareWithC's line). */
 let lastCpu: number | null = null;
 
-/** Pins the main thread (its thread id is the process id) to `cpus`, as taskset's -c list or mask. */
+/** Pins the main thread (its thread id is the process id) to `cpuList`, a taskset -c list, or a hex mask when `asMask`. */
 function pin(cpuList: string, asMask = false): void {
   spawnSync('taskset', asMask ? ['-p', cpuList, String(process.pid)] : ['-p', '-c', cpuList, String(process.pid)]);
 }
@@ -92,8 +92,8 @@ function probeMs(): number {
 
 /**
  * Runs `fn` with the bench's main thread, and so every C program it starts meanwhile, pinned to
- * one CPU: BENCH_CPU=<n>, or by default the CPU on which a short probe runs fastest just now
- * (BENCH_CPU=none: no pinning). Where `taskset` (util-linux) is missing, `fn` runs unpinned.
+ * one CPU: BENCH_CPU=<n>, or by default (or when n is not a CPU here) the CPU on which a short
+ * probe runs fastest just now (BENCH_CPU=none: no pinning). Where `taskset` (util-linux) is missing, `fn` runs unpinned.
  *
  * Why: on a VM the CPUs differ in speed from minute to minute (on this project's 2-CPU VM, one ran
  * the same code 1.0–1.7× slower than the other, and which one changed over the day), and the
@@ -111,7 +111,7 @@ export function onOneCpu<T>(fn: () => T): T {
   lastCpu = null;
   if (unpinnedMask === null) return fn();
   let cpu = Number(env);
-  if (env === '' || !Number.isInteger(cpu)) {
+  if (env === '' || !Number.isInteger(cpu) || cpu < 0 || cpu >= cpus().length) {
     let best = Infinity;
     for (let c = 0; c < Math.min(cpus().length, 8); c++) {
       pin(String(c));
