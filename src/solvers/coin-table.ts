@@ -458,7 +458,10 @@ function crossPass(
   } while (w !== 0);
 }
 
-/** As `crossPass`, for groups of one or two takes. */
+/**
+ * As `crossPass`, for groups of one or two takes: no dummy streams for the unused slots (measured
+ * on the 21-coin build, 3.5 against 3.7 ms with every group through `crossPass`).
+ */
 function crossPass2(W: Int32Array, to: number, free: number, s0: Int32Array, f0: number, z0: number, b0: number, s1: Int32Array, f1: number, z1: number, b1: number): void {
   const T = to | 0;
   const F0 = f0 | 0;
