@@ -56,121 +56,154 @@ function stepFloat(row: Cells, v: Cells, lo: number, d: number, count: number): 
   }
 }
 
-/** Diagonals advanced per pass by `sweepInt`, and the padding its typed arrays need past N. */
+/** Diagonals advanced per pass by `sweepInt`, and the padding its arrays need past N. */
 const SWEEP = 6;
 
 /**
- * Advances `v` in place from diagonal d to diagonal d+6 in one pass (Int32 cells), for the
- * m = count intervals of length d+1 starting at 0 (m ≥ 6; afterwards v[0..m−6] hold length
- * d+6). `first` is v[0], read by the caller. `row` and `v` must have SWEEP spare cells past the
- * row (n + SWEEP and n + 1 + SWEEP cells): the last trip group runs up to 5 trips past m.
- *
- * Why: one diagonal per pass spends three typed-array loads and a store per cell, and V8 pays
- * bounds and map checks on each. Skewing 6 diagonals into one pass (level t at position i−t+1
- * on trip i) needs only row[i], row[i+d] and v[i+1] per trip: level t of the interval starting
- * at j = i−t+1 takes the left end row[j] (carried in r(t−1) from earlier trips) or the right end
- * row[j+d+t−1] = row[i+d], the same for every level. Level t reads level t−1 at j (computed on
- * the previous trip, p(t−1)) and at j+1 (this trip, a(t−1)), both in registers. Entries at
- * negative positions during the first trips are junk that only feeds other negative positions
- * and is never stored; so are the entries the overrunning last trips store at positions past
- * m−6 (no interval of length d+6 starts there).
- *
- * Why 6 trips per loop iteration, written out: V8 moves every value carried around a loop through
- * a stack slot at the back edge (two memory moves per value and trip with one trip per
- * iteration). Written out for 6 trips, the values of one trip are consumed by name in the next, so
- * those moves happen once per 6 trips. Why 6 diagonals: the 11 carried values and a trip's
- * temporaries nearly fit x64's registers; 8, 10, 12 and 16 diagonals (each written out the same
- * way) spill more and measured 4–13% slower at N = 20,000, 4 and 5 slower too. The source is
- * regular on purpose: trip u reads q(u) = row[i+u], R(u) = row[i+u+d] and w(u) = v[i+u+1], and
- * level t of trip u is a(t)_u = max(left − a(t−1)_u, R(u) − a(t)_(u−1)) with left = row[i+u−t+1].
- *
- * How it stays fast in V8 (checked with --trace-deopt): every value is truncated with `| 0`, so
- * the loop is pure int32 arithmetic with no overflow checks; the max is branch-free (x − (z & (z
- * >> 31)) with z = x − y; Math.max and `x > y ? x : y` compile to branches in V8, and on random
- * rows those run four times as slow); and the function reads no array before its loops (v[0]
- * comes in as `first`), so that an on-stack-replaced first call leaves no keyed load without type
- * feedback.
+ * The row and the diagonal `sweepInt` works on (`advance` copies them in and out: O(N) against
+ * its O(N·steps)). Constant arrays, not parameters, on purpose: measured at N = 20,000 (pinned to
+ * one CPU), 137 ms against 171 with the arrays passed as parameters (145 against 177 in a bundle).
+ * Built by a factory, not declared at the top level: a bundler (esbuild, which builds the worker
+ * scripts) turns top-level `const`s into `var`s, and V8 gives this speed only to `const` bindings
+ * (a module-level `var` array measured as slow as a parameter). Rows longer than SWEEP_CELLS −
+ * SWEEP − 1 (65,529) go one diagonal at a time.
  */
-function sweepInt(row: Int32Array, v: Int32Array, d: number, m: number, first: number): void {
-  let p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
-  let r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0;
-  let prev = first;
-  let x = 0, y = 0, z = 0;
-  // Trips 0..4 store nothing (their level-6 entries lie at negative positions).
-  let i = 0;
-  for (; i < SWEEP - 1; i = (i + 1) | 0) {
-    const q = row[i]! | 0, R = row[(i + d) | 0]! | 0, w = v[(i + 1) | 0]! | 0;
-    x = (q - w) | 0; y = (R - prev) | 0; z = (x - y) | 0; const a1 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a1) | 0; y = (R - p1) | 0; z = (x - y) | 0; const a2 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a2) | 0; y = (R - p2) | 0; z = (x - y) | 0; const a3 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a3) | 0; y = (R - p3) | 0; z = (x - y) | 0; const a4 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a4) | 0; y = (R - p4) | 0; z = (x - y) | 0; const a5 = (x - (z & (z >> 31))) | 0;
-    prev = w; p1 = a1; p2 = a2; p3 = a3; p4 = a4; p5 = a5;
-    r5 = r4; r4 = r3; r3 = r2; r2 = r1; r1 = q;
+function sweepKernel() {
+  const SWEEP_ROW = new Int32Array(SWEEP_CELLS);
+  const SWEEP_V = new Int32Array(SWEEP_CELLS);
+
+  /**
+   * Advances `v` = SWEEP_V in place from diagonal d to diagonal d+6 in one pass over `row` =
+   * SWEEP_ROW, for the m = count intervals of length d+1 starting at 0 (m ≥ 6; afterwards
+   * v[0..m−6] hold length d+6). `first` is v[0], read by the caller. The last trip group runs up to
+   * 5 trips past m, into cells past the row that hold whatever an earlier call left there.
+   *
+   * Why: one diagonal per pass spends three typed-array loads and a store per cell, and V8 pays
+   * bounds and map checks on each. Skewing 6 diagonals into one pass (level t at position i−t+1
+   * on trip i) needs only row[i], row[i+d] and v[i+1] per trip: level t of the interval starting
+   * at j = i−t+1 takes the left end row[j] (carried in r(t−1) from earlier trips) or the right end
+   * row[j+d+t−1] = row[i+d], the same for every level. Level t reads level t−1 at j (computed on
+   * the previous trip, p(t−1)) and at j+1 (this trip, a(t−1)), both in registers. Entries at
+   * negative positions during the first trips are junk that only feeds other negative positions
+   * and is never stored; so are the entries the overrunning last trips store at positions past
+   * m−6 (no interval of length d+6 starts there).
+   *
+   * Why 6 trips per loop iteration, written out: V8 moves every value carried around a loop through
+   * a stack slot at the back edge (two memory moves per value and trip with one trip per
+   * iteration). Written out for 6 trips, the values of one trip are consumed by name in the next, so
+   * those moves happen once per 6 trips. Why 6 diagonals: the 11 carried values and a trip's
+   * temporaries nearly fit x64's registers; 8, 10, 12 and 16 diagonals (each written out the same
+   * way) spill more and measured 4–13% slower at N = 20,000, 4 and 5 slower too. Measured again
+   * with the module-level arrays, 3 to 10 diagonals with 4 to 18 trips per iteration took 133–154
+   * ms against 137: no clear gain. The source is
+   * regular on purpose: trip u reads q(u) = row[i+u], R(u) = row[i+u+d] and w(u) = v[i+u+1], and
+   * level t of trip u is a(t)_u = max(left − a(t−1)_u, R(u) − a(t−1)_(u−1)) with left = row[i+u−t+1]
+   * and a(0)_u = w(u).
+   *
+   * How it stays fast in V8 (checked with --trace-deopt): every value is truncated with `| 0`, so
+   * the loop is pure int32 arithmetic with no overflow checks; the max is branch-free (x − (z & (z
+   * >> 31)) with z = x − y; Math.max and `x > y ? x : y` compile to branches in V8, and on random
+   * rows those run four times as slow); and the function reads no array before its loops (v[0]
+   * comes in as `first`), so that an on-stack-replaced first call leaves no keyed load without type
+   * feedback.
+   */
+  function sweepInt(d: number, m: number, first: number): void {
+    const row = SWEEP_ROW;
+    const v = SWEEP_V;
+    let p1 = 0, p2 = 0, p3 = 0, p4 = 0, p5 = 0;
+    let r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0;
+    let prev = first;
+    let x = 0, y = 0, z = 0;
+    // Trips 0..4 store nothing (their level-6 entries lie at negative positions). The loops count
+    // with 5 and 6 (SWEEP − 1 and SWEEP) written out: in a bundle SWEEP is a top-level `var`,
+    // which V8 would load again on every iteration.
+    let i = 0;
+    for (; i < 5; i = (i + 1) | 0) {
+      const q = row[i]! | 0, R = row[(i + d) | 0]! | 0, w = v[(i + 1) | 0]! | 0;
+      x = (q - w) | 0; y = (R - prev) | 0; z = (x - y) | 0; const a1 = (x - (z & (z >> 31))) | 0;
+      x = (r1 - a1) | 0; y = (R - p1) | 0; z = (x - y) | 0; const a2 = (x - (z & (z >> 31))) | 0;
+      x = (r2 - a2) | 0; y = (R - p2) | 0; z = (x - y) | 0; const a3 = (x - (z & (z >> 31))) | 0;
+      x = (r3 - a3) | 0; y = (R - p3) | 0; z = (x - y) | 0; const a4 = (x - (z & (z >> 31))) | 0;
+      x = (r4 - a4) | 0; y = (R - p4) | 0; z = (x - y) | 0; const a5 = (x - (z & (z >> 31))) | 0;
+      prev = w; p1 = a1; p2 = a2; p3 = a3; p4 = a4; p5 = a5;
+      r5 = r4; r4 = r3; r3 = r2; r2 = r1; r1 = q;
+    }
+    // Trips from 5 on, 6 per iteration (the last iteration may run past m into the padding).
+    for (; i < m; i = (i + 6) | 0) {
+      const q0 = row[i]! | 0, R0 = row[(i + d) | 0]! | 0, w0 = v[(i + 1) | 0]! | 0;
+      x = (q0 - w0) | 0; y = (R0 - prev) | 0; z = (x - y) | 0; const a1_0 = (x - (z & (z >> 31))) | 0;
+      x = (r1 - a1_0) | 0; y = (R0 - p1) | 0; z = (x - y) | 0; const a2_0 = (x - (z & (z >> 31))) | 0;
+      x = (r2 - a2_0) | 0; y = (R0 - p2) | 0; z = (x - y) | 0; const a3_0 = (x - (z & (z >> 31))) | 0;
+      x = (r3 - a3_0) | 0; y = (R0 - p3) | 0; z = (x - y) | 0; const a4_0 = (x - (z & (z >> 31))) | 0;
+      x = (r4 - a4_0) | 0; y = (R0 - p4) | 0; z = (x - y) | 0; const a5_0 = (x - (z & (z >> 31))) | 0;
+      x = (r5 - a5_0) | 0; y = (R0 - p5) | 0; z = (x - y) | 0; const a6_0 = (x - (z & (z >> 31))) | 0;
+      v[(i - 5) | 0] = a6_0;
+      const q1 = row[(i + 1) | 0]! | 0, R1 = row[(i + 1 + d) | 0]! | 0, w1 = v[(i + 2) | 0]! | 0;
+      x = (q1 - w1) | 0; y = (R1 - w0) | 0; z = (x - y) | 0; const a1_1 = (x - (z & (z >> 31))) | 0;
+      x = (q0 - a1_1) | 0; y = (R1 - a1_0) | 0; z = (x - y) | 0; const a2_1 = (x - (z & (z >> 31))) | 0;
+      x = (r1 - a2_1) | 0; y = (R1 - a2_0) | 0; z = (x - y) | 0; const a3_1 = (x - (z & (z >> 31))) | 0;
+      x = (r2 - a3_1) | 0; y = (R1 - a3_0) | 0; z = (x - y) | 0; const a4_1 = (x - (z & (z >> 31))) | 0;
+      x = (r3 - a4_1) | 0; y = (R1 - a4_0) | 0; z = (x - y) | 0; const a5_1 = (x - (z & (z >> 31))) | 0;
+      x = (r4 - a5_1) | 0; y = (R1 - a5_0) | 0; z = (x - y) | 0; const a6_1 = (x - (z & (z >> 31))) | 0;
+      v[(i - 4) | 0] = a6_1;
+      const q2 = row[(i + 2) | 0]! | 0, R2 = row[(i + 2 + d) | 0]! | 0, w2 = v[(i + 3) | 0]! | 0;
+      x = (q2 - w2) | 0; y = (R2 - w1) | 0; z = (x - y) | 0; const a1_2 = (x - (z & (z >> 31))) | 0;
+      x = (q1 - a1_2) | 0; y = (R2 - a1_1) | 0; z = (x - y) | 0; const a2_2 = (x - (z & (z >> 31))) | 0;
+      x = (q0 - a2_2) | 0; y = (R2 - a2_1) | 0; z = (x - y) | 0; const a3_2 = (x - (z & (z >> 31))) | 0;
+      x = (r1 - a3_2) | 0; y = (R2 - a3_1) | 0; z = (x - y) | 0; const a4_2 = (x - (z & (z >> 31))) | 0;
+      x = (r2 - a4_2) | 0; y = (R2 - a4_1) | 0; z = (x - y) | 0; const a5_2 = (x - (z & (z >> 31))) | 0;
+      x = (r3 - a5_2) | 0; y = (R2 - a5_1) | 0; z = (x - y) | 0; const a6_2 = (x - (z & (z >> 31))) | 0;
+      v[(i - 3) | 0] = a6_2;
+      const q3 = row[(i + 3) | 0]! | 0, R3 = row[(i + 3 + d) | 0]! | 0, w3 = v[(i + 4) | 0]! | 0;
+      x = (q3 - w3) | 0; y = (R3 - w2) | 0; z = (x - y) | 0; const a1_3 = (x - (z & (z >> 31))) | 0;
+      x = (q2 - a1_3) | 0; y = (R3 - a1_2) | 0; z = (x - y) | 0; const a2_3 = (x - (z & (z >> 31))) | 0;
+      x = (q1 - a2_3) | 0; y = (R3 - a2_2) | 0; z = (x - y) | 0; const a3_3 = (x - (z & (z >> 31))) | 0;
+      x = (q0 - a3_3) | 0; y = (R3 - a3_2) | 0; z = (x - y) | 0; const a4_3 = (x - (z & (z >> 31))) | 0;
+      x = (r1 - a4_3) | 0; y = (R3 - a4_2) | 0; z = (x - y) | 0; const a5_3 = (x - (z & (z >> 31))) | 0;
+      x = (r2 - a5_3) | 0; y = (R3 - a5_2) | 0; z = (x - y) | 0; const a6_3 = (x - (z & (z >> 31))) | 0;
+      v[(i - 2) | 0] = a6_3;
+      const q4 = row[(i + 4) | 0]! | 0, R4 = row[(i + 4 + d) | 0]! | 0, w4 = v[(i + 5) | 0]! | 0;
+      x = (q4 - w4) | 0; y = (R4 - w3) | 0; z = (x - y) | 0; const a1_4 = (x - (z & (z >> 31))) | 0;
+      x = (q3 - a1_4) | 0; y = (R4 - a1_3) | 0; z = (x - y) | 0; const a2_4 = (x - (z & (z >> 31))) | 0;
+      x = (q2 - a2_4) | 0; y = (R4 - a2_3) | 0; z = (x - y) | 0; const a3_4 = (x - (z & (z >> 31))) | 0;
+      x = (q1 - a3_4) | 0; y = (R4 - a3_3) | 0; z = (x - y) | 0; const a4_4 = (x - (z & (z >> 31))) | 0;
+      x = (q0 - a4_4) | 0; y = (R4 - a4_3) | 0; z = (x - y) | 0; const a5_4 = (x - (z & (z >> 31))) | 0;
+      x = (r1 - a5_4) | 0; y = (R4 - a5_3) | 0; z = (x - y) | 0; const a6_4 = (x - (z & (z >> 31))) | 0;
+      v[(i - 1) | 0] = a6_4;
+      const q5 = row[(i + 5) | 0]! | 0, R5 = row[(i + 5 + d) | 0]! | 0, w5 = v[(i + 6) | 0]! | 0;
+      x = (q5 - w5) | 0; y = (R5 - w4) | 0; z = (x - y) | 0; const a1_5 = (x - (z & (z >> 31))) | 0;
+      x = (q4 - a1_5) | 0; y = (R5 - a1_4) | 0; z = (x - y) | 0; const a2_5 = (x - (z & (z >> 31))) | 0;
+      x = (q3 - a2_5) | 0; y = (R5 - a2_4) | 0; z = (x - y) | 0; const a3_5 = (x - (z & (z >> 31))) | 0;
+      x = (q2 - a3_5) | 0; y = (R5 - a3_4) | 0; z = (x - y) | 0; const a4_5 = (x - (z & (z >> 31))) | 0;
+      x = (q1 - a4_5) | 0; y = (R5 - a4_4) | 0; z = (x - y) | 0; const a5_5 = (x - (z & (z >> 31))) | 0;
+      x = (q0 - a5_5) | 0; y = (R5 - a5_4) | 0; z = (x - y) | 0; const a6_5 = (x - (z & (z >> 31))) | 0;
+      v[i] = a6_5;
+      prev = w5; p1 = a1_5; p2 = a2_5; p3 = a3_5; p4 = a4_5; p5 = a5_5;
+      r1 = q5; r2 = q4; r3 = q3; r4 = q2; r5 = q1;
+    }
   }
-  // Trips from 5 on, 6 per iteration (the last iteration may run past m into the padding).
-  for (; i < m; i = (i + SWEEP) | 0) {
-    const q0 = row[i]! | 0, R0 = row[(i + d) | 0]! | 0, w0 = v[(i + 1) | 0]! | 0;
-    x = (q0 - w0) | 0; y = (R0 - prev) | 0; z = (x - y) | 0; const a1_0 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a1_0) | 0; y = (R0 - p1) | 0; z = (x - y) | 0; const a2_0 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a2_0) | 0; y = (R0 - p2) | 0; z = (x - y) | 0; const a3_0 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a3_0) | 0; y = (R0 - p3) | 0; z = (x - y) | 0; const a4_0 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a4_0) | 0; y = (R0 - p4) | 0; z = (x - y) | 0; const a5_0 = (x - (z & (z >> 31))) | 0;
-    x = (r5 - a5_0) | 0; y = (R0 - p5) | 0; z = (x - y) | 0; const a6_0 = (x - (z & (z >> 31))) | 0;
-    v[(i - 5) | 0] = a6_0;
-    const q1 = row[(i + 1) | 0]! | 0, R1 = row[(i + 1 + d) | 0]! | 0, w1 = v[(i + 2) | 0]! | 0;
-    x = (q1 - w1) | 0; y = (R1 - w0) | 0; z = (x - y) | 0; const a1_1 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a1_1) | 0; y = (R1 - a1_0) | 0; z = (x - y) | 0; const a2_1 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a2_1) | 0; y = (R1 - a2_0) | 0; z = (x - y) | 0; const a3_1 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a3_1) | 0; y = (R1 - a3_0) | 0; z = (x - y) | 0; const a4_1 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a4_1) | 0; y = (R1 - a4_0) | 0; z = (x - y) | 0; const a5_1 = (x - (z & (z >> 31))) | 0;
-    x = (r4 - a5_1) | 0; y = (R1 - a5_0) | 0; z = (x - y) | 0; const a6_1 = (x - (z & (z >> 31))) | 0;
-    v[(i - 4) | 0] = a6_1;
-    const q2 = row[(i + 2) | 0]! | 0, R2 = row[(i + 2 + d) | 0]! | 0, w2 = v[(i + 3) | 0]! | 0;
-    x = (q2 - w2) | 0; y = (R2 - w1) | 0; z = (x - y) | 0; const a1_2 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a1_2) | 0; y = (R2 - a1_1) | 0; z = (x - y) | 0; const a2_2 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a2_2) | 0; y = (R2 - a2_1) | 0; z = (x - y) | 0; const a3_2 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a3_2) | 0; y = (R2 - a3_1) | 0; z = (x - y) | 0; const a4_2 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a4_2) | 0; y = (R2 - a4_1) | 0; z = (x - y) | 0; const a5_2 = (x - (z & (z >> 31))) | 0;
-    x = (r3 - a5_2) | 0; y = (R2 - a5_1) | 0; z = (x - y) | 0; const a6_2 = (x - (z & (z >> 31))) | 0;
-    v[(i - 3) | 0] = a6_2;
-    const q3 = row[(i + 3) | 0]! | 0, R3 = row[(i + 3 + d) | 0]! | 0, w3 = v[(i + 4) | 0]! | 0;
-    x = (q3 - w3) | 0; y = (R3 - w2) | 0; z = (x - y) | 0; const a1_3 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a1_3) | 0; y = (R3 - a1_2) | 0; z = (x - y) | 0; const a2_3 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a2_3) | 0; y = (R3 - a2_2) | 0; z = (x - y) | 0; const a3_3 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a3_3) | 0; y = (R3 - a3_2) | 0; z = (x - y) | 0; const a4_3 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a4_3) | 0; y = (R3 - a4_2) | 0; z = (x - y) | 0; const a5_3 = (x - (z & (z >> 31))) | 0;
-    x = (r2 - a5_3) | 0; y = (R3 - a5_2) | 0; z = (x - y) | 0; const a6_3 = (x - (z & (z >> 31))) | 0;
-    v[(i - 2) | 0] = a6_3;
-    const q4 = row[(i + 4) | 0]! | 0, R4 = row[(i + 4 + d) | 0]! | 0, w4 = v[(i + 5) | 0]! | 0;
-    x = (q4 - w4) | 0; y = (R4 - w3) | 0; z = (x - y) | 0; const a1_4 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a1_4) | 0; y = (R4 - a1_3) | 0; z = (x - y) | 0; const a2_4 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a2_4) | 0; y = (R4 - a2_3) | 0; z = (x - y) | 0; const a3_4 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a3_4) | 0; y = (R4 - a3_3) | 0; z = (x - y) | 0; const a4_4 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a4_4) | 0; y = (R4 - a4_3) | 0; z = (x - y) | 0; const a5_4 = (x - (z & (z >> 31))) | 0;
-    x = (r1 - a5_4) | 0; y = (R4 - a5_3) | 0; z = (x - y) | 0; const a6_4 = (x - (z & (z >> 31))) | 0;
-    v[(i - 1) | 0] = a6_4;
-    const q5 = row[(i + 5) | 0]! | 0, R5 = row[(i + 5 + d) | 0]! | 0, w5 = v[(i + 6) | 0]! | 0;
-    x = (q5 - w5) | 0; y = (R5 - w4) | 0; z = (x - y) | 0; const a1_5 = (x - (z & (z >> 31))) | 0;
-    x = (q4 - a1_5) | 0; y = (R5 - a1_4) | 0; z = (x - y) | 0; const a2_5 = (x - (z & (z >> 31))) | 0;
-    x = (q3 - a2_5) | 0; y = (R5 - a2_4) | 0; z = (x - y) | 0; const a3_5 = (x - (z & (z >> 31))) | 0;
-    x = (q2 - a3_5) | 0; y = (R5 - a3_4) | 0; z = (x - y) | 0; const a4_5 = (x - (z & (z >> 31))) | 0;
-    x = (q1 - a4_5) | 0; y = (R5 - a4_4) | 0; z = (x - y) | 0; const a5_5 = (x - (z & (z >> 31))) | 0;
-    x = (q0 - a5_5) | 0; y = (R5 - a5_4) | 0; z = (x - y) | 0; const a6_5 = (x - (z & (z >> 31))) | 0;
-    v[i] = a6_5;
-    prev = w5; p1 = a1_5; p2 = a2_5; p3 = a3_5; p4 = a4_5; p5 = a5_5;
-    r1 = q5; r2 = q4; r3 = q3; r4 = q2; r5 = q1;
-  }
+
+  return { SWEEP_ROW, SWEEP_V, sweepInt };
 }
+
+/** Cells of the sweep arrays (see `sweepKernel`). */
+const SWEEP_CELLS = 1 << 16;
+const sweep = sweepKernel();
 
 /**
  * Advances `v` from diagonal d by `steps` diagonals for the intervals of row[0..n) (v[j] =
- * V(j, j+d) for j ≤ n−d): SWEEP (6) at a time while they fit, then one by one.
+ * V(j, j+d) for j ≤ n−d): SWEEP (6) at a time while they fit (Int32 cells, n < SWEEP_CELLS −
+ * SWEEP), then one by one.
  */
 function advance(row: Cells, v: Cells, n: number, d: number, steps: number): void {
   const end = d + steps;
   if (row instanceof Int32Array && v instanceof Int32Array) {
-    for (; end - d >= SWEEP && n - d >= SWEEP; d += SWEEP) sweepInt(row, v, d, n - d, v[0]!);
+    if (end - d >= SWEEP && n - d >= SWEEP && n + 1 + SWEEP <= SWEEP_CELLS) {
+      sweep.SWEEP_ROW.set(row.subarray(0, n));
+      sweep.SWEEP_V.set(v.subarray(0, n + 1));
+      for (; end - d >= SWEEP && n - d >= SWEEP; d += SWEEP) sweep.sweepInt(d, n - d, sweep.SWEEP_V[0]!);
+      v.set(sweep.SWEEP_V.subarray(0, n + 1));
+    }
   }
   for (; d < end; d++) step(row, v, 0, d, n - d);
 }
@@ -180,9 +213,9 @@ export function endGameValue(row: ArrayLike<number>, lo = 0, hi = row.length): n
   const n = hi - lo;
   if (n <= 0) return 0;
   const Kind = fitsInt32(row, lo, hi) ? Int32Array : Float64Array;
-  const r = new Kind(n + SWEEP); // SWEEP spare cells for sweepInt
+  const r = new Kind(n);
   for (let i = 0; i < n; i++) r[i] = row[lo + i]!;
-  const v = new Kind(n + 1 + SWEEP); // v[i] = V(lo+i, lo+i+d) for the current length d
+  const v = new Kind(n + 1); // v[i] = V(lo+i, lo+i+d) for the current length d
   advance(r, v, n, 0, n);
   return v[0]!;
 }
@@ -203,7 +236,7 @@ export class EndGameTable {
   readonly row: readonly number[];
   /** Diagonals between checkpoints (K). */
   readonly blockSize: number;
-  /** The row as typed cells (with SWEEP spare cells): one element kind in the hot loop. */
+  /** The row as typed cells: one element kind in the hot loops. */
   private readonly values: Cells;
   private readonly n: number;
   /** checkpoints[c][i] = V(i, i + c·K). */
@@ -223,11 +256,10 @@ export class EndGameTable {
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`Expected blockSize to be a positive integer, got ${k}`);
     this.blockSize = k;
     const Kind = fitsInt32(row, 0, n) ? Int32Array : Float64Array;
-    // SWEEP spare cells past the row for sweepInt.
-    this.values = new Kind(n + SWEEP);
+    this.values = new Kind(n);
     this.values.set(row);
     this.block = new Kind(0);
-    const v = new Kind(n + 1 + SWEEP);
+    const v = new Kind(n + 1);
     for (let d = 0; d <= n; d += k) {
       if (d > 0) advance(this.values, v, n, d - k, k);
       this.checkpoints.push(v.slice(0, n - d + 1));

@@ -63,6 +63,20 @@ describe('whole-board table (word-parallel, in blocks)', () => {
     }
   });
 
+  it('stays right when builds of different layouts alternate in one thread (each brings its own take lists)', () => {
+    // Two chunk sizes of the 15-coin triangle: both settle chunks through the module's copy of
+    // their lists (single coins in a word), and the lists differ.
+    const g = triangleGraph(5);
+    const ref = misereTable(g);
+    const layouts = [tableLayout(g, 3, 3), tableLayout(g, 2, 5)];
+    const built = layouts.map((layout) => buildTable(layout));
+    buildTable(layouts[0]!, built[0]); // back to the first layout's lists
+    layouts.forEach((layout, i) => {
+      const index = tableIndex(layout);
+      for (let m = 0; m < 2 ** g.cells; m++) if (readBit(layout, built[i]!, index.of(m)) !== testBit(ref, m)) throw new Error(`layout ${i}: mask ${m} differs`);
+    });
+  });
+
   it('rejects chunks above MAX_CHUNK_BITS', () => {
     expect(() => tableLayout(squareGraph(5), 0, MAX_CHUNK_BITS + 1)).toThrow(RangeError);
   });

@@ -95,6 +95,35 @@ describe('noRepeatTable', () => {
     for (let n = 0; n <= 10; n++) expect(noRepeatWins(table, [1, 2], n, 7)).toBe(noRepeatWins(table, [1, 2], n, null));
   });
 
+  it('matches a direct table over (pile, forbidden) for long tables and takes at and past the ring limit', () => {
+    // noRepeatTable fills through a ring of the last 2^16 piles, in stretches of 2^15, for takes up
+    // to 2^16; a larger take goes pile by pile. Each case crosses several stretches.
+    for (const moves of [[1, 65536], [2, 7, 30000], [3, 65537], [5, 6, 40000]]) {
+      const upto = 140_000;
+      const table = noRepeatTable(moves, upto);
+      // won[n * (k + 1) + f]: f = 0 nothing forbidden, f = i + 1 take moves[i] forbidden.
+      const k = moves.length;
+      const won = new Uint8Array((upto + 1) * (k + 1));
+      for (let n = 0; n <= upto; n++) {
+        for (let f = 0; f <= k; f++) {
+          let w = 0;
+          for (let i = 0; i < k && !w; i++) {
+            const p = n - moves[i]!;
+            if (p >= 0 && i + 1 !== f && !won[p * (k + 1) + i + 1]) w = 1;
+          }
+          won[n * (k + 1) + f] = w;
+        }
+      }
+      for (let n = 0; n <= upto; n++) {
+        for (let f = 0; f <= k; f++) {
+          if (noRepeatWins(table, moves, n, f === 0 ? null : moves[f - 1]!) !== (won[n * (k + 1) + f] === 1)) {
+            throw new Error(`S = {${moves.join(',')}}: pile ${n}, forbidden ${f === 0 ? 'none' : moves[f - 1]} differs`);
+          }
+        }
+      }
+    }
+  });
+
   it('rejects piles beyond the table', () => {
     expect(() => noRepeatWins(noRepeatTable([1], 5), [1], 6, null)).toThrow(RangeError);
   });
