@@ -303,10 +303,10 @@ function prepare(layout: TableLayout): Prepared {
 /**
  * The chunk being computed (words 0 .. 2^chunkBits − 1: the cross passes OR into it, then
  * `singlesPass` settles it, then it is copied into its block), and the per-word take lists
- * `singlesPass` reads (`splitFits`, copied in once per layout). Constant arrays, not parameters, on purpose:
- * measured on the 21-coin triangle (pinned, bench harness), a whole-board build took 3.0 ms this
- * way against 4.0 ms with the block and the lists passed as parameter arrays (C: 2.2 ms); with
- * only the chunk module-level, 3.5 ms. The copy costs 2^chunkBits words a chunk against the
+ * `singlesPass` reads (`splitFits`, copied in once per layout). Constant arrays, not parameters,
+ * on purpose: measured on the 21-coin triangle (pinned, bench harness), a whole-board build took
+ * 3.0 ms this way against 4.0 ms with the block and the lists passed as parameter arrays (C: 2.2
+ * ms); with only the chunk constant, 3.5 ms. The copy costs 2^chunkBits words a chunk against the
  * dozens of takes each word reads. A layout whose lists do not fit CHUNK_FITS (chunk bits near
  * MAX_CHUNK_BITS on large boards) settles its chunks with `chunkGeneral` instead.
  *
