@@ -94,11 +94,11 @@ function sweepKernel() {
    * those moves happen once per 6 trips. Why 6 diagonals: the 11 carried values and a trip's
    * temporaries nearly fit x64's registers; 8, 10, 12 and 16 diagonals (each written out the same
    * way) spill more and measured 4–13% slower at N = 20,000, 4 and 5 slower too. Measured again
-   * with the module-level arrays, 3 to 10 diagonals with 4 to 18 trips per iteration took 133–154
-   * ms against 137: no clear gain. The source is
-   * regular on purpose: trip u reads q(u) = row[i+u], R(u) = row[i+u+d] and w(u) = v[i+u+1], and
-   * level t of trip u is a(t)_u = max(left − a(t−1)_u, R(u) − a(t−1)_(u−1)) with left = row[i+u−t+1]
-   * and a(0)_u = w(u).
+   * over the constant arrays, 3 to 10 diagonals with 4 to 18 trips per iteration took 133–154 ms
+   * against 137: no clear gain; nor did carrying alternate levels negated so that they add. The
+   * source is regular on purpose: trip u reads q(u) = row[i+u], R(u) = row[i+u+d] and w(u) =
+   * v[i+u+1], and level t of trip u is a(t)_u = max(left − a(t−1)_u, R(u) − a(t−1)_(u−1)) with
+   * left = row[i+u−t+1] and a(0)_u = w(u).
    *
    * How it stays fast in V8 (checked with --trace-deopt): every value is truncated with `| 0`, so
    * the loop is pure int32 arithmetic with no overflow checks; the max is branch-free (x − (z & (z
