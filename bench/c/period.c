@@ -1,8 +1,8 @@
 /*
  * Period detection for the seed sets (GAMES.md 1–3): for each game, tables of growing length
- * (4m + 64 piles for a state window of m piles, doubling) until Brent's cycle finding on the
- * windows (the last m values) shows the least pre-period and period. The same algorithm as
- * src/solvers/period.ts:
+ * (4m + 64 piles for a state window of m piles, doubling) until the windows (the last m values)
+ * show the least pre-period and period (the nearest earlier copy of the last window gives the
+ * period). The same algorithm as src/solvers/period.ts:
  *   subtraction: one bit per pile, filled as bench/c/subtraction.c (the word-parallel register
  *                window when max S <= 64, scalar when min S < 4), windows of max S bits compared
  *                64 bits at a time;
@@ -28,19 +28,16 @@ typedef struct { long pre, per; } period_t;
 /* The first table for a state window of m piles (firstTableUpto in src/solvers/period.ts). */
 static long first_upto(int m) { return 4L * m + 64; }
 
-/* Brent over windows 0..last; same(a, b) compares windows. pre = -1 when the table is too short. */
-#define BRENT(last, SAME)                                              \
+/* The least pre-period and period over windows 0..last; same(a, b) compares windows. pre = -1
+   when the table is too short. As bitWindowPeriod in src/solvers/period.ts: the period is the
+   distance from the last window back to the nearest equal one, the pre-period the first p whose
+   window equals the one a period later. */
+#define WINDOW_PERIOD(last, SAME)                                      \
   do {                                                                 \
-    long power = 1, lam = 1, tort = 0, hare = 1;                       \
+    long lam = 1;                                                      \
     res.pre = -1;                                                      \
-    if (hare > (last)) break;                                          \
-    int ok = 1;                                                        \
-    while (!(SAME(tort, hare))) {                                      \
-      if (power == lam) { tort = hare; power *= 2; lam = 0; }          \
-      hare++; lam++;                                                   \
-      if (hare > (last)) { ok = 0; break; }                            \
-    }                                                                  \
-    if (!ok) break;                                                    \
+    while (lam <= (last) && !(SAME((last) - lam, (last)))) lam++;      \
+    if (lam > (last)) break;                                           \
     long mu = 0;                                                       \
     while (!(SAME(mu, mu + lam))) mu++;                                \
     res.pre = mu; res.per = lam;                                       \
@@ -128,7 +125,7 @@ static period_t subtraction(const int *s, int k) {
   gM = s[k - 1];
   for (long upto = first_upto(gM);; upto *= 2) {
     gW = sub_table(s, k, upto);
-    BRENT(upto - gM + 1, SAME_SUB);
+    WINDOW_PERIOD(upto - gM + 1, SAME_SUB);
     free(gW);
     if (res.pre >= 0) return res;
   }
@@ -151,7 +148,7 @@ static period_t no_repeat(const int *s, int k) {
       code[n] = wins == 0 ? 0 : wins == 1 ? winner + 2 : 1;
     }
     gB = code;
-    BRENT(upto - gM + 1, SAME_NR);
+    WINDOW_PERIOD(upto - gM + 1, SAME_NR);
     free(code);
     if (res.pre >= 0) return res;
   }
@@ -203,7 +200,7 @@ static period_t partizan(const int *l, int kl, const int *r, int kr) {
           if (!BIT64(L, n - r[i])) { R[n >> 6] |= 1ull << (n & 63); break; }
       }
     gL = L; gRw = R;
-    BRENT(upto - gM + 1, SAME_PZ);
+    WINDOW_PERIOD(upto - gM + 1, SAME_PZ);
     free(L); free(R);
     if (res.pre >= 0) return res;
   }

@@ -346,8 +346,8 @@ export interface Periodicity {
 /**
  * Finds the pre-period and period of the outcome sequence in a table of piles 0..upto, or null
  * when the table is too short to show them. Every pile n ≥ max S is a function of the window of the
- * max S piles before it, so the windows form an iterated map and Brent's cycle finding gives the
- * least pre-period and period of the windows, which are those of the outcome bits.
+ * max S piles before it, so the windows form an iterated map, and their least pre-period and period
+ * (`bitWindowPeriod`) are those of the outcome bits.
  */
 export function findPeriod(moves: readonly number[], table: Uint32Array, upto: number): Periodicity | null {
   const m = moves[moves.length - 1]!;

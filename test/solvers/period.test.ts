@@ -91,14 +91,21 @@ function bigintPilesBeyond(p: Period, upto: number): bigint[] {
 const smallSet = (maxTake: number, maxLength: number): fc.Arbitrary<number[]> =>
   fc.uniqueArray(fc.integer({ min: 1, max: maxTake }), { minLength: 1, maxLength }).map((xs) => [...xs].sort((a, b) => a - b));
 
-describe('Brent over windows', () => {
-  // bitWindowPeriod is the same loop over bit windows: the subtraction and partizan period tests
+describe('period of a window sequence', () => {
+  // bitWindowPeriod is the same search over bit windows: the subtraction and partizan period tests
   // check it against brute-force tables.
   it('finds the least pre-period and period of a window sequence, or null when the table is short', () => {
     // Windows of one byte: 5 6 7 then 1 2 3 4 repeating.
     const v = Uint8Array.from([5, 6, 7, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2]);
-    expect(byteWindowPeriod(v, v.length - 1, 1)).toEqual({ preperiod: 3, period: 4 });
-    expect(byteWindowPeriod(v, 6, 1)).toBeNull();
+    for (let last = 7; last < v.length; last++) expect(byteWindowPeriod(v, last, 1)).toEqual({ preperiod: 3, period: 4 });
+    // Up to window 6 nothing has repeated yet.
+    for (let last = 0; last <= 6; last++) expect(byteWindowPeriod(v, last, 1)).toBeNull();
+    // Windows of two bytes: (5 6) (6 7) (7 1) (1 2) (2 3) (3 4) (4 1) (1 2): the first repeat ends at 8.
+    expect(byteWindowPeriod(v, 6, 2)).toBeNull();
+    expect(byteWindowPeriod(v, 7, 2)).toEqual({ preperiod: 3, period: 4 });
+    // A period that divides the distance to an earlier copy: 1 2 1 2 … after 9, seen from far on.
+    const w = Uint8Array.from([9, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2]);
+    expect(byteWindowPeriod(w, w.length - 1, 1)).toEqual({ preperiod: 1, period: 2 });
   });
 });
 
