@@ -6,7 +6,8 @@
  *   subtraction: one bit per pile, filled as bench/c/subtraction.c (the word-parallel register
  *                window when max S <= 64, scalar when min S < 4), windows of max S bits compared
  *                64 bits at a time;
- *   no-repeat:   one byte per pile (the row over forbidden amounts), window of max S bytes;
+ *   no-repeat:   one byte per pile (the row over forbidden amounts), filled by pushing each
+ *                pile's winning takes forward, window of max S bytes;
  *   partizan:    two bitsets (Left / Right to move wins), filled from 32-pile windows in registers
  *                when every take is at most 32 (else pile by pile), window of max(max L, max R)
  *                piles, compared 64 bits at a time.
@@ -138,15 +139,24 @@ static period_t no_repeat(const int *s, int k) {
   period_t res;
   gM = s[k - 1];
   for (long upto = first_upto(gM);; upto *= 2) {
-    uint8_t *code = calloc(upto + 1, 1);
+    /* Pushing forward, as noRepeatTable: a decided pile hands its winning takes to the piles
+       they lead to (all takes when it is lost, take i when only take i wins it); wins[n] counts
+       them, winner[n] holds the last one. */
+    uint8_t *code = malloc(upto + 1);
+    uint8_t *wins = calloc(upto + gM + 1, 1), *winner = malloc(upto + gM + 1);
     for (long n = 0; n <= upto; n++) {
-      int wins = 0, winner = 0;
-      for (int i = 0; i < k && s[i] <= n; i++) {
-        int c = code[n - s[i]];
-        if (c == 0 || c == i + 2) { wins++; winner = i; if (wins == 2) break; }
-      }
-      code[n] = wins == 0 ? 0 : wins == 1 ? winner + 2 : 1;
+      int c = wins[n];
+      if (c == 0) {
+        code[n] = 0;
+        for (int i = 0; i < k; i++) wins[n + s[i]]++, winner[n + s[i]] = (uint8_t)i;
+      } else if (c == 1) {
+        int i = winner[n];
+        code[n] = (uint8_t)(i + 2);
+        wins[n + s[i]]++, winner[n + s[i]] = (uint8_t)i;
+      } else code[n] = 1;
     }
+    free(wins);
+    free(winner);
     gB = code;
     WINDOW_PERIOD(upto - gM + 1, SAME_NR);
     free(code);
