@@ -1,8 +1,9 @@
 /**
- * One-pile families (GAMES.md 1–3): the subtraction table to 10^8 for seed 002's 12-take set,
- * period detection, and the no-repeat and partizan tables to 10^6; the TS/C ratios of issue 6
- * (subtraction table n = 10^8, period detection for the seed sets) against `bench/c/*.c`; and
- * the game hot path (play/moves/outcome/key) with ordinary number piles.
+ * One-pile families (GAMES.md 1–3): the subtraction table to 10^8 on its three paths (chunks,
+ * lookup table, register window), period detection, and the no-repeat and partizan tables to
+ * 10^6; the TS/C ratios of issue 6 (subtraction table n = 10^8, period detection for the seed
+ * sets) against `bench/c/*.c`; and the game hot path (play/moves/outcome/key) with ordinary
+ * number piles.
  */
 import { medianMs, report } from './util.ts';
 import { compareWithC } from './c.ts';
@@ -27,6 +28,11 @@ const small = medianMs(() => {
   subtractionTable([1, 5, 8, 10], 100_000_000);
 }, 3);
 report('subtraction table, S = {1,5,8,10} (lookup path), n ≤ 10^8', `${small.toFixed(0)} ms`);
+
+const register = medianMs(() => {
+  subtractionTable([1, 20, 30], 100_000_000);
+}, 3);
+report('subtraction table, S = {1,20,30} (register path), n ≤ 10^8', `${register.toFixed(0)} ms`);
 
 let found = '';
 const period = medianMs(() => {

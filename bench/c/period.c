@@ -4,8 +4,8 @@
  * show the least pre-period and period (the nearest earlier copy of the last window gives the
  * period). The same algorithm as src/solvers/period.ts:
  *   subtraction: one bit per pile, filled as bench/c/subtraction.c (the word-parallel register
- *                window when max S <= 64, scalar when min S < 4), windows of max S bits compared
- *                64 bits at a time;
+ *                window when max S <= 64; when min S < 4 one pile at a time from that window, or
+ *                scalar beyond 64), windows of max S bits compared 64 bits at a time;
  *   no-repeat:   one byte per pile (the row over forbidden amounts), filled by pushing each
  *                pile's winning takes forward, window of max S bytes;
  *   partizan:    two bitsets (Left / Right to move wins), filled from 32-pile windows in registers
@@ -65,8 +65,8 @@ static int same_words(const uint64_t *b, long a, long c, int len) {
 
 /* subtractionTable: scalar below max S, then k = min(min S, 63) piles at a time from a 64-pile
    window in one register when max S <= 64, else from unaligned reads of the table; and for
-   min S < 4 (chunks too short) the scalar loop throughout, as the TypeScript side does for the
-   tables of this size. */
+   min S < 4 (chunks too short) one pile at a time from that window, or the scalar loop when
+   max S > 64, as the TypeScript side does for the tables of this size. */
 static uint64_t *sub_table(const int *s, int k, long upto) {
   uint64_t *b = calloc(upto / 64 + 2, sizeof *b);
   int min_s = s[0], max_s = s[k - 1];
@@ -77,6 +77,19 @@ static uint64_t *sub_table(const int *s, int k, long upto) {
       if (!((b[p >> 6] >> (p & 63)) & 1)) { b[n >> 6] |= 1ull << (n & 63); break; }
     }
   long from = prefix + 1;
+  if (min_s < 4 && max_s <= 64) {
+    /* One pile at a time from the window of the 64 piles before it in one register (bit j is pile
+       n - 1 - j, set when N): n is N when ~W & mask != 0, as fillByRegister (which holds 32). */
+    uint64_t mask = 0, W = 0;
+    for (int i = 0; i < k; i++) mask |= 1ull << (s[i] - 1);
+    for (long p = from > 64 ? from - 64 : 0; p < from; p++) W = (W << 1) | ((b[p >> 6] >> (p & 63)) & 1);
+    for (long n = from; n <= upto; n++) {
+      uint64_t isN = (~W & mask) != 0;
+      W = (W << 1) | isN;
+      b[n >> 6] |= isN << (n & 63);
+    }
+    return b;
+  }
   if (min_s < 4) {
     for (long n = from; n <= upto; n++)
       for (int i = 0; i < k; i++) {
