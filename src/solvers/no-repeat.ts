@@ -25,7 +25,7 @@ export function noRepeatTable(moves: readonly number[], upto: number): Uint8Arra
   const count = moves.length;
   const m = moves[count - 1]!;
   if (m > RING_MAX_TAKE) {
-    // A take too large for the ring: every pile with a bounds test on every take.
+    // A take too large for the ring: pile by pile, reading back with a bounds test on every take.
     for (let n = 0; n <= upto; n++) {
       let wins = 0;
       let winner = 0;

@@ -87,7 +87,7 @@ export function growUntilPeriodic<T>(
  * finding (used before) makes about twice as many and needs a longer table to see the same cycle.
  * The comparison is written inline, here and in `byteWindowPeriod`, rather than passed as a
  * closure (measured 13–19% faster over the seed sets' period detections, with the Brent loop
- * this replaced; the six seed detections now take 7.6 µs against 8.3).
+ * this replaced; replacing it took the six seed detections from 8.3 to 7.6 µs).
  */
 export function bitWindowPeriod(a: Uint32Array, b: Uint32Array | null, lastStart: number, len: number): Period | null {
   let lam = 1;
