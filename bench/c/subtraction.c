@@ -3,8 +3,9 @@
  * when pile n is an N-position. Chunks of k = min(min S, 63) piles are decided at once as the OR
  * over s of the negated k-bit run at n - s (every pile depends only on piles at least min S below).
  * When max S <= 64 the runs are read from a 64-pile window held in one register (bit 63 = pile
- * n-1), shifted by k after each chunk, so the table is only written; otherwise they are read back
- * from the table (k = min(min S, 64)). The same algorithm as subtractionTable in
+ * n-1), shifted by k after each chunk, so the table is only written (from pile 0: piles below 0
+ * read as N); otherwise they are read back from the table (k = min(min S, 64)) after the piles
+ * below max S are decided one by one. The same algorithm as subtractionTable in
  * src/solvers/subtraction.ts, with 64-bit words (the TypeScript side holds the window in two
  * int32 halves and caps k at 31).
  *
@@ -37,25 +38,14 @@ static uint64_t *table(long upto, uint64_t *b) {
   int min_s = S[0], max_s = S[K - 1];
   int k = min_s < 64 ? min_s : 64;
   uint64_t mask = k == 64 ? ~0ull : (1ull << k) - 1;
-  long prefix = upto < max_s - 1 ? upto : max_s - 1;
-  /* Below max S some takes do not fit: decide those piles one by one. */
-  for (long n = 0; n <= prefix; n++)
-    for (int i = 0; i < K && S[i] <= n; i++) {
-      long p = n - S[i];
-      if (!((b[p >> 6] >> (p & 63)) & 1)) { b[n >> 6] |= 1ull << (n & 63); break; }
-    }
-  long from = prefix + 1;
-  if (max_s <= 64 && from <= upto) {
+  if (max_s <= 64) {
+    /* From pile 0: the window reads piles below 0 as N (no take reaches them). */
     int kw = min_s < 63 ? min_s : 63; /* a shift by 64 is undefined in C */
     uint64_t wmask = (1ull << kw) - 1;
     unsigned sh[64];
     for (int i = 0; i < K; i++) sh[i] = 64 - S[i];
-    uint64_t W = 0; /* piles from-64 .. from-1; piles below 0 read as 0 (no take reaches them) */
-    for (int j = 1; j <= 64 && j <= from; j++) {
-      long p = from - j;
-      W |= ((b[p >> 6] >> (p & 63)) & 1) << (64 - j);
-    }
-    for (long n = from; n <= upto; n += kw) {
+    uint64_t W = ~0ull; /* piles n-64 .. n-1 */
+    for (long n = 0; n <= upto; n += kw) {
       uint64_t acc = ~0ull;
       for (int i = 0; i < K; i++) acc &= W >> sh[i];
       uint64_t win = ~acc & wmask;
@@ -67,6 +57,14 @@ static uint64_t *table(long upto, uint64_t *b) {
     }
     return b;
   }
+  long prefix = upto < max_s - 1 ? upto : max_s - 1;
+  /* Below max S some takes do not fit: decide those piles one by one. */
+  for (long n = 0; n <= prefix; n++)
+    for (int i = 0; i < K && S[i] <= n; i++) {
+      long p = n - S[i];
+      if (!((b[p >> 6] >> (p & 63)) & 1)) { b[n >> 6] |= 1ull << (n & 63); break; }
+    }
+  long from = prefix + 1;
   for (long n = from; n <= upto; n += k) {
     uint64_t win = 0;
     for (int i = 0; i < K; i++) win |= ~bits_at(b, n - S[i]);

@@ -5,7 +5,7 @@
  * nim-value in O(1) once the period is known.
  */
 import { subtractionNimValues } from './grundy.ts';
-import { byteWindowPeriod, growUntilPeriodic, periodicIndex, type Period, type Pile } from './period.ts';
+import { byteWindowPeriod, firstTableUpto, periodicIndex, type Period, type Pile } from './period.ts';
 
 /** The eventual period of a finite set's nim-values, with the table that shows it. */
 export interface NimPeriodicity extends Period {
@@ -20,13 +20,12 @@ export interface NimPeriodicity extends Period {
  */
 export function nimValuePeriod(moves: readonly number[], limit = 1 << 26): NimPeriodicity | null {
   const m = moves[moves.length - 1]!;
-  const hit = growUntilPeriodic(
-    (upto) => subtractionNimValues(moves, upto),
-    (values, upto) => byteWindowPeriod(values, upto - m + 1, m),
-    limit,
-    m,
-  );
-  return hit ? { preperiod: hit.found.preperiod, period: hit.found.period, values: hit.table, upto: hit.upto } : null;
+  for (let upto = Math.min(firstTableUpto(m), limit); ; upto = Math.min(upto * 2, limit)) {
+    const values = subtractionNimValues(moves, upto);
+    const found = byteWindowPeriod(values, upto - m + 1, m);
+    if (found) return { preperiod: found.preperiod, period: found.period, values, upto };
+    if (upto >= limit) return null;
+  }
 }
 
 /** The nim-value of a pile of any size (a number, or a bigint up to 2^63 − 1 and beyond). */

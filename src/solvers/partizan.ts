@@ -4,7 +4,7 @@
  * wins when Right moves next; the pair gives the CGT outcome class L, R, N or P. Their joint eventual
  * period answers any pile up to 2^63 − 1.
  */
-import { bitWindowPeriod, growUntilPeriodic, int32Takes, subPile, type Period, type Pile } from './period.ts';
+import { bitWindowPeriod, firstTableUpto, int32Takes, subPile, type Period, type Pile } from './period.ts';
 import { zeroedWords } from './small-tables.ts';
 
 /** The two win bitsets of a partizan subtraction game for piles 0..upto. */
@@ -28,26 +28,25 @@ function bit(bits: Uint32Array, n: number): boolean {
  * (`windowFill`); others one pile at a time.
  */
 export function partizanTable(left: readonly number[], right: readonly number[], upto: number): PartizanTable {
-  // One spare word: the window fill writes a chunk's high part into the next word.
+  // One spare word past the last pile's, for the period search's unaligned reads.
   const words = (upto >>> 5) + 2;
   const l = zeroedWords(words);
   const r = zeroedWords(words);
   const nl = left.length;
   const nr = right.length;
   if (nl <= WINDOW_SLOTS && nr <= WINDOW_SLOTS && left[nl - 1]! <= 32 && right[nr - 1]! <= 32) {
-    const k = Math.min(left[0]!, right[0]!, 31);
-    // Shift counts: the run at n − s starts at window bit 32 − s. Unused slots repeat the last
-    // take (AND is idempotent).
-    windowFill(l, r, k, upto,
+    // Chunks of k piles, the largest power of two up to min(min L, min R, 16), so that whole
+    // chunks fill a word. Shift counts: the run at n − s starts at window bit 32 − s. Unused slots
+    // repeat the last take (AND is idempotent).
+    const k = 1 << (31 - Math.clz32(Math.min(left[0]!, right[0]!, 16)));
+    windowFill(l, r, k, (upto >>> 5) + 1,
       32 - left[0]!, 32 - left[Math.min(1, nl - 1)]!, 32 - left[Math.min(2, nl - 1)]!, 32 - left[Math.min(3, nl - 1)]!,
       32 - right[0]!, 32 - right[Math.min(1, nr - 1)]!, 32 - right[Math.min(2, nr - 1)]!, 32 - right[Math.min(3, nr - 1)]!);
-    // The last chunk may have run past upto: those bits are not part of the table.
+    // The last word may run past upto: those bits are not part of the table.
     const last = upto >>> 5;
     const keep = (upto & 31) === 31 ? -1 : (1 << ((upto & 31) + 1)) - 1;
     l[last] = l[last]! & keep;
     r[last] = r[last]! & keep;
-    l[last + 1] = 0;
-    r[last + 1] = 0;
     return { left: l, right: r, upto };
   }
   // Typed copies and indexed loops: about 2× faster than `for…of` over the arrays (bench/onepile).
@@ -119,19 +118,23 @@ function fillPartizan(
 const WINDOW_SLOTS = 4;
 
 /**
- * Piles 0..upto (and up to k − 1 past it), k = min(min L, min R, 31) at a time, with every take at
- * most 32: `hl` and `hr` hold the Left and Right bits of the 32 piles before n (bit 31 is pile n−1;
- * piles below 0 read as won, so no take reaches them). Pile n+j is a Left win when some n+j−s is
- * a Right loss, so the k new Left bits are NOT(AND over s of hr >>> (32 − s)), and likewise for
- * Right; then both windows shift in their k new bits. The shift counts come in as locals (lN, rN):
- * no loads but the stores, no inner loop, no branch on the data. Measured on the seed sets' period
- * tables (100 piles): 2× faster than the pile-by-pile fill, whose early exits are coin flips.
+ * The first `words` words of both bitsets (piles 0..32·words − 1), k piles at a time (k a power of
+ * two, at most min L and min R), with every take at most 32: `hl` and `hr` hold the Left and Right
+ * bits of the 32 piles before n (bit 31 is pile n−1; piles below 0 read as won, so no take reaches
+ * them). Pile n+j is a Left win when some n+j−s is a Right loss, so the k new Left bits are
+ * NOT(AND over s of hr >>> (32 − s)), and likewise for Right; then both windows shift in their k
+ * new bits. After 32/k chunks the windows are exactly the next words, stored once each. The
+ * shift counts come in as locals (lN, rN): no loads, no branch on the data. Measured on the seed
+ * sets' period tables (100 piles): 2× faster than the pile-by-pile fill, whose early exits are
+ * coin flips; and whole words stored from the windows, rather than every chunk OR-ed into the
+ * table at any alignment (chunks of min(min L, min R) piles), took the detection from 0.27 to
+ * 0.19 µs (C: 0.17 to 0.14).
  */
 function windowFill(
   l: Uint32Array,
   r: Uint32Array,
   k: number,
-  upto: number,
+  words: number,
   l0: number, l1: number, l2: number, l3: number,
   r0: number, r1: number, r2: number, r3: number,
 ): void {
@@ -139,18 +142,16 @@ function windowFill(
   let hr = -1;
   const mask = ((1 << k) - 1) | 0;
   const up = (32 - k) | 0;
-  for (let n = 0; n <= upto; n = (n + k) | 0) {
-    const lw = ~((hr >>> l0) & (hr >>> l1) & (hr >>> l2) & (hr >>> l3)) & mask;
-    const rw = ~((hl >>> r0) & (hl >>> r1) & (hl >>> r2) & (hl >>> r3)) & mask;
-    hl = (hl >>> k) | (lw << up);
-    hr = (hr >>> k) | (rw << up);
-    // (x >>> 1) >>> (31 − sh) is x >>> (32 − sh), and 0 for sh = 0, where one shift by 32 is not.
-    const w = n >>> 5;
-    const sh = n & 31;
-    l[w] = l[w]! | (lw << sh);
-    l[(w + 1) | 0] = (lw >>> 1) >>> (31 - sh);
-    r[w] = r[w]! | (rw << sh);
-    r[(w + 1) | 0] = (rw >>> 1) >>> (31 - sh);
+  const steps = (32 / k) | 0;
+  for (let w = 0; w < words; w = (w + 1) | 0) {
+    for (let j = 0; j < steps; j = (j + 1) | 0) {
+      const lw = ~((hr >>> l0) & (hr >>> l1) & (hr >>> l2) & (hr >>> l3)) & mask;
+      const rw = ~((hl >>> r0) & (hl >>> r1) & (hl >>> r2) & (hl >>> r3)) & mask;
+      hl = (hl >>> k) | (lw << up);
+      hr = (hr >>> k) | (rw << up);
+    }
+    l[w] = hl;
+    r[w] = hr;
   }
 }
 
@@ -218,11 +219,10 @@ export function partizanPeriod(
   limit = 1 << 26,
 ): PartizanPeriodicity | null {
   const m = Math.max(left[left.length - 1]!, right[right.length - 1]!);
-  const hit = growUntilPeriodic(
-    (upto) => partizanTable(left, right, upto),
-    (t, upto) => bitWindowPeriod(t.left, t.right, upto - m + 1, m),
-    limit,
-    m,
-  );
-  return hit ? { preperiod: hit.found.preperiod, period: hit.found.period, table: hit.table } : null;
+  for (let upto = Math.min(firstTableUpto(m), limit); ; upto = Math.min(upto * 2, limit)) {
+    const table = partizanTable(left, right, upto);
+    const found = bitWindowPeriod(table.left, table.right, upto - m + 1, m);
+    if (found) return { preperiod: found.preperiod, period: found.period, table };
+    if (upto >= limit) return null;
+  }
 }

@@ -97,8 +97,10 @@ describe('noRepeatTable', () => {
 
   it('matches a direct table over (pile, forbidden) for long tables and takes at and past the ring limit', () => {
     // noRepeatTable fills through a ring of the last 2^16 piles, in stretches of 2^15, for takes up
-    // to 2^16; a larger take goes pile by pile. Each case crosses several stretches.
-    for (const moves of [[1, 65536], [2, 7, 30000], [3, 65537], [5, 6, 40000]]) {
+    // to 2^16; a larger take goes pile by pile. Each case crosses several stretches. A lost pile
+    // pushes up to 12 takes in straight-line code, more in a loop: 12 and 13 takes cover both.
+    const twelve = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30000];
+    for (const moves of [[1, 65536], [2, 7, 30000], [3, 65537], [5, 6, 40000], twelve, [...twelve, 65536]]) {
       const upto = 140_000;
       const table = noRepeatTable(moves, upto);
       // won[n * (k + 1) + f]: f = 0 nothing forbidden, f = i + 1 take moves[i] forbidden.

@@ -97,6 +97,21 @@ describe('subtractionTable', () => {
       }),
       { numRuns: 300 },
     );
+    // Past the fill's 4096-pile segments (each reads its window back from the words the one
+    // before stored), with up to 16 takes so that the loop form (more than 12 takes up to 32, or
+    // more than 4 above) runs too.
+    const manyTakes = fc
+      .uniqueArray(fc.integer({ min: 4, max: 64 }), { minLength: 1, maxLength: 16 })
+      .map((xs) => [...xs].sort((a, b) => a - b));
+    fc.assert(
+      fc.property(manyTakes, fc.integer({ min: 4000, max: 9000 }), (moves, upto) => {
+        const table = subtractionTable(moves, upto);
+        const naive = naiveWinsIterative(moves, upto);
+        for (let n = 0; n <= upto; n++) if (isN(table, n) !== naive[n]) return false;
+        return true;
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('matches naive minimax on seed 002’s set across many words', () => {
