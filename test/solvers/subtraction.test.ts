@@ -38,6 +38,14 @@ function naiveWinsIterative(moves: readonly number[], upto: number): boolean[] {
   return w;
 }
 
+/** Whether `subtractionTable` agrees with a naive table on every pile 0..upto. */
+function agreesWithNaive(moves: readonly number[], upto: number, naiveTable = naiveWinsIterative): boolean {
+  const table = subtractionTable(moves, upto);
+  const naive = naiveTable(moves, upto);
+  for (let n = 0; n <= upto; n++) if (isN(table, n) !== naive[n]) return false;
+  return true;
+}
+
 /** Random subtraction sets: mostly small takes (scalar path) and some with min S ≥ 4 (word-parallel path). */
 const moveSet = fc
   .oneof(
@@ -58,12 +66,7 @@ describe('subtractionTable', () => {
 
   it('matches naive minimax on random sets (both fill paths)', () => {
     fc.assert(
-      fc.property(moveSet, fc.integer({ min: 0, max: 600 }), (moves, upto) => {
-        const table = subtractionTable(moves, upto);
-        const naive = naiveWins(moves, upto);
-        for (let n = 0; n <= upto; n++) if (isN(table, n) !== naive[n]) return false;
-        return true;
-      }),
+      fc.property(moveSet, fc.integer({ min: 0, max: 600 }), (moves, upto) => agreesWithNaive(moves, upto, naiveWins)),
       { numRuns: 300 },
     );
   });
@@ -73,12 +76,7 @@ describe('subtractionTable', () => {
       .tuple(fc.integer({ min: 1, max: 3 }), fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { maxLength: 4 }))
       .map(([first, rest]) => [...new Set([first, ...rest])].sort((a, b) => a - b));
     fc.assert(
-      fc.property(smallSet, fc.integer({ min: 1 << 16, max: (1 << 16) + 100 }), (moves, upto) => {
-        const table = subtractionTable(moves, upto);
-        const naive = naiveWinsIterative(moves, upto);
-        for (let n = 0; n <= upto; n++) if (isN(table, n) !== naive[n]) return false;
-        return true;
-      }),
+      fc.property(smallSet, fc.integer({ min: 1 << 16, max: (1 << 16) + 100 }), (moves, upto) => agreesWithNaive(moves, upto)),
       { numRuns: 12 },
     );
     expect(pPositionsOf(subtractionTable([1, 5, 8, 10], 1 << 17), 1 << 17).every((n) => [0, 2, 4, 6].includes(n % 13))).toBe(true);
@@ -89,12 +87,7 @@ describe('subtractionTable', () => {
       .uniqueArray(fc.oneof(fc.integer({ min: 4, max: 64 }), fc.constantFrom(4, 31, 32, 33, 63, 64)), { minLength: 1, maxLength: 10 })
       .map((xs) => [...xs].sort((a, b) => a - b));
     fc.assert(
-      fc.property(windowSet, fc.integer({ min: 0, max: 1500 }), (moves, upto) => {
-        const table = subtractionTable(moves, upto);
-        const naive = naiveWinsIterative(moves, upto);
-        for (let n = 0; n <= upto; n++) if (isN(table, n) !== naive[n]) return false;
-        return true;
-      }),
+      fc.property(windowSet, fc.integer({ min: 0, max: 1500 }), (moves, upto) => agreesWithNaive(moves, upto)),
       { numRuns: 300 },
     );
     // Past the fill's 4096-pile segments (each reads its window back from the words the one
@@ -104,12 +97,7 @@ describe('subtractionTable', () => {
       .uniqueArray(fc.integer({ min: 4, max: 64 }), { minLength: 1, maxLength: 16 })
       .map((xs) => [...xs].sort((a, b) => a - b));
     fc.assert(
-      fc.property(manyTakes, fc.integer({ min: 4000, max: 9000 }), (moves, upto) => {
-        const table = subtractionTable(moves, upto);
-        const naive = naiveWinsIterative(moves, upto);
-        for (let n = 0; n <= upto; n++) if (isN(table, n) !== naive[n]) return false;
-        return true;
-      }),
+      fc.property(manyTakes, fc.integer({ min: 4000, max: 9000 }), (moves, upto) => agreesWithNaive(moves, upto)),
       { numRuns: 60 },
     );
   });
