@@ -65,7 +65,6 @@ report('  seed-set periods (pre-period/period)', seedFound.map(([name, text]) =>
 const differ = seedFound.filter(([name, text]) => cPeriod !== null && cPeriod.values[name] !== text);
 if (differ.length) report('  RESULTS DIFFER from C', differ.map(([name]) => name).join(', '));
 
-
 let bytes = 0;
 const big = medianMs(() => {
   bytes = subtractionTable(SEED_002, 100_000_000).byteLength;

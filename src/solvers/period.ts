@@ -69,9 +69,10 @@ export function firstTableUpto(window: number): number {
  * nearest copy are sieved 32 at a time by two neighbouring bits of W_L that differ (its first
  * change: an anchor that the long runs of these tables rarely match, where the first 32 bits
  * of a window did at every shift within a run), nearest first, and only the few that pass are
- * compared whole; the pre-period is found a word of piles at a time, from the start. Measured on
- * seed 002's 229-pile table: 0.25 µs for the whole detection, against 0.17 with these.
- * Every table read is in bounds because the tables keep a spare word past pile `lastStart + len − 1`.
+ * compared whole; the pre-period is found a word of piles at a time, from the start. Seed 002's
+ * whole detection (a 229-pile table) measured 0.25 µs with a first-32-bits test on every
+ * candidate and a window comparison per pre-period candidate, 0.17 µs with these. Every table
+ * read is in bounds because the tables keep a spare word past pile `lastStart + len − 1`.
  */
 export function bitWindowPeriod(a: Uint32Array, b: Uint32Array | null, lastStart: number, len: number): Period | null {
   // Anchor: the first place j where the last window's bit changes (j − 1 and j differ), or 0; a
