@@ -4,8 +4,7 @@
  */
 import { createRng } from '../src/core/rng.ts';
 import { FAMILIES, makeGame } from '../src/games/index.ts';
-import { negamaxSearch, TranspositionTable } from '../src/arena/search.ts';
-import { mctsSearch } from '../src/arena/mcts.ts';
+import { mctsSearch, negamaxSearch, TranspositionTable } from '../src/strategies/index.ts';
 import { report } from './util.ts';
 
 for (const family of FAMILIES) {

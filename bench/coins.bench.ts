@@ -193,7 +193,7 @@ points('square 4×4 (16 coins)', squareGraph(4), 3);
     // TS runs on one worker thread started from a plain-JS bundle, as the real build's workers do
     // (coin-table-build.ts): in this tsx-registered main thread V8 re-checks every typed-array
     // access for a detached buffer (Node's module hooks detach one), about 30% slower here.
-    const { bundleScript } = await import('../src/core/bundle.ts');
+    const { bundleScript } = await import('../src/platform/bundle.ts');
     const { SOLVERS_DIR } = await import('../src/solvers/coin-table-build.ts');
     const { Worker } = await import('node:worker_threads');
     const workerSource = `

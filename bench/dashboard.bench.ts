@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { discoverBots } from '../src/arena/bot-registry.ts';
+import { discoverBots } from '../src/hosting/index.ts';
 import type { ArenaEvent, EventSink } from '../src/arena/events.ts';
 import { validateSpec } from '../src/arena/spec.ts';
 import { prepareTournament, runTournament } from '../src/arena/tournament.ts';

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProcessHost } from '../src/arena/process-host.ts';
+import { ProcessHost } from '../src/hosting/index.ts';
 import { createRng } from '../src/core/rng.ts';
 import { parseVariant } from '../src/games/index.ts';
 import { report } from './util.ts';

@@ -1,6 +1,5 @@
 /** greedy: the move of best immediate gain by the game's own heuristic; ties broken by the rng. */
-import { defineBot } from '../src/index.ts';
-import { greedyMove } from '../src/arena/search.ts';
+import { defineBot, greedyMove } from 'take-arena';
 
 export default defineBot({
   name: 'greedy',

@@ -3,8 +3,7 @@
  * most the threshold (seeds 003 and 004: "choose greedily until the list is short enough to plan
  * ahead"). Exact play uses the game's solver, or a full negamax search when the game has none.
  */
-import { defineBot, enumSchema, intSchema } from '../src/index.ts';
-import { greedyMove, negamaxSearch, solverMove, stopTime, warmSolver } from '../src/arena/search.ts';
+import { defineBot, enumSchema, greedyMove, intSchema, negamaxSearch, solverMove, stopTime, warmSolver } from 'take-arena';
 
 export default defineBot({
   name: 'hybrid',

@@ -1,7 +1,5 @@
 /** mcts: UCT Monte-Carlo tree search with random playouts from the bot's rng, within the deadline. */
-import { defineBot, intSchema, numberSchema } from '../src/index.ts';
-import { mctsSearch } from '../src/arena/mcts.ts';
-import { stopTime } from '../src/arena/search.ts';
+import { defineBot, intSchema, mctsSearch, numberSchema, stopTime } from 'take-arena';
 
 export default defineBot({
   name: 'mcts',

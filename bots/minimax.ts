@@ -3,8 +3,7 @@
  * deepening until the deadline; the heuristic's gains at the horizon, exact when the search completes.
  * Needs nothing but the Game interface, so it plays every family, solver or not.
  */
-import { defineBot, intSchema } from '../src/index.ts';
-import { TranspositionTable, negamaxSearch, stopTime } from '../src/arena/search.ts';
+import { defineBot, intSchema, negamaxSearch, stopTime, TranspositionTable } from 'take-arena';
 
 // One table per variant, kept across moves and games: proven values stay valid for the variant's
 // lifetime. At most three variants' tables are kept, each at most 2^18 entries (about 45 MB with string keys).

@@ -4,8 +4,7 @@
  * Where the solver searches rather than looks up (a 36-coin board without its table file), it plays
  * the move proved before the deadline, and the greedy move when none is proved in time.
  */
-import { defineBot } from '../src/index.ts';
-import { cachedSolver, greedyMove, solverMove, warmSolver } from '../src/arena/search.ts';
+import { cachedSolver, defineBot, greedyMove, solverMove, warmSolver } from 'take-arena';
 
 export default defineBot({
   name: 'optimal',

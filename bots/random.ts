@@ -1,5 +1,5 @@
 /** random: a uniformly random legal move, drawn from the bot's own seeded generator only. */
-import { defineBot } from '../src/index.ts';
+import { defineBot } from 'take-arena';
 
 export default defineBot({
   name: 'random',

@@ -1,6 +1,8 @@
 /**
  * take-arena's public entry: the contracts a bot file needs (`defineBot`, the Game and Bot types,
- * the seeded Rng) and the game registry.
+ * the seeded Rng), the game registry, and the strategies toolkit bots are built from (negamax with a
+ * transposition table, MCTS, greedy and solver moves, stop times).
  */
 export * from './core/index.ts';
 export { FAMILIES, getFamily, makeGame, parseVariant } from './games/index.ts';
+export * from './strategies/index.ts';

@@ -1,7 +1,8 @@
 import { show } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
-import { BotStartError, errorText, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from './host.ts';
+import { findMove, legalText } from '../core/referee.ts';
+import { BotStartError, errorText, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
 import type { GameJob } from './schedule.ts';
 
 /** How a game ended: a closed set (fastchess `MatchTermination`). */
@@ -61,30 +62,6 @@ export interface MatchOptions {
   readonly live?: LiveSlot;
   /** Aborting ends the game as `interrupted` before the next move. */
   readonly signal?: AbortSignal;
-}
-
-/**
- * The index of the bot's reply in the legal list, or -1. Moves are compared by their
- * `formatMove` text; the runner then plays its own copy of the move, never the bot's object.
- */
-export function findMove(game: AnyGame, legal: readonly unknown[], reply: unknown): number {
-  const same = legal.indexOf(reply);
-  if (same >= 0) return same;
-  let text: string;
-  try {
-    text = game.formatMove(reply);
-  } catch {
-    return -1;
-  }
-  if (typeof text !== 'string') return -1;
-  for (let i = 0; i < legal.length; i++) if (game.formatMove(legal[i]) === text) return i;
-  return -1;
-}
-
-/** The legal moves as text for an illegal-move reason, shortened. */
-function legalText(game: AnyGame, legal: readonly unknown[]): string {
-  const shown = legal.slice(0, 12).map((m) => game.formatMove(m));
-  return shown.join(', ') + (legal.length > 12 ? `, … (${legal.length} in all)` : '');
 }
 
 /** The sessions of a game's two seats (null until opened). */

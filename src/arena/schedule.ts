@@ -1,15 +1,6 @@
 import type { Seat } from '../core/game.ts';
 import { deriveSeed } from '../core/rng.ts';
-
-/** A bot as a job names it: everything needed to load it anywhere (no process-local state). */
-export interface BotSpec {
-  /** Canonical label used in standings, e.g. `minimax:depth=6`. */
-  readonly label: string;
-  /** The bot's `name` (found by discovery in `bots/` and the spec's `botDirs`). */
-  readonly name: string;
-  /** Validated options, defaults filled. */
-  readonly options: Readonly<Record<string, unknown>>;
-}
+import type { BotSpec } from '../hosting/index.ts';
 
 /**
  * One scheduled game: a self-contained, serializable job whose result is exactly one line of

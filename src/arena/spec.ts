@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { makeGame, parseVariant } from '../games/index.ts';
-import { DEFAULT_PREPARE_TIMEOUT_MS } from './host.ts';
+import { DEFAULT_PREPARE_TIMEOUT_MS } from '../hosting/index.ts';
 
 /** A variant in a spec: a variant id string, or a family with raw parameters. */
 export const VariantSpecSchema = z.union([

@@ -2,7 +2,7 @@ import { ArenaError } from '../core/errors.ts';
 import type { AnyGame, Seat, Solver } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
-import type { FaultKind } from './host.ts';
+import type { FaultKind } from '../hosting/index.ts';
 import type { GameRecord } from './match.ts';
 import { fitRatings, type RatingFit, type SeatedResult } from './ratings.ts';
 

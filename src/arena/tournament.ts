@@ -3,18 +3,15 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ArenaError, SpecError } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
-import { resolveBot, supportedBy, type BotEntry, type BotRegistry } from './bot-registry.ts';
+import { createHost, moduleFiles, resolveBot, supportedBy, workerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec } from '../hosting/index.ts';
 import type { ArenaEvent, EventSink } from './events.ts';
-import { createHost, moduleFiles } from './create-host.ts';
-import type { BotHost } from './host.ts';
 import { LiveTracker } from './live.ts';
 import { playMatch, type GameRecord, type MatchOptions, type Termination } from './match.ts';
 import { createResultsDir, readResults, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
-import { schedule, scheduleCount, type BotSpec, type ScheduleInput } from './schedule.ts';
+import { schedule, scheduleCount, type ScheduleInput } from './schedule.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
 import { standingsCsv, type TournamentSummary } from './summary.ts';
-import { workerScript } from './worker-bundle.ts';
 
 /** A bot taking part: its schedule spec and where it comes from. */
 export interface Entrant {

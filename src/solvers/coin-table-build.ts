@@ -12,7 +12,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { bundleScript } from '../core/bundle.ts';
+import { bundleScript } from '../platform/bundle.ts';
 import { allocateBlocks, blockLayers, blockWords, tableLayout, type TableLayout } from './coin-table.ts';
 import type { LineGraph } from './coins.ts';
 import type { TableWorkerData } from './coin-table-worker.ts';

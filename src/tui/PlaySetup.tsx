@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ArenaError } from '../core/errors.ts';
 import type { AnyFamily, AnyGame } from '../core/game.ts';
 import { createVariant, formatParamValue } from '../core/params.ts';
-import { supportedBy } from '../arena/bot-registry.ts';
+import { supportedBy } from '../hosting/index.ts';
 import { useTheme } from './theme.ts';
 import type { Opponent } from './use-play.ts';
 import { Menu } from './Menu.tsx';

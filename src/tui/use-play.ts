@@ -2,10 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnyBot } from '../core/bot.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { deriveSeed } from '../core/rng.ts';
-import type { BotEntry } from '../arena/bot-registry.ts';
-import { createHost } from '../arena/create-host.ts';
-import { InProcessHost, type BotSession } from '../arena/host.ts';
-import { sameMove } from '../arena/search.ts';
+import { createHost, InProcessHost, type BotEntry, type BotSession } from '../hosting/index.ts';
+import { sameMove } from '../strategies/index.ts';
 
 /** The bot a human plays against, run in-process through the arena's bot host. */
 export interface Opponent {

@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { discoverBots, resolveBot, type BotRegistry } from '../../src/arena/bot-registry.ts';
+import { discoverBots, ProcessHost, resolveBot, type BotRegistry } from '../../src/hosting/index.ts';
 import type { ArenaEvent } from '../../src/arena/events.ts';
-import { ProcessHost } from '../../src/arena/process-host.ts';
 import { validateSpec, type TournamentSpecInput } from '../../src/arena/spec.ts';
 import { prepareTournament, runTournament } from '../../src/arena/tournament.ts';
 import { run } from '../cli/run.ts';

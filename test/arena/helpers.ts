@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverBots, type BotRegistry } from '../../src/arena/bot-registry.ts';
+import { discoverBots, type BotRegistry } from '../../src/hosting/index.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { validateSpec, type TournamentSpecInput } from '../../src/arena/spec.ts';
 import { prepareTournament, runTournament, type RunOptions, type RunResult } from '../../src/arena/tournament.ts';

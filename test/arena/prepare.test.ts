@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessHost } from '../../src/arena/host.ts';
+import { InProcessHost } from '../../src/hosting/index.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { defineBot, type AnyBot } from '../../src/core/bot.ts';
 import { readLog, runSpec } from './helpers.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { schedule, scheduleCount, scheduleSize, type BotSpec } from '../../src/arena/schedule.ts';
+import type { BotSpec } from '../../src/hosting/index.ts';
+import { schedule, scheduleCount, scheduleSize } from '../../src/arena/schedule.ts';
 
 const bot = (label: string): BotSpec => ({ label, name: label.split(':')[0]!, options: {} });
 const BOTS = ['a', 'b', 'c', 'd', 'e'].map(bot);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, deriveSeed, type AnyGame } from '../../src/core/index.ts';
 import { FAMILIES, makeGame } from '../../src/games/index.ts';
-import { negamaxSearch, TranspositionTable } from '../../src/arena/search.ts';
+import { negamaxSearch, TranspositionTable } from '../../src/strategies/index.ts';
 import { SAMPLES } from '../games/samples.ts';
 import { ask, builtin } from './play.ts';
 

@@ -1,13 +1,13 @@
 /**
  * A small in-process match for bot tests (the real runner, with isolation and faults, is
- * src/arena/match.ts): both seats ask their bot, every reply is checked against the legal list.
+ * src/arena/match.ts and the referee in src/core/referee.ts): both seats ask their bot, every reply is checked against the legal list.
  */
 import type { AnyBot } from '../../src/core/bot.ts';
 import { createRng, type AnyGame, type Outcome, type Seat } from '../../src/core/index.ts';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { BUILTIN_BOTS_DIR, botOptions } from '../../src/arena/bot-registry.ts';
-import { findMove } from '../../src/arena/match.ts';
+import { BUILTIN_BOTS_DIR, botOptions } from '../../src/hosting/index.ts';
+import { findMove } from '../../src/core/referee.ts';
 
 /** A bot with validated options. */
 export interface Player {

@@ -4,7 +4,7 @@ import { defineBot, type AnyBot } from '../../src/core/bot.ts';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { PlayApp } from '../../src/tui/PlayApp.tsx';
 import type { Opponent } from '../../src/tui/use-play.ts';
-import { discoverBots } from '../../src/arena/bot-registry.ts';
+import { discoverBots } from '../../src/hosting/index.ts';
 import { join } from 'node:path';
 import { settle, solverOpponent, until } from './play-helpers.ts';
 

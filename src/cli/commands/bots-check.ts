@@ -1,8 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
-import { discoverBots, loadBotFileOrThrow, resolveBot, type BotEntry } from '../../arena/bot-registry.ts';
-import { checkBot, DEFAULT_CHECK, type CheckRow } from '../../arena/bot-check.ts';
-import { tempStderrLogPath } from '../../arena/process-host.ts';
+import { checkBot, DEFAULT_CHECK, discoverBots, loadBotFileOrThrow, resolveBot, tempStderrLogPath, type BotEntry, type CheckRow } from '../../hosting/index.ts';
 import { io } from '../io.ts';
 
 type Args = { bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: string; family: string[] };

@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import type { AnyBot } from '../../core/bot.ts';
 import { formatParamValue, type ParamSpec } from '../../core/params.ts';
 import { FAMILIES, makeGame } from '../../games/index.ts';
-import { discoverBots, supportedBy, type BotRegistry } from '../../arena/bot-registry.ts';
+import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import { io } from '../io.ts';
 import { botsCheckCommand } from './bots-check.ts';
 

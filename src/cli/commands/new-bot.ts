@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
-import { BUILTIN_BOTS_DIR, discoverBots } from '../../arena/bot-registry.ts';
+import { BUILTIN_BOTS_DIR, discoverBots } from '../../hosting/index.ts';
 import { io } from '../io.ts';
 
 type Args = { name: string; dir?: string };

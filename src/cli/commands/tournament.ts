@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
-import { discoverBots } from '../../arena/bot-registry.ts';
+import { discoverBots } from '../../hosting/index.ts';
 import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../../arena/spec.ts';
 import { PauseGate, prepareTournament, resumeSpec, runTournament } from '../../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../../core/errors.ts';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { bundleScript } from '../core/bundle.ts';
+import { bundleScript } from '../platform/bundle.ts';
 
 /**
  * Bot worker scripts bundled ahead of time. Starting a worker through tsx costs hundreds of

@@ -20,7 +20,7 @@ import { show } from '../core/errors.ts';
 import { FAMILIES, getFamily, makeGame, parseVariant } from '../games/index.ts';
 import { supportedBy, type BotEntry } from './bot-registry.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, errorText, type MoveReply } from './host.ts';
-import { findMove } from './match.ts';
+import { findMove } from '../core/referee.ts';
 import { WorkerHost } from './worker-host.ts';
 import { ProcessHost, tempStderrLogPath } from './process-host.ts';
 

@@ -1,12 +1,9 @@
 /**
- * Generic game-tree search over the Game interface alone, shared by the built-in bots: terminal
- * values from an Outcome, a time budget with a safety margin, greedy choice by the game's
- * heuristic, and negamax with alpha–beta, a transposition table and iterative deepening. No rules
- * are re-derived here: every position comes from `game.play`, every move list from `game.moves`.
+ * Negamax with alpha–beta, a transposition table and iterative deepening over the Game interface
+ * alone. No rules are re-derived here: every position comes from `game.play`, every move list from
+ * `game.moves`.
  */
-import type { AnyGame, Game, Outcome, Solver } from '../core/game.ts';
-import { TooLargeError } from '../core/errors.ts';
-import { createRng, type Rng } from '../core/rng.ts';
+import type { Game, Outcome } from '../core/game.ts';
 
 /**
  * The value of a finished position for the player to move there, in the solver's units: the
@@ -21,46 +18,6 @@ export function terminalValue<S>(game: Game<S, unknown>, state: S, outcome: Outc
   if (outcome.winner === null) return 0;
   return outcome.winner === me ? 1 : -1;
 }
-
-/**
- * When a search should stop to answer by `deadline` (epoch ms): a safety margin of 15% of the time
- * left, at least 20 ms, for the answer's trip back to the arena and for timer jitter.
- */
-export function stopTime(deadline: number, now: number = Date.now()): number {
-  const left = deadline - now;
-  return now + Math.max(0, Math.min(left - 20, left * 0.85));
-}
-
-/** The element of `moves` with the same notation as `move` (solvers may return equal, not identical, moves). */
-export function sameMove<M>(game: Game<unknown, M>, moves: readonly M[], move: M): M | undefined {
-  if (moves.includes(move)) return move;
-  const text = game.formatMove(move);
-  return moves.find((m) => game.formatMove(m) === text);
-}
-
-/** The moves with the largest `game.heuristic`, in list order (all of them when the game has none). */
-export function bestByHeuristic<S, M>(game: Game<S, M>, state: S, moves: readonly M[]): M[] {
-  const h = game.heuristic;
-  if (!h) return moves.slice();
-  let best = -Infinity;
-  let out: M[] = [];
-  for (const m of moves) {
-    const v = h(state, m);
-    if (v > best) {
-      best = v;
-      out = [m];
-    } else if (v === best) out.push(m);
-  }
-  return out;
-}
-
-/** Greedy play: a move of largest immediate gain, ties broken by the rng. */
-export function greedyMove<S, M>(game: Game<S, M>, state: S, moves: readonly M[], rng: Rng): M {
-  return rng.pick(bestByHeuristic(game, state, moves));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Negamax
 
 /**
  * Internal value of a won (lost) win/loss position. A win in k plies scores WIN - k, so the search
@@ -274,51 +231,4 @@ function toSolverUnits(v: number): number {
   if (v > PROVEN) return 1;
   if (v < -PROVEN) return -1;
   return v === 0 ? 0 : v; // no -0 from negating a draw
-}
-
-/** Time kept back from a deadline for the reply to travel. */
-const REPLY_MARGIN_MS = 50;
-
-// A solver may build large tables on first use: one per variant for the bot's lifetime (bounded, so
-// a long tournament over many variants cannot grow it without limit).
-const solvers = new Map<string, Solver<unknown, unknown> | undefined>();
-
-/** The variant's solver, built once per process. */
-export function cachedSolver(game: AnyGame): Solver<unknown, unknown> | undefined {
-  if (!solvers.has(game.id)) {
-    if (solvers.size >= 16) solvers.delete(solvers.keys().next().value!);
-    solvers.set(game.id, game.solver?.());
-  }
-  return solvers.get(game.id);
-}
-
-/**
- * Builds the variant's solver and warms it with one answer on a dealt position (a bot's `prepare`),
- * so the first real move does not pay for the tables. A solver that searches gets a short try only:
- * its positions are proved move by move, within each deadline.
- */
-export function warmSolver(game: AnyGame): void {
-  const solver = cachedSolver(game);
-  if (!solver) return;
-  const start = game.deal(createRng(0));
-  try {
-    if (solver.bestMoveBy) solver.bestMoveBy(start, Date.now() + 1000);
-    else solver.bestMove(start);
-  } catch (err) {
-    if (!(err instanceof TooLargeError)) throw err; // a deal beyond the solver: left to the moves
-  }
-}
-
-/**
- * The solver's best move among `moves`, proved before the deadline; undefined when the variant has
- * no solver, the game is over, or a searching solver did not prove the position in time.
- */
-export function solverMove<S, M>(game: Game<S, M>, state: S, moves: readonly M[], deadline: number): M | undefined {
-  const solver = cachedSolver(game as unknown as AnyGame) as Solver<S, M> | undefined;
-  if (!solver) return undefined;
-  const best = solver.bestMoveBy ? solver.bestMoveBy(state, deadline - REPLY_MARGIN_MS) : solver.bestMove(state);
-  if (best === undefined || best === null) return undefined;
-  const move = sameMove(game, moves, best);
-  if (move === undefined) throw new Error(`the solver's move ${game.formatMove(best)} is not legal in ${game.describe(state)}`);
-  return move;
 }

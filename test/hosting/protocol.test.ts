@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from '../../src/arena/protocol.ts';
+import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from '../../src/hosting/index.ts';
 import { createRng } from '../../src/core/rng.ts';
 import { FAMILIES, makeGame, parseVariant } from '../../src/games/index.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { basename } from 'node:path';
 import { BotLoadError, ParamError, UsageError } from '../../src/core/errors.ts';
-import { BUILTIN_BOTS_DIR, botLabel, botOptions, discoverBots, parseBotSpec, resolveBot } from '../../src/arena/bot-registry.ts';
-import { BROKEN, GOOD_TS, botFolder } from './bot-fixtures.ts';
+import { BUILTIN_BOTS_DIR, botLabel, botOptions, discoverBots, parseBotSpec, resolveBot } from '../../src/hosting/index.ts';
+import { BROKEN, GOOD_TS, botFolder } from '../arena/bot-fixtures.ts';
 
 const BUILTIN = ['greedy', 'hybrid', 'mcts', 'minimax', 'optimal', 'random'];
 

@@ -4,9 +4,9 @@
  * with isolation `none`, on the runner's thread.
  */
 import type { BotEntry } from './bot-registry.ts';
-import { InProcessHost, type BotHost } from './host.ts';
+import type { BotHost, BotSpec } from './host.ts';
+import { InProcessHost } from './in-process-host.ts';
 import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts';
-import type { BotSpec } from './schedule.ts';
 import { WorkerHost } from './worker-host.ts';
 
 /** What every host of a run shares. */

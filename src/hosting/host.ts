@@ -1,0 +1,117 @@
+/**
+ * The bot-host contract: what the tournament (or the play screen, or the conformance check) asks of
+ * a bot whatever runs it, and the faults a host reports instead of throwing.
+ */
+import type { Seat } from '../core/game.ts';
+
+/** A bot as a job names it: everything needed to load it anywhere (no process-local state). */
+export interface BotSpec {
+  /** Canonical label used in standings, e.g. `minimax:depth=6`. */
+  readonly label: string;
+  /** The bot's `name` (found by discovery in `bots/` and the spec's `botDirs`). */
+  readonly name: string;
+  /** Validated options, defaults filled. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** How a bot can forfeit a game (besides `normal` play and `interrupted` games). */
+export type FaultKind = 'timeout' | 'crash' | 'illegal-move';
+
+/** A bot host's answer to a move request: the bot's reply (still unchecked) or a fault. */
+export type MoveReply =
+  | { readonly ok: true; readonly move: unknown; readonly ms: number }
+  | { readonly ok: false; readonly kind: FaultKind; readonly reason: string; readonly ms: number };
+
+/** What a host needs to know about one game of one bot. */
+export interface SessionInfo {
+  /** The game's key in the schedule. */
+  readonly key: string;
+  /** The variant id; the host builds its own Game from it. */
+  readonly variant: string;
+  /** The seat the bot plays. */
+  readonly seat: Seat;
+  /** Seed of the bot's generator for this game. */
+  readonly rngSeed: number;
+}
+
+/** One bot playing one game: asked for moves until the game ends, then closed. */
+export interface BotSession {
+  /**
+   * Asks for a move. The host never throws for anything the bot does: throws, hangs, exits and
+   * unclonable replies come back as faults. Synchronous when it can be (in-process bots), so a
+   * match of trusted bots runs without a promise per move.
+   */
+  move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply>;
+  /**
+   * Ends the session; the host may reuse its resources for another game. `end` says how the game
+   * ended (external bots hear it as `game-over`); it is absent when a game is abandoned early.
+   */
+  close(end?: SessionEnd): void;
+}
+
+/** How a game ended, as told to each session when it closes. */
+export interface SessionEnd {
+  /** The winner's seat, null for a draw (or an interrupted game). */
+  readonly winner: Seat | null;
+  readonly termination: 'normal' | FaultKind | 'interrupted';
+  /** Why the game ended abnormally, null when normal. */
+  readonly reason: string | null;
+  /** Final scores `[first, second]` of scored games that ended normally. */
+  readonly scores?: readonly [number, number];
+}
+
+/**
+ * Runs one bot for a whole tournament, behind one interface whatever the transport: in-process
+ * (isolation `none`), worker threads (`worker`), later an external process.
+ */
+export interface BotHost {
+  /** The bot's label in standings. */
+  readonly label: string;
+  /** Why the bot could not be started (it then forfeits every game), or null. */
+  readonly failure: string | null;
+  /** Loads the bot; rejects with BotStartError (and sets `failure`) when it cannot start. */
+  start(): Promise<void>;
+  /** Opens a game; rejects with BotStartError when the bot cannot be (re)started. */
+  open(info: SessionInfo): BotSession | Promise<BotSession>;
+  /** Releases everything (terminates workers). */
+  close(): Promise<void>;
+}
+
+/** A bot that cannot be loaded or restarted; its games are forfeited as `crash`. */
+export class BotStartError extends Error {
+  override name = 'BotStartError';
+}
+
+/** Extra time after the deadline before a silent bot is declared out of time (message latency, timers). */
+export const DEFAULT_GRACE_MS = 50;
+
+/** Budget of a bot's `prepare` (per variant) when the spec sets none (ms). */
+export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
+
+/** A fault reply (the `ok: false` side of `MoveReply`). */
+export type FaultReply = Extract<MoveReply, { ok: false }>;
+
+/** The fault of a `prepare` that threw. */
+export function prepareCrash(err: unknown, ms: number): FaultReply {
+  return { ok: false, kind: 'crash', reason: `prepare failed: ${errorText(err)}`, ms };
+}
+
+/** The fault of a `prepare` that overran its budget. */
+export function prepareTimeout(limitMs: number, ms: number): FaultReply {
+  return { ok: false, kind: 'timeout', reason: `prepare took longer than its ${limitMs} ms budget`, ms };
+}
+
+/** One-line text of anything thrown. */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`.split('\n')[0]!;
+  try {
+    return `threw ${JSON.stringify(err) ?? String(err)}`;
+  } catch {
+    return `threw ${String(err)}`;
+  }
+}
+
+/** Whether a bot's return value is a promise (or any thenable). */
+export function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
+}

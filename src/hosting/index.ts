@@ -1,0 +1,15 @@
+/**
+ * How a bot runs: the bot-host contract, discovery (the bot registry), the hosts (in-process,
+ * worker threads, external processes and their JSON-lines protocol) and the conformance check.
+ * The only module of `src/hosting` imported from outside it; hosting never imports the tournament.
+ */
+export * from './host.ts';
+export { createHost, moduleFiles, stderrLogFor, type HostSettings } from './create-host.ts';
+export * from './bot-registry.ts';
+export * from './bot-check.ts';
+export { InProcessHost, readOnly } from './in-process-host.ts';
+export { WorkerHost, type WorkerHostOptions } from './worker-host.ts';
+export { workerScript } from './worker-bundle.ts';
+export { ProcessHost, stderrLogPath, tempStderrLogPath, type ProcessHostOptions } from './process-host.ts';
+export * from './protocol.ts';
+export { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';
