@@ -57,6 +57,96 @@ export interface Standings {
   readonly variants: Readonly<Record<string, StandingsTable>>;
 }
 
+/** A seat's index in the per-seat arrays of a `PairCell`. */
+const SEAT_INDEX = { first: 0, second: 1 } as const;
+
+/**
+ * Everything standings need from the games of one seating of one pairing in one variant: the
+ * aggregate a tournament folds each game into. Tables, the crosstable and the ratings are all
+ * sums over these cells, so memory grows with bots² × variants, never with games.
+ */
+export interface PairCell {
+  readonly variant: string;
+  /** Bot label in each seat. */
+  readonly first: string;
+  readonly second: string;
+  games: number;
+  /** Results from the first seat's side. */
+  firstWins: number;
+  draws: number;
+  secondWins: number;
+  /** Games in a scored variant that ended normally, and the sum of the first seat's margins in them. */
+  scoredGames: number;
+  firstMarginSum: number;
+  /** Per seat (index 0: first, 1: second). */
+  readonly forfeits: readonly [Record<FaultKind, number>, Record<FaultKind, number>];
+  readonly moves: [number, number];
+  readonly totalMs: [number, number];
+  readonly maxMs: [number, number];
+  readonly judged: [number, number];
+  readonly accurate: [number, number];
+  readonly blunders: [number, number];
+  /** Whether the variant's games are judged by a solver (accuracy shown, even if zero moves). */
+  hasSolver: boolean;
+}
+
+function newCell(variant: string, first: string, second: string): PairCell {
+  return {
+    variant,
+    first,
+    second,
+    games: 0,
+    firstWins: 0,
+    draws: 0,
+    secondWins: 0,
+    scoredGames: 0,
+    firstMarginSum: 0,
+    forfeits: [
+      { timeout: 0, crash: 0, 'illegal-move': 0 },
+      { timeout: 0, crash: 0, 'illegal-move': 0 },
+    ],
+    moves: [0, 0],
+    totalMs: [0, 0],
+    maxMs: [0, 0],
+    judged: [0, 0],
+    accurate: [0, 0],
+    blunders: [0, 0],
+    hasSolver: false,
+  };
+}
+
+/** Folds one finished game into its cell. */
+function addToCell(c: PairCell, rec: GameRecord, startSeat: Seat, judged: Record<Seat, Accuracy> | null, hasSolver: boolean): void {
+  c.games++;
+  const w = rec.outcome.winner;
+  if (w === null) c.draws++;
+  else if (w === 'first') c.firstWins++;
+  else c.secondWins++;
+  if (rec.outcome.scores) {
+    c.scoredGames++;
+    c.firstMarginSum += rec.outcome.scores[0] - rec.outcome.scores[1];
+  }
+  if (rec.faulty !== null && rec.termination !== 'normal' && rec.termination !== 'interrupted') c.forfeits[SEAT_INDEX[rec.faulty]][rec.termination]++;
+  // Seats alternate in every family, but a variant may let either side start: count by ply parity from the start seat.
+  const startIndex = SEAT_INDEX[startSeat];
+  for (let i = 0; i < rec.moves.length; i++) {
+    const s = ((startIndex + i) & 1) as 0 | 1;
+    const ms = rec.moves[i]!.ms;
+    c.moves[s]++;
+    c.totalMs[s] += ms;
+    if (ms > c.maxMs[s]) c.maxMs[s] = ms;
+  }
+  if (hasSolver) c.hasSolver = true;
+  if (judged) {
+    for (const seat of ['first', 'second'] as const) {
+      const s = SEAT_INDEX[seat];
+      c.judged[s] += judged[seat].moves;
+      c.accurate[s] += judged[seat].accurate;
+      c.blunders[s] += judged[seat].blunders;
+    }
+  }
+}
+
 class MutableStanding {
   games = 0;
   wins = 0;
@@ -73,126 +163,110 @@ class MutableStanding {
   accurate = 0;
   blunders = 0;
   hasSolver = false;
+
+  /** Adds a cell's games from one seat's side (`s` 0: the cell's first seat, 1: its second). */
+  addSide(c: PairCell, s: 0 | 1): void {
+    const wins = s === 0 ? c.firstWins : c.secondWins;
+    const losses = s === 0 ? c.secondWins : c.firstWins;
+    this.games += c.games;
+    this.wins += wins;
+    this.draws += c.draws;
+    this.losses += losses;
+    this.points += wins + c.draws / 2;
+    this.scoredGames += c.scoredGames;
+    this.marginSum += s === 0 ? c.firstMarginSum : -c.firstMarginSum;
+    const f = c.forfeits[s];
+    this.forfeits.timeout += f.timeout;
+    this.forfeits.crash += f.crash;
+    this.forfeits['illegal-move'] += f['illegal-move'];
+    this.moves += c.moves[s];
+    this.totalMs += c.totalMs[s];
+    if (c.maxMs[s] > this.maxMs) this.maxMs = c.maxMs[s];
+    this.judged += c.judged[s];
+    this.accurate += c.accurate[s];
+    this.blunders += c.blunders[s];
+    if (c.hasSolver) this.hasSolver = true;
+  }
 }
 
-class Table {
-  readonly rows = new Map<string, MutableStanding>();
-  readonly cross = new Map<string, Map<string, { points: number; games: number }>>();
-  /** Seated results keyed `first\tsecond`. */
-  readonly seated = new Map<string, { first: string; second: string; games: number; points: number }>();
-  games = 0;
-
-  constructor(readonly bots: readonly string[]) {
-    for (const b of bots) this.rows.set(b, new MutableStanding());
-  }
-
-  row(bot: string): MutableStanding {
-    let r = this.rows.get(bot);
-    if (!r) {
-      r = new MutableStanding();
-      this.rows.set(bot, r);
-    }
-    return r;
-  }
-
-  add(rec: GameRecord, judged: Record<Seat, Accuracy> | null, hasSolver: boolean): void {
-    this.games++;
-    const labels: Record<Seat, string> = rec.seats;
-    for (const seat of ['first', 'second'] as const) {
-      const me = labels[seat];
-      const them = labels[seat === 'first' ? 'second' : 'first'];
-      const r = this.row(me);
-      r.games++;
-      const w = rec.outcome.winner;
-      const pts = w === null ? 0.5 : w === seat ? 1 : 0;
-      if (w === null) r.draws++;
-      else if (w === seat) r.wins++;
-      else r.losses++;
-      r.points += pts;
-      if (rec.outcome.scores) {
-        r.scoredGames++;
-        const [a, b] = rec.outcome.scores;
-        r.marginSum += seat === 'first' ? a - b : b - a;
-      }
-      if (rec.faulty === seat && rec.termination !== 'normal' && rec.termination !== 'interrupted') r.forfeits[rec.termination]++;
-      // Seats alternate in every family, but a variant may let either side start: count by ply parity from the start seat.
-      for (let i = 0; i < rec.moves.length; i++) {
-        if (moverOf(rec, i) !== seat) continue;
-        const ms = rec.moves[i]!.ms;
-        r.moves++;
-        r.totalMs += ms;
-        if (ms > r.maxMs) r.maxMs = ms;
-      }
-      if (hasSolver) r.hasSolver = true;
-      if (judged) {
-        r.judged += judged[seat].moves;
-        r.accurate += judged[seat].accurate;
-        r.blunders += judged[seat].blunders;
-      }
-      let row = this.cross.get(me);
-      if (!row) this.cross.set(me, (row = new Map()));
-      const cell = row.get(them) ?? { points: 0, games: 0 };
+/**
+ * A standings table summed from cells, taken in a fixed order (by seating, then variant) so the
+ * floating-point sums, and so the ratings to the last bit, do not depend on the order games
+ * finished in: a resumed run must end with identical standings.
+ */
+function tableOf(bots: readonly string[], cells: readonly PairCell[]): StandingsTable {
+  const all = [...bots];
+  const extra = new Set<string>();
+  for (const c of cells) for (const b of [c.first, c.second]) if (!bots.includes(b)) extra.add(b);
+  all.push(...[...extra].sort());
+  const index = new Map(all.map((b, i) => [b, i]));
+  const rows = all.map(() => new MutableStanding());
+  const cross = new Map<string, { points: number; games: number }>();
+  const seated = new Map<string, SeatedResult & { games: number; points: number }>();
+  let games = 0;
+  for (const c of [...cells].sort(cellOrder)) {
+    if (c.games === 0) continue;
+    games += c.games;
+    const i = index.get(c.first)!;
+    const j = index.get(c.second)!;
+    rows[i]!.addSide(c, 0);
+    rows[j]!.addSide(c, 1);
+    const firstPoints = c.firstWins + c.draws / 2;
+    const secondPoints = c.secondWins + c.draws / 2;
+    for (const [key, pts] of [
+      [`${c.first}\t${c.second}`, firstPoints],
+      [`${c.second}\t${c.first}`, secondPoints],
+    ] as const) {
+      const cell = cross.get(key) ?? { points: 0, games: 0 };
       cell.points += pts;
-      cell.games++;
-      row.set(them, cell);
+      cell.games += c.games;
+      cross.set(key, cell);
     }
-    const key = `${labels.first}\t${labels.second}`;
-    const s = this.seated.get(key) ?? { first: labels.first, second: labels.second, games: 0, points: 0 };
-    s.games++;
-    s.points += rec.outcome.winner === null ? 0.5 : rec.outcome.winner === 'first' ? 1 : 0;
-    this.seated.set(key, s);
+    const sk = `${c.first}\t${c.second}`;
+    const s = seated.get(sk) ?? { first: i, second: j, games: 0, points: 0 };
+    s.games += c.games;
+    s.points += firstPoints;
+    seated.set(sk, s);
   }
-
-  snapshot(): StandingsTable {
-    const bots = [...this.rows.keys()];
-    const index = new Map(bots.map((b, i) => [b, i]));
-    // In a fixed order, so the fit's floating-point sums (and so the ratings, to the last bit) do not
-    // depend on the order games finished in: a resumed run must end with identical standings.
-    const seated = [...this.seated.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, v]) => v);
-    const results: SeatedResult[] = seated.map((s) => ({
-      first: index.get(s.first)!,
-      second: index.get(s.second)!,
-      games: s.games,
-      points: s.points,
-    }));
-    const ratings = fitRatings(bots, results);
-    const elo = new Map(ratings.ratings.map((r) => [r.bot, r.elo]));
-    const lines: BotStanding[] = bots.map((bot) => {
-      const r = this.rows.get(bot)!;
-      return {
-        bot,
-        games: r.games,
-        wins: r.wins,
-        draws: r.draws,
-        losses: r.losses,
-        points: r.points,
-        scoredGames: r.scoredGames,
-        marginSum: r.marginSum,
-        forfeits: { ...r.forfeits },
-        moves: r.moves,
-        meanMoveMs: r.moves ? r.totalMs / r.moves : 0,
-        maxMoveMs: r.maxMs,
-        accuracy: r.hasSolver ? { moves: r.judged, accurate: r.accurate, blunders: r.blunders } : null,
-      };
-    });
-    lines.sort((a, b) => b.points - a.points || elo.get(b.bot)! - elo.get(a.bot)! || a.bot.localeCompare(b.bot));
-    const crosstable: Record<string, Record<string, { points: number; games: number }>> = {};
-    for (const a of bots) {
-      crosstable[a] = {};
-      const row = this.cross.get(a);
-      for (const b of bots) {
-        const cell = row?.get(b);
-        if (cell) crosstable[a][b] = { ...cell };
-      }
+  const ratings = fitRatings(all, [...seated.values()]);
+  const elo = new Map(ratings.ratings.map((r) => [r.bot, r.elo]));
+  const lines: BotStanding[] = all.map((bot, k) => {
+    const r = rows[k]!;
+    return {
+      bot,
+      games: r.games,
+      wins: r.wins,
+      draws: r.draws,
+      losses: r.losses,
+      points: r.points,
+      scoredGames: r.scoredGames,
+      marginSum: r.marginSum,
+      forfeits: { ...r.forfeits },
+      moves: r.moves,
+      meanMoveMs: r.moves ? r.totalMs / r.moves : 0,
+      maxMoveMs: r.maxMs,
+      accuracy: r.hasSolver ? { moves: r.judged, accurate: r.accurate, blunders: r.blunders } : null,
+    };
+  });
+  lines.sort((a, b) => b.points - a.points || elo.get(b.bot)! - elo.get(a.bot)! || a.bot.localeCompare(b.bot));
+  const crosstable: Record<string, Record<string, { points: number; games: number }>> = {};
+  for (const a of all) {
+    crosstable[a] = {};
+    for (const b of all) {
+      const cell = cross.get(`${a}\t${b}`);
+      if (cell) crosstable[a][b] = cell;
     }
-    return { bots: lines, crosstable, ratings, games: this.games };
   }
+  return { bots: lines, crosstable, ratings, games };
 }
 
-/** The seat that made move `i` of a game (turns alternate from the start position's mover). */
-function moverOf(rec: GameRecord & { readonly startSeat?: Seat }, i: number): Seat {
-  const start = rec.startSeat ?? 'first';
-  return i % 2 === 0 ? start : start === 'first' ? 'second' : 'first';
+/** Cells by seating (first, then second label), then variant: plain code-unit order, locale-free. */
+function cellOrder(x: PairCell, y: PairCell): number {
+  return cmp(x.first, y.first) || cmp(x.second, y.second) || cmp(x.variant, y.variant);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Per-variant replay context for accuracy. */
@@ -236,20 +310,22 @@ export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.
 }
 
 /**
- * Folds finished games into standings, pooled and per variant. Order-independent, so a resumed
- * tournament ends with exactly the standings of an uninterrupted one (move times aside).
+ * Folds finished games into standings, pooled and per variant, through one `PairCell` per
+ * variant and seating of each pairing: memory stays constant however many games are added, and
+ * every table, crosstable and rating fit is summed from the cells when asked for. Order-independent,
+ * so a resumed tournament ends with exactly the standings of an uninterrupted one (move times aside).
  */
 export class StandingsBuilder {
-  readonly #pooled: Table;
-  readonly #variants = new Map<string, Table>();
+  /** Cells keyed `variant \n first \n second`. */
+  readonly #cells = new Map<string, PairCell>();
   readonly #judges = new Map<string, Judge>();
   readonly #bots: readonly string[];
+  readonly #variants: string[];
 
   /** `bots` fixes the row set (bots with no games yet still appear); `variants` likewise. */
   constructor(bots: readonly string[], variants: readonly string[] = []) {
     this.#bots = bots;
-    this.#pooled = new Table(bots);
-    for (const v of variants) this.#variants.set(v, new Table(bots));
+    this.#variants = [...variants];
   }
 
   #judge(variant: string): Judge {
@@ -277,18 +353,26 @@ export class StandingsBuilder {
     const judge = this.#judge(rec.variant);
     const start = judge.game.deal(createRng(rec.dealSeed));
     const judged = judgeGame(judge, rec, start);
-    const startSeat = judge.game.toMove(start);
-    const r = startSeat === 'first' ? rec : { ...rec, startSeat };
-    this.#pooled.add(r, judged, judge.solver !== undefined);
-    let t = this.#variants.get(rec.variant);
-    if (!t) this.#variants.set(rec.variant, (t = new Table(this.#bots)));
-    t.add(r, judged, judge.solver !== undefined);
+    const key = `${rec.variant}\n${rec.seats.first}\n${rec.seats.second}`;
+    let cell = this.#cells.get(key);
+    if (!cell) {
+      cell = newCell(rec.variant, rec.seats.first, rec.seats.second);
+      this.#cells.set(key, cell);
+      if (!this.#variants.includes(rec.variant)) this.#variants.push(rec.variant);
+    }
+    addToCell(cell, rec, judge.game.toMove(start), judged, judge.solver !== undefined);
+  }
+
+  /** The aggregates folded so far, one per variant and seating of a pairing (copies). */
+  cells(): PairCell[] {
+    return [...this.#cells.values()].map((c) => structuredClone(c));
   }
 
   /** The current standings with ratings. */
   snapshot(): Standings {
+    const all = [...this.#cells.values()];
     const variants: Record<string, StandingsTable> = {};
-    for (const [v, t] of this.#variants) variants[v] = t.snapshot();
-    return { pooled: this.#pooled.snapshot(), variants };
+    for (const v of this.#variants) variants[v] = tableOf(this.#bots, all.filter((c) => c.variant === v));
+    return { pooled: tableOf(this.#bots, all), variants };
   }
 }
