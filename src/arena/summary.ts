@@ -1,3 +1,4 @@
+import { cpus as cpuList, platform, release } from 'node:os';
 import type { Termination } from './match.ts';
 import type { Standings, StandingsTable } from './standings.ts';
 
@@ -21,6 +22,25 @@ export interface TournamentSummary {
   /** Bots that could not be started (they forfeit every game). */
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly standings: Standings;
+  /**
+   * When and where this run happened (clock- and machine-dependent, unlike everything above):
+   * the start time (ISO, UTC) of the first run of this folder, the wall time of the last run
+   * (ms; a resumed run counts only itself), and the machine.
+   */
+  readonly run?: RunInfo;
+}
+
+/** The clock and machine facts of a run, for reports. */
+export interface RunInfo {
+  readonly startedAt: string;
+  readonly wallMs: number;
+  readonly machine: { readonly cpus: number; readonly cpu: string; readonly os: string; readonly node: string };
+}
+
+/** The machine this process runs on, as `RunInfo.machine`. */
+export function machineInfo(): RunInfo['machine'] {
+  const cpus = cpuList();
+  return { cpus: cpus.length, cpu: (cpus[0]?.model ?? 'unknown CPU').trim(), os: `${platform()} ${release()}`, node: process.versions.node };
 }
 
 const CSV_HEADER = [

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ArenaError, SpecError } from '../core/errors.ts';
@@ -11,7 +12,7 @@ import { createResultsDir, readResults, ResultsLog, RESULTS_FILES, writeFileAtom
 import { schedule, scheduleCount, type ScheduleInput } from './schedule.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
-import { standingsCsv, type TournamentSummary } from './summary.ts';
+import { machineInfo, standingsCsv, type TournamentSummary } from './summary.ts';
 
 /** A bot taking part: its schedule spec and where it comes from. */
 export interface Entrant {
@@ -170,6 +171,9 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const wantLive = sink?.detail === 'live';
   const signal = options.signal;
 
+  // Clock facts for the summary's `run` block only: nothing in play or standings reads them.
+  const wallStart = performance.now();
+  let startedAt = new Date();
   // Results folder: a new one, or the one being resumed (its finished games are kept).
   let dir: string;
   let previous: GameRecord[] = [];
@@ -178,6 +182,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     const existing = readResults(options.resumeDir);
     dir = options.resumeDir;
     previous = existing.records;
+    startedAt = statSync(join(dir, RESULTS_FILES.spec)).mtime; // written when the first run started
     log = new ResultsLog(join(dir, RESULTS_FILES.games), { truncateTo: existing.validBytes });
   } else {
     dir = createResultsDir(spec.out, spec.name);
@@ -339,6 +344,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     games: { total, played: done, byTermination },
     failedBots,
     standings: snapshot,
+    run: { startedAt: startedAt.toISOString(), wallMs: Math.round(performance.now() - wallStart), machine: machineInfo() },
   };
   if (!interrupted) {
     writeFileAtomic(join(dir, RESULTS_FILES.summary), `${JSON.stringify(summary, null, 2)}\n`);

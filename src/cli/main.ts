@@ -7,11 +7,12 @@ import { botsCommand } from './commands/bots.ts';
 import { newBotCommand } from './commands/new-bot.ts';
 import { playCommand } from './commands/play.ts';
 import { replayCommand } from './commands/replay.ts';
+import { reportCommand } from './commands/report.ts';
 import { tournamentCommand } from './commands/tournament.ts';
 import { io } from './io.ts';
 
 /** Every CLI command, one module each under `src/cli/commands/`. */
-const COMMANDS = [gamesCommand, analyzeCommand, botsCommand, newBotCommand, playCommand, replayCommand, tournamentCommand];
+const COMMANDS = [gamesCommand, analyzeCommand, botsCommand, newBotCommand, playCommand, replayCommand, reportCommand, tournamentCommand];
 
 /**
  * Glues `--flag -1 3 9 4` into `--flag=-1 3 9 4`: a value that starts with a minus sign and a digit

@@ -25,6 +25,7 @@ type Args = {
   'bots-dir'?: string[];
   plain: boolean;
   json: boolean;
+  report?: Flag;
 };
 
 /** Exit code after SIGINT (128 + 2), as shells expect. */
@@ -125,7 +126,8 @@ export const tournamentCommand: CommandModule<object, Args> = {
       .option('isolation', { type: 'string', describe: 'worker (default: each bot in worker threads) or none (in-process)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
       .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' }) as Argv<Args>,
+      .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
+      .option('report', { type: 'string', describe: 'write the HTML report when the tournament ends (default: report.html in the results folder)' }) as Argv<Args>,
   async handler(args) {
     let spec: TournamentSpec;
     let where: string;
@@ -173,7 +175,13 @@ export const tournamentCommand: CommandModule<object, Args> = {
       });
       if (result.interrupted) {
         if (args.json) out.err(`Interrupted; resume with: arena tournament --resume ${JSON.stringify(result.dir)}`);
+        if (args.report !== undefined) out.err('No report: the tournament was interrupted (resume it with --report)');
         process.exitCode = EXIT_INTERRUPTED;
+      } else if (args.report !== undefined) {
+        const file = last(args.report);
+        const path = await (await import('./report.ts')).reportOf(result.dir, file === '' ? undefined : file);
+        // Under --json stdout is the summary document alone.
+        (args.json ? out.err : out.out)(`Report in ${path}`);
       }
     } finally {
       process.off('SIGINT', onSigint);

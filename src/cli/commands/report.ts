@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { boardView } from '../../tui/board-view.ts';
+import { writeReport } from '../../report/index.ts';
+import { io } from '../io.ts';
+
+type Args = { dir: string; out?: string; open: boolean };
+
+/** Opens a file with the desktop's viewer (best effort: a machine without one just has the file). */
+function openFile(file: string): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const child = spawn(cmd, [file], { stdio: 'ignore', detached: true });
+  child.on('error', () => io().err(`Could not open the report with ${cmd}; it is at ${file}`));
+  child.unref();
+}
+
+/** Writes the report of a results folder and returns its path (shared with `tournament --report`). */
+export function reportOf(dir: string, out?: string): Promise<string> {
+  return writeReport(dir, out ?? join(dir, 'report.html'), boardView);
+}
+
+/** `arena report <results dir> [--out report.html] [--open]`: a self-contained HTML page of a tournament. */
+export const reportCommand: CommandModule<object, Args> = {
+  command: 'report <dir>',
+  describe: 'Write a self-contained HTML report of a results folder: charts, the exact first-mover advantage, every game replayable',
+  builder: (y: Argv) =>
+    y
+      .positional('dir', { type: 'string', demandOption: true, describe: 'a results folder, e.g. tournaments/results/classic-20261122-043525' })
+      .option('out', { type: 'string', describe: 'the HTML file to write (default: report.html in the results folder)' })
+      .option('open', { type: 'boolean', default: false, describe: 'open the report in the default viewer' }) as unknown as Argv<Args>,
+  async handler(args) {
+    const file = await reportOf(args.dir, args.out);
+    io().out(file);
+    if (args.open) openFile(file);
+  },
+};

@@ -1,0 +1,198 @@
+// The report's game replay: pick a game, step through its moves with the arrow keys. Boards are
+// drawn from the same picture data as the terminal's boards, with the terminal's glyphs. Plain
+// browser JavaScript, inlined into the page (no network, no build step at view time).
+(() => {
+  'use strict';
+  const data = JSON.parse(document.getElementById('report-games').textContent);
+  const games = data.games;
+  const el = (id) => document.getElementById(id);
+  const pick = el('game-pick');
+  const filter = el('game-filter');
+  const board = el('board');
+  const moves = el('moves');
+  const status = el('replay-status');
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  const span = (cls, text) => `<span class="${cls}">${esc(text)}</span>`;
+  const fmt = (n) => Number(n).toLocaleString('en-US');
+
+  // Stones per glyph: the smallest 1-2-5 number that fits the pile in the room, as the terminal does.
+  const niceCeil = (x) => {
+    if (x <= 1) return 1;
+    for (let d = 1; ; d *= 10) for (const k of [1, 2, 5]) if (k * d >= x) return k * d;
+  };
+  const PER_LINE = 40;
+  const grouped = (glyph, count, offset) => {
+    let out = '';
+    for (let i = 0; i < count; i++) out += ((offset + i) > 0 && (offset + i) % 5 === 0 ? ' ' : '') + glyph;
+    return out;
+  };
+  const stoneLines = (stones, taken, maxLines, scaleAtLeast) => {
+    const room = PER_LINE * maxLines;
+    let scale = Math.max(scaleAtLeast || 1, niceCeil((stones + taken) / room));
+    const glyphs = (k) => [Math.ceil(stones / k), taken > 0 ? Math.max(1, Math.round(taken / k)) : 0];
+    while (glyphs(scale)[0] + glyphs(scale)[1] > room) scale = niceCeil(scale + 1);
+    let [s, t] = glyphs(scale);
+    const lines = [];
+    while (s > 0 || t > 0) {
+      const ls = Math.min(s, PER_LINE);
+      const lt = Math.min(t, PER_LINE - ls);
+      lines.push(span('stone', grouped('●', ls, 0)) + span('taken', grouped('○', lt, ls)));
+      s -= ls;
+      t -= lt;
+    }
+    return { scale, lines };
+  };
+  const scaleNote = (scale) => (scale > 1 ? ` · each ● ≈ ${fmt(scale)} stones` : '');
+
+  const drawers = {
+    pile(v, names) {
+      const { scale, lines } = stoneLines(v.pile, v.taken, 3, 1);
+      const out = lines.length ? lines : [span('muted', '(empty)')];
+      out.push(`<b>${fmt(v.pile)}</b> stone${v.pile === 1 ? '' : 's'}${v.taken > 0 ? span('taken', ` (${fmt(v.taken)} just taken)`) : ''}${span('muted', scaleNote(scale))}`);
+      if (v.family === 'partizan') {
+        const side = v.side === 'Right' ? span('them bold', 'Right ◀') : span('you bold', '▶ Left');
+        out.push(`${side} (${esc(names[v.toMove])}) to move · takes ${esc(v.takes.join(', '))}`);
+      } else if (v.family === 'no-repeat') {
+        const takes = v.takes.map((t) => (t === v.forbidden ? span('bad strike', t) : span('muted', t))).join(', ');
+        out.push(`${span('muted', `${names[v.toMove]} to move · takes `)}${takes}`);
+        out.push(v.forbidden == null ? span('muted', 'nothing forbidden (first move is free)') : span('warn', `may not take ${v.forbidden} (the opponent just took it)`));
+      } else out.push(span('muted', `${names[v.toMove]} to move · takes ${v.takes.join(', ')}`));
+      return out.join('\n');
+    },
+    piles(v, names) {
+      const labelW = String(v.piles.length).length;
+      const countW = Math.max(1, ...v.piles.map((p) => fmt(p).length));
+      const takenOf = (i) => (v.last && v.last.pile === i ? v.last.amount : 0);
+      const scale = Math.max(1, ...v.piles.map((p, i) => stoneLines(p, takenOf(i), 1, 1).scale));
+      const out = v.piles.map((p, i) => {
+        const row = stoneLines(p, takenOf(i), 1, scale).lines[0] || '';
+        return `${span(v.last && v.last.pile === i ? 'taken' : 'muted', String(i + 1).padStart(labelW))} <b>${fmt(p).padStart(countW)}</b> ${row}`;
+      });
+      out.push(span('muted', `${names[v.toMove]} to move · rule ${v.rule}${v.last ? ` · last took ${fmt(v.last.amount)} from pile ${v.last.pile + 1}` : ''}${scaleNote(scale)}`));
+      return out.join('\n');
+    },
+    coins(v, names) {
+      const rows = [];
+      let next = 1;
+      for (let r = 0; r < v.size; r++) {
+        const len = v.shape === 'triangle' ? r + 1 : v.size;
+        rows.push(Array.from({ length: len }, () => next++));
+      }
+      const total = next - 1;
+      const digits = String(total).length;
+      const cellW = digits + 2;
+      const last = new Set(v.lastTaken);
+      const out = rows.map((row) => {
+        const indent = v.shape === 'triangle' ? ' '.repeat(Math.floor(((v.size - row.length) * cellW) / 2)) : '';
+        return indent + row.map((c) => {
+          const cell = (inner) => ` ${String(inner).padStart(digits)} `;
+          if (v.present[c - 1]) return span('coin', cell(c));
+          return last.has(c) ? span('taken bold', cell('×')) : span('muted', cell('·'));
+        }).join('');
+      });
+      const left = v.present.filter(Boolean).length;
+      const sorted = [...v.lastTaken].sort((a, b) => a - b);
+      const took = sorted.length === 0 ? '' : ` · last took ${sorted.length === 1 ? sorted[0] : `${sorted[0]}-${sorted[sorted.length - 1]}`}`;
+      const pts = v.scores ? ` · points ${names.first} ${v.scores[0]}, ${names.second} ${v.scores[1]}` : '';
+      out.push(span('muted', `${left} of ${total} coins left · ${names[v.toMove]} to move${took}${pts}`));
+      return out.join('\n');
+    },
+    'end-game'(v, names) {
+      const live = v.row.slice(v.lo, v.hi);
+      const cellW = Math.max(2, ...live.map((x) => String(x).length)) + 1;
+      const lastText = v.lastIndex != null ? `×${v.row[v.lastIndex]}` : '';
+      const lastLeft = v.lastIndex != null && v.lastIndex === v.lo - 1;
+      const lastRight = v.lastIndex != null && v.lastIndex === v.hi;
+      let line = lastLeft ? span('taken', `${lastText} `) : '';
+      line += span('accent bold', 'L ▶');
+      if (live.length === 0) line += span('muted', ' (empty) ');
+      line += live.map((x, i) => (i === 0 || i === live.length - 1 ? `<b>${esc(String(x).padStart(cellW))}</b>` : esc(String(x).padStart(cellW)))).join('');
+      line += span('accent bold', ' ◀ R');
+      if (lastRight) line += span('taken', ` ${lastText}`);
+      const score = `${span('you', `${names.first} ${v.scores[0]}`)}${span('muted', ' · ')}${span('them', `${names.second} ${v.scores[1]}`)}${span('muted', ` · ${live.length} left · ${names[v.toMove]} to move`)}`;
+      return `${line}\n${score}`;
+    },
+    text(v) {
+      return esc(v.text);
+    },
+  };
+  const draw = (v, names) => (v && drawers[v.kind] ? drawers[v.kind](v, names) : span('muted', '(no picture)'));
+
+  let game = null;
+  let ply = 0; // positions shown: 0 is the start, k is after move k
+
+  const label = (g) => `#${g.number} ${g.variant} · ${g.seats.first} vs ${g.seats.second} · ${g.result}${g.termination !== 'normal' ? ` (${g.termination})` : ''}`;
+  const fill = () => {
+    const q = filter.value.trim().toLowerCase();
+    const shown = games.map((g, i) => [g, i]).filter(([g]) => !q || label(g).toLowerCase().includes(q));
+    pick.innerHTML = shown.map(([g, i]) => `<option value="${i}">${esc(label(g))}</option>`).join('');
+    if (shown.length > 0 && !shown.some(([, i]) => game === games[i])) open(shown[0][1]);
+    else if (game) pick.value = String(games.indexOf(game));
+  };
+
+  const render = () => {
+    if (!game) return;
+    const names = game.seats;
+    const view = ply === 0 ? game.start : game.plies[ply - 1].board;
+    board.innerHTML = draw(view, names);
+    moves.querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === ply - 1));
+    const cur = moves.querySelector('li.current');
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
+    const p = ply === 0 ? null : game.plies[ply - 1];
+    const verdict = !p ? '' : p.ok === true ? ' · ✓ kept the best result' : p.ok === false ? ' · ✗ a mistake: the solver says it gave away the best result' : ' · not judged';
+    let text = ply === 0 ? `start · ${game.plies.length} moves` : `move ${ply} of ${game.plies.length}: ${names[p.seat]} played ${p.move} in ${p.ms.toFixed(2)} ms${verdict}`;
+    if (ply === game.plies.length) text += ` · ${game.result}${game.termination !== 'normal' ? ` · ${game.termination}: ${game.reason || ''}` : ''}`;
+    if (game.problem) text += ` · ${game.problem}`;
+    status.textContent = text;
+    status.dataset.ply = String(ply);
+  };
+
+  function open(i) {
+    game = games[i];
+    ply = 0;
+    pick.value = String(i);
+    moves.innerHTML = game.plies
+      .map((p, k) => {
+        const mark = p.ok === true ? span('good', '✓') : p.ok === false ? span('bad', '✗') : span('muted', '·');
+        return `<li data-ply="${k + 1}"><span class="num">${k + 1}.</span> ${mark} <span class="${p.seat === 'first' ? 'you' : 'them'}">${esc(game.seats[p.seat])}</span> ${esc(p.move)}</li>`;
+      })
+      .join('');
+    render();
+  }
+  const step = (d) => {
+    if (!game) return;
+    ply = Math.max(0, Math.min(game.plies.length, ply + d));
+    render();
+  };
+
+  pick.addEventListener('change', () => open(Number(pick.value)));
+  filter.addEventListener('input', fill);
+  moves.addEventListener('click', (e) => {
+    const li = e.target.closest('li');
+    if (li) {
+      ply = Number(li.dataset.ply);
+      render();
+    }
+  });
+  el('prev').addEventListener('click', () => step(-1));
+  el('next').addEventListener('click', () => step(1));
+  el('first').addEventListener('click', () => step(-Infinity));
+  el('last').addEventListener('click', () => step(Infinity));
+  document.addEventListener('keydown', (e) => {
+    if (e.target === filter || e.altKey || e.ctrlKey || e.metaKey) return;
+    const d = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity }[e.key];
+    if (d !== undefined) {
+      e.preventDefault();
+      step(d);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      if (e.target === pick) return; // the list's own keys
+      const opts = [...pick.options];
+      const at = opts.findIndex((o) => o.value === pick.value) + (e.key === 'ArrowDown' ? 1 : -1);
+      if (at >= 0 && at < opts.length) {
+        e.preventDefault();
+        open(Number(opts[at].value));
+      }
+    }
+  });
+  fill();
+})();

@@ -1,0 +1,301 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArenaError, UsageError } from '../core/errors.ts';
+import type { AnyGame, Seat, Solver } from '../core/game.ts';
+import { createRng } from '../core/rng.ts';
+import { parseVariant } from '../games/index.ts';
+import { startOdds, type StartOdds } from '../games/start-odds.ts';
+import type { GameRecord } from '../arena/match.ts';
+import { RESULTS_FILES, readResults } from '../arena/results.ts';
+import { StandingsBuilder, type Standings } from '../arena/standings.ts';
+
+/**
+ * The picture data of a position for the page's board drawer (the TUI's `boardView`, handed in by
+ * the CLI: the report sits below the TUI and draws what the terminal draws from the same data).
+ */
+export type BoardViewFn = (game: AnyGame, state: unknown, prev?: unknown) => unknown;
+
+/** One move of a replayable game. */
+export interface ReportPly {
+  readonly move: string;
+  readonly seat: Seat;
+  readonly ms: number;
+  /** The solver's verdict: true kept the best result, false did not, null not judged. */
+  readonly ok: boolean | null;
+  /** The position after the move, as picture data. */
+  readonly board: unknown;
+}
+
+/** One finished game, ready to step through in the page. */
+export interface ReportGame {
+  /** The game's number as `arena replay --game N` takes it. */
+  readonly number: number;
+  readonly variant: string;
+  readonly seats: { readonly first: string; readonly second: string };
+  /** `1-0`, `0-1` or `½-½` with scores. */
+  readonly result: string;
+  readonly termination: string;
+  readonly reason: string | null;
+  /** The seat to move in the dealt position (the first seat, or Right's in `partizan{start=right}`). */
+  readonly mover: Seat;
+  readonly start: unknown;
+  readonly plies: readonly ReportPly[];
+  /** Why the log's moves could not all be replayed, or null. */
+  readonly problem: string | null;
+}
+
+/** What the page shows about one variant. */
+export interface ReportVariant {
+  readonly id: string;
+  readonly family: string;
+  readonly title: string;
+  /** The solver's first-mover odds over the variant's deals (null without an exact solver). */
+  readonly odds: StartOdds | null;
+  /** Games played, and the points the seat that moved first scored in them. */
+  readonly observed: { readonly games: number; readonly moverPoints: number };
+  /** One-pile families: the outcome class of every start pile 0..upto, and the dealt range. */
+  readonly strip: {
+    readonly classes: readonly string[];
+    readonly dealt: readonly [number, number];
+    readonly period: { readonly preperiod: number; readonly period: number } | null;
+  } | null;
+  /** Piles: nim-values of one pile 0..upto. */
+  readonly nimValues: readonly number[] | null;
+}
+
+/** How and where the tournament ran, when `summary.json` recorded it. */
+export interface ReportRun {
+  readonly startedAt: string | null;
+  readonly wallMs: number | null;
+  readonly machine: string | null;
+}
+
+/** Everything the page is built from. */
+export interface ReportData {
+  readonly name: string;
+  readonly seed: number | null;
+  readonly dir: string;
+  readonly spec: Readonly<Record<string, unknown>>;
+  readonly complete: boolean;
+  readonly gamesTotal: number | null;
+  readonly run: ReportRun;
+  /** The SPRT decision recorded in `summary.json`, when the tournament ran one. */
+  readonly sprt: unknown;
+  readonly timePerMoveMs: number | null;
+  readonly standings: Standings;
+  readonly variants: readonly ReportVariant[];
+  readonly games: readonly ReportGame[];
+  /** Every move's time by bot (ms). */
+  readonly moveTimes: readonly { readonly bot: string; readonly ms: number }[];
+  /** Games lost on time, by bot. */
+  readonly timeForfeits: Readonly<Record<string, number>>;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+
+/** Largest start pile drawn in a P-position strip (the period shows well before). */
+const STRIP_MAX = 400;
+
+/** `1-0`, `0-1` or `½-½`, with scores when the game has them. */
+function resultOf(rec: GameRecord): string {
+  const w = rec.outcome.winner;
+  const score = w === null ? '½-½' : w === 'first' ? '1-0' : '0-1';
+  return rec.outcome.scores ? `${score} (${rec.outcome.scores[0]}:${rec.outcome.scores[1]})` : score;
+}
+
+/** The variant's solver when its verdicts do not depend on the machine (no time-budgeted search). */
+function exactSolver(game: AnyGame): Solver<unknown, unknown> | undefined {
+  try {
+    const s = game.solver?.();
+    return s && !s.bestMoveBy ? s : undefined;
+  } catch (err) {
+    if (err instanceof ArenaError) return undefined;
+    throw err;
+  }
+}
+
+/** Replays a logged game move by move, judging each move with the solver. */
+function replayGame(rec: GameRecord, game: AnyGame, solver: Solver<unknown, unknown> | undefined, view: BoardViewFn): ReportGame {
+  const start = game.deal(createRng(rec.dealSeed));
+  const base = {
+    number: rec.index + 1,
+    variant: rec.variant,
+    seats: rec.seats,
+    result: resultOf(rec),
+    termination: rec.termination,
+    reason: rec.reason,
+    mover: game.toMove(start),
+    start: view(game, start),
+  };
+  if (JSON.stringify(game.toJSON(start)) !== JSON.stringify(rec.start)) {
+    return { ...base, plies: [], problem: 'the deal does not match the log (the variant’s rules changed since)' };
+  }
+  const plies: ReportPly[] = [];
+  let state = start;
+  // Each position is valued once: the value after a move is the one before the next.
+  let value: number | null = null;
+  let judged = solver !== undefined;
+  const valueOf = (s: unknown): number | null => {
+    if (!judged) return null;
+    try {
+      return solver!.value(s);
+    } catch (err) {
+      if (!(err instanceof ArenaError)) throw err;
+      judged = false; // beyond the solver's tables: the rest of the game goes unjudged
+      return null;
+    }
+  };
+  value = valueOf(state);
+  for (const m of rec.moves) {
+    const seat = game.toMove(state);
+    let next: unknown;
+    try {
+      next = game.play(state, game.parseMove(m.move, state));
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return { ...base, plies, problem: `move ${plies.length + 1} (${m.move}) does not replay: ${why}` };
+    }
+    const before = value;
+    value = valueOf(next);
+    const ok = before === null || value === null ? null : -value === before;
+    plies.push({ move: m.move, seat, ms: m.ms, ok, board: view(game, next, state) });
+    state = next;
+  }
+  return { ...base, plies, problem: null };
+}
+
+/** The outcome class of each start pile 0..upto of a one-pile family, from its tabulation. */
+function stripOf(game: AnyGame): ReportVariant['strip'] {
+  if (!['subtraction', 'no-repeat', 'partizan'].includes(game.family) || !game.tabulate) return null;
+  const n = obj(game.params)['n'];
+  const range = obj(n);
+  const lo = Number(range['min']);
+  const hi = Number(range['max']);
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return null;
+  let period: { preperiod: number; period: number } | null = null;
+  try {
+    period = game.period?.() ?? null;
+  } catch (err) {
+    if (!(err instanceof ArenaError)) throw err;
+  }
+  // Far enough to show the dealt range, and a few periods where the period is short.
+  const want = Math.max(Math.min(hi, STRIP_MAX), period ? Math.min(STRIP_MAX, period.preperiod + 4 * period.period) : 0, 40);
+  const upto = Math.min(want, STRIP_MAX);
+  const tab = game.tabulate(upto);
+  const classes = Array.from({ length: upto + 1 }, () => 'N');
+  if (tab.classes) {
+    for (const c of ['L', 'R', 'N', 'P'] as const) for (const i of tab.classes[c]) classes[i] = c;
+  } else if (tab.pPositions) {
+    for (const i of tab.pPositions) classes[i] = 'P';
+  } else return null;
+  return { classes, dealt: [lo, hi], period };
+}
+
+/** Nim-values of one pile 0..upto (piles family). */
+function nimValuesOf(game: AnyGame): readonly number[] | null {
+  if (game.family !== 'piles' || !game.tabulate) return null;
+  const size = obj(obj(game.params)['size']);
+  const hi = Math.min(Math.max(Number(size['max']) || 0, 40), STRIP_MAX);
+  return game.tabulate(hi).nimValues ?? null;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** The `run` block of `summary.json` (start time, wall time, machine), when it has one. */
+function runOf(summary: Json, dir: string): ReportRun {
+  const run = obj(summary['run']);
+  const machine = obj(run['machine']);
+  const machineText =
+    typeof machine['cpu'] === 'string'
+      ? `${String(machine['cpus'])} × ${machine['cpu']}, ${String(machine['os'])}, Node ${String(machine['node'])}`
+      : null;
+  let startedAt = typeof run['startedAt'] === 'string' ? run['startedAt'] : null;
+  // Folders from before the run block: the spec file is written when the tournament starts.
+  if (startedAt === null) startedAt = statSync(join(dir, RESULTS_FILES.spec)).mtime.toISOString();
+  return { startedAt, wallMs: typeof run['wallMs'] === 'number' ? run['wallMs'] : null, machine: machineText };
+}
+
+/**
+ * Reads a results folder and prepares everything the report shows: standings folded from the
+ * log, each variant's exact first-mover odds, and every game replayed and judged by the solver.
+ */
+export function loadReportData(dir: string, view: BoardViewFn): ReportData {
+  if (!existsSync(join(dir, RESULTS_FILES.games)) || !existsSync(join(dir, RESULTS_FILES.spec))) {
+    throw new UsageError(`Expected a results folder (with ${RESULTS_FILES.spec} and ${RESULTS_FILES.games} in it), got ${JSON.stringify(dir)}`);
+  }
+  const existing = readResults(dir);
+  const spec = obj(existing.spec);
+  const summary = obj(readJson(join(dir, RESULTS_FILES.summary)));
+  // Later lines of one key replace earlier ones (a resumed run never writes a key twice, but a
+  // folder copied together by hand might).
+  const byKey = new Map<string, GameRecord>();
+  for (const r of existing.records) if (r.termination !== 'interrupted') byKey.set(r.key, r);
+  const records = [...byKey.values()].sort((a, b) => a.index - b.index);
+  const specGames = Array.isArray(spec['games']) ? spec['games'].filter((g): g is string => typeof g === 'string') : [];
+  const variantIds = [...new Set([...specGames, ...records.map((r) => r.variant)])];
+  const specBots = Array.isArray(spec['bots']) ? spec['bots'].filter((b): b is string => typeof b === 'string') : [];
+  const bots = [...new Set([...specBots, ...records.flatMap((r) => [r.seats.first, r.seats.second])])];
+  const builder = new StandingsBuilder(bots, variantIds);
+  for (const r of records) builder.add(r);
+
+  const gamesOf = new Map<string, { game: AnyGame; solver: Solver<unknown, unknown> | undefined }>();
+  const variantOf = (id: string) => {
+    let v = gamesOf.get(id);
+    if (!v) {
+      const game = parseVariant(id);
+      gamesOf.set(id, (v = { game, solver: exactSolver(game) }));
+    }
+    return v;
+  };
+  const games: ReportGame[] = [];
+  const moveTimes: { bot: string; ms: number }[] = [];
+  const timeForfeits: Record<string, number> = {};
+  const observed = new Map<string, { games: number; moverPoints: number }>();
+  for (const rec of records) {
+    const { game, solver } = variantOf(rec.variant);
+    const g = replayGame(rec, game, solver, view);
+    games.push(g);
+    for (const p of g.plies) moveTimes.push({ bot: rec.seats[p.seat], ms: p.ms });
+    if (rec.termination === 'timeout' && rec.faulty) timeForfeits[rec.seats[rec.faulty]] = (timeForfeits[rec.seats[rec.faulty]] ?? 0) + 1;
+    const o = observed.get(rec.variant) ?? { games: 0, moverPoints: 0 };
+    o.games++;
+    o.moverPoints += rec.outcome.winner === null ? 0.5 : rec.outcome.winner === g.mover ? 1 : 0;
+    observed.set(rec.variant, o);
+  }
+  const variants: ReportVariant[] = variantIds.map((id) => {
+    const { game } = variantOf(id);
+    return {
+      id,
+      family: game.family,
+      title: game.title,
+      odds: startOdds(game),
+      observed: observed.get(id) ?? { games: 0, moverPoints: 0 },
+      strip: stripOf(game),
+      nimValues: nimValuesOf(game),
+    };
+  });
+  const totalGames = obj(summary['games'])['total'];
+  return {
+    name: typeof spec['name'] === 'string' ? spec['name'] : 'tournament',
+    seed: typeof spec['seed'] === 'number' ? spec['seed'] : null,
+    dir,
+    spec,
+    complete: summary['complete'] === true,
+    gamesTotal: typeof totalGames === 'number' ? totalGames : null,
+    run: runOf(summary, dir),
+    sprt: summary['sprt'] ?? null,
+    timePerMoveMs: typeof spec['timePerMoveMs'] === 'number' ? spec['timePerMoveMs'] : null,
+    standings: builder.snapshot(),
+    variants,
+    games,
+    moveTimes,
+    timeForfeits,
+  };
+}

@@ -1,0 +1,20 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadReportData, type BoardViewFn } from './data.ts';
+import { reportHtml } from './page.ts';
+
+export type { BoardViewFn, ReportData, ReportGame, ReportPly, ReportVariant } from './data.ts';
+export { loadReportData } from './data.ts';
+export { reportHtml } from './page.ts';
+
+/**
+ * Writes the shareable report of a results folder: one self-contained HTML file (charts rendered
+ * to SVG now, the replay script and styles inline). `view` gives each position's picture data.
+ * Returns the absolute path written.
+ */
+export async function writeReport(dir: string, out: string, view: BoardViewFn): Promise<string> {
+  const html = await reportHtml(loadReportData(dir, view));
+  const file = resolve(out);
+  writeFileSync(file, html);
+  return file;
+}

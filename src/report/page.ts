@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import type { StandingsTable } from '../arena/standings.ts';
+import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
+import type { ReportData } from './data.ts';
+
+/** The page's stylesheet and replay script, inlined: the page must open with no network. */
+const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+
+/** JSON inside a `<script>` element: `<` escaped so no text can close the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+const num = (x: number, digits = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function duration(ms: number): string {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m} min ${Math.round(s % 60)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** The SPRT block: the decision line when `summary.json` has one in a shape it can read, else the raw record. */
+function sprtHtml(sprt: unknown): string {
+  if (sprt === null || sprt === undefined) return '';
+  const o = typeof sprt === 'object' ? (sprt as Record<string, unknown>) : {};
+  const decision = ['decision', 'result', 'verdict'].map((k) => o[k]).find((v) => typeof v === 'string');
+  const rest = esc(JSON.stringify(sprt));
+  return `<div class="sprt" id="sprt"><b>SPRT</b>${decision ? `: ${esc(String(decision))}` : ''}<details><summary>details</summary><pre class="spec">${rest}</pre></details></div>`;
+}
+
+function header(d: ReportData): string {
+  const played = d.games.length;
+  const items: [string, string][] = [
+    ['seed', d.seed === null ? '–' : String(d.seed)],
+    ['date', d.run.startedAt ? d.run.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '–'],
+    ['games', `${num(played)}${d.gamesTotal !== null ? ` of ${num(d.gamesTotal)}` : ''}${d.complete ? '' : ' (not finished)'}`],
+    ['wall time', d.run.wallMs === null ? '–' : duration(d.run.wallMs)],
+    ['machine', d.run.machine ?? '–'],
+    ['bots', String(d.standings.pooled.bots.length)],
+    ['variants', String(d.variants.length)],
+    ['time per move', d.timePerMoveMs === null ? '–' : `${d.timePerMoveMs} ms`],
+  ];
+  const description = typeof d.spec['description'] === 'string' ? `<p class="note">${esc(d.spec['description'])}</p>` : '';
+  return `<header>
+<h1>${esc(d.name)}</h1>${description}
+<ul class="meta">${items.map(([k, v]) => `<li><b>${esc(k)}</b> ${esc(v)}</li>`).join('')}</ul>
+${sprtHtml(d.sprt)}
+<details><summary>spec</summary><pre class="spec">${esc(JSON.stringify(d.spec, null, 2))}</pre></details>
+</header>`;
+}
+
+function standingsTable(t: StandingsTable): string {
+  const rating = new Map(t.ratings.ratings.map((r) => [r.bot, r]));
+  const rows = t.bots.map((b, i) => {
+    const r = rating.get(b.bot);
+    const acc = b.accuracy && b.accuracy.moves ? `${((100 * b.accuracy.accurate) / b.accuracy.moves).toFixed(1)}%` : '–';
+    const forfeits = b.forfeits.timeout + b.forfeits.crash + b.forfeits['illegal-move'];
+    return `<tr><td>${i + 1}</td><td>${esc(b.bot)}</td><td>${b.games}</td><td>${b.wins}/${b.draws}/${b.losses}</td><td>${num(b.points, 1)}</td><td>${b.games ? ((100 * b.points) / b.games).toFixed(1) : '–'}%</td><td>${r ? Math.round(r.elo) : '–'}</td><td>${r ? `±${Math.round(r.ci95)}` : ''}</td><td>${r?.losNext != null ? `${Math.round(r.losNext * 100)}%` : ''}</td><td>${acc}</td><td>${b.accuracy ? b.accuracy.blunders : '–'}</td><td>${forfeits}</td><td>${b.meanMoveMs.toFixed(2)}</td></tr>`;
+  });
+  return `<table><thead><tr><th>#</th><th>bot</th><th>games</th><th>W/D/L</th><th>points</th><th>score</th><th>Elo</th><th>95 %</th><th>LOS next</th><th>accuracy</th><th>blunders</th><th>forfeits</th><th>mean ms</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function firstMoverTable(d: ReportData): string {
+  const rows = d.variants.map((v) => {
+    const o = v.odds;
+    const exact = o ? `${(100 * o.win).toFixed(1)}%${o.draw > 0 ? ` (+${(100 * o.draw).toFixed(1)}% drawn)` : ''}` : 'no exact solver';
+    const over = o ? (o.exact ? `all ${num(o.positions)} deals` : `${num(o.positions)} sampled deals`) : '';
+    const seen = v.observed.games ? `${((100 * v.observed.moverPoints) / v.observed.games).toFixed(1)}% of ${v.observed.games} games` : '–';
+    return `<tr><td class="left">${esc(v.id)}</td><td>${exact}</td><td>${over}</td><td>${seen}</td></tr>`;
+  });
+  return `<table><thead><tr><th class="left">variant</th><th>first mover wins (solver)</th><th>over</th><th>first mover’s score (observed)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+async function figure(chart: ChartSpec | null, caption = true): Promise<string> {
+  if (!chart) return '';
+  return `<figure id="chart-${chart.id}">${caption ? `<figcaption>${esc(chart.title)}</figcaption>` : ''}${await renderSvg(chart)}</figure>`;
+}
+
+/** The whole report as one self-contained HTML document. */
+export async function reportHtml(d: ReportData): Promise<string> {
+  const charts = reportCharts(d);
+  const [ratings, crosstables, accuracy, moveTimes, firstMover, patterns] = await Promise.all([
+    figure(charts.ratings),
+    Promise.all(charts.crosstables.map((c) => figure(c))),
+    figure(charts.accuracy),
+    figure(charts.moveTimes),
+    figure(charts.firstMover),
+    Promise.all(charts.patterns.map((c) => figure(c))),
+  ]);
+  const [pooled, ...perVariant] = crosstables;
+  const games = d.games;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(d.name)} · take-arena report</title>
+<style>${asset('style.css')}</style>
+</head>
+<body>
+<main>
+${header(d)}
+<section id="standings"><h2>Standings</h2>
+<div class="card">${standingsTable(d.standings.pooled)}</div>
+<div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.</p></div>
+</section>
+<section id="crosstable"><h2>Crosstable</h2>
+<p class="note">Score of the row bot against the column bot, in percent.</p>
+<div class="card">${pooled ?? ''}</div>
+<div class="grid">${perVariant.map((c) => `<div class="card">${c}</div>`).join('')}</div>
+</section>
+<section id="play"><h2>Accuracy and move times</h2>
+${accuracy ? `<div class="card">${accuracy}</div>` : '<p class="note">No variant here has an exact solver, so no move was judged.</p>'}
+${moveTimes ? `<div class="card">${moveTimes}</div>` : ''}
+</section>
+<section id="first-mover"><h2>First-mover advantage</h2>
+<p class="note">Every variant here is solved: the solver says exactly which start positions the player who moves first wins with perfect play. Beside it, how the first mover actually scored in this tournament (the bots do not all play perfectly).</p>
+<div class="card">${firstMover}</div>
+<div class="card">${firstMoverTable(d)}</div>
+${patterns.length ? `<h3>Patterns over the start position</h3><div class="card">${patterns.join('')}</div>` : ''}
+</section>
+<section id="replay"><h2>Replay</h2>
+<p class="note">Pick a game, then step with <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd>/<kbd>End</kbd> for the ends, <kbd>↑</kbd> <kbd>↓</kbd> for the previous or next game). ✓: the move kept the best result the solver says was there; ✗: it did not.</p>
+<div class="controls"><input id="game-filter" type="search" placeholder="filter: bot, variant, #number" aria-label="filter games"><select id="game-pick" aria-label="game"></select></div>
+<div class="replay">
+<div><pre id="board" aria-live="polite"></pre>
+<div class="controls"><button id="first" title="Home">« start</button><button id="prev" title="←">‹ back</button><button id="next" title="→">next ›</button><button id="last" title="End">end »</button></div>
+<div id="replay-status"></div></div>
+<ol id="moves"></ol>
+</div>
+</section>
+<p class="note">Made by take-arena <code>arena report</code> from ${esc(d.dir)}.</p>
+</main>
+<script type="application/json" id="report-games">${scriptJson({ games })}</script>
+<script>${asset('replay.js')}</script>
+</body>
+</html>
+`;
+}

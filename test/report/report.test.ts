@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadReportData, reportHtml } from '../../src/report/index.ts';
+import { boardView } from '../../src/tui/board-view.ts';
+import { parseVariant } from '../../src/games/index.ts';
+import { startOdds } from '../../src/games/start-odds.ts';
+import { tempDir } from '../arena/helpers.ts';
+import { run } from '../cli/run.ts';
+import { REPORT_VARIANTS, reportFixture } from './fixture.ts';
+
+describe('startOdds', () => {
+  it('counts every dealt pile exactly: subtraction {1,3,4} loses for the mover exactly at n ≡ 0, 2 (mod 7)', () => {
+    const odds = startOdds(parseVariant('subtraction{moves=1,3,4;n=0..69}'))!;
+    expect(odds.exact).toBe(true);
+    expect(odds.positions).toBe(70);
+    expect(odds.loss).toBeCloseTo(20 / 70, 12);
+    expect(odds.win).toBeCloseTo(50 / 70, 12);
+  });
+
+  it('enumerates several piles: Nim on two piles of 1..4 is lost for the mover exactly when they are equal', () => {
+    const odds = startOdds(parseVariant('piles{rule=nim;piles=2;size=1..4}'))!;
+    expect(odds).toMatchObject({ exact: true, positions: 16 });
+    expect(odds.loss).toBeCloseTo(4 / 16, 12);
+  });
+
+  it('brute-forces a small End Game space, where the first mover never loses an even row', () => {
+    const odds = startOdds(parseVariant('end-game{length=4;values=-2..2}'))!;
+    expect(odds).toMatchObject({ exact: true, positions: 625, loss: 0 });
+    expect(odds.draw).toBeGreaterThan(0);
+    expect(odds.win + odds.draw).toBeCloseTo(1, 12);
+  });
+
+  it('samples a deal space too large to enumerate, and says so', () => {
+    const odds = startOdds(parseVariant('end-game{length=10;values=-10..10}'), { sample: 300 })!;
+    expect(odds).toMatchObject({ exact: false, positions: 300 });
+  });
+});
+
+describe('arena report', () => {
+  it('reads a results folder: standings, exact odds for every variant, every game replayed and judged', async () => {
+    const dir = await reportFixture();
+    const data = loadReportData(dir, boardView);
+    expect(data.variants.map((v) => v.id)).toEqual(REPORT_VARIANTS.map((v) => parseVariant(v).id));
+    for (const v of data.variants) expect(v.odds, v.id).not.toBeNull();
+    expect(data.games).toHaveLength(36);
+    expect(data.timeForfeits['fx-sleeps']).toBeGreaterThan(0);
+    // optimal never errs; every one of its moves is judged ✓.
+    const optimalMarks = data.games.flatMap((g) => g.plies.filter((p) => g.seats[p.seat] === 'optimal').map((p) => p.ok));
+    expect(optimalMarks.length).toBeGreaterThan(20);
+    expect(optimalMarks.every((ok) => ok === true)).toBe(true);
+    expect(data.games.flatMap((g) => g.plies.map((p) => p.ok)).some((ok) => ok === false)).toBe(true);
+    expect(data.variants.find((v) => v.family === 'subtraction')!.strip!.classes.slice(0, 7).join('')).toBe('PNPNNNN');
+    expect(data.run.machine).toMatch(/Node/);
+  });
+
+  it('writes one self-contained page: no external resource, a chart SVG per section', async () => {
+    const dir = await reportFixture();
+    const out = join(tempDir(), 'r.html');
+    const { code, out: printed } = await run('report', dir, '--out', out);
+    expect(code).toBe(0);
+    expect(printed.trim()).toBe(out);
+    const html = readFileSync(out, 'utf8');
+    expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/i);
+    expect(html).not.toMatch(/url\((?!#)/);
+    for (const id of ['ratings', 'cross-pooled', 'accuracy', 'move-times', 'first-mover', 'strip-0', 'nim-3']) expect(html).toContain(`data-chart="${id}"`);
+    expect(html).toContain('prefers-color-scheme: dark');
+  });
+
+  it('defaults to report.html in the results folder', async () => {
+    const dir = await reportFixture();
+    const { code, out } = await run('report', dir);
+    expect(code).toBe(0);
+    expect(out.trim()).toBe(join(dir, 'report.html'));
+  });
+
+  it('arena tournament --report writes the report when the run ends and prints its path', async () => {
+    const out = tempDir();
+    const file = join(out, 'end.html');
+    const { code, out: text } = await run('tournament', '--games', 'subtraction{n=15..30}', '--bots', 'greedy,optimal', '--isolation', 'none', '--deals', '1', '--out', out, '--report', file);
+    expect(code).toBe(0);
+    expect(text.trim().split('\n').at(-1)).toBe(`Report in ${file}`);
+    expect(readFileSync(file, 'utf8')).toContain('data-chart="first-mover"');
+  });
+
+  it('says in one line what it expected for a folder that is not a results folder (exit 2)', async () => {
+    const { code, err } = await run('report', tempDir());
+    expect(code).toBe(2);
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).toMatch(/Expected a results folder/);
+  });
+
+  it('renders the pooled crosstable with the same scores as the standings', async () => {
+    const data = loadReportData(await reportFixture(), boardView);
+    const html = await reportHtml(data);
+    const t = data.standings.pooled;
+    const cell = t.crosstable['optimal']!['fx-sleeps']!;
+    expect(cell.points / cell.games).toBe(1);
+    expect(html).toMatch(/optimal<\/td><td>24<\/td>/);
+  });
+});
