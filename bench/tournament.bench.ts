@@ -99,7 +99,7 @@ await Promise.all(Object.values(workerHosts).map((h) => h.start()));
     const all: number[] = [];
     for (const job of jobs(n)) {
       const rec = await playMatch(job, game, { first: hosts[job.seats.first.label]!, second: hosts[job.seats.second.label]! });
-      for (const m of rec.moves) all.push(m.ms * 1000);
+      for (const us of rec.us) all.push(us);
     }
     return all.sort((a, b) => a - b);
   };

@@ -8,22 +8,21 @@ import type { GameJob } from './schedule.ts';
 /** How a game ended: a closed set (fastchess `MatchTermination`). */
 export type Termination = 'normal' | FaultKind | 'interrupted';
 
-/** One move of a finished game: its GAMES.md notation and the time the bot took (ms). */
-export interface MoveRecord {
-  readonly move: string;
-  readonly ms: number;
-}
-
 /**
  * A finished game: exactly one line of `games.jsonl`. Holds the whole job (so the line alone
- * replays the game), every move with its time, and how it ended.
+ * replays the game), every move with its time, and how it ended. Moves and their times are two
+ * parallel arrays rather than an object per move: a game costs two arrays however long it is, and
+ * the log writes them as one string and one integer array (see `results.ts`).
  */
 export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 'deal' | 'dealSeed' | 'seating' | 'botSeeds'> {
   /** Bot label in each seat. */
   readonly seats: { readonly first: string; readonly second: string };
   /** The dealt start position, as the game's `toJSON`. */
   readonly start: unknown;
-  readonly moves: readonly MoveRecord[];
+  /** Every move in GAMES.md notation, in order. */
+  readonly moves: readonly string[];
+  /** The time each move took its bot, in whole microseconds (parallel to `moves`). */
+  readonly us: readonly number[];
   /** The winner's seat (null for a draw) and, for scored games that ended normally, the scores. */
   readonly outcome: { readonly winner: Seat | null; readonly scores?: readonly [number, number] };
   /** The winner's label, or null for a draw. */
@@ -86,7 +85,8 @@ function abortWait(signal: AbortSignal): AbortWait {
 function endGame(
   job: GameJob,
   start: unknown,
-  moves: readonly MoveRecord[],
+  moves: readonly string[],
+  us: readonly number[],
   sessions: Sessions,
   abort: AbortWait | null,
   live: LiveSlot | undefined,
@@ -116,6 +116,7 @@ function endGame(
     botSeeds: job.botSeeds,
     start,
     moves,
+    us,
     outcome: out,
     winner: winner === null ? null : job.seats[winner].label,
     termination,
@@ -138,7 +139,8 @@ export async function playMatch(
 ): Promise<GameRecord> {
   let state = game.deal(createRng(job.dealSeed));
   const start = game.toJSON(state);
-  const moves: MoveRecord[] = [];
+  const moves: string[] = [];
+  const us: number[] = [];
   const { live, signal } = options;
   if (live) live.state = state;
   const sessions: Sessions = { first: null, second: null };
@@ -153,15 +155,15 @@ export async function playMatch(
       sessions[seat] = opened instanceof Promise ? await opened : opened;
     } catch (err) {
       if (!(err instanceof BotStartError)) throw err;
-      return endGame(job, start, moves, sessions, abort, live, null, 'crash', seat, `failed to start: ${err.message}`);
+      return endGame(job, start, moves, us, sessions, abort, live, null, 'crash', seat, `failed to start: ${err.message}`);
     }
   }
 
   const limit = job.timePerMoveMs;
   for (;;) {
     const outcome = game.outcome(state);
-    if (outcome) return endGame(job, start, moves, sessions, abort, live, outcome, 'normal', null, null);
-    if (signal?.aborted) return endGame(job, start, moves, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
+    if (outcome) return endGame(job, start, moves, us, sessions, abort, live, outcome, 'normal', null, null);
+    if (signal?.aborted) return endGame(job, start, moves, us, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
     const legal = game.moves(state);
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
@@ -170,8 +172,8 @@ export async function playMatch(
     if (!(asked instanceof Promise)) reply = asked;
     else if (!signal) reply = await asked;
     else reply = await Promise.race([asked, (abort ??= abortWait(signal)).promise]);
-    if (reply === null) return endGame(job, start, moves, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
-    if (!reply.ok) return endGame(job, start, moves, sessions, abort, live, null, reply.kind, seat, reply.reason);
+    if (reply === null) return endGame(job, start, moves, us, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
+    if (!reply.ok) return endGame(job, start, moves, us, sessions, abort, live, null, reply.kind, seat, reply.reason);
     const i = findMove(game, legal, reply.move);
     if (i < 0) {
       let shown: string;
@@ -180,13 +182,14 @@ export async function playMatch(
       } catch (err) {
         shown = errorText(err);
       }
-      return endGame(job, start, moves, sessions, abort, live, null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
+      return endGame(job, start, moves, us, sessions, abort, live, null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
     }
     const move = legal[i];
     const before = state;
     state = game.play(state, move);
     const text = game.formatMove(move);
-    moves.push({ move: text, ms: Math.round(reply.ms * 1000) / 1000 });
+    moves.push(text);
+    us.push(Math.round(reply.ms * 1000));
     if (live) {
       live.prev = before;
       live.state = state;

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, statSync, write, writeFileSync, renameSync, fsyncSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, write, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpecError, UsageError } from '../core/errors.ts';
 import type { GameRecord } from './match.ts';
@@ -48,67 +48,120 @@ export function writeFileAtomic(file: string, text: string): void {
   renameSync(tmp, file);
 }
 
-/** What a results folder holds when resuming. */
-export interface ExistingResults {
+/** A results folder opened for `--resume` (or any reader): its spec, and where its log is. */
+export interface ResultsFolder {
+  readonly dir: string;
   /** The spec saved when the tournament started (raw JSON). */
   readonly spec: unknown;
-  /** The finished games, in log order. */
-  readonly records: GameRecord[];
-  /** Byte length of the complete lines: a truncated last line beyond it is cut before appending. */
-  readonly validBytes: number;
-  /** Whether a truncated last line was dropped (its game is replayed). */
-  readonly droppedPartial: boolean;
+  /** The path of `games.jsonl`. */
+  readonly gamesFile: string;
 }
 
-/**
- * Reads a results folder for `--resume`. A last line without its newline (or not valid JSON) is a
- * write cut short by a crash: it is dropped and its game played again. Anything else unreadable
- * is an error, and nothing is changed in the folder here.
- */
-export function readResults(dir: string): ExistingResults {
+/** Checks that `dir` is a results folder and reads its spec; nothing in it is changed. `who` opens each message. */
+export function openResultsFolder(dir: string, who = '--resume'): ResultsFolder {
   const specFile = join(dir, RESULTS_FILES.spec);
   const gamesFile = join(dir, RESULTS_FILES.games);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();
   } catch {
-    throw new UsageError(`--resume: ${dir} does not exist`);
+    throw new UsageError(`${who}: ${dir} does not exist`);
   }
   if (!isDir || !existsSync(specFile) || !existsSync(gamesFile)) {
-    throw new UsageError(`--resume: ${dir} is not a results folder (expected ${RESULTS_FILES.spec} and ${RESULTS_FILES.games} in it)`);
+    throw new UsageError(`${who}: ${dir} is not a results folder (expected ${RESULTS_FILES.spec} and ${RESULTS_FILES.games} in it)`);
   }
   let spec: unknown;
   try {
     spec = JSON.parse(readFileSync(specFile, 'utf8')) as unknown;
   } catch {
-    throw new SpecError(`--resume: ${specFile} is not valid JSON`);
+    throw new SpecError(`${who}: ${specFile} is not valid JSON`);
   }
-  const buf = readFileSync(gamesFile);
-  const records: GameRecord[] = [];
-  let pos = 0;
-  let line = 0;
-  let droppedPartial = false;
-  while (pos < buf.length) {
-    const nl = buf.indexOf(10, pos);
-    line++;
-    if (nl < 0) {
-      droppedPartial = true; // cut short by a crash
-      break;
-    }
-    const text = buf.toString('utf8', pos, nl);
-    let rec: GameRecord;
-    try {
-      rec = JSON.parse(text) as GameRecord;
-    } catch {
-      throw new SpecError(`--resume: ${gamesFile}:${line} is not a valid game line`);
-    }
-    if (typeof rec?.key !== 'string' || typeof rec.termination !== 'string') {
-      throw new SpecError(`--resume: ${gamesFile}:${line} is not a game line (no key or termination)`);
-    }
-    records.push(rec);
-    pos = nl + 1;
+  return { dir, spec, gamesFile };
+}
+
+/** A line of the log as a reader sees it. */
+export interface LogEntry {
+  readonly record: GameRecord;
+  /** 1-based line number. */
+  readonly line: number;
+  /** Byte offset just past this line's newline: everything before it is whole lines. */
+  readonly end: number;
+}
+
+/**
+ * Decodes one log line (without its newline) into a record, or null when it is not a game line.
+ * Reads the compact form (`moves` one string, `us` integer microseconds) and the earlier one
+ * (`moves` a list of `{ move, ms }`), so folders written before the compact record still resume.
+ */
+export function parseRecordLine(text: string): GameRecord | null {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
   }
-  return { spec, records, validBytes: pos, droppedPartial };
+  if (raw === null || typeof raw !== 'object' || typeof raw['key'] !== 'string' || typeof raw['termination'] !== 'string') return null;
+  if (typeof raw['index'] !== 'number' || typeof raw['variant'] !== 'string') return null;
+  const moves = raw['moves'];
+  if (typeof moves === 'string') {
+    const us = raw['us'];
+    const list = moves === '' ? [] : moves.split(' ');
+    if (!Array.isArray(us) || us.length !== list.length) return null;
+    raw['moves'] = list;
+  } else if (Array.isArray(moves)) {
+    const legacy = moves as { move?: unknown; ms?: unknown }[];
+    if (!legacy.every((m) => m !== null && typeof m === 'object' && typeof m.move === 'string' && typeof m.ms === 'number')) return null;
+    raw['moves'] = legacy.map((m) => m.move as string);
+    raw['us'] = legacy.map((m) => Math.round((m.ms as number) * 1000));
+  } else return null;
+  return raw as unknown as GameRecord;
+}
+
+/**
+ * Streams the records of a `games.jsonl` in constant memory (one read buffer, one line at a
+ * time). A last line without its newline is a write cut short by a crash: it ends the stream
+ * (the caller truncates to the last `end` and replays that game). Any other line that is not a
+ * game record is an error naming the file and line.
+ */
+export function* readLog(file: string, chunkBytes = 1 << 20): Generator<LogEntry> {
+  const fd = openSync(file, 'r');
+  try {
+    let buf = Buffer.allocUnsafe(chunkBytes);
+    let have = 0; // bytes in buf
+    let base = 0; // file offset of buf[0]
+    let line = 0;
+    let eof = false;
+    for (;;) {
+      if (!eof) {
+        if (have === buf.length) {
+          const bigger = Buffer.allocUnsafe(buf.length * 2); // a line longer than the buffer
+          buf.copy(bigger, 0, 0, have);
+          buf = bigger;
+        }
+        const n = readSync(fd, buf, have, buf.length - have, base + have);
+        if (n === 0) eof = true;
+        have += n;
+      }
+      const view = buf.subarray(0, have);
+      let pos = 0;
+      for (;;) {
+        const nl = view.indexOf(10, pos);
+        if (nl < 0) break;
+        line++;
+        const record = parseRecordLine(buf.toString('utf8', pos, nl));
+        if (!record) throw new SpecError(`${file}:${line} is not a game line`);
+        pos = nl + 1;
+        yield { record, line, end: base + pos };
+      }
+      // Keep the unfinished line at the front of the buffer for the next read.
+      buf.copy(buf, 0, pos, have);
+      base += pos;
+      have -= pos;
+      if (eof) return;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A promise with its settle functions (`Promise.withResolvers` is Node 22+). */
@@ -128,21 +181,66 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+
+/** A JSON string literal: most strings here are plain ASCII and need no escaping pass. */
+function quote(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+function seatOrNull(seat: string | null): string {
+  return seat === null ? 'null' : `"${seat}"`;
+}
+
+/**
+ * One game as its compact log line: still one self-describing JSON object, with the moves as one
+ * space-separated string (no notation has a space) and the move times as integer microseconds.
+ * Built by concatenation in a fixed key order rather than `JSON.stringify` of the record, which
+ * walks the object generically and, with an object per move, wrote twice the bytes.
+ */
+export function recordLine(r: GameRecord): string {
+  let moves = '';
+  for (let i = 0; i < r.moves.length; i++) {
+    const m = r.moves[i]!;
+    if (m.includes(' ')) throw new Error(`move notation ${JSON.stringify(m)} has a space: the log cannot store it`);
+    moves = i === 0 ? m : `${moves} ${m}`;
+  }
+  const o = r.outcome;
+  const outcome = o.scores ? `{"winner":${seatOrNull(o.winner)},"scores":[${o.scores[0]},${o.scores[1]}]}` : `{"winner":${seatOrNull(o.winner)}}`;
+  return (
+    `{"index":${r.index},"key":${quote(r.key)},"variant":${quote(r.variant)},"deal":${r.deal},"dealSeed":${r.dealSeed},"seating":${r.seating},` +
+    `"seats":{"first":${quote(r.seats.first)},"second":${quote(r.seats.second)}},"botSeeds":{"first":${r.botSeeds.first},"second":${r.botSeeds.second}},` +
+    `"start":${JSON.stringify(r.start)},"moves":${quote(moves)},"us":[${r.us.join(',')}],"outcome":${outcome},` +
+    `"winner":${r.winner === null ? 'null' : quote(r.winner)},"termination":"${r.termination}","faulty":${seatOrNull(r.faulty)},` +
+    `"reason":${r.reason === null ? 'null' : quote(r.reason)}}\n`
+  );
+}
+
 /**
  * The append-only results log with group commit: lines are appended as games finish and the
  * batch is fsynced every `intervalMs` (or every `maxBatch` lines); `append` resolves only once its
  * line is on disk, so a game is reported only after it is durable. A crash loses at most games
  * that were never reported, and resume replays exactly those.
+ *
+ * Lines are encoded straight into one preallocated buffer per batch (two in all: one filling while
+ * the other is written), so a batch costs one `write` and one `fdatasync`, and no string or buffer
+ * per line outlives its encoding.
  */
 export class ResultsLog {
   readonly file: string;
   readonly #fd: number;
   readonly #intervalMs: number;
   readonly #maxBatch: number;
-  #lines: string[] = [];
+  /** The batch being filled, and the one that was written last (reused for the next batch). */
+  #buf: Buffer;
+  #spare: Buffer;
+  #used = 0;
+  #lines = 0;
   /** The batch being filled: every line in it is durable when its one promise settles. */
   #batch: Deferred | null = null;
   #timer: NodeJS.Timeout | null = null;
+  /** A flush of the full batch is queued (behind the one being written). */
+  #fullQueued = false;
   #flushing: Promise<void> | null = null;
   #failed: Error | null = null;
 
@@ -153,6 +251,9 @@ export class ResultsLog {
     if (options.truncateTo !== undefined && fstatSync(this.#fd).size > options.truncateTo) ftruncateSync(this.#fd, options.truncateTo);
     this.#intervalMs = options.intervalMs ?? 25;
     this.#maxBatch = options.maxBatch ?? 512;
+    // About 400 bytes a game: a full batch fits without growing.
+    this.#buf = Buffer.allocUnsafe(Math.max(64 << 10, this.#maxBatch * 1024));
+    this.#spare = Buffer.allocUnsafe(this.#buf.length);
   }
 
   /**
@@ -161,10 +262,24 @@ export class ResultsLog {
    */
   append(record: GameRecord): Promise<void> {
     if (this.#failed) return Promise.reject(this.#failed);
-    this.#lines.push(`${JSON.stringify(record)}\n`);
+    const line = recordLine(record);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.#used + line.length * 3 > this.#buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#used + line.length * 3));
+      this.#buf.copy(bigger, 0, 0, this.#used);
+      this.#buf = bigger;
+    }
+    this.#used += this.#buf.write(line, this.#used, 'utf8');
+    this.#lines++;
     const done = (this.#batch ??= deferred()).promise;
-    if (this.#lines.length >= this.#maxBatch) this.flush().catch(() => {});
-    else this.#timer ??= setTimeout(() => this.flush().catch(() => {}), this.#intervalMs);
+    if (this.#lines >= this.#maxBatch) {
+      // One flush per full batch: while the previous batch is still being written, the lines that
+      // follow join this batch rather than each queueing a flush of its own.
+      if (!this.#fullQueued) {
+        this.#fullQueued = true;
+        this.flush().catch(() => {});
+      }
+    } else this.#timer ??= setTimeout(() => this.flush().catch(() => {}), this.#intervalMs);
     return done;
   }
 
@@ -175,19 +290,25 @@ export class ResultsLog {
       this.#timer = null;
     }
     while (this.#flushing) await this.#flushing.catch(() => {});
-    if (this.#lines.length === 0) return;
-    const data = Buffer.from(this.#lines.join(''), 'utf8');
+    if (this.#lines === 0) return;
+    this.#fullQueued = false;
+    const data = this.#buf;
+    const length = this.#used;
     const batch = this.#batch!;
-    this.#lines = [];
+    // The next batch fills the other buffer while this one is written.
+    this.#buf = this.#spare;
+    this.#spare = data;
+    this.#used = 0;
+    this.#lines = 0;
     this.#batch = null;
     const fd = this.#fd;
     this.#flushing = new Promise<void>((res, rej) => {
       // Whole lines in as few writes as the OS allows: a crash mid-write leaves at most one partial
       // line at the end, which resume drops.
       const from = (offset: number): void => {
-        write(fd, data, offset, data.length - offset, null, (err, n) => {
+        write(fd, data, offset, length - offset, null, (err, n) => {
           if (err) return rej(err);
-          if (offset + n < data.length) return from(offset + n);
+          if (offset + n < length) return from(offset + n);
           fdatasync(fd, (err2) => (err2 ? rej(err2) : res()));
         });
       };

@@ -77,6 +77,28 @@ export function scheduleCount(input: Pick<ScheduleInput, 'variants' | 'bots' | '
 }
 
 /**
+ * The key of the game at `index` in the schedule (null when there is none), computed from the
+ * index alone: a results log is checked against the schedule line by line without generating it.
+ * Unsupported pairs keep their indices (see `schedule`), so this holds with `supports` too.
+ */
+export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals'>, index: number): string | null {
+  const { variants, bots, deals } = input;
+  const n = bots.length;
+  const pairs = (n * (n - 1)) / 2;
+  if (!Number.isSafeInteger(index) || index < 0 || index >= scheduleSize(input)) return null;
+  const seating = (index % 2) as 0 | 1;
+  let rest = (index - seating) / 2;
+  let pair = rest % pairs;
+  rest = (rest - pair) / pairs;
+  const deal = rest % deals;
+  const variant = variants[(rest - deal) / deals]!;
+  // Pairs run i < j in row order: row i holds n - 1 - i of them.
+  let i = 0;
+  while (pair >= n - 1 - i) pair -= n - 1 - i++;
+  return gameKey(variant, deal, bots[i]!.label, bots[i + 1 + pair]!.label, seating);
+}
+
+/**
  * The round robin as a generator (fastchess `Scheduler::next()`): for each variant and deal, every
  * unordered pair of bots plays the deal twice, once in each seating, back to back.
  */

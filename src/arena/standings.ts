@@ -81,8 +81,9 @@ export interface PairCell {
   /** Per seat (index 0: first, 1: second). */
   readonly forfeits: readonly [Record<FaultKind, number>, Record<FaultKind, number>];
   readonly moves: [number, number];
-  readonly totalMs: [number, number];
-  readonly maxMs: [number, number];
+  /** Move times in whole microseconds: integer sums, so they are exact in any order. */
+  readonly totalUs: [number, number];
+  readonly maxUs: [number, number];
   readonly judged: [number, number];
   readonly accurate: [number, number];
   readonly blunders: [number, number];
@@ -106,8 +107,8 @@ function newCell(variant: string, first: string, second: string): PairCell {
       { timeout: 0, crash: 0, 'illegal-move': 0 },
     ],
     moves: [0, 0],
-    totalMs: [0, 0],
-    maxMs: [0, 0],
+    totalUs: [0, 0],
+    maxUs: [0, 0],
     judged: [0, 0],
     accurate: [0, 0],
     blunders: [0, 0],
@@ -131,10 +132,10 @@ function addToCell(c: PairCell, rec: GameRecord, startSeat: Seat, judged: Record
   const startIndex = SEAT_INDEX[startSeat];
   for (let i = 0; i < rec.moves.length; i++) {
     const s = ((startIndex + i) & 1) as 0 | 1;
-    const ms = rec.moves[i]!.ms;
+    const us = rec.us[i]!;
     c.moves[s]++;
-    c.totalMs[s] += ms;
-    if (ms > c.maxMs[s]) c.maxMs[s] = ms;
+    c.totalUs[s] += us;
+    if (us > c.maxUs[s]) c.maxUs[s] = us;
   }
   if (hasSolver) c.hasSolver = true;
   if (judged) {
@@ -157,8 +158,8 @@ class MutableStanding {
   marginSum = 0;
   forfeits: Record<FaultKind, number> = { timeout: 0, crash: 0, 'illegal-move': 0 };
   moves = 0;
-  totalMs = 0;
-  maxMs = 0;
+  totalUs = 0;
+  maxUs = 0;
   judged = 0;
   accurate = 0;
   blunders = 0;
@@ -180,8 +181,8 @@ class MutableStanding {
     this.forfeits.crash += f.crash;
     this.forfeits['illegal-move'] += f['illegal-move'];
     this.moves += c.moves[s];
-    this.totalMs += c.totalMs[s];
-    if (c.maxMs[s] > this.maxMs) this.maxMs = c.maxMs[s];
+    this.totalUs += c.totalUs[s];
+    if (c.maxUs[s] > this.maxUs) this.maxUs = c.maxUs[s];
     this.judged += c.judged[s];
     this.accurate += c.accurate[s];
     this.blunders += c.blunders[s];
@@ -243,8 +244,8 @@ function tableOf(bots: readonly string[], cells: readonly PairCell[]): Standings
       marginSum: r.marginSum,
       forfeits: { ...r.forfeits },
       moves: r.moves,
-      meanMoveMs: r.moves ? r.totalMs / r.moves : 0,
-      maxMoveMs: r.maxMs,
+      meanMoveMs: r.moves ? r.totalUs / r.moves / 1000 : 0,
+      maxMoveMs: r.maxUs / 1000,
       accuracy: r.hasSolver ? { moves: r.judged, accurate: r.accurate, blunders: r.blunders } : null,
     };
   });
@@ -289,7 +290,7 @@ export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.
     let state = start;
     // Each position is valued once: the value after a move is the one before the next.
     let value = solver.value(state);
-    for (const { move } of rec.moves) {
+    for (const move of rec.moves) {
       const seat = game.toMove(state);
       const m = game.parseMove(move, state);
       const before = value;

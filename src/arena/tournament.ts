@@ -8,8 +8,8 @@ import { createHost, moduleFiles, resolveBot, supportedBy, workerScript, type Bo
 import type { ArenaEvent, EventSink } from './events.ts';
 import { LiveTracker } from './live.ts';
 import { playMatch, type GameRecord, type MatchOptions, type Termination } from './match.ts';
-import { createResultsDir, readResults, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
-import { schedule, scheduleCount, type ScheduleInput } from './schedule.ts';
+import { createResultsDir, openResultsFolder, readLog, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
+import { schedule, scheduleCount, scheduleKeyAt, scheduleSize, type ScheduleInput } from './schedule.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
 import { machineInfo, standingsCsv, type TournamentSummary } from './summary.ts';
@@ -140,6 +140,9 @@ export interface RunResult {
   readonly interrupted: boolean;
 }
 
+/** Games appended but not yet durable beyond which a lane waits for the disk. */
+const MAX_PENDING = 4096;
+
 /** The schedule's input (pairs with a bot that does not support a variant are skipped). */
 function scheduleOf(t: PreparedTournament): ScheduleInput {
   const { spec, unsupported } = t;
@@ -155,8 +158,7 @@ function scheduleOf(t: PreparedTournament): ScheduleInput {
 
 /** Re-reads a results folder's spec for `--resume` (labels and variant ids, as saved). */
 export function resumeSpec(dir: string): TournamentSpec {
-  const existing = readResults(dir);
-  return validateSpec(existing.spec, join(dir, RESULTS_FILES.spec));
+  return validateSpec(openResultsFolder(dir).spec, join(dir, RESULTS_FILES.spec));
 }
 
 /**
@@ -174,35 +176,43 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   // Clock facts for the summary's `run` block only: nothing in play or standings reads them.
   const wallStart = performance.now();
   let startedAt = new Date();
-  // Results folder: a new one, or the one being resumed (its finished games are kept).
+  const input = scheduleOf(t);
+  const total = scheduleCount(input);
+  // The games already played, one bit per schedule index: all the runner keeps per game.
+  const finished = new Uint8Array(Math.ceil(scheduleSize(input) / 8));
+  const isFinished = (index: number): boolean => (finished[index >>> 3]! & (1 << (index & 7))) !== 0;
+  const markFinished = (index: number): void => void (finished[index >>> 3]! |= 1 << (index & 7));
+  const standings = new StandingsBuilder(spec.bots, spec.games);
+  const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0 };
+  let done = 0;
+
+  // Results folder: a new one, or the one being resumed. Its log is streamed once, in constant
+  // memory: each line is checked against the schedule, marked done and folded into the standings.
   let dir: string;
-  let previous: GameRecord[] = [];
   let log: ResultsLog;
   if (options.resumeDir) {
-    const existing = readResults(options.resumeDir);
-    dir = options.resumeDir;
-    previous = existing.records;
+    const folder = openResultsFolder(options.resumeDir);
+    dir = folder.dir;
     startedAt = statSync(join(dir, RESULTS_FILES.spec)).mtime; // written when the first run started
-    log = new ResultsLog(join(dir, RESULTS_FILES.games), { truncateTo: existing.validBytes });
+    let validBytes = 0;
+    for (const { record: rec, line, end } of readLog(folder.gamesFile)) {
+      validBytes = end;
+      if (scheduleKeyAt(input, rec.index) !== rec.key) {
+        throw new SpecError(`--resume: ${folder.gamesFile}:${line} is not a game of this tournament's schedule (${rec.key} at index ${rec.index})`);
+      }
+      if (isFinished(rec.index) || rec.termination === 'interrupted') continue;
+      markFinished(rec.index);
+      done++;
+      standings.add(rec);
+      byTermination[rec.termination]++;
+    }
+    log = new ResultsLog(folder.gamesFile, { truncateTo: validBytes });
   } else {
     dir = createResultsDir(spec.out, spec.name);
     const { concurrency: _c, ...saved } = spec;
     writeFileAtomic(join(dir, RESULTS_FILES.spec), `${JSON.stringify(saved, null, 2)}\n`);
     log = new ResultsLog(join(dir, RESULTS_FILES.games));
   }
-
-  const input = scheduleOf(t);
-  const total = scheduleCount(input);
-  const finished = new Set<string>();
-  const standings = new StandingsBuilder(spec.bots, spec.games);
-  const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0 };
-  for (const rec of previous) {
-    if (finished.has(rec.key)) continue;
-    finished.add(rec.key);
-    standings.add(rec);
-    if (rec.termination !== 'interrupted') byTermination[rec.termination]++;
-  }
-  let done = finished.size;
 
   emit({
     type: 'tournament-started',
@@ -253,6 +263,10 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   // Games appended but not yet durable; `drained` settles when the count returns to zero.
   let pending = 0;
   let drained: (() => void) | null = null;
+  // The records of the batch being filled (the log settles one promise per batch): kept only until
+  // their batch is durable and reported, so the runner holds no finished game for longer.
+  let batch: GameRecord[] = [];
+  let batchDurable: Promise<void> | null = null;
   const report = (rec: GameRecord): void => {
     done++;
     byTermination[rec.termination as Exclude<Termination, 'interrupted'>]++;
@@ -280,8 +294,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
       const next = it.next();
       if (next.done) return;
       const job = next.value;
-      if (finished.has(job.key)) continue;
-      finished.add(job.key);
+      if (isFinished(job.index)) continue;
+      markFinished(job.index);
       const game = games.get(job.variant)!;
       const seats = { first: job.seats.first.label, second: job.seats.second.label };
       const hostsOf = { first: hosts.get(seats.first)!, second: hosts.get(seats.second)! };
@@ -301,16 +315,29 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
         return;
       }
       pending++;
-      log.append(rec).then(
-        () => {
-          report(rec);
-          if (--pending === 0) drained?.();
-        },
-        (err: unknown) => {
-          logError ??= err;
-          if (--pending === 0) drained?.();
-        },
-      );
+      const durable = log.append(rec);
+      if (durable !== batchDurable) {
+        // A new batch: one callback reports all its games once they are on disk, in append order.
+        batchDurable = durable;
+        const games = (batch = []);
+        durable.then(
+          () => {
+            for (const r of games) report(r);
+            if ((pending -= games.length) === 0) drained?.();
+          },
+          (err: unknown) => {
+            logError ??= err;
+            if ((pending -= games.length) === 0) drained?.();
+          },
+        );
+      }
+      batch.push(rec);
+      // Games outrun a slow disk: past a few batches in flight, wait for this one to be durable, so
+      // the records waiting for their fsync stay a bounded number however long the tournament.
+      if (pending >= MAX_PENDING) {
+        await durable.catch(() => {});
+        lastYield = performance.now();
+      }
       // Trusted in-process bots never yield to the event loop on their own: let timers (the group
       // commit, SIGINT) run every few milliseconds.
       if (performance.now() - lastYield > 8) {

@@ -6,7 +6,7 @@ import { createRng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { startOdds, type StartOdds } from '../games/start-odds.ts';
 import type { GameRecord } from '../arena/match.ts';
-import { RESULTS_FILES, readResults } from '../arena/results.ts';
+import { RESULTS_FILES, openResultsFolder, readLog } from '../arena/results.ts';
 import { StandingsBuilder, type Standings } from '../arena/standings.ts';
 
 /**
@@ -147,19 +147,20 @@ function replayGame(rec: GameRecord, game: AnyGame, solver: Solver<unknown, unkn
     }
   };
   value = valueOf(state);
-  for (const m of rec.moves) {
+  for (let i = 0; i < rec.moves.length; i++) {
+    const m = rec.moves[i]!;
     const seat = game.toMove(state);
     let next: unknown;
     try {
-      next = game.play(state, game.parseMove(m.move, state));
+      next = game.play(state, game.parseMove(m, state));
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      return { ...base, plies, problem: `move ${plies.length + 1} (${m.move}) does not replay: ${why}` };
+      return { ...base, plies, problem: `move ${plies.length + 1} (${m}) does not replay: ${why}` };
     }
     const before = value;
     value = valueOf(next);
     const ok = before === null || value === null ? null : -value === before;
-    plies.push({ move: m.move, seat, ms: m.ms, ok, board: view(game, next, state) });
+    plies.push({ move: m, seat, ms: (rec.us[i] ?? 0) / 1000, ok, board: view(game, next, state) });
     state = next;
   }
   return { ...base, plies, problem: null };
@@ -230,13 +231,13 @@ export function loadReportData(dir: string, view: BoardViewFn): ReportData {
   if (!existsSync(join(dir, RESULTS_FILES.games)) || !existsSync(join(dir, RESULTS_FILES.spec))) {
     throw new UsageError(`Expected a results folder (with ${RESULTS_FILES.spec} and ${RESULTS_FILES.games} in it), got ${JSON.stringify(dir)}`);
   }
-  const existing = readResults(dir);
-  const spec = obj(existing.spec);
+  const folder = openResultsFolder(dir, 'report');
+  const spec = obj(folder.spec);
   const summary = obj(readJson(join(dir, RESULTS_FILES.summary)));
   // Later lines of one key replace earlier ones (a resumed run never writes a key twice, but a
   // folder copied together by hand might).
   const byKey = new Map<string, GameRecord>();
-  for (const r of existing.records) if (r.termination !== 'interrupted') byKey.set(r.key, r);
+  for (const { record: r } of readLog(folder.gamesFile)) if (r.termination !== 'interrupted') byKey.set(r.key, r);
   const records = [...byKey.values()].sort((a, b) => a.index - b.index);
   const specGames = Array.isArray(spec['games']) ? spec['games'].filter((g): g is string => typeof g === 'string') : [];
   const variantIds = [...new Set([...specGames, ...records.map((r) => r.variant)])];

@@ -5,7 +5,7 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import type { GameRecord } from '../arena/match.ts';
-import { RESULTS_FILES } from '../arena/results.ts';
+import { parseRecordLine, RESULTS_FILES } from '../arena/results.ts';
 
 /** One replayed move: the positions around it, its notation, who played it and in how long. */
 export interface ReplayPly {
@@ -41,13 +41,9 @@ export function readGames(dir: string): GameRecord[] {
   // The piece after the last newline is '' or a line cut short by a crash: either way not a game.
   const complete = text.split('\n').slice(0, -1);
   return complete.map((line, i) => {
-    try {
-      const rec = JSON.parse(line) as GameRecord;
-      if (typeof rec.variant !== 'string' || !Array.isArray(rec.moves)) throw new Error('not a game');
-      return rec;
-    } catch {
-      throw new UsageError(`Expected a game record on ${file}:${i + 1}, got ${JSON.stringify(line.slice(0, 40))}`);
-    }
+    const rec = parseRecordLine(line);
+    if (!rec) throw new UsageError(`Expected a game record on ${file}:${i + 1}, got ${JSON.stringify(line.slice(0, 40))}`);
+    return rec;
   });
 }
 
@@ -60,15 +56,16 @@ export function replayRecord(record: GameRecord): Replay {
   }
   const plies: ReplayPly[] = [];
   let state = start;
-  for (const m of record.moves) {
+  for (let i = 0; i < record.moves.length; i++) {
+    const m = record.moves[i]!;
     const seat = game.toMove(state);
     try {
-      const move = game.parseMove(m.move, state);
+      const move = game.parseMove(m, state);
       const after = game.play(state, move);
-      plies.push({ before: state, after, text: m.move, seat, ms: m.ms });
+      plies.push({ before: state, after, text: m, seat, ms: (record.us[i] ?? 0) / 1000 });
       state = after;
     } catch (err) {
-      return { record, game, start, plies, problem: `move ${plies.length + 1} (${m.move}) does not replay: ${err instanceof Error ? err.message : String(err)}` };
+      return { record, game, start, plies, problem: `move ${plies.length + 1} (${m}) does not replay: ${err instanceof Error ? err.message : String(err)}` };
     }
   }
   return { record, game, start, plies, problem: null };

@@ -29,8 +29,8 @@ function movesOf(rec: GameRecord, bot: string): { state: unknown; move: string }
   let s = game.deal(createRng(rec.dealSeed));
   const out: { state: unknown; move: string }[] = [];
   for (const m of rec.moves) {
-    if (rec.seats[game.toMove(s)] === bot) out.push({ state: s, move: m.move });
-    s = game.play(s, game.parseMove(m.move, s));
+    if (rec.seats[game.toMove(s)] === bot) out.push({ state: s, move: m });
+    s = game.play(s, game.parseMove(m, s));
   }
   return out;
 }

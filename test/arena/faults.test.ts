@@ -45,7 +45,7 @@ describe('fault isolation (worker threads)', () => {
         // The runner's state was never touched: the moves replay legally to the recorded result.
         const game = parseVariant(rec.variant);
         let s = game.deal(createRng(rec.dealSeed));
-        for (const m of rec.moves) s = game.play(s, game.parseMove(m.move, s));
+        for (const m of rec.moves) s = game.play(s, game.parseMove(m, s));
         expect(game.outcome(s)?.winner).toBe(rec.outcome.winner);
         expect(rec.faulty).toBeNull();
         continue;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverBots, type BotRegistry } from '../../src/hosting/index.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
+import { parseRecordLine } from '../../src/arena/results.ts';
 import { validateSpec, type TournamentSpecInput } from '../../src/arena/spec.ts';
 import { prepareTournament, runTournament, type RunOptions, type RunResult } from '../../src/arena/tournament.ts';
 
@@ -28,18 +29,22 @@ export async function runSpec(raw: TournamentSpecInput, options: RunOptions = {}
   return runTournament(prepareTournament(spec, await fixtureRegistry()), options);
 }
 
-/** The records of a results folder's log. */
+/** The records of a results folder's log (every line must be a game line). */
 export function readLog(dir: string): GameRecord[] {
   return readFileSync(join(dir, 'games.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as GameRecord);
+    .map((l) => {
+      const rec = parseRecordLine(l);
+      if (!rec) throw new Error(`not a game line: ${l.slice(0, 80)}`);
+      return rec;
+    });
 }
 
 /** A record without what legitimately differs between runs (times, and the schedule index). */
 export function comparable(rec: GameRecord, keepIndex = true): unknown {
-  const { moves, index, ...rest } = rec;
-  return { ...rest, ...(keepIndex ? { index } : {}), moves: moves.map((m) => m.move) };
+  const { us: _us, index, ...rest } = rec;
+  return { ...rest, ...(keepIndex ? { index } : {}) };
 }
 
 /** Log records in schedule order, comparable. */

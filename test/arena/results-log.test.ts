@@ -1,12 +1,30 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../src/arena/match.ts';
-import { ResultsLog } from '../../src/arena/results.ts';
+import { parseRecordLine, readLog, recordLine, ResultsLog } from '../../src/arena/results.ts';
 import { tempDir } from './helpers.ts';
 
-/** The log only serializes records, so a line with a key is enough here. */
-const rec = (key: string): GameRecord => ({ key, termination: 'normal' }) as unknown as GameRecord;
+/** A finished game as the match makes it. */
+const rec = (key: string, extra: Partial<GameRecord> = {}): GameRecord => ({
+  index: 3,
+  key,
+  variant: 'subtraction{moves=1,5,8,10;n=50..200}',
+  deal: 1,
+  dealSeed: 4_000_000_000,
+  seating: 1,
+  seats: { first: 'greedy', second: 'random' },
+  botSeeds: { first: 11, second: 12 },
+  start: { pile: 57 },
+  moves: ['10', '8', '5', '1'],
+  us: [3, 12, 1, 1_234_567],
+  outcome: { winner: 'first' },
+  winner: 'greedy',
+  termination: 'normal',
+  faulty: null,
+  reason: null,
+  ...extra,
+});
 
 describe('ResultsLog (group commit)', () => {
   it('settles appends only once their batch is written, in append order', async () => {
@@ -43,5 +61,66 @@ describe('ResultsLog (group commit)', () => {
     const results = await Promise.allSettled([log.append(rec('a')), log.append(rec('b'))].concat(log.flush()));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     await expect(log.append(rec('c'))).rejects.toThrow(/ENOSPC/);
+  });
+});
+
+describe('the compact game line', () => {
+  it('is one JSON object with the moves as one string and the times as integer microseconds', () => {
+    const line = recordLine(rec('k'));
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.indexOf('\n')).toBe(line.length - 1);
+    const json = JSON.parse(line) as Record<string, unknown>;
+    expect(json['moves']).toBe('10 8 5 1');
+    expect(json['us']).toEqual([3, 12, 1, 1_234_567]);
+    expect(Object.keys(json)).toEqual(['index', 'key', 'variant', 'deal', 'dealSeed', 'seating', 'seats', 'botSeeds', 'start', 'moves', 'us', 'outcome', 'winner', 'termination', 'faulty', 'reason']);
+    expect(parseRecordLine(line.slice(0, -1))).toEqual(rec('k'));
+  });
+
+  it('round-trips forfeits, draws with scores, no moves, and strings that need escaping', () => {
+    for (const r of [
+      rec('a "quoted" \\ key\twith tab', { moves: [], us: [], termination: 'crash', faulty: 'second', reason: 'threw "Error: ünïcode \u2028"\n at line 2', outcome: { winner: 'first' } }),
+      rec('d', { outcome: { winner: null, scores: [7, 7] }, winner: null, seats: { first: 'bot:x=1,y="2"', second: 'zé' } }),
+      rec('e', { start: { coins: [1, 2, 3], nested: { a: null } } }),
+    ]) {
+      const line = recordLine(r);
+      expect(JSON.parse(line)).toEqual({ ...r, moves: r.moves.join(' ') });
+      expect(parseRecordLine(line.slice(0, -1))).toEqual(r);
+    }
+  });
+
+  it('reads the earlier form (an object per move) as the same record', () => {
+    const r = rec('old');
+    const { us: _us, ...rest } = r;
+    const old = JSON.stringify({ ...rest, moves: r.moves.map((move, i) => ({ move, ms: r.us[i]! / 1000 })) });
+    expect(parseRecordLine(old)).toEqual(r);
+  });
+
+  it('refuses lines that are not game records', () => {
+    for (const text of ['', '{', 'null', '[]', '{"key":"k"}', JSON.stringify({ ...rec('k'), us: [1] , moves: '1 2' }), JSON.stringify({ ...rec('k'), moves: 7 })]) {
+      expect(parseRecordLine(text)).toBeNull();
+    }
+  });
+});
+
+describe('readLog (streaming)', () => {
+  it('yields every whole line across read-chunk boundaries and stops at a line cut short', () => {
+    const file = join(tempDir(), 'games.jsonl');
+    const records = Array.from({ length: 40 }, (_, i) => rec(`game ${i}`, { index: i, moves: Array.from({ length: i }, () => '1'), us: Array.from({ length: i }, () => i) }));
+    writeFileSync(file, records.map(recordLine).join(''));
+    const whole = readFileSync(file).length;
+    appendFileSync(file, recordLine(rec('cut')).slice(0, 30));
+    // A chunk smaller than most lines makes lines span reads and the buffer grow.
+    for (const chunk of [16, 100, 1 << 16]) {
+      const seen = [...readLog(file, chunk)];
+      expect(seen.map((e) => e.record)).toEqual(records);
+      expect(seen.map((e) => e.line)).toEqual(records.map((_, i) => i + 1));
+      expect(seen.at(-1)!.end).toBe(whole);
+    }
+  });
+
+  it('names the file and line of a line that is not a game', () => {
+    const file = join(tempDir(), 'games.jsonl');
+    writeFileSync(file, `${recordLine(rec('a')).trimEnd()}\nnot json\n`);
+    expect(() => [...readLog(file)]).toThrow(/games\.jsonl:2 is not a game line/);
   });
 });

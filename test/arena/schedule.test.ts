@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BotSpec } from '../../src/hosting/index.ts';
-import { schedule, scheduleCount, scheduleSize } from '../../src/arena/schedule.ts';
+import { schedule, scheduleCount, scheduleKeyAt, scheduleSize } from '../../src/arena/schedule.ts';
 
 const bot = (label: string): BotSpec => ({ label, name: label.split(':')[0]!, options: {} });
 const BOTS = ['a', 'b', 'c', 'd', 'e'].map(bot);
@@ -30,6 +30,17 @@ describe('schedule', () => {
       expect([x.seating, y.seating]).toEqual([0, 1]);
       expect(y.dealSeed).toBe(x.dealSeed);
       expect(y.seats.first).toEqual(x.seats.second);
+    }
+  });
+
+  it('computes the key at any index without generating the schedule', () => {
+    for (const bots of [BOTS.slice(0, 2), BOTS.slice(0, 3), BOTS]) {
+      const input = { seed: 1, variants: VARIANTS, bots, deals: 3, timePerMoveMs: 100 };
+      const supports = (b: BotSpec, v: string): boolean => !(b.label === 'b' && v === 'piles');
+      for (const job of schedule({ ...input, supports })) expect(scheduleKeyAt(input, job.index)).toBe(job.key);
+      const size = scheduleSize(input);
+      expect([...schedule(input)].map((j) => scheduleKeyAt(input, j.index))).toHaveLength(size);
+      for (const bad of [-1, size, size + 5, 1.5, Number.NaN]) expect(scheduleKeyAt(input, bad)).toBeNull();
     }
   });
 

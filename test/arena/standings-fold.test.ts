@@ -72,7 +72,7 @@ function recompute(bots: readonly string[], records: readonly GameRecord[]): Sta
     let s = start;
     for (const m of rec.moves) {
       movers.push(game.toMove(s));
-      s = game.play(s, game.parseMove(m.move, s));
+      s = game.play(s, game.parseMove(m, s));
     }
     for (const seat of ['first', 'second'] as const) {
       const other = seat === 'first' ? 'second' : 'first';
@@ -89,11 +89,11 @@ function recompute(bots: readonly string[], records: readonly GameRecord[]): Sta
         r.marginSum += seat === 'first' ? rec.outcome.scores[0] - rec.outcome.scores[1] : rec.outcome.scores[1] - rec.outcome.scores[0];
       }
       if (rec.faulty === seat && rec.termination !== 'normal' && rec.termination !== 'interrupted') r.forfeits[rec.termination]++;
-      rec.moves.forEach((m, i) => {
+      rec.us.forEach((us, i) => {
         if (movers[i] !== seat) return;
         r.moves++;
-        r.totalMs += m.ms;
-        r.maxMs = Math.max(r.maxMs, m.ms);
+        r.totalMs += us / 1000;
+        r.maxMs = Math.max(r.maxMs, us / 1000);
       });
       if (solver) r.solver = true;
       if (judged) {

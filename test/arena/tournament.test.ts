@@ -86,6 +86,22 @@ describe('tournament (in-process)', () => {
     writeFileSync(join(part.dir, 'x'), ''); // the folder is still ours to write in
   });
 
+  it('resumes from the set of games done: a repeated line counts once, a line of another schedule is refused', async () => {
+    const whole = await runSpec(SPEC);
+    const lines = readFileSync(join(whole.dir, 'games.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    // A log whose first ten lines were written twice (say by two workers of a queue).
+    const twice = await runSpec(SPEC, { signal: AbortSignal.abort() });
+    writeFileSync(join(twice.dir, 'games.jsonl'), `${[...lines.slice(0, 10), ...lines.slice(0, 10)].join('\n')}\n`);
+    const resumed = await runSpec(SPEC, { resumeDir: twice.dir });
+    expect(resumed.summary.games.played).toBe(36);
+    expect(timeless(resumed.summary.standings)).toEqual(timeless(whole.summary.standings));
+    // A game of another tournament (another variant at that index) is not this tournament's result.
+    const other = await runSpec({ ...SPEC, games: ['subtraction{n=21..60}'] });
+    const foreign = await runSpec(SPEC, { signal: AbortSignal.abort() });
+    writeFileSync(join(foreign.dir, 'games.jsonl'), `${lines[0]}\n${readFileSync(join(other.dir, 'games.jsonl'), 'utf8').split('\n')[1]}\n`);
+    await expect(runSpec(SPEC, { resumeDir: foreign.dir })).rejects.toThrow(/games\.jsonl:2 is not a game of this tournament's schedule/);
+  });
+
   it('pauses between games: nothing starts while paused, games in flight finish, the log is that of an unpaused run', async () => {
     const whole = await runSpec(SPEC);
     const gate = new PauseGate();
@@ -179,11 +195,11 @@ describe('tournament (in-process)', () => {
       expect(mid.length).toBeGreaterThan(0);
       for (const s of mid) {
         const last = rec.moves[s.ply - 1]!;
-        expect(s.last).toMatchObject({ move: last.move, bot: rec.seats[s.last!.seat] });
+        expect(s.last).toMatchObject({ move: last, bot: rec.seats[s.last!.seat] });
         expect(s.last!.seat).toBe(s.ply % 2 === 1 ? 'first' : 'second');
         expect(s.position.text).toMatch(/^pile \d+, (first|second) to move$/);
         expect(s.position.toMoveBot).toBe(rec.seats[s.position.toMove!]);
-        expect(s.prevState).toEqual({ pile: (s.position.state as { pile: number }).pile + Number(last.move) });
+        expect(s.prevState).toEqual({ pile: (s.position.state as { pile: number }).pile + Number(last) });
       }
       // After the end: the final position, nobody to move.
       const view = views.find((v) => v.key === rec.key)!.live;
@@ -191,7 +207,7 @@ describe('tournament (in-process)', () => {
       const final = view.snapshot();
       expect(final.ply).toBe(rec.moves.length);
       expect(final.position).toMatchObject({ state: { pile: 0 }, toMove: null, toMoveBot: null });
-      expect(final.last?.move).toBe(rec.moves.at(-1)!.move);
+      expect(final.last?.move).toBe(rec.moves.at(-1));
     }
   });
 

@@ -44,7 +44,7 @@ describe('a solver that searches (36-coin square, no table file)', () => {
     const rec: GameRecord = {
       index: 0, key: 'k', variant: VARIANT, deal: 0, dealSeed: 1, seating: 0,
       seats: { first: 'a', second: 'b' }, botSeeds: { first: 1, second: 2 }, start: game.toJSON(start),
-      moves: [{ move, ms: 1 }], outcome: { winner: 'first' }, winner: 'a', termination: 'normal', faulty: null, reason: null,
+      moves: [move], us: [1000], outcome: { winner: 'first' }, winner: 'a', termination: 'normal', faulty: null, reason: null,
     };
     const b = new StandingsBuilder(['a', 'b'], [VARIANT]);
     b.add(rec);

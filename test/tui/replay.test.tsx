@@ -5,12 +5,14 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../src/arena/events.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
+import { parseRecordLine, recordLine } from '../../src/arena/results.ts';
 import { readGames, replayRecord } from '../../src/tui/replay-data.ts';
 import { ReplayApp } from '../../src/tui/ReplayApp.tsx';
 import { run } from '../cli/run.ts';
 
 const EVENTS = JSON.parse(readFileSync(new URL('./fixtures/tournament-events.json', import.meta.url), 'utf8')) as ArenaEvent[];
-const RECORDS = EVENTS.flatMap((e) => (e.type === 'game-ended' ? [e.record] : [])) as GameRecord[];
+// The recording predates the compact record (an object per move): read through the log's own parser.
+const RECORDS = EVENTS.flatMap((e) => (e.type === 'game-ended' ? [parseRecordLine(JSON.stringify(e.record))!] : []));
 const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls the last frame until it matches, then lets input handlers re-attach. */
@@ -30,7 +32,7 @@ async function until(frame: () => string | undefined, text: string | RegExp, ms 
 function resultsDir(records: readonly GameRecord[], tail = ''): string {
   const dir = mkdtempSync(join(tmpdir(), 'arena-replay-'));
   writeFileSync(join(dir, 'spec.json'), '{}\n');
-  writeFileSync(join(dir, 'games.jsonl'), records.map((r) => `${JSON.stringify(r)}\n`).join('') + tail);
+  writeFileSync(join(dir, 'games.jsonl'), records.map(recordLine).join('') + tail);
   return dir;
 }
 
