@@ -28,6 +28,19 @@ export interface GameJob {
   readonly timePerMoveMs: number;
 }
 
+/**
+ * One scheduled game pair: both seatings of one deal, the unit of work of every executor (DESIGN.md
+ * "Growing past one machine"). Results arrive as whole pairs, which pair statistics (SPRT) need.
+ */
+export interface PairJob {
+  /** Stable identity across runs, resumes and machines: `variant|deal|botA|botB`. */
+  readonly id: string;
+  /** Position of the pair in the schedule (0-based; pairs skipped by `supports` keep their place). */
+  readonly index: number;
+  /** The two games: seating 0, then seating 1. */
+  readonly games: readonly [GameJob, GameJob];
+}
+
 /** What the schedule is built from. */
 export interface ScheduleInput {
   readonly seed: number;
@@ -52,6 +65,11 @@ export function botSeed(master: number, key: string, seat: Seat): number {
 /** The stable key of a game. */
 export function gameKey(variant: string, deal: number, a: string, b: string, seating: 0 | 1): string {
   return `${variant}|${deal}|${a}|${b}|${seating}`;
+}
+
+/** The stable id of a game pair (a game's key without its seating). */
+export function pairId(variant: string, deal: number, a: string, b: string): string {
+  return `${variant}|${deal}|${a}|${b}`;
 }
 
 /** Number of games the schedule holds (every unordered pair × variant × deals × 2 seatings, before `supports`). */
@@ -134,5 +152,18 @@ export function* schedule(input: ScheduleInput): Generator<GameJob> {
         }
       }
     }
+  }
+}
+
+/** The schedule as game pairs, in the same order: each pair is the two seatings `schedule` yields back to back. */
+export function* schedulePairs(input: ScheduleInput): Generator<PairJob> {
+  let first: GameJob | null = null;
+  for (const job of schedule(input)) {
+    if (job.seating === 0) {
+      first = job;
+      continue;
+    }
+    const a = first!;
+    yield { id: pairId(a.variant, a.deal, a.seats.first.label, a.seats.second.label), index: a.index / 2, games: [a, job] };
   }
 }

@@ -1,15 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ArenaError, SpecError } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
-import { createHost, moduleFiles, resolveBot, supportedBy, workerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec } from '../hosting/index.ts';
+import { resolveBot, supportedBy, type BotEntry, type BotRegistry, type BotSpec } from '../hosting/index.ts';
 import type { ArenaEvent, EventSink } from './events.ts';
-import { LiveTracker } from './live.ts';
-import { playMatch, type GameRecord, type MatchOptions, type Termination } from './match.ts';
+import type { ExecutionContext, Executor } from './executor.ts';
+import { LocalPool } from './local-pool.ts';
+import type { GameRecord, Termination } from './match.ts';
+import type { PauseGate } from './pause.ts';
 import { createResultsDir, openResultsFolder, readLog, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
-import { schedule, scheduleCount, scheduleKeyAt, scheduleSize, type ScheduleInput } from './schedule.ts';
+import { scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize, type ScheduleInput } from './schedule.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
 import { machineInfo, standingsCsv, type TournamentSummary } from './summary.ts';
@@ -73,47 +74,7 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
   };
 }
 
-/**
- * Pauses a running tournament between games (the dashboard's `p`). While paused no new game
- * starts; games in flight play to their end. Nobody's clock runs while the runner waits, since
- * the gate sits between games, never inside one: a paused tournament charges no bot for the pause.
- */
-export class PauseGate {
-  #paused = false;
-  #waiters: (() => void)[] = [];
-
-  /** Whether new games are held back. */
-  get paused(): boolean {
-    return this.#paused;
-  }
-
-  /** Holds back new games from now on. */
-  pause(): void {
-    this.#paused = true;
-  }
-
-  /** Lets the waiting lanes go on. */
-  resume(): void {
-    if (!this.#paused) return;
-    this.#paused = false;
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const w of waiters) w();
-  }
-
-  /** Settles once the gate is open (null at once when it is), or when `signal` aborts. */
-  whenOpen(signal?: AbortSignal): Promise<void> | null {
-    if (!this.#paused || signal?.aborted) return null;
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      signal?.addEventListener('abort', done, { once: true });
-      this.#waiters.push(done);
-    });
-  }
-}
+export { PauseGate } from './pause.ts';
 
 /** Options of a run. */
 export interface RunOptions {
@@ -131,6 +92,11 @@ export interface RunOptions {
   readonly standingsEveryMs?: number;
   /** The command that resumes, for the `finished` event when interrupted (default `arena tournament --resume <dir>`). */
   readonly resumeCommand?: (dir: string) => string;
+  /**
+   * What plays the games, given the results folder (default: a local pool of `spec.concurrency`
+   * matches on this machine).
+   */
+  readonly executor?: (t: PreparedTournament, dir: string) => Executor;
 }
 
 /** What a run returns. */
@@ -161,16 +127,31 @@ export function resumeSpec(dir: string): TournamentSpec {
   return validateSpec(openResultsFolder(dir).spec, join(dir, RESULTS_FILES.spec));
 }
 
+/** The default executor: a pool of `spec.concurrency` matches on this machine. */
+export function localExecutor(t: PreparedTournament, dir: string, graceMs?: number): Executor {
+  const { spec } = t;
+  return new LocalPool({
+    entrants: t.entrants,
+    variants: t.variants,
+    concurrency: spec.concurrency,
+    isolation: spec.isolation,
+    memoryMb: spec.memoryMb,
+    prepareTimeoutMs: spec.prepareTimeoutMs,
+    resultsDir: dir,
+    ...(graceMs !== undefined ? { graceMs } : {}),
+  });
+}
+
 /**
- * Runs a prepared tournament: a pool of `concurrency` matches pulling jobs from the schedule,
- * each finished game appended to `games.jsonl` (group commit) and only then reported and folded
- * into the standings; at the end `summary.json` and `standings.csv`.
+ * Runs a prepared tournament: an executor (a local pool by default) plays the schedule's game
+ * pairs; each finished game is appended to `games.jsonl` once per schedule index (group commit)
+ * and only then reported and folded into the standings; at the end `summary.json` and
+ * `standings.csv`.
  */
 export async function runTournament(t: PreparedTournament, options: RunOptions = {}): Promise<RunResult> {
   const { spec } = t;
   const sink = options.sink;
   const emit = (e: ArenaEvent): void => sink?.emit(e);
-  const wantLive = sink?.detail === 'live';
   const signal = options.signal;
 
   // Clock facts for the summary's `run` block only: nothing in play or standings reads them.
@@ -214,6 +195,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     log = new ResultsLog(join(dir, RESULTS_FILES.games));
   }
 
+  const executor = options.executor ? options.executor(t, dir) : localExecutor(t, dir, options.graceMs);
   emit({
     type: 'tournament-started',
     name: spec.name,
@@ -222,42 +204,11 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     variants: spec.games,
     total,
     done,
-    concurrency: spec.concurrency,
+    concurrency: executor.concurrency,
     isolation: spec.isolation,
   });
 
-  // One host per bot for the whole tournament.
-  const hosts = new Map<string, BotHost>();
-  // The transport comes from the entry: modules per `isolation`, external programs in processes.
-  const modules = moduleFiles(t.entrants.map((e) => e.entry));
-  const script = spec.isolation === 'worker' && modules.length > 0 ? workerScript(modules) : undefined;
-  for (const e of t.entrants) {
-    hosts.set(
-      e.spec.label,
-      createHost(e.entry, e.spec, {
-        isolation: spec.isolation,
-        memoryMb: spec.memoryMb,
-        prepareTimeoutMs: spec.prepareTimeoutMs,
-        resultsDir: dir,
-        ...(script ? { script } : {}),
-        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-      }),
-    );
-  }
   const failedBots: { bot: string; reason: string }[] = [];
-  await Promise.all(
-    [...hosts.values()].map((h) =>
-      h.start().catch((err: unknown) => {
-        const reason = err instanceof Error ? err.message : String(err);
-        failedBots.push({ bot: h.label, reason });
-      }),
-    ),
-  );
-  failedBots.sort((a, b) => a.bot.localeCompare(b.bot));
-  for (const f of failedBots) emit({ type: 'bot-failed', bot: f.bot, reason: f.reason });
-
-  const games: ReadonlyMap<string, AnyGame> = new Map(t.variants.map((g) => [g.id, g]));
-
   const everyMs = options.standingsEveryMs ?? 500;
   let lastStandings = performance.now();
   // Games appended but not yet durable; `drained` settles when the count returns to zero.
@@ -278,42 +229,26 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     }
   };
 
-  const it = schedule(input);
-  // The options of every match when nobody watches live games: made once, not per game.
-  const plainOptions: MatchOptions = signal ? { signal } : {};
+  const pairs = schedulePairs(input);
   let logError: unknown = null;
-  const lane = async (): Promise<void> => {
-    let lastYield = performance.now();
-    for (;;) {
-      const gate = options.pause?.whenOpen(signal);
-      if (gate) {
-        await gate;
-        lastYield = performance.now();
+  const ctx: ExecutionContext = {
+    ...(signal ? { signal } : {}),
+    ...(options.pause ? { pause: options.pause } : {}),
+    wantLive: sink?.detail === 'live',
+    emit,
+    nextPair() {
+      if (signal?.aborted || logError) return null;
+      for (;;) {
+        const next = pairs.next();
+        if (next.done) return null;
+        const pair = next.value;
+        if (!isFinished(pair.games[0].index) || !isFinished(pair.games[1].index)) return pair;
       }
-      if (signal?.aborted || logError) return;
-      const next = it.next();
-      if (next.done) return;
-      const job = next.value;
-      if (isFinished(job.index)) continue;
-      markFinished(job.index);
-      const game = games.get(job.variant)!;
-      const seats = { first: job.seats.first.label, second: job.seats.second.label };
-      const hostsOf = { first: hosts.get(seats.first)!, second: hosts.get(seats.second)! };
-      let rec: GameRecord;
-      if (!wantLive) rec = await playMatch(job, game, hostsOf, plainOptions);
-      else {
-        // Watchers poll the match's live view when they draw: nothing is built per move.
-        const live = new LiveTracker(game, seats);
-        // The match deals (into `live`) before its first await, so the view is never empty when
-        // the sink sees it.
-        const playing = playMatch(job, game, hostsOf, signal ? { signal, live } : { live });
-        emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats, live });
-        rec = await playing;
-      }
-      if (rec.termination === 'interrupted') {
-        emit({ type: 'game-aborted', index: job.index, key: job.key });
-        return;
-      }
+    },
+    isDone: isFinished,
+    finish(rec) {
+      if (isFinished(rec.index)) return undefined;
+      markFinished(rec.index);
       pending++;
       const durable = log.append(rec);
       if (durable !== batchDurable) {
@@ -332,29 +267,24 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
         );
       }
       batch.push(rec);
-      // Games outrun a slow disk: past a few batches in flight, wait for this one to be durable, so
-      // the records waiting for their fsync stay a bounded number however long the tournament.
-      if (pending >= MAX_PENDING) {
-        await durable.catch(() => {});
-        lastYield = performance.now();
-      }
-      // Trusted in-process bots never yield to the event loop on their own: let timers (the group
-      // commit, SIGINT) run every few milliseconds.
-      if (performance.now() - lastYield > 8) {
-        await nextTurn();
-        lastYield = performance.now();
-      }
-    }
+      // Games outrun a slow disk: past a few batches in flight, the executor waits for this one to
+      // be durable, so the records waiting for their fsync stay a bounded number.
+      return pending >= MAX_PENDING ? durable.catch(() => {}) : undefined;
+    },
+    botFailed(bot, reason) {
+      failedBots.push({ bot, reason });
+      emit({ type: 'bot-failed', bot, reason });
+    },
   };
 
   try {
-    await Promise.all(Array.from({ length: spec.concurrency }, lane));
+    await executor.run(ctx);
     await log.flush().catch((err: unknown) => {
       logError ??= err;
     });
     if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
   } finally {
-    await Promise.all([...hosts.values()].map((h) => h.close()));
+    await executor.close();
     await log.close().catch(() => {});
   }
   if (logError) throw logError;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BotSpec } from '../../src/hosting/index.ts';
-import { schedule, scheduleCount, scheduleKeyAt, scheduleSize } from '../../src/arena/schedule.ts';
+import { schedule, scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize } from '../../src/arena/schedule.ts';
 
 const bot = (label: string): BotSpec => ({ label, name: label.split(':')[0]!, options: {} });
 const BOTS = ['a', 'b', 'c', 'd', 'e'].map(bot);
@@ -76,5 +76,22 @@ describe('schedule', () => {
       const input = { seed: 3, variants: VARIANTS, bots, deals: 2, timePerMoveMs: 10, supports };
       expect(scheduleCount(input)).toBe([...schedule(input)].length);
     }
+  });
+
+  it('groups the schedule into game pairs with stable ids, skipped pairs keeping their place', () => {
+    const input = { seed: 1, variants: VARIANTS, bots: BOTS, deals: 2, timePerMoveMs: 100, supports: (b: BotSpec, v: string) => !(b.label === 'c' && v === 'piles') };
+    const games = [...schedule(input)];
+    const pairs = [...schedulePairs(input)];
+    expect(pairs.flatMap((p) => p.games)).toEqual(games);
+    for (const p of pairs) {
+      const [x, y] = p.games;
+      expect(p.index * 2).toBe(x.index);
+      expect(x.key).toBe(`${p.id}|0`);
+      expect(y.key).toBe(`${p.id}|1`);
+    }
+    expect(new Set(pairs.map((p) => p.id)).size).toBe(pairs.length);
+    // Pairs with `c` on piles are skipped, but later pairs keep their schedule index.
+    expect(pairs.length).toBe(10 * 2 * 2 - 4 * 2);
+    expect(pairs.at(-1)!.index).toBe(10 * 2 * 2 - 1);
   });
 });

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArenaEvent, LiveGame, LiveSnapshot } from '../../src/arena/events.ts';
-import { PauseGate } from '../../src/arena/tournament.ts';
+import type { Executor } from '../../src/arena/executor.ts';
+import { localExecutor, PauseGate, type PreparedTournament } from '../../src/arena/tournament.ts';
 import { comparableLog, readLog, runSpec, timeless } from './helpers.ts';
 
 const SPEC = {
@@ -223,5 +224,24 @@ describe('tournament (in-process)', () => {
     }
     const fair = log.filter((x) => x.seats.first !== 'fx-mutates' && x.seats.second !== 'fx-mutates');
     expect(fair.every((r) => r.termination === 'illegal-move' && r.reason?.startsWith('returned 9999'))).toBe(true);
+  });
+
+  it('folds every result once by its key, however often an executor hands it over', async () => {
+    const whole = await runSpec(SPEC);
+    const events: ArenaEvent[] = [];
+    // An executor that delivers every finished game twice (as a retried remote job would).
+    const twice = (t: PreparedTournament, dir: string): Executor => {
+      const pool = localExecutor(t, dir);
+      return {
+        concurrency: pool.concurrency,
+        run: (ctx) => pool.run({ ...ctx, finish: (rec) => ctx.finish(rec) ?? ctx.finish(structuredClone(rec)) }),
+        close: () => pool.close(),
+      };
+    };
+    const again = await runSpec(SPEC, { executor: twice, sink: { emit: (e) => events.push(e) } });
+    expect(readLog(again.dir)).toHaveLength(36);
+    expect(comparableLog(again.dir)).toEqual(comparableLog(whole.dir));
+    expect(events.filter((e) => e.type === 'game-ended')).toHaveLength(36);
+    expect(timeless(again.summary.standings)).toEqual(timeless(whole.summary.standings));
   });
 });

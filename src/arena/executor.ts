@@ -1,0 +1,51 @@
+/**
+ * The seam between the runner and whatever plays the games (DESIGN.md "Growing past one machine").
+ * The runner owns the schedule, the results log and the standings; an executor pulls game pairs
+ * from it, has them played (a local pool of concurrent matches, or a Redis queue feeding
+ * `arena worker` processes), and hands back each finished game. The runner folds every result
+ * once, by its place in the schedule, so a result that arrives twice (a retried job) is harmless.
+ */
+import type { ArenaEvent } from './events.ts';
+import type { GameRecord } from './match.ts';
+import type { PauseGate } from './pause.ts';
+import type { PairJob } from './schedule.ts';
+
+/** What the runner offers an executor while it runs. */
+export interface ExecutionContext {
+  /** Aborting stops the tournament: games in flight are dropped (replayed on resume). */
+  readonly signal?: AbortSignal;
+  /** Holds back new games while paused. */
+  readonly pause?: PauseGate;
+  /** Whether the sink watches live games (`game-started` with a live view). */
+  readonly wantLive: boolean;
+  /** Sends an event to the run's sink. */
+  emit(event: ArenaEvent): void;
+  /**
+   * The next pair with a game still to play, in schedule order, or null once the schedule is
+   * exhausted (or the run must stop: interrupted, early stop, a failed log).
+   */
+  nextPair(): PairJob | null;
+  /** Whether the game at this schedule index is already folded (in the log before a resume, or played meanwhile). */
+  isDone(index: number): boolean;
+  /**
+   * Folds one finished game: appended to the log once per schedule index (later copies are
+   * dropped) and reported once its line is durable. Returns a promise when the log is behind:
+   * the executor awaits it before handing over more, so unwritten games stay few.
+   */
+  finish(record: GameRecord): Promise<void> | undefined;
+  /** A bot that cannot start (it forfeits its games): reported once, kept for the summary. */
+  botFailed(bot: string, reason: string): void;
+}
+
+/** Plays a tournament's game pairs: a local pool, or a queue of remote workers. */
+export interface Executor {
+  /** How many games it plays at once (the dashboard's concurrency). */
+  readonly concurrency: number;
+  /**
+   * Plays pairs from `ctx.nextPair()` until it returns null or the signal aborts, handing every
+   * finished game to `ctx.finish`. Resolves once nothing more will be handed over.
+   */
+  run(ctx: ExecutionContext): Promise<void>;
+  /** Releases what it holds (bot hosts, connections); called once, after `run`, even when it threw. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,140 @@
+/**
+ * The local executor: a pool of `concurrency` lanes on this machine, each playing one game at a
+ * time against the bots' hosts (one host per bot for the whole tournament). Lanes take the games of
+ * each pair in schedule order, so two lanes may play the two seatings of a pair at once.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { AnyGame } from '../core/game.ts';
+import { createHost, moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec } from '../hosting/index.ts';
+import type { ExecutionContext, Executor } from './executor.ts';
+import { LiveTracker } from './live.ts';
+import { playMatch, type GameRecord, type MatchOptions } from './match.ts';
+import type { GameJob } from './schedule.ts';
+
+/** What a local pool needs: the bots, the variants and the host settings of the run. */
+export interface LocalPoolOptions {
+  readonly entrants: readonly { readonly spec: BotSpec; readonly entry: BotEntry }[];
+  readonly variants: readonly AnyGame[];
+  readonly concurrency: number;
+  readonly isolation: 'worker' | 'none';
+  readonly memoryMb: number;
+  readonly prepareTimeoutMs: number;
+  /** The results folder (external bots' stderr logs go under it). */
+  readonly resultsDir: string;
+  /** Extra time after a deadline before a bot is out of time (ms). */
+  readonly graceMs?: number;
+}
+
+/** Plays pairs on this machine with `concurrency` matches at once. */
+export class LocalPool implements Executor {
+  readonly concurrency: number;
+  readonly #options: LocalPoolOptions;
+  readonly #hosts = new Map<string, BotHost>();
+
+  constructor(options: LocalPoolOptions) {
+    this.#options = options;
+    this.concurrency = options.concurrency;
+  }
+
+  /** Starts one host per bot; a bot that cannot start is reported and forfeits its games. */
+  async #startHosts(ctx: ExecutionContext): Promise<void> {
+    const o = this.#options;
+    // The transport comes from the entry: modules per `isolation`, external programs in processes.
+    const modules = moduleFiles(o.entrants.map((e) => e.entry));
+    const script = o.isolation === 'worker' && modules.length > 0 ? workerScript(modules) : undefined;
+    for (const e of o.entrants) {
+      this.#hosts.set(
+        e.spec.label,
+        createHost(e.entry, e.spec, {
+          isolation: o.isolation,
+          memoryMb: o.memoryMb,
+          prepareTimeoutMs: o.prepareTimeoutMs,
+          resultsDir: o.resultsDir,
+          ...(script ? { script } : {}),
+          ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}),
+        }),
+      );
+    }
+    const failed: { bot: string; reason: string }[] = [];
+    await Promise.all(
+      [...this.#hosts.values()].map((h) =>
+        h.start().catch((err: unknown) => {
+          failed.push({ bot: h.label, reason: err instanceof Error ? err.message : String(err) });
+        }),
+      ),
+    );
+    failed.sort((a, b) => a.bot.localeCompare(b.bot));
+    for (const f of failed) ctx.botFailed(f.bot, f.reason);
+  }
+
+  async run(ctx: ExecutionContext): Promise<void> {
+    await this.#startHosts(ctx);
+    const hosts = this.#hosts;
+    const games: ReadonlyMap<string, AnyGame> = new Map(this.#options.variants.map((g) => [g.id, g]));
+    const { signal, pause, wantLive } = ctx;
+    // The second game of the pair pulled last: lanes take games one at a time, in schedule order.
+    let second: GameJob | null = null;
+    const nextGame = (): GameJob | null => {
+      for (;;) {
+        if (second) {
+          const job = second;
+          second = null;
+          if (!ctx.isDone(job.index)) return job;
+        }
+        const pair = ctx.nextPair();
+        if (!pair) return null;
+        second = pair.games[1];
+        if (!ctx.isDone(pair.games[0].index)) return pair.games[0];
+      }
+    };
+    // The options of every match when nobody watches live games: made once, not per game.
+    const plainOptions: MatchOptions = signal ? { signal } : {};
+    const lane = async (): Promise<void> => {
+      let lastYield = performance.now();
+      for (;;) {
+        const gate = pause?.whenOpen(signal);
+        if (gate) {
+          await gate;
+          lastYield = performance.now();
+        }
+        if (signal?.aborted) return;
+        const job = nextGame();
+        if (!job) return;
+        const game = games.get(job.variant)!;
+        const seats = { first: job.seats.first.label, second: job.seats.second.label };
+        const hostsOf = { first: hosts.get(seats.first)!, second: hosts.get(seats.second)! };
+        let rec: GameRecord;
+        if (!wantLive) rec = await playMatch(job, game, hostsOf, plainOptions);
+        else {
+          // Watchers poll the match's live view when they draw: nothing is built per move.
+          const live = new LiveTracker(game, seats);
+          // The match deals (into `live`) before its first await, so the view is never empty when
+          // the sink sees it.
+          const playing = playMatch(job, game, hostsOf, signal ? { signal, live } : { live });
+          ctx.emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats, live });
+          rec = await playing;
+        }
+        if (rec.termination === 'interrupted') {
+          ctx.emit({ type: 'game-aborted', index: job.index, key: job.key });
+          return;
+        }
+        const behind = ctx.finish(rec);
+        if (behind) {
+          await behind;
+          lastYield = performance.now();
+        }
+        // Trusted in-process bots never yield to the event loop on their own: let timers (the group
+        // commit, SIGINT) run every few milliseconds.
+        if (performance.now() - lastYield > 8) {
+          await nextTurn();
+          lastYield = performance.now();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: this.concurrency }, lane));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#hosts.values()].map((h) => h.close()));
+  }
+}
