@@ -1,16 +1,28 @@
 #!/usr/bin/env node
-// Entry point of the `arena` bin. Registering tsx here (rather than `node --import tsx` in a shebang)
-// makes the bin work from any folder and through npx/.bin links; see shared TOOLCHAIN.md.
+// Entry point of the `arena` bin. It runs the compiled JavaScript in dist/ (built at install by the
+// `prepare` script) while that is up to date with src/, and otherwise the TypeScript sources through
+// tsx, registered here (rather than `node --import tsx` in a shebang) so the bin works from any
+// folder and through npx/.bin links; see shared TOOLCHAIN.md. The compiled copy loads tsx only when
+// a user's bot is TypeScript (src/platform/typescript.ts).
 // The version check comes first and everything else is imported after it, so an old Node prints one
 // line (exit 2) instead of failing inside a dependency.
+import module from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { requireSupportedNode } from './node-check.mjs';
+import { compiledMain } from './dist-check.mjs';
 
 requireSupportedNode();
-const { register: registerEsm } = await import('tsx/esm/api');
-const { register: registerCjs } = await import('tsx/cjs/api');
-
+// Node 22.1 and later keep V8's compiled code between runs: start-up then skips most parsing.
+module.enableCompileCache?.();
 // React's development build makes every Ink render about twice as slow.
 process.env.NODE_ENV ??= 'production';
-registerEsm();
-registerCjs();
-await import('../src/cli/main.ts');
+const compiled = compiledMain(join(dirname(fileURLToPath(import.meta.url)), '..'));
+if (compiled) await import(pathToFileURL(compiled).href);
+else {
+  const { register: registerEsm } = await import('tsx/esm/api');
+  const { register: registerCjs } = await import('tsx/cjs/api');
+  registerEsm();
+  registerCjs();
+  await import('../src/cli/main.ts');
+}

@@ -1,18 +1,62 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ArenaError } from '../core/errors.ts';
-import { analyzeCommand } from './commands/analyze.ts';
-import { gamesCommand } from './commands/games.ts';
-import { botsCommand } from './commands/bots.ts';
-import { newBotCommand } from './commands/new-bot.ts';
-import { playCommand } from './commands/play.ts';
-import { replayCommand } from './commands/replay.ts';
-import { reportCommand } from './commands/report.ts';
-import { tournamentCommand } from './commands/tournament.ts';
+import type { CommandModule } from 'yargs';
 import { io } from './io.ts';
 
-/** Every CLI command, one module each under `src/cli/commands/`. */
-const COMMANDS = [gamesCommand, analyzeCommand, botsCommand, newBotCommand, playCommand, replayCommand, reportCommand, tournamentCommand];
+/**
+ * Every CLI command, one module each under `src/cli/commands/`, loaded only when it runs: a
+ * command's module brings in what it needs (the games and solvers, the tournament, Ink), and
+ * `arena --help` or one command should not pay for all of them. The usage line and description
+ * here are what `arena --help` lists; a test checks them against each module's own.
+ */
+export const COMMANDS: readonly LazyCommand[] = [
+  { command: 'games', describe: 'List the game families, their parameters, defaults and move notation', load: async () => (await import('./commands/games.ts')).gamesCommand },
+  {
+    command: 'analyze <family>',
+    describe: 'Exact analysis: P-positions / classes / nim-values up to N, or one position with its best move',
+    load: async () => (await import('./commands/analyze.ts')).analyzeCommand,
+  },
+  {
+    command: 'bots',
+    describe: 'List the bots in bots/ (and --bots-dir folders): modules and .bot.json external programs, options, families',
+    load: async () => (await import('./commands/bots.ts')).botsCommand,
+  },
+  {
+    command: 'new-bot <name>',
+    describe: 'Write bots/<name>.ts from a commented template that passes `arena bots check`',
+    load: async () => (await import('./commands/new-bot.ts')).newBotCommand,
+  },
+  {
+    command: 'play [variant]',
+    describe: 'Play a game against a bot in the terminal (menus for whatever is not given)',
+    load: async () => (await import('./commands/play.ts')).playCommand,
+  },
+  {
+    command: 'replay <dir>',
+    describe: 'Step through a game of a results folder with the arrow keys, each move judged by the solver',
+    load: async () => (await import('./commands/replay.ts')).replayCommand,
+  },
+  {
+    command: 'report <dir>',
+    describe: 'Write a self-contained HTML report of a results folder: charts, the exact first-mover advantage, every game replayable',
+    load: async () => (await import('./commands/report.ts')).reportCommand,
+  },
+  {
+    command: 'tournament [spec]',
+    describe: 'Run a round-robin tournament of bots (a spec file in tournaments/, flags override it)',
+    load: async () => (await import('./commands/tournament.ts')).tournamentCommand,
+  },
+];
+
+/** A command as `arena --help` lists it, and how to load its module. */
+export interface LazyCommand {
+  /** The usage line, e.g. `tournament [spec]`: its first word is the command's name. */
+  readonly command: string;
+  readonly describe: string;
+  /** The command's module (a yargs `CommandModule`, each typed with its own arguments). */
+  readonly load: () => Promise<Pick<CommandModule, 'command' | 'describe'>>;
+}
 
 /**
  * Glues `--flag -1 3 9 4` into `--flag=-1 3 9 4`: a value that starts with a minus sign and a digit
@@ -61,7 +105,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       io().err(`arena: ${msg}`);
       failed = EXIT_USAGE;
     });
-  for (const command of COMMANDS) parser.command(command as never);
+  // Only the command being run is loaded; the others are listed for help and for "did you mean".
+  const name = argv.find((a) => !a.startsWith('-'));
+  for (const c of COMMANDS) {
+    if (c.command.split(' ')[0] === name) parser.command((await c.load()) as never);
+    else parser.command(c.command, c.describe, {}, () => {});
+  }
   try {
     await parser.parseAsync();
   } catch (err) {

@@ -7,11 +7,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { botProblem, type AnyBot } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
 import { BotLoadError, ParamError, UsageError, didYouMean, show } from '../core/errors.ts';
 import { formatParamValue, parseKeyValues, parseParams, type ParamSpec } from '../core/params.ts';
+import { PACKAGE_ROOT } from '../platform/paths.ts';
+import { importableModule } from '../platform/typescript.ts';
 import { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';
 
 /** A bot module (run in-process or in worker threads): its file and the validated default export. */
@@ -49,7 +51,7 @@ export interface BotChoice {
 }
 
 /** The repo's own `bots/` folder (absolute path). */
-export const BUILTIN_BOTS_DIR: string = fileURLToPath(new URL('../../bots/', import.meta.url)).replace(/[\\/]$/, '');
+export const BUILTIN_BOTS_DIR: string = join(PACKAGE_ROOT, 'bots');
 
 /** File names discovery loads: modules, not type declarations. */
 export function isBotFileName(name: string): boolean {
@@ -79,7 +81,7 @@ export async function loadBotFile(file: string): Promise<BotEntry | { reason: st
   }
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    mod = (await import(pathToFileURL(await importableModule(path)).href)) as Record<string, unknown>;
   } catch (err) {
     return { reason: `failed to load: ${oneLine(err)}` };
   }

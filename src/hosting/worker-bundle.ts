@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../platform/bundle.ts';
+import { siblingModule } from '../platform/paths.ts';
 
 /**
  * Bot worker scripts bundled ahead of time. Starting a worker through tsx costs hundreds of
@@ -10,7 +10,7 @@ import { bundleScript } from '../platform/bundle.ts';
  * a module that throws at start-up is still reported as the bot's start-up failure.
  */
 
-const WORKER_MODULE = fileURLToPath(new URL('./bot-worker.ts', import.meta.url));
+const WORKER_MODULE = siblingModule(import.meta.url, 'bot-worker');
 const TSX_ENTRY = new URL('./bot-worker.mjs', import.meta.url);
 
 /** One script for all the given bot modules: the worker picks its bot by `workerData.file`. */

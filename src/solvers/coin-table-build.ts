@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { bundleScript } from '../platform/bundle.ts';
+import { siblingModule } from '../platform/paths.ts';
 import { allocateBlocks, blockLayers, blockWords, tableLayout, type TableLayout } from './coin-table.ts';
 import type { LineGraph } from './coins.ts';
 import type { TableWorkerData } from './coin-table-worker.ts';
@@ -40,7 +41,7 @@ export const SOLVERS_DIR = dirname(fileURLToPath(import.meta.url));
 
 /** The worker script, bundled once per process; the tsx shim when bundling fails. */
 export function tableWorkerScript(): Promise<URL> {
-  script ??= bundleScript(`import { runTableWorker } from './coin-table-worker.ts';\nrunTableWorker();\n`, SOLVERS_DIR, 'coin-table-worker').catch(
+  script ??= bundleScript(`import { runTableWorker } from ${JSON.stringify(siblingModule(import.meta.url, 'coin-table-worker'))};\nrunTableWorker();\n`, SOLVERS_DIR, 'coin-table-worker').catch(
     () => new URL('./coin-table-worker.mjs', import.meta.url),
   );
   return script;

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// `npm run build` (and the `prepare` script, so `npm install` and `npm ci` run it): compiles src/ and
+// the built-in bots to JavaScript in dist/ with the TypeScript compiler, copies the files the code
+// reads by path (report assets, the new-bot template, the tsx worker shims), and stamps the build.
+// bin/arena.mjs runs dist/ while it is newer than every file in src/ and falls back to the sources
+// through tsx otherwise, so a stale or missing build is slower, never wrong.
+// Plain JavaScript on purpose: it runs before anything is compiled, without tsx.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILD_INFO, sourceFiles } from '../bin/dist-check.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const tmp = join(root, `dist.tmp-${process.pid}`);
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+if (!existsSync(tsc)) {
+  // An install without dev dependencies: the arena runs from the sources through tsx.
+  console.log('take-arena build skipped: typescript is not installed (the arena runs its sources through tsx)');
+  process.exit(0);
+}
+const started = Date.now();
+rmSync(tmp, { recursive: true, force: true });
+const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', tmp], { cwd: root, encoding: 'utf8' });
+// Type errors are `npm test`'s business; only a compiler that emitted nothing fails the build.
+if (!existsSync(join(tmp, 'src', 'cli', 'main.js'))) {
+  process.stderr.write(run.stdout + run.stderr);
+  console.error('take-arena build failed: the compiler wrote no dist/src/cli/main.js (the arena will run its sources through tsx)');
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(1);
+}
+
+/** Copies src files that are read by path, not imported: everything but TypeScript. */
+function copyAssets(dir) {
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const rel = join(dir, e.name);
+    if (e.isDirectory()) copyAssets(rel);
+    else if (!/\.tsx?$/.test(e.name)) {
+      mkdirSync(join(tmp, dir), { recursive: true });
+      // The tsx worker shims import their TypeScript neighbour: in dist/ that neighbour is `.js`.
+      const text = e.name.endsWith('.mjs') ? readFileSync(join(root, rel), 'utf8').replace(/(import\(['"]\.\/[\w-]+)\.ts(['"]\))/g, '$1.js$2') : null;
+      if (text !== null) writeFileSync(join(tmp, rel), text);
+      else cpSync(join(root, rel), join(tmp, rel));
+    }
+  }
+}
+copyAssets('src');
+// The new-bot template is read as text and written out as a user's `.ts` file.
+cpSync(join(root, 'src', 'cli', 'templates'), join(tmp, 'src', 'cli', 'templates'), { recursive: true });
+
+// The built-in bots import 'take-arena' (the package's TypeScript entry): their compiled twins
+// import the compiled entry, so the arena and its bots share one copy of every module.
+for (const f of readdirSync(join(tmp, 'bots'))) {
+  if (!f.endsWith('.js')) continue;
+  const file = join(tmp, 'bots', f);
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/(from\s+)(['"])take-arena\2/g, `$1$2${relative(join(tmp, 'bots'), join(tmp, 'src', 'index.js'))}$2`));
+}
+writeFileSync(join(tmp, BUILD_INFO), `${JSON.stringify({ started, sources: sourceFiles(root).length }, null, 2)}\n`);
+// Swapped in by two renames, so a running arena sees the old build or the new one, never a half-written one.
+const old = join(root, `dist.old-${process.pid}`);
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(tmp, dist);
+rmSync(old, { recursive: true, force: true });
+console.log(`take-arena built into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

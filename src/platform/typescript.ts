@@ -1,0 +1,44 @@
+/**
+ * TypeScript at run time, for users' bots. The sources already run under tsx (or vitest), so there
+ * is nothing to do; the compiled copy in `dist/` starts without tsx (it costs about a tenth of a
+ * second at every start) and registers it here, once, only when a `.ts` module must be loaded that
+ * has no compiled twin. The built-in bots have twins in `dist/bots/`, kept while newer than their
+ * source.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { register } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { COMPILED, DIST_DIR, PACKAGE_ROOT } from './paths.ts';
+
+let registered: Promise<void> | null = null;
+
+/** Whether `file` needs a TypeScript loader to be imported. */
+function isTypeScript(file: string): boolean {
+  return /\.(ts|tsx|mts|cts)$/.test(file);
+}
+
+/**
+ * The module to import for `file`: its compiled twin in `dist/bots/` when it is a built-in bot
+ * compiled since its last change, else the file itself (after registering tsx when it is
+ * TypeScript and this is the compiled copy).
+ */
+export async function importableModule(file: string): Promise<string> {
+  if (!COMPILED || !isTypeScript(file)) return file;
+  if (dirname(file) === join(PACKAGE_ROOT, 'bots')) {
+    const twin = join(DIST_DIR, 'bots', basename(file).replace(/\.tsx?$/, '.js'));
+    if (existsSync(twin) && statSync(twin).mtimeMs >= statSync(file).mtimeMs) return twin;
+  }
+  await (registered ??= registerTypeScript());
+  return file;
+}
+
+async function registerTypeScript(): Promise<void> {
+  const [{ register: registerEsm }, { register: registerCjs }] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+  registerEsm();
+  registerCjs();
+  // Registered after tsx, so it runs first: the package's own modules resolve to dist/.
+  register(pathToFileURL(join(DIST_DIR, 'src', 'platform', 'alias-hooks.mjs')), {
+    data: { srcUrl: pathToFileURL(join(PACKAGE_ROOT, 'src')).href + '/', distSrcUrl: pathToFileURL(join(DIST_DIR, 'src')).href + '/' },
+  });
+}
