@@ -34,6 +34,6 @@ describe('arena analyze piles --rule squares --count-cold', () => {
     expect(nim.err).toMatch(/`--count-cold` is for piles --rule squares, got piles\{rule=nim/);
     const plot = await run('analyze', 'piles', '--rule', 'squares', '--plot');
     expect(plot.code).not.toBe(0);
-    expect(plot.err).toMatch(/`--plot` goes with `--count-cold N`/);
+    expect(plot.err).toMatch(/`--plot` goes with `--upto N` or `--count-cold N`/);
   });
 });

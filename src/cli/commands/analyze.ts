@@ -4,6 +4,7 @@ import { createRng } from '../../core/rng.ts';
 import type { Tabulation } from '../../core/game.ts';
 import { analyzePosition, isOptimalMove } from '../../games/analysis.ts';
 import { getFamily, makeGame } from '../../games/index.ts';
+import { nimValueCurve, outcomeStrip } from '../../tui/analysis-plots.ts';
 import { io } from '../io.ts';
 import { buildCoinTable } from '../coin-table.ts';
 import { coldCountReport, parseColdBound } from './analyze-squares.ts';
@@ -45,6 +46,14 @@ function wrap(numbers: readonly number[], width = 78): string {
   return lines.map((l) => `  ${l}`).join('\n');
 }
 
+/** The outcome class of each start pile 0..upto, from a tabulation's P-positions or classes. */
+function classesOf(table: Tabulation, upto: number): string[] {
+  const classes = Array.from({ length: upto + 1 }, () => 'N');
+  if (table.classes) for (const c of ['L', 'R', 'N', 'P'] as const) for (const i of table.classes[c]) classes[i] = c;
+  else for (const i of table.pPositions ?? []) classes[i] = 'P';
+  return classes;
+}
+
 /** `arena analyze <family> [--<param> value …] [--upto N] [--json]`: exact analysis a student would do by hand. */
 export const analyzeCommand: CommandModule<object, Args> = {
   command: 'analyze <family>',
@@ -60,7 +69,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
       .option('table-dir', { type: 'string', describe: 'coins: folder of the board tables (default ~/.cache/take-arena)' })
       .option('workers', { type: 'string', describe: 'coins --build-table: worker threads (default 2)' })
       .option('count-cold', { type: 'string', describe: 'piles --rule squares: count the cold positions up to N (N ≤ 2^30), beside Eppstein\'s fit' })
-      .option('plot', { type: 'boolean', describe: 'with --count-cold: a log–log chart of c_n in the terminal' })
+      .option('plot', { type: 'boolean', describe: 'with --upto: the outcome of each start pile as a strip, or the nim-value curve; with --count-cold: a log–log chart of c_n' })
       .option('period', {
         type: 'boolean',
         default: false,
@@ -106,7 +115,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
     const doc: Record<string, unknown> = { family: family.id, variant: game.id, params: game.params };
     const text: string[] = [game.id];
 
-    if (args.plot === true && args['count-cold'] === undefined) throw new UsageError('`--plot` goes with `--count-cold N`');
+    if (args.plot === true && args['count-cold'] === undefined && upto === undefined) throw new UsageError('`--plot` goes with `--upto N` or `--count-cold N`');
     if (args['count-cold'] !== undefined) {
       if (family.id !== 'piles' || game.params.rule !== 'squares') {
         throw new UsageError(`\`--count-cold\` is for piles --rule squares, got ${game.id}`);
@@ -127,6 +136,12 @@ export const analyzeCommand: CommandModule<object, Args> = {
         }
       }
       if (table.nimValues) text.push(`nim-values of one pile 0..${upto}:`, wrap(table.nimValues));
+      if (args.plot === true) {
+        const width = process.stdout.columns || 80;
+        const lines = table.nimValues ? nimValueCurve(table.nimValues, width) : outcomeStrip(classesOf(table, upto), width, game.period?.()?.period);
+        doc.plot = lines;
+        text.push('', ...lines);
+      }
     } else {
       const state = game.deal(createRng(seed));
       const verdict = analyzePosition(game, state);
