@@ -9,6 +9,7 @@ import type { DashboardModel, DashboardStore } from './dashboard-store.ts';
 import { footer, KEYS } from './keys.ts';
 import { LiveGames } from './LiveGames.tsx';
 import { RecentResults } from './RecentResults.tsx';
+import { RatingsChart } from './RatingsChart.tsx';
 import { StandingsTable } from './StandingsTable.tsx';
 import { useTheme } from './theme.ts';
 
@@ -33,6 +34,14 @@ type Props = {
   readonly width?: number;
   readonly height?: number;
 };
+
+/** Terminal width from which the standings view draws the ratings chart beside the table. */
+export const CHART_MIN_WIDTH = 110;
+
+/** The ratings chart's share of a wide terminal: the table keeps about 75 columns. */
+function chartWidth(width: number): number {
+  return Math.min(60, width - 77);
+}
 
 /**
  * The live tournament dashboard: finished games scroll by above it (`<Static>`, printed once);
@@ -116,7 +125,21 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
           <LiveGames games={model.live} gameOf={gameOf} width={width} height={body} />
         ) : null}
         {!help && shownView === 'standings' ? (
-          table ? <StandingsTable table={table} width={width} maxRows={Math.max(3, body - 3)} /> : <Text {...theme.muted}>standings after the first games…</Text>
+          table ? (
+            width >= CHART_MIN_WIDTH ? (
+              // Wide enough: the ratings' intervals drawn beside the table, a row per bot.
+              <Box>
+                <StandingsTable table={table} width={width - chartWidth(width) - 2} maxRows={Math.max(3, body - 3)} />
+                <Box marginLeft={2}>
+                  <RatingsChart table={table} width={chartWidth(width)} maxRows={Math.max(3, body - 3)} />
+                </Box>
+              </Box>
+            ) : (
+              <StandingsTable table={table} width={width} maxRows={Math.max(3, body - 3)} />
+            )
+          ) : (
+            <Text {...theme.muted}>standings after the first games…</Text>
+          )
         ) : null}
         {!help && shownView === 'crosstable' ? (
           table ? <Crosstable table={table} width={width} /> : <Text {...theme.muted}>crosstable after the first games…</Text>
