@@ -1,5 +1,5 @@
 import { TooLargeError } from '../core/errors.ts';
-import type { AnyGame, OutcomeClass } from '../core/game.ts';
+import type { AnyGame, OutcomeClass, Tabulation } from '../core/game.ts';
 
 /** Exact verdict on one position, as `arena analyze`, hints and reviews show it. */
 export interface PositionAnalysis {
@@ -36,4 +36,16 @@ export function isOptimalMove(game: AnyGame, state: unknown, move: unknown): boo
   const solver = game.solver?.();
   if (!solver) throw new TooLargeError(`No exact solver for ${game.id}`);
   return -solver.value(game.play(state, move)) === solver.value(state);
+}
+
+/**
+ * The outcome class of every start pile 0..upto from a tabulation: its classes (partizan), or its
+ * P-positions with every other pile N. Null when the tabulation has neither.
+ */
+export function outcomeClasses(table: Tabulation, upto: number): string[] | null {
+  const classes = Array.from({ length: upto + 1 }, () => 'N');
+  if (table.classes) for (const c of ['L', 'R', 'N', 'P'] as const) for (const i of table.classes[c]) classes[i] = c;
+  else if (table.pPositions) for (const i of table.pPositions) classes[i] = 'P';
+  else return null;
+  return classes;
 }

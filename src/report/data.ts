@@ -4,6 +4,7 @@ import { ArenaError, UsageError } from '../core/errors.ts';
 import type { AnyGame, Seat, Solver } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
+import { outcomeClasses } from '../games/analysis.ts';
 import { startOdds, type StartOdds } from '../games/start-odds.ts';
 import type { GameRecord } from '../arena/match.ts';
 import { RESULTS_FILES, openResultsFolder, readLog } from '../arena/results.ts';
@@ -183,13 +184,8 @@ function stripOf(game: AnyGame): ReportVariant['strip'] {
   // Far enough to show the dealt range, and a few periods where the period is short.
   const want = Math.max(Math.min(hi, STRIP_MAX), period ? Math.min(STRIP_MAX, period.preperiod + 4 * period.period) : 0, 40);
   const upto = Math.min(want, STRIP_MAX);
-  const tab = game.tabulate(upto);
-  const classes = Array.from({ length: upto + 1 }, () => 'N');
-  if (tab.classes) {
-    for (const c of ['L', 'R', 'N', 'P'] as const) for (const i of tab.classes[c]) classes[i] = c;
-  } else if (tab.pPositions) {
-    for (const i of tab.pPositions) classes[i] = 'P';
-  } else return null;
+  const classes = outcomeClasses(game.tabulate(upto), upto);
+  if (!classes) return null;
   return { classes, dealt: [lo, hi], period };
 }
 

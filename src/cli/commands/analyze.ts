@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
 import type { Tabulation } from '../../core/game.ts';
-import { analyzePosition, isOptimalMove } from '../../games/analysis.ts';
+import { analyzePosition, isOptimalMove, outcomeClasses } from '../../games/analysis.ts';
 import { getFamily, makeGame } from '../../games/index.ts';
 import { nimValueCurve, outcomeStrip } from '../../tui/analysis-plots.ts';
 import { io } from '../io.ts';
@@ -44,14 +44,6 @@ function wrap(numbers: readonly number[], width = 78): string {
   }
   if (line) lines.push(line);
   return lines.map((l) => `  ${l}`).join('\n');
-}
-
-/** The outcome class of each start pile 0..upto, from a tabulation's P-positions or classes. */
-function classesOf(table: Tabulation, upto: number): string[] {
-  const classes = Array.from({ length: upto + 1 }, () => 'N');
-  if (table.classes) for (const c of ['L', 'R', 'N', 'P'] as const) for (const i of table.classes[c]) classes[i] = c;
-  else for (const i of table.pPositions ?? []) classes[i] = 'P';
-  return classes;
 }
 
 /** `arena analyze <family> [--<param> value …] [--upto N] [--json]`: exact analysis a student would do by hand. */
@@ -138,7 +130,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
       if (table.nimValues) text.push(`nim-values of one pile 0..${upto}:`, wrap(table.nimValues));
       if (args.plot === true) {
         const width = process.stdout.columns || 80;
-        const lines = table.nimValues ? nimValueCurve(table.nimValues, width) : outcomeStrip(classesOf(table, upto), width, game.period?.()?.period);
+        const lines = table.nimValues ? nimValueCurve(table.nimValues, width) : outcomeStrip(outcomeClasses(table, upto) ?? [], width, game.period?.()?.period);
         doc.plot = lines;
         text.push('', ...lines);
       }
