@@ -9,6 +9,7 @@
  */
 import type { Seat } from '../core/game.ts';
 import type { GameRecord } from './match.ts';
+import type { DropCounts } from './results-guard.ts';
 import type { Standings } from './standings.ts';
 import type { TournamentSummary } from './summary.ts';
 
@@ -28,6 +29,12 @@ export interface TournamentStartedEvent {
   readonly done: number;
   readonly concurrency: number;
   readonly isolation: 'worker' | 'none';
+  /**
+   * On resume, the log lines that could not be trusted (garbage, a failed checksum, a duplicate
+   * key, a game not in the schedule, a write cut short), per reason, and the file they were moved
+   * to; absent when every line verified.
+   */
+  readonly repaired?: { readonly dropped: DropCounts; readonly quarantine: string };
 }
 
 /** A bot could not be loaded: it forfeits every game (reported once, here). */

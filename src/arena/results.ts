@@ -2,6 +2,7 @@ import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, fsyncSync, 
 import { join, resolve } from 'node:path';
 import { SpecError, UsageError } from '../core/errors.ts';
 import type { GameRecord } from './match.ts';
+import type { LogChain } from './results-guard.ts';
 
 /** File names inside a results folder. */
 export const RESULTS_FILES = {
@@ -102,6 +103,7 @@ export function parseRecordLine(text: string): GameRecord | null {
   }
   if (raw === null || typeof raw !== 'object' || typeof raw['key'] !== 'string' || typeof raw['termination'] !== 'string') return null;
   if (typeof raw['index'] !== 'number' || typeof raw['variant'] !== 'string') return null;
+  delete raw['chk']; // the line's checksum (results-guard.ts) is not part of the game
   const moves = raw['moves'];
   if (typeof moves === 'string') {
     const us = raw['us'];
@@ -117,13 +119,21 @@ export function parseRecordLine(text: string): GameRecord | null {
   return raw as unknown as GameRecord;
 }
 
+/** One whole line of a log file, as text. */
+export interface LogLine {
+  readonly text: string;
+  /** 1-based line number. */
+  readonly line: number;
+  /** Byte offset just past this line's newline: everything before it is whole lines. */
+  readonly end: number;
+}
+
 /**
- * Streams the records of a `games.jsonl` in constant memory (one read buffer, one line at a
- * time). A last line without its newline is a write cut short by a crash: it ends the stream
- * (the caller truncates to the last `end` and replays that game). Any other line that is not a
- * game record is an error naming the file and line.
+ * Streams the whole lines of a log file in constant memory (one read buffer, one line at a time).
+ * A last line without its newline (a write cut short by a crash) is not yielded: the caller sees
+ * where the whole lines end (`end`) and truncates there.
  */
-export function* readLog(file: string, chunkBytes = 1 << 20): Generator<LogEntry> {
+export function* readLines(file: string, chunkBytes = 1 << 20): Generator<LogLine> {
   const fd = openSync(file, 'r');
   try {
     let buf = Buffer.allocUnsafe(chunkBytes);
@@ -148,10 +158,9 @@ export function* readLog(file: string, chunkBytes = 1 << 20): Generator<LogEntry
         const nl = view.indexOf(10, pos);
         if (nl < 0) break;
         line++;
-        const record = parseRecordLine(buf.toString('utf8', pos, nl));
-        if (!record) throw new SpecError(`${file}:${line} is not a game line`);
+        const text = buf.toString('utf8', pos, nl);
         pos = nl + 1;
-        yield { record, line, end: base + pos };
+        yield { text, line, end: base + pos };
       }
       // Keep the unfinished line at the front of the buffer for the next read.
       buf.copy(buf, 0, pos, have);
@@ -161,6 +170,20 @@ export function* readLog(file: string, chunkBytes = 1 << 20): Generator<LogEntry
     }
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Streams the records of a `games.jsonl` in constant memory. A last line without its newline is a
+ * write cut short by a crash: it ends the stream (the caller truncates to the last `end` and
+ * replays that game). Any other line that is not a game record is an error naming the file and
+ * line. Checksums are not verified here: resume does that (results-guard.ts `scanLog`).
+ */
+export function* readLog(file: string, chunkBytes = 1 << 20): Generator<LogEntry> {
+  for (const { text, line, end } of readLines(file, chunkBytes)) {
+    const record = parseRecordLine(text);
+    if (!record) throw new SpecError(`${file}:${line} is not a game line`);
+    yield { record, line, end };
   }
 }
 
@@ -244,9 +267,16 @@ export class ResultsLog {
   #flushing: Promise<void> | null = null;
   #failed: Error | null = null;
 
-  /** Opens `games.jsonl` for appending; `truncateTo` cuts a partial last line first (resume). */
-  constructor(file: string, options: { truncateTo?: number; intervalMs?: number; maxBatch?: number } = {}) {
+  /** Seals each line with the tournament's checksum chain (absent: lines without `chk`). */
+  readonly #chain: LogChain | null;
+
+  /**
+   * Opens `games.jsonl` for appending; `truncateTo` cuts a partial last line first (resume);
+   * `chain` seals every line (see results-guard.ts).
+   */
+  constructor(file: string, options: { truncateTo?: number; intervalMs?: number; maxBatch?: number; chain?: LogChain } = {}) {
     this.file = file;
+    this.#chain = options.chain ?? null;
     this.#fd = openSync(file, 'a');
     if (options.truncateTo !== undefined && fstatSync(this.#fd).size > options.truncateTo) ftruncateSync(this.#fd, options.truncateTo);
     this.#intervalMs = options.intervalMs ?? 25;
@@ -262,7 +292,8 @@ export class ResultsLog {
    */
   append(record: GameRecord): Promise<void> {
     if (this.#failed) return Promise.reject(this.#failed);
-    const line = recordLine(record);
+    const plain = recordLine(record);
+    const line = this.#chain ? `${this.#chain.seal(plain.slice(0, -1))}\n` : plain;
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     if (this.#used + line.length * 3 > this.#buf.length) {
       const bigger = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#used + line.length * 3));

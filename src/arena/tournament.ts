@@ -9,7 +9,8 @@ import type { ExecutionContext, Executor } from './executor.ts';
 import { LocalPool } from './local-pool.ts';
 import type { GameRecord, Termination } from './match.ts';
 import type { PauseGate } from './pause.ts';
-import { createResultsDir, openResultsFolder, readLog, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
+import { createResultsDir, openResultsFolder, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
+import { createLogKey, GUARD_FILES, lockResultsDir, LogChain, readLogKey, repairLog, scanLog, type DropCounts, type LineJudge } from './results-guard.ts';
 import { scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize, type ScheduleInput } from './schedule.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
@@ -167,32 +168,49 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0 };
   let done = 0;
 
-  // Results folder: a new one, or the one being resumed. Its log is streamed once, in constant
-  // memory: each line is checked against the schedule, marked done and folded into the standings.
+  // Results folder: a new one, or the one being resumed, locked against a second runner for the
+  // whole run. A resumed log is streamed in constant memory: each line's checksum is verified and
+  // its game checked against the schedule, then marked done and folded into the standings. Lines
+  // that cannot be trusted are dropped (the log is then rewritten without them, a second pass).
   let dir: string;
   let log: ResultsLog;
+  let release: () => void;
+  let repaired: { dropped: DropCounts; quarantine: string } | undefined;
   if (options.resumeDir) {
     const folder = openResultsFolder(options.resumeDir);
     dir = folder.dir;
-    startedAt = statSync(join(dir, RESULTS_FILES.spec)).mtime; // written when the first run started
-    let validBytes = 0;
-    for (const { record: rec, line, end } of readLog(folder.gamesFile)) {
-      validBytes = end;
-      if (scheduleKeyAt(input, rec.index) !== rec.key) {
-        throw new SpecError(`--resume: ${folder.gamesFile}:${line} is not a game of this tournament's schedule (${rec.key} at index ${rec.index})`);
-      }
-      if (isFinished(rec.index) || rec.termination === 'interrupted') continue;
-      markFinished(rec.index);
-      done++;
-      standings.add(rec);
-      byTermination[rec.termination]++;
+    release = lockResultsDir(dir);
+    try {
+      startedAt = statSync(join(dir, RESULTS_FILES.spec)).mtime; // written when the first run started
+      const key = readLogKey(dir);
+      /** Keeps the first line of each scheduled game; `seen` has one bit per schedule index. */
+      const judge = (seen: Uint8Array): LineJudge => (rec) => {
+        if (scheduleKeyAt(input, rec.index) !== rec.key) return 'unscheduled';
+        if ((seen[rec.index >>> 3]! & (1 << (rec.index & 7))) !== 0) return 'duplicate';
+        if (rec.termination !== 'interrupted') seen[rec.index >>> 3]! |= 1 << (rec.index & 7);
+        return null;
+      };
+      const scan = scanLog(folder.gamesFile, key, judge(finished), (_text, rec) => {
+        if (!rec || rec.termination === 'interrupted') return;
+        done++;
+        standings.add(rec);
+        byTermination[rec.termination]++;
+      });
+      if (scan.anyDropped) {
+        const chain = repairLog(dir, folder.gamesFile, key, judge(new Uint8Array(finished.length)));
+        repaired = { dropped: scan.dropped, quarantine: join(dir, GUARD_FILES.quarantine) };
+        log = new ResultsLog(folder.gamesFile, { chain });
+      } else log = new ResultsLog(folder.gamesFile, { truncateTo: scan.validBytes, chain: new LogChain(key, scan.last) });
+    } catch (err) {
+      release();
+      throw err;
     }
-    log = new ResultsLog(folder.gamesFile, { truncateTo: validBytes });
   } else {
     dir = createResultsDir(spec.out, spec.name);
+    release = lockResultsDir(dir);
     const { concurrency: _c, ...saved } = spec;
     writeFileAtomic(join(dir, RESULTS_FILES.spec), `${JSON.stringify(saved, null, 2)}\n`);
-    log = new ResultsLog(join(dir, RESULTS_FILES.games));
+    log = new ResultsLog(join(dir, RESULTS_FILES.games), { chain: new LogChain(createLogKey(dir)) });
   }
 
   const executor = options.executor ? options.executor(t, dir) : localExecutor(t, dir, options.graceMs);
@@ -206,6 +224,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     done,
     concurrency: executor.concurrency,
     isolation: spec.isolation,
+    ...(repaired ? { repaired } : {}),
   });
 
   const failedBots: { bot: string; reason: string }[] = [];
@@ -286,6 +305,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   } finally {
     await executor.close();
     await log.close().catch(() => {});
+    release();
   }
   if (logError) throw logError;
 

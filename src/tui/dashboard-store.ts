@@ -1,7 +1,7 @@
 import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { Standings } from '../arena/standings.ts';
-import { gameLine } from './plain.ts';
+import { gameLine, repairedLine } from './plain.ts';
 
 /** A game in flight as the dashboard draws it: who plays what, and its position as of one render. */
 export interface LiveBoard extends LiveSnapshot {
@@ -153,6 +153,7 @@ export class DashboardStore {
         this._done = e.done;
         this._resumed = e.done;
         this._startedAt = this._clock();
+        if (e.repaired) this._log.push(repairedLine(e.repaired));
         break;
       case 'bot-failed':
         this._failedBots.push({ bot: e.bot, reason: e.reason });

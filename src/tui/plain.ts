@@ -6,6 +6,7 @@
 import type { ArenaEvent, EventSink } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { StandingsTable } from '../arena/standings.ts';
+import { droppedText, type DropCounts } from '../arena/results-guard.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
 export function alignTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string[] {
@@ -19,6 +20,11 @@ export function alignTable(header: readonly string[], rows: readonly (readonly s
 }
 
 const num = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toFixed(digits) : '-');
+
+/** The warning when resume dropped log lines it could not trust. */
+export function repairedLine(r: { readonly dropped: DropCounts; readonly quarantine: string }): string {
+  return `! resume: ${droppedText(r.dropped)}, moved to ${r.quarantine}; games without a trusted line are played again`;
+}
 
 /** One line for a finished game. */
 export function gameLine(rec: GameRecord, done: number, total: number): string {
@@ -94,6 +100,7 @@ export function plainReporter(write: (line: string) => void, options: { readonly
               `${e.total} games${e.done ? ` (${e.done} already played)` : ''}, concurrency ${e.concurrency}, isolation ${e.isolation}`,
           );
           write(`Results: ${e.dir}`);
+          if (e.repaired) write(repairedLine(e.repaired));
           return;
         case 'bot-failed':
           if (!json) write(`! bot ${e.bot} failed to start and forfeits all its games: ${e.reason}`);

@@ -1,0 +1,237 @@
+/**
+ * What keeps a results log the arena's own: a checksum on every line, chained and keyed per
+ * tournament, so that resume trusts only lines this tournament's runner wrote, in the order it
+ * wrote them; a lock file, so that two runners never append to one folder; and the repair that
+ * moves every line resume cannot trust (garbage, a failed checksum, a duplicate key, a game that
+ * is not in the schedule) to a quarantine file, with the counts, instead of blocking resume.
+ *
+ * The key is a random secret in `games.key` (mode 0600) beside the log. Under isolation `sandbox`
+ * no bot can see the results folder at all; under `worker` and `process` a bot runs with the
+ * user's rights and could read the key, so there the chain detects corruption and naive forgery,
+ * not a bot that knows this file (docs/SECURITY.md).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import type { GameRecord } from './match.ts';
+import { parseRecordLine, readLines } from './results.ts';
+
+/** The guard's files inside a results folder. */
+export const GUARD_FILES = {
+  /** The tournament's chain key (hex, mode 0600). */
+  key: 'games.key',
+  /** The pid of the runner using the folder; removed when it finishes. */
+  lock: 'runner.lock',
+  /** Lines resume dropped, appended as they were. */
+  quarantine: 'games.quarantine.jsonl',
+} as const;
+
+/** Why resume dropped a line. */
+export type DropReason = 'garbage' | 'checksum' | 'duplicate' | 'unscheduled' | 'partial';
+
+/** The number of hex digits of a line's checksum (128 bits of HMAC-SHA256). */
+const SUM_HEX = 32;
+const SEALED = new RegExp(`,"chk":"([0-9a-f]{${SUM_HEX}})"\\}$`);
+
+/** The checksum of a line's body after the previous line's checksum (`''` before the first line). */
+function sumOf(key: Buffer, prev: string, body: string): string {
+  return createHmac('sha256', key).update(prev).update('\n').update(body).digest('hex').slice(0, SUM_HEX);
+}
+
+/**
+ * The running hash chain of one log: each line is its record's JSON with a last field `chk`, the
+ * keyed hash of the previous line's `chk` and this line's body. A line moved, edited, inserted or
+ * copied from another tournament fails it.
+ */
+export class LogChain {
+  readonly #key: Buffer;
+  #last: string;
+
+  constructor(key: Buffer, last = '') {
+    this.#key = key;
+    this.#last = last;
+  }
+
+  /** The checksum of the last line sealed or verified. */
+  get last(): string {
+    return this.#last;
+  }
+
+  /** The line (without newline) for a record's JSON text `body` (an object with fields); advances the chain. */
+  seal(body: string): string {
+    const sum = sumOf(this.#key, this.#last, body);
+    this.#last = sum;
+    return `${body.slice(0, -1)},"chk":"${sum}"}`;
+  }
+
+  /** The body of a line that follows the chain (which then advances), or null. */
+  verify(line: string): string | null {
+    const m = SEALED.exec(line);
+    if (!m) return null;
+    const body = `${line.slice(0, m.index)}}`;
+    if (sumOf(this.#key, this.#last, body) !== m[1]) return null;
+    this.#last = m[1]!;
+    return body;
+  }
+}
+
+/** Creates a new tournament's key file; returns the key. */
+export function createLogKey(dir: string): Buffer {
+  const key = randomBytes(32);
+  const fd = openSync(join(dir, GUARD_FILES.key), 'wx', 0o600);
+  try {
+    writeSync(fd, `${key.toString('hex')}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return key;
+}
+
+/** Reads a results folder's key; a UsageError when there is none (its lines cannot be verified). */
+export function readLogKey(dir: string): Buffer {
+  const file = join(dir, GUARD_FILES.key);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new UsageError(`--resume: ${dir} has no ${GUARD_FILES.key} (written by an older take-arena, or the key was removed), so its lines cannot be verified; start the tournament again`);
+  }
+  if (!/^[0-9a-f]{64}$/.test(text)) throw new UsageError(`--resume: ${file} is not a key (expected 64 hex digits)`);
+  return Buffer.from(text, 'hex');
+}
+
+/** Folders this process holds the lock of (a second run in the same process is refused too). */
+const HELD = new Set<string>();
+
+/** Whether a process with this pid is alive (EPERM: alive, someone else's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the folder's lock file (created exclusively, holding this pid), taking over a lock whose
+ * runner is gone (killed with SIGKILL, say). A live runner's lock is a UsageError. Returns the
+ * release function (also run at exit).
+ */
+export function lockResultsDir(dir: string): () => void {
+  const file = join(dir, GUARD_FILES.lock);
+  if (HELD.has(file)) throw new UsageError(`${dir} is in use by another tournament in this process; wait for it to finish`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o644);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+      const owner = Number.parseInt(readFileSync(file, 'utf8'), 10);
+      if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
+        throw new UsageError(`${dir} is in use by another runner (pid ${owner}); wait for it to finish or stop it (lock: ${file})`);
+      }
+      unlinkSync(file); // its runner is gone: the lock is stale
+    }
+  }
+  HELD.add(file);
+  const release = (): void => {
+    if (!HELD.delete(file)) return;
+    process.off('exit', release);
+    try {
+      if (Number.parseInt(readFileSync(file, 'utf8'), 10) === process.pid) unlinkSync(file);
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', release);
+  return release;
+}
+
+/** What a scan of a log found. */
+export interface LogScan {
+  /** Lines dropped per reason (a partial last line is not counted: it is routine after a crash). */
+  readonly dropped: DropCounts;
+  /** Whether any whole line was dropped (the log must then be rewritten without it). */
+  readonly anyDropped: boolean;
+  /** The checksum of the last verified line: where the chain goes on. */
+  readonly last: string;
+  /** Byte length of the whole lines (a partial last line lies beyond it). */
+  readonly validBytes: number;
+}
+
+/**
+ * Judges a game line for resume: null to keep it, or why it is dropped. Called only for lines
+ * that parse and verify; it decides `unscheduled` and `duplicate` (and remembers what it kept).
+ */
+export type LineJudge = (record: GameRecord) => 'unscheduled' | 'duplicate' | null;
+
+/**
+ * Streams a log once, in constant memory, checking each line: garbage (not a game line), a failed
+ * checksum, then `judge` (a game not in the schedule, a key already kept). Dropped lines do not
+ * advance the chain, so honest lines after a forged one still verify. `onLine` hears every whole
+ * line with its record (null when dropped) and why it was dropped.
+ */
+export function scanLog(file: string, key: Buffer, judge: LineJudge, onLine: (text: string, record: GameRecord | null, why: DropReason | null) => void): LogScan {
+  const chain = new LogChain(key);
+  const dropped: Partial<Record<DropReason, number>> = {};
+  let anyDropped = false;
+  let validBytes = 0;
+  for (const { text, end } of readLines(file)) {
+    validBytes = end;
+    if (text.trim() === '') continue;
+    const record = parseRecordLine(text);
+    const why: DropReason | null = record === null ? 'garbage' : chain.verify(text) === null ? 'checksum' : judge(record);
+    if (why !== null) {
+      dropped[why] = (dropped[why] ?? 0) + 1;
+      anyDropped = true;
+    }
+    onLine(text, why === null ? record : null, why);
+  }
+  return { dropped, anyDropped, last: chain.last, validBytes };
+}
+
+/**
+ * Rewrites a log with only the lines `judge` keeps, chained afresh (a dropped line may have been a
+ * link), streaming, and appends the dropped ones as they were to the quarantine file. The new log
+ * is fsynced and renamed over the old one. Returns the chain positioned after the last kept line.
+ */
+export function repairLog(dir: string, file: string, key: Buffer, judge: LineJudge): LogChain {
+  const chain = new LogChain(key);
+  const tmp = `${file}.repair`;
+  const out = openSync(tmp, 'w');
+  const quarantine = openSync(join(dir, GUARD_FILES.quarantine), 'a');
+  try {
+    scanLog(file, key, judge, (text, record, why) => {
+      if (why === null && record !== null) writeSync(out, `${chain.seal(text.replace(SEALED, '}'))}\n`);
+      else writeSync(quarantine, `${text}\n`);
+    });
+    fsyncSync(out);
+    fsyncSync(quarantine);
+  } finally {
+    closeSync(out);
+    closeSync(quarantine);
+  }
+  renameSync(tmp, file);
+  return chain;
+}
+
+/** Lines dropped per reason. */
+export type DropCounts = Readonly<Partial<Record<DropReason, number>>>;
+
+/** `3 lines dropped (1 garbage, 2 failed checksum)`. */
+export function droppedText(counts: DropCounts): string {
+  const names: Record<DropReason, string> = {
+    garbage: 'garbage',
+    checksum: 'failed checksum',
+    duplicate: 'duplicate key',
+    unscheduled: 'not in the schedule',
+    partial: 'cut short by a crash',
+  };
+  const entries = Object.entries(counts) as [DropReason, number][];
+  const total = entries.reduce((n, [, k]) => n + k, 0);
+  return `${total} line${total === 1 ? '' : 's'} dropped (${entries.map(([why, n]) => `${n} ${names[why]}`).join(', ')})`;
+}
