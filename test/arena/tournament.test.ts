@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ArenaEvent, LiveGame, LiveSnapshot } from '../../src/arena/events.ts';
+import type { ArenaEvent, LiveGame, LiveSnapshot, TournamentStartedEvent } from '../../src/arena/events.ts';
+import { LogChain, readLogKey } from '../../src/arena/results-guard.ts';
 import type { Executor } from '../../src/arena/executor.ts';
 import { localExecutor, PauseGate, type PreparedTournament } from '../../src/arena/tournament.ts';
 import { comparableLog, readLog, runSpec, timeless } from './helpers.ts';
@@ -87,20 +88,35 @@ describe('tournament (in-process)', () => {
     writeFileSync(join(part.dir, 'x'), ''); // the folder is still ours to write in
   });
 
-  it('resumes from the set of games done: a repeated line counts once, a line of another schedule is refused', async () => {
+  it('resumes from the set of games done: a repeated line counts once, a line of another schedule is dropped and counted', async () => {
     const whole = await runSpec(SPEC);
     const lines = readFileSync(join(whole.dir, 'games.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    /** Lines re-sealed with a folder's own key, as its runner would have written them. */
+    const sealed = (dir: string, texts: string[]): string => {
+      const chain = new LogChain(readLogKey(dir));
+      return texts.map((l) => `${chain.seal(l.replace(/,"chk":"[0-9a-f]+"\}$/, '}'))}\n`).join('');
+    };
     // A log whose first ten lines were written twice (say by two workers of a queue).
     const twice = await runSpec(SPEC, { signal: AbortSignal.abort() });
-    writeFileSync(join(twice.dir, 'games.jsonl'), `${[...lines.slice(0, 10), ...lines.slice(0, 10)].join('\n')}\n`);
-    const resumed = await runSpec(SPEC, { resumeDir: twice.dir });
+    writeFileSync(join(twice.dir, 'games.jsonl'), sealed(twice.dir, [...lines.slice(0, 10), ...lines.slice(0, 10)]));
+    const events: ArenaEvent[] = [];
+    const resumed = await runSpec(SPEC, { resumeDir: twice.dir, sink: { emit: (e) => events.push(e) } });
     expect(resumed.summary.games.played).toBe(36);
     expect(timeless(resumed.summary.standings)).toEqual(timeless(whole.summary.standings));
+    const started = events.find((e): e is TournamentStartedEvent => e.type === 'tournament-started');
+    expect(started?.done).toBe(10);
+    expect(started?.repaired?.dropped).toEqual({ duplicate: 10 });
     // A game of another tournament (another variant at that index) is not this tournament's result.
     const other = await runSpec({ ...SPEC, games: ['subtraction{n=21..60}'] });
     const foreign = await runSpec(SPEC, { signal: AbortSignal.abort() });
-    writeFileSync(join(foreign.dir, 'games.jsonl'), `${lines[0]}\n${readFileSync(join(other.dir, 'games.jsonl'), 'utf8').split('\n')[1]}\n`);
-    await expect(runSpec(SPEC, { resumeDir: foreign.dir })).rejects.toThrow(/games\.jsonl:2 is not a game of this tournament's schedule/);
+    const otherLine = readFileSync(join(other.dir, 'games.jsonl'), 'utf8').split('\n')[1]!;
+    writeFileSync(join(foreign.dir, 'games.jsonl'), sealed(foreign.dir, [lines[0]!, otherLine]));
+    const seen: ArenaEvent[] = [];
+    const again = await runSpec(SPEC, { resumeDir: foreign.dir, sink: { emit: (e) => seen.push(e) } });
+    const s2 = seen.find((e): e is TournamentStartedEvent => e.type === 'tournament-started');
+    expect(s2?.done).toBe(1);
+    expect(s2?.repaired?.dropped).toEqual({ unscheduled: 1 });
+    expect(timeless(again.summary.standings)).toEqual(timeless(whole.summary.standings));
   });
 
   it('pauses between games: nothing starts while paused, games in flight finish, the log is that of an unpaused run', async () => {
