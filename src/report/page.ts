@@ -20,13 +20,39 @@ function duration(ms: number): string {
   return m < 60 ? `${m} min ${Math.round(s % 60)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-/** The SPRT block: the decision line when `summary.json` has one in a shape it can read, else the raw record. */
+/** One pairing's sequential test as `summary.json` records it (`sprt`: one per pairing). */
+interface SprtEntry {
+  readonly a?: unknown;
+  readonly b?: unknown;
+  readonly decision?: unknown;
+  readonly llr?: unknown;
+  readonly lower?: unknown;
+  readonly upper?: unknown;
+  readonly games?: unknown;
+  readonly config?: { readonly elo0?: unknown; readonly elo1?: unknown };
+}
+
+/** A test's decision in words: which hypothesis was accepted, or where the LLR stands. */
+function sprtLine(t: SprtEntry): string {
+  const n = (v: unknown, d = 2): string => (typeof v === 'number' ? v.toFixed(d) : '?');
+  const who = `${String(t.a ?? '?')} vs ${String(t.b ?? '?')}`;
+  const elo = `[${n(t.config?.elo0, 0)}, ${n(t.config?.elo1, 0)}] Elo`;
+  const where = `LLR ${n(t.llr)} in (${n(t.lower)}, ${n(t.upper)}) after ${String(t.games ?? '?')} games`;
+  const decided =
+    t.decision === 'H1'
+      ? `<b>H1 accepted</b>: ${esc(String(t.a))} is stronger (elo1)`
+      : t.decision === 'H0'
+        ? `<b>H0 accepted</b>: ${esc(String(t.a))} is not stronger by elo1`
+        : '<b>no decision</b> yet';
+  return `<li>${esc(who)} ${esc(elo)}: ${decided} · ${esc(where)}</li>`;
+}
+
+/** The SPRT block of the header: one line per test, when `summary.json` has them. */
 function sprtHtml(sprt: unknown): string {
   if (sprt === null || sprt === undefined) return '';
-  const o = typeof sprt === 'object' ? (sprt as Record<string, unknown>) : {};
-  const decision = ['decision', 'result', 'verdict'].map((k) => o[k]).find((v) => typeof v === 'string');
-  const rest = esc(JSON.stringify(sprt));
-  return `<div class="sprt" id="sprt"><b>SPRT</b>${decision ? `: ${esc(String(decision))}` : ''}<details><summary>details</summary><pre class="spec">${rest}</pre></details></div>`;
+  const tests = (Array.isArray(sprt) ? sprt : [sprt]).filter((t): t is SprtEntry => t !== null && typeof t === 'object');
+  if (tests.length === 0) return '';
+  return `<div class="sprt" id="sprt"><b>SPRT</b><ul>${tests.map(sprtLine).join('')}</ul></div>`;
 }
 
 function header(d: ReportData): string {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadReportData, reportHtml } from '../../src/report/index.ts';
@@ -81,6 +81,24 @@ describe('arena report', () => {
     expect(code).toBe(0);
     expect(text.trim().split('\n').at(-1)).toBe(`Report in ${file}`);
     expect(readFileSync(file, 'utf8')).toContain('data-chart="first-mover"');
+  });
+
+  it('shows the SPRT decision of each test that summary.json records in the header', async () => {
+    const dir = join(tempDir(), 'with-sprt');
+    cpSync(await reportFixture(), dir, { recursive: true });
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    const test = { config: { elo0: 0, elo1: 10 }, llr: 3.1, lower: -2.94, upper: 2.94, games: 24, a: 'optimal', b: 'greedy' };
+    summary['sprt'] = [
+      { ...test, decision: 'H1' },
+      { ...test, a: 'greedy', b: 'fx-sleeps', llr: 0.5, decision: null },
+    ];
+    writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
+    const html = await reportHtml(loadReportData(dir, boardView));
+    const block = html.slice(html.indexOf('id="sprt"'), html.indexOf('</ul>', html.indexOf('id="sprt"')));
+    expect(block).toMatch(/optimal vs greedy \[0, 10\] Elo: <b>H1 accepted<\/b>: optimal is stronger.*LLR 3\.10 in \(-2\.94, 2\.94\) after 24 games/);
+    expect(block).toMatch(/greedy vs fx-sleeps .*<b>no decision<\/b> yet/);
+    // Without tests recorded there is no SPRT block.
+    expect(await reportHtml(loadReportData(await reportFixture(), boardView))).not.toContain('id="sprt"');
   });
 
   it('says in one line what it expected for a folder that is not a results folder (exit 2)', async () => {
