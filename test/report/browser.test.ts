@@ -30,65 +30,79 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     await browser?.close();
   });
 
-  for (const scheme of ['light', 'dark'] as const) {
-    it(`renders every chart with marks, replays with the arrow keys, no console errors (${scheme})`, async () => {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: scheme });
-      const errors: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
-      // No network: any request but the file itself would be a resource the page fetched.
-      const requests: string[] = [];
-      page.on('request', (r) => requests.push(r.url()));
-      await page.goto(`file://${file}`);
-
-      const charts = await page.$$eval('svg[data-chart]', (svgs) =>
-        svgs.map((s) => ({ id: s.getAttribute('data-chart'), marks: s.querySelectorAll('.mark-rect path, .mark-symbol path, .mark-rule line, .mark-line path, .mark-text text').length, width: s.getBoundingClientRect().width })),
-      );
-      expect(charts.length).toBeGreaterThanOrEqual(10);
-      for (const c of charts) {
-        expect(c.marks, `chart ${c.id} has marks`).toBeGreaterThan(0);
-        expect(c.width, `chart ${c.id} is laid out`).toBeGreaterThan(50);
-      }
-
-      // The replay: a game with moves opens, → steps forward with ✓/✗ marks, ← steps back.
-      const status = page.locator('#replay-status');
-      await expect.poll(() => status.getAttribute('data-ply')).toBe('0');
-      const boardAtStart = await page.locator('#board').innerText();
-      expect(boardAtStart).toMatch(/●|L ▶/);
-      await page.locator('#board').click();
-      await page.keyboard.press('ArrowRight');
-      expect(await status.getAttribute('data-ply')).toBe('1');
-      expect(await status.innerText()).toMatch(/^move 1 of \d+: .* played \S+ in [\d.]+ ms · (✓|✗|not judged)/);
-      expect(await page.locator('#board').innerText()).not.toBe(boardAtStart);
-      await page.keyboard.press('ArrowRight');
-      expect(await status.getAttribute('data-ply')).toBe('2');
-      await page.keyboard.press('ArrowLeft');
-      expect(await status.getAttribute('data-ply')).toBe('1');
-      expect(await page.locator('#moves li.current').innerText()).toMatch(/^1\.\s+[✓✗·]/);
-      await page.keyboard.press('End');
-      expect(await status.innerText()).toMatch(/(1-0|0-1|½-½)/);
-      // ↓ opens the next game at its start.
-      const first = await page.locator('#game-pick').inputValue();
-      await page.keyboard.press('ArrowDown');
-      expect(await page.locator('#game-pick').inputValue()).not.toBe(first);
-      expect(await status.getAttribute('data-ply')).toBe('0');
-
-      // A coin board and an End Game row are drawn as in the terminal.
-      await page.locator('#game-filter').fill('coins');
-      expect(await page.locator('#board').innerText()).toMatch(/^\s+1\s*\n\s+2\s+3\s*\n\s*4\s+5\s+6\s*\n6 of 6 coins left/);
-      await page.locator('#game-filter').fill('end-game');
-      expect(await page.locator('#board').innerText()).toMatch(/^L ▶(\s+-?\d+){6} ◀ R\n/);
-
-      const shot = join(folder, `report-${scheme}.png`);
-      await page.screenshot({ path: shot, fullPage: true });
-      expect(statSync(shot).size).toBeGreaterThan(10_000);
-      expect(errors).toEqual([]);
-      expect(requests.filter((u) => u !== `file://${file}`)).toEqual([]);
-      await page.close();
+  it('renders every chart with marks, replays with the arrow keys, no console errors', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
     });
-  }
+    page.on('pageerror', (e) => errors.push(e.message));
+    // No network: any request but the file itself would be a resource the page fetched.
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(`file://${file}`);
+
+    const charts = await page.$$eval('svg[data-chart]', (svgs) =>
+      svgs.map((s) => ({ id: s.getAttribute('data-chart'), marks: s.querySelectorAll('.mark-rect path, .mark-symbol path, .mark-rule line, .mark-line path, .mark-text text').length, width: s.getBoundingClientRect().width })),
+    );
+    expect(charts.length).toBeGreaterThanOrEqual(10);
+    for (const c of charts) {
+      expect(c.marks, `chart ${c.id} has marks`).toBeGreaterThan(0);
+      expect(c.width, `chart ${c.id} is laid out`).toBeGreaterThan(50);
+    }
+
+    // The replay: a game with moves opens, → steps forward with ✓/✗ marks, ← steps back.
+    const status = page.locator('#replay-status');
+    await expect.poll(() => status.getAttribute('data-ply')).toBe('0');
+    const boardAtStart = await page.locator('#board').innerText();
+    expect(boardAtStart).toMatch(/●|L ▶/);
+    await page.locator('#board').click();
+    await page.keyboard.press('ArrowRight');
+    expect(await status.getAttribute('data-ply')).toBe('1');
+    expect(await status.innerText()).toMatch(/^move 1 of \d+: .* played \S+ in [\d.]+ ms · (✓|✗|not judged)/);
+    expect(await page.locator('#board').innerText()).not.toBe(boardAtStart);
+    await page.keyboard.press('ArrowRight');
+    expect(await status.getAttribute('data-ply')).toBe('2');
+    await page.keyboard.press('ArrowLeft');
+    expect(await status.getAttribute('data-ply')).toBe('1');
+    expect(await page.locator('#moves li.current').innerText()).toMatch(/^1\.\s+[✓✗·]/);
+    await page.keyboard.press('End');
+    expect(await status.innerText()).toMatch(/(1-0|0-1|½-½)/);
+    // ↓ opens the next game at its start.
+    const first = await page.locator('#game-pick').inputValue();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.locator('#game-pick').inputValue()).not.toBe(first);
+    expect(await status.getAttribute('data-ply')).toBe('0');
+
+    // A coin board and an End Game row are drawn as in the terminal.
+    await page.locator('#game-filter').fill('coins');
+    expect(await page.locator('#board').innerText()).toMatch(/^\s+1\s*\n\s+2\s+3\s*\n\s*4\s+5\s+6\s*\n6 of 6 coins left/);
+    await page.locator('#game-filter').fill('end-game');
+    expect(await page.locator('#board').innerText()).toMatch(/^L ▶(\s+-?\d+){6} ◀ R\n/);
+
+    const shot = join(folder, 'report-light.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+    expect(errors).toEqual([]);
+    expect(requests.filter((u) => u !== `file://${file}`)).toEqual([]);
+    await page.close();
+  });
+
+  it('follows a dark colour scheme: dark page, light chart text', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'dark' });
+    await page.goto(`file://${file}`);
+    const [bg, label] = await page.evaluate<[string, string]>(
+      "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('svg .role-axis-label text')).fill]",
+    );
+    const lightness = (rgb: string): number => {
+      const [r, g, b] = rgb.match(/\d+/g)!.map(Number);
+      return (r! + g! + b!) / 3;
+    };
+    expect(lightness(bg)).toBeLessThan(60);
+    expect(lightness(label)).toBeGreaterThan(180);
+    await page.screenshot({ path: join(folder, 'report-dark.png') });
+    await page.close();
+  });
 
   it('fits a phone: nothing wider than the screen but scrollable tables', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 800 } });

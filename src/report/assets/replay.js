@@ -20,7 +20,17 @@
     if (x <= 1) return 1;
     for (let d = 1; ; d *= 10) for (const k of [1, 2, 5]) if (k * d >= x) return k * d;
   };
-  const PER_LINE = 40;
+  // Stones per line: 40 as in a terminal, fewer (in whole groups of five) when the board is narrow.
+  let PER_LINE = 40;
+  const fitStones = () => {
+    const probe = document.createElement('span');
+    probe.textContent = '●●●●● ●●●●●';
+    board.appendChild(probe);
+    const perChar = probe.getBoundingClientRect().width / 11;
+    probe.remove();
+    const room = board.clientWidth - 24;
+    if (perChar > 0 && room > 0) PER_LINE = Math.max(10, Math.min(40, 5 * Math.floor((room / perChar + 1) / 6)));
+  };
   const grouped = (glyph, count, offset) => {
     let out = '';
     for (let i = 0; i < count; i++) out += ((offset + i) > 0 && (offset + i) % 5 === 0 ? ' ' : '') + glyph;
@@ -193,6 +203,11 @@
         open(Number(opts[at].value));
       }
     }
+  });
+  fitStones();
+  window.addEventListener('resize', () => {
+    fitStones();
+    render();
   });
   fill();
 })();
