@@ -3,16 +3,19 @@
  * winning take in subtraction games), prolongs a lost game, and maximises the margin in scored games.
  * Where the solver searches rather than looks up (a 36-coin board without its table file), it plays
  * the move proved before the deadline, and the greedy move when none is proved in time.
+ * `strength` below 1 (`optimal:strength=0.6`, or `easy`/`medium`) plays that best move with that
+ * probability and a random legal move otherwise, from its seeded rng: an opponent a beginner can beat.
  */
-import { cachedSolver, defineBot, greedyMove, solverMove, warmSolver } from 'take-arena';
+import { atStrength, cachedSolver, defineBot, greedyMove, solverMove, strengthOption, warmSolver } from 'take-arena';
 
 export default defineBot({
   name: 'optimal',
   description: "perfect play from the game's solver: the family's winning tie-break, the longest defence when lost, the best margin when scored",
+  options: { strength: strengthOption },
   supports: (game) => cachedSolver(game) !== undefined,
   prepare: (game) => warmSolver(game),
-  choose({ game, state, moves, deadline, rng }) {
+  choose({ game, state, moves, deadline, rng, options }) {
     if (!cachedSolver(game)) throw new Error(`optimal: ${game.id} has no solver`);
-    return solverMove(game, state, moves, deadline) ?? greedyMove(game, state, moves, rng);
+    return atStrength(options.strength, rng, moves, () => solverMove(game, state, moves, deadline) ?? greedyMove(game, state, moves, rng));
   },
 });

@@ -6,3 +6,4 @@
 export * from './core/index.ts';
 export { FAMILIES, getFamily, makeGame, parseVariant } from './games/index.ts';
 export * from './strategies/index.ts';
+export { StoreError, DEFAULT_STORE_CAP_BYTES, MAX_VALUE_BYTES } from './platform/bot-store.ts';

@@ -3,6 +3,7 @@
  * time against the bots' hosts (one host per bot for the whole tournament). Lanes take the games of
  * each pair in schedule order, so two lanes may play the two seatings of a pair at once.
  */
+import type { BotDataSettings } from '../platform/bot-store.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AnyGame } from '../core/game.ts';
 import { createHost, moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec } from '../hosting/index.ts';
@@ -21,6 +22,8 @@ export interface LocalPoolOptions {
   readonly prepareTimeoutMs: number;
   /** The results folder (external bots' stderr logs go under it). */
   readonly resultsDir: string;
+  /** The bots' persistent stores (`ctx.store`): one folder per bot under a root. */
+  readonly botData?: BotDataSettings;
   /** Extra time after a deadline before a bot is out of time (ms). */
   readonly graceMs?: number;
 }
@@ -50,6 +53,7 @@ export class LocalPool implements Executor {
           memoryMb: o.memoryMb,
           prepareTimeoutMs: o.prepareTimeoutMs,
           resultsDir: o.resultsDir,
+          ...(o.botData ? { botData: o.botData } : {}),
           ...(script ? { script } : {}),
           ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}),
         }),

@@ -57,6 +57,12 @@ export const TournamentSpecSchema = z
       .describe('`worker`: each bot in its own worker threads (safe); `none`: in-process, for trusted bots when speed matters'),
     memoryMb: z.number().int().min(16).max(65_536).default(512).describe('Heap limit of each bot worker in MB (isolation `worker`)'),
     botDirs: z.array(z.string()).default([]).describe('Extra folders of bot modules, besides the built-in `bots/`'),
+    botData: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Folder of the bots' persistent stores (`ctx.store`), one sub-folder per bot (default: ~/.cache/take-arena/bot-data)"),
+    botDataCapKb: z.number().int().min(1).max(1_048_576).default(4096).describe("Cap of each bot's store folder in KiB"),
     out: z.string().min(1).default('tournaments/results').describe('Folder under which the results folder is created'),
   })
   .strict();

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ArenaError, SpecError } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { resolveBot, supportedBy, type BotEntry, type BotRegistry, type BotSpec } from '../hosting/index.ts';
@@ -15,6 +15,7 @@ import { scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize, type Schedul
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
 import { machineInfo, standingsCsv, type TournamentSummary } from './summary.ts';
+import { defaultBotDataRoot } from '../platform/bot-store.ts';
 
 /** A bot taking part: its schedule spec and where it comes from. */
 export interface Entrant {
@@ -139,6 +140,7 @@ export function localExecutor(t: PreparedTournament, dir: string, graceMs?: numb
     memoryMb: spec.memoryMb,
     prepareTimeoutMs: spec.prepareTimeoutMs,
     resultsDir: dir,
+    botData: { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024 },
     ...(graceMs !== undefined ? { graceMs } : {}),
   });
 }

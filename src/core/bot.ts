@@ -18,6 +18,43 @@ export interface BotContext<S = unknown, M = unknown, O = Record<string, unknown
   readonly deadline: number;
   /** The bot's options, validated against its `options` table with defaults filled in. */
   readonly options: O;
+  /**
+   * The bot's persistent store, kept across games and runs in the bot's own data folder (the only
+   * place a bot may write): small JSON values and binary blobs by key. Reads see the store as it was
+   * when the run began (so a learning bot replays the same games for the same starting store);
+   * writes are atomic and read by the next run. Without a data folder (`bots check`) it lives in memory.
+   */
+  readonly store: BotStore;
+}
+
+/**
+ * A bot's persistent store (`ctx.store`). Keys are 1 to 64 letters, digits, `-` or `_`. A write that
+ * would take the folder over its cap, a bad key or a value over 64 KiB throws a `StoreError` (the
+ * bot may catch it); a folder found corrupt or over its cap at the start of a run is emptied with a
+ * warning, never a crash.
+ */
+export interface BotStore {
+  /** A small JSON value, as it was when the run began; undefined when absent. */
+  get(key: string): unknown;
+  /** Stores a small JSON value (at most 64 KiB serialised), atomically. */
+  set(key: string, value: unknown): void;
+  /** A blob, as it was when the run began (a copy); undefined when absent. */
+  getBlob(key: string): Uint8Array | undefined;
+  /** Stores a blob, atomically. */
+  setBlob(key: string, bytes: Uint8Array): void;
+  /**
+   * Read–modify–write of a blob on the live folder under a lock: `update` gets the blob as it is on
+   * disk now (written by this run's other games, too) and returns the new one. Use it to merge.
+   */
+  updateBlob(key: string, update: (current: Uint8Array | undefined) => Uint8Array): void;
+  /** Removes a key (value and blob). */
+  delete(key: string): void;
+  /** The keys present when the run began. */
+  keys(): string[];
+  /** The folder's cap in bytes. */
+  readonly capBytes: number;
+  /** Bytes the folder takes now. */
+  usedBytes(): number;
 }
 
 /**

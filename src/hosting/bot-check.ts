@@ -12,6 +12,7 @@
  * position is asked in two games opened with the same seed, and the answers must agree. Mutation
  * cannot happen (it only ever sees JSON).
  */
+import { memoryStore } from '../platform/bot-store.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
@@ -25,7 +26,7 @@ import { WorkerHost } from './worker-host.ts';
 import { ProcessHost, tempStderrLogPath } from './process-host.ts';
 
 /**
- * Variants the check plays for each family: the family's defaults plus one small variant (small
+ * Variants the check plays for each family: the family's defaults plus small variants (small
  * enough that exact and search bots finish well inside the deadline). A family missing here is
  * checked on its defaults.
  */
@@ -34,7 +35,8 @@ export const CHECK_VARIANTS: Readonly<Record<string, readonly Readonly<Record<st
   'no-repeat': [{}, { moves: [1, 2, 3, 4, 5], n: [0, 40] }],
   partizan: [{}, { left: [2, 5, 9], right: [3, 4, 8], n: [0, 40] }],
   piles: [{}, { rule: 'nim', piles: [3, 4, 5] }],
-  coins: [{}, { board: 'square', side: 4 }],
+  // Both scorings: bots for points play (priority) are checked too.
+  coins: [{}, { board: 'square', side: 4 }, { board: 'triangle', rows: 5, scoring: 'points' }],
   'end-game': [{}, { length: 7, values: [-5, 5] }],
 };
 
@@ -111,7 +113,7 @@ async function callInProcess(
   const deadline = Date.now() + timeMs;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const answer = bot.choose({ game, state, moves, seat, rng: createRng(rngSeed), deadline, options });
+    const answer = bot.choose({ game, state, moves, seat, rng: createRng(rngSeed), deadline, options, store: memoryStore() });
     const move = await Promise.race([
       Promise.resolve(answer),
       new Promise<never>((_, reject) => {

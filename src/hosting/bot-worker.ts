@@ -9,6 +9,7 @@ import { botProblem, type AnyBot } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
+import { createBotStore } from '../platform/bot-store.ts';
 import { botOptions } from './bot-registry.ts';
 import { errorText, isThenable } from './host.ts';
 import { REPLY, REQUEST, spinWhile, WORKER_SPIN_MS, type Reply, type StartMessage, type ToWorker, type WorkerData } from './worker-protocol.ts';
@@ -48,6 +49,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     return; // the host terminates the thread
   }
 
+  const store = createBotStore(init.store.snapshot, init.store.location);
   const games = new Map<string, AnyGame>();
   let game: AnyGame | undefined;
   let seat: Seat = 'first';
@@ -70,7 +72,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     }
     let reply: unknown;
     try {
-      reply = bot.choose({ game, state, moves, seat, rng, deadline, options });
+      reply = bot.choose({ game, state, moves, seat, rng, deadline, options, store });
     } catch (err) {
       post({ t: 'error', id, reason: errorText(err) });
       return null;

@@ -8,6 +8,7 @@ import type { BotHost, BotSpec } from './host.ts';
 import { InProcessHost } from './in-process-host.ts';
 import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts';
 import { WorkerHost } from './worker-host.ts';
+import { storeLocation, type BotDataSettings } from '../platform/bot-store.ts';
 
 /** What every host of a run shares. */
 export interface HostSettings {
@@ -21,6 +22,8 @@ export interface HostSettings {
   readonly script?: Promise<URL>;
   /** The results folder: external bots' stderr goes to `<resultsDir>/bots/<name>.stderr.log` (a temp file without one). */
   readonly resultsDir?: string;
+  /** The bots' persistent stores (`ctx.store`): one folder per bot under a root; none: stores in memory. */
+  readonly botData?: BotDataSettings;
 }
 
 /** The module files among the entries (what the worker bundle needs; manifests are not modules). */
@@ -36,6 +39,8 @@ export function stderrLogFor(name: string, settings: Pick<HostSettings, 'results
 /** A host for one bot of a run, by the entry's transport. */
 export function createHost(entry: BotEntry, spec: BotSpec, settings: HostSettings): BotHost {
   const grace = settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {};
+  const data = settings.botData;
+  const store = data ? { store: storeLocation(data, entry.name), ...(data.warn ? { warn: data.warn } : {}) } : {};
   if (entry.transport === 'process') {
     return new ProcessHost(spec.label, {
       name: entry.name,
@@ -43,9 +48,12 @@ export function createHost(entry: BotEntry, spec: BotSpec, settings: HostSetting
       cwd: entry.cwd,
       stderrLog: stderrLogFor(entry.name, settings),
       ...grace,
+      ...store,
     });
   }
-  if (settings.isolation === 'none') return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs);
+  if (settings.isolation === 'none') {
+    return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, entry.name) : null, data?.warn);
+  }
   return new WorkerHost(spec.label, {
     file: entry.file,
     name: entry.name,
@@ -54,5 +62,6 @@ export function createHost(entry: BotEntry, spec: BotSpec, settings: HostSetting
     ...(settings.prepareTimeoutMs !== undefined ? { prepareTimeoutMs: settings.prepareTimeoutMs } : {}),
     ...(settings.script ? { script: settings.script } : {}),
     ...grace,
+    ...store,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Isolation `none`: the bot runs on the runner's thread, with its own Game objects and read-only states.
  */
-import type { AnyBot } from '../core/bot.ts';
+import type { AnyBot, BotStore } from '../core/bot.ts';
+import { createBotStore, readStoreSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
@@ -71,13 +72,27 @@ export class InProcessHost implements BotHost {
   readonly #games = new Map<string, AnyGame>();
   /** Per variant: prepared (true), being prepared, or the fault every later game forfeits with. */
   readonly #prepared = new Map<string, true | FaultReply | Promise<FaultReply | null>>();
+  /** The bot's store: its folder's snapshot, read once when the host is made (see bot-store.ts). */
+  readonly #store: BotStore;
 
-  constructor(spec: BotSpec, bot: AnyBot, graceMs = DEFAULT_GRACE_MS, prepareTimeoutMs = DEFAULT_PREPARE_TIMEOUT_MS) {
+  /**
+   * `store` is the bot's data folder (none: a store in memory, for checks and tests); `warn` hears
+   * a store that had to be reset.
+   */
+  constructor(
+    spec: BotSpec,
+    bot: AnyBot,
+    graceMs = DEFAULT_GRACE_MS,
+    prepareTimeoutMs = DEFAULT_PREPARE_TIMEOUT_MS,
+    store: StoreLocation | null = null,
+    warn: (message: string) => void = warnOnStderr,
+  ) {
     this.label = spec.label;
     this.#bot = bot;
     this.#options = readOnly(structuredClone(spec.options) as Record<string, unknown>);
     this.#graceMs = graceMs;
     this.#prepareTimeoutMs = prepareTimeoutMs;
+    this.#store = createBotStore(store ? readStoreSnapshot(store.dir, store.capBytes, warn) : new Map(), store);
   }
 
   /**
@@ -133,7 +148,7 @@ export class InProcessHost implements BotHost {
     }
     const g = game;
     const prepare = this.#bot.prepare && this.#prepared.get(info.variant) !== true ? () => this.#prepare(info.variant, g) : null;
-    return new InProcessSession(this.#bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#graceMs, prepare);
+    return new InProcessSession(this.#bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#store, this.#graceMs, prepare);
   }
 
   close(): Promise<void> {
@@ -178,6 +193,7 @@ class InProcessSession implements BotSession {
     private readonly seat: Seat,
     private readonly rng: Rng,
     private readonly options: Readonly<Record<string, unknown>>,
+    private readonly store: BotStore,
     private readonly graceMs: number,
     /** The variant's `prepare`, run before the first move (null: nothing to prepare). */
     private prepare: (() => FaultReply | null | Promise<FaultReply | null>) | null,
@@ -216,6 +232,7 @@ class InProcessSession implements BotSession {
         rng: this.rng,
         deadline: deadlineOf(t0, timeMs),
         options: this.options,
+        store: this.store,
       });
     } catch (err) {
       return { ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 };

@@ -6,6 +6,7 @@
  * `crash`; a line that is not a move (`garbage`) or a move that is not legal is an `illegal-move`.
  * A process that timed out, exited or wrote garbage is replaced for the next game.
  */
+import { prepareForeignStore, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,13 @@ export interface ProcessHostOptions {
   readonly startTimeoutMs?: number;
   /** Time for the program to exit after `quit` before it is killed (default 500 ms). */
   readonly quitTimeoutMs?: number;
+  /**
+   * The bot's data folder: the program finds it in `TAKE_ARENA_STORE` (its cap in bytes in
+   * `TAKE_ARENA_STORE_CAP`); an over-cap folder is emptied with a warning before the run.
+   */
+  readonly store?: StoreLocation;
+  /** Where the warning of a store that had to be reset goes (default: stderr). */
+  readonly warn?: (message: string) => void;
 }
 
 /** Where the stderr of bot `name` goes in a results folder: `<results>/bots/<name>.stderr.log`. */
@@ -87,7 +95,8 @@ class BotProcess {
     const [program, ...args] = opts.command as [string, ...string[]];
     // Own process group (detached), so a kill reaches the whole tree (a shell script's children);
     // stderr goes straight into the log file, never through this process.
-    this.child = spawn(program, args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', logFd], detached: true }) as unknown as ChildProcessWithoutNullStreams;
+    const env = opts.store ? { ...process.env, TAKE_ARENA_STORE: opts.store.dir, TAKE_ARENA_STORE_CAP: String(opts.store.capBytes) } : process.env;
+    this.child = spawn(program, args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', logFd], detached: true }) as unknown as ChildProcessWithoutNullStreams;
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.#data(chunk));
     // Writing to a program that has exited fails with EPIPE; the exit itself is what gets reported.
@@ -281,6 +290,7 @@ export class ProcessHost implements BotHost {
   constructor(label: string, options: ProcessHostOptions) {
     this.label = label;
     const opts = { ...options, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
+    if (opts.store) prepareForeignStore(opts.store, opts.warn ?? warnOnStderr);
     this.#opts = opts;
     this.#pool = new WarmPool<BotProcess>({
       create: (onDeath) => {

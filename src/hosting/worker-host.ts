@@ -13,6 +13,7 @@ import {
   type SessionInfo,
 } from './host.ts';
 import { WarmPool } from './pool.ts';
+import { readStoreSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { workerScript } from './worker-bundle.ts';
 import { REPLY, REQUEST, RUNNER_SPIN_MS, spinWhile, type OpenGame, type Reply, type StartMessage, type ToWorker, type WorkerData, type WorkerInit } from './worker-protocol.ts';
 
@@ -32,6 +33,10 @@ export interface WorkerHostOptions {
   readonly prepareTimeoutMs?: number;
   /** The worker script (from `workerScript`, shared by all bots of a tournament); default: this bot's own. */
   readonly script?: Promise<URL>;
+  /** The bot's data folder (none: a store in memory per thread). */
+  readonly store?: StoreLocation;
+  /** Where the warning of a store that had to be reset goes (default: stderr). */
+  readonly warn?: (message: string) => void;
 }
 
 
@@ -278,7 +283,10 @@ export class WorkerHost implements BotHost {
 
   constructor(label: string, options: WorkerHostOptions) {
     this.label = label;
-    const init: WorkerInit = { file: options.file, name: options.name, options: options.options };
+    // The store is read once, here, and every thread of the run gets the same snapshot.
+    const location = options.store ?? null;
+    const snapshot = location ? readStoreSnapshot(location.dir, location.capBytes, options.warn ?? warnOnStderr) : new Map<string, Uint8Array>();
+    const init: WorkerInit = { file: options.file, name: options.name, options: options.options, store: { location, snapshot } };
     const memoryMb = options.memoryMb;
     const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;

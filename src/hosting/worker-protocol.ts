@@ -10,12 +10,15 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Seat } from '../core/game.ts';
+import type { StoreLocation, StoreSnapshot } from '../platform/bot-store.ts';
 
 /** `workerData` of a bot worker: the bot module to load and its options. */
 export interface WorkerInit {
   readonly file: string;
   readonly name: string;
   readonly options: Readonly<Record<string, unknown>>;
+  /** The bot's store: its folder (null: in memory) and the snapshot every thread of the run reads. */
+  readonly store: { readonly location: StoreLocation | null; readonly snapshot: StoreSnapshot };
 }
 
 /** A thread's request/reply channel: `Int32Array` slots `REQUEST` and `REPLY` of `sab`, and the worker's port. */

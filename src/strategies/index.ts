@@ -5,3 +5,7 @@
 export * from './negamax.ts';
 export * from './mcts.ts';
 export * from './play.ts';
+export * from './parity.ts';
+export * from './priority.ts';
+export * from './strength.ts';
+export * from './learner.ts';

@@ -2,7 +2,8 @@
  * A small in-process match for bot tests (the real runner, with isolation and faults, is
  * src/arena/match.ts and the referee in src/core/referee.ts): both seats ask their bot, every reply is checked against the legal list.
  */
-import type { AnyBot } from '../../src/core/bot.ts';
+import type { AnyBot, BotStore } from '../../src/core/bot.ts';
+import { memoryStore } from '../../src/platform/bot-store.ts';
 import { createRng, type AnyGame, type Outcome, type Seat } from '../../src/core/index.ts';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import { findMove } from '../../src/core/referee.ts';
 export interface Player {
   readonly bot: AnyBot;
   readonly options: Readonly<Record<string, unknown>>;
+  /** The bot's store (default: a fresh one in memory per call). */
+  readonly store?: BotStore;
 }
 
 /** Loads a built-in bot by file name with raw options. */
@@ -32,6 +35,7 @@ export async function ask(player: Player, game: AnyGame, state: unknown, seed: n
     rng: createRng(seed),
     deadline: Date.now() + timeMs,
     options: player.options,
+    store: player.store ?? memoryStore(),
   });
   const i = findMove(game, moves, reply);
   if (i < 0) throw new Error(`${player.bot.name} returned an illegal move in ${game.describe(state)}`);

@@ -23,6 +23,7 @@ type Args = {
   resume?: Flag;
   isolation?: Flag;
   'bots-dir'?: string[];
+  'bot-data'?: Flag;
   plain: boolean;
   json: boolean;
   report?: Flag;
@@ -103,6 +104,8 @@ function specFromArgs(args: Args): { spec: TournamentSpec; where: string } {
     flags['isolation'] = isolation;
   }
   if (args['bots-dir'] !== undefined) flags['botDirs'] = args['bots-dir'];
+  const botData = last(args['bot-data']);
+  if (botData !== undefined) flags['botData'] = botData;
   const merged = { ...raw, ...flags };
   if (merged['games'] === undefined) merged['games'] = FAMILIES.map((f) => f.id); // every family with its defaults
   return { spec: validateSpec(merged, where), where };
@@ -125,6 +128,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
       .option('resume', { type: 'string', describe: 'continue an interrupted tournament from its results folder' })
       .option('isolation', { type: 'string', describe: 'worker (default: each bot in worker threads) or none (in-process)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
+      .option('bot-data', { type: 'string', describe: "folder of the bots' stores, one sub-folder per bot (default ~/.cache/take-arena/bot-data)" })
       .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
       .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
       .option('report', { type: 'string', describe: 'write the HTML report when the tournament ends (default: report.html in the results folder)' }) as Argv<Args>,
@@ -133,7 +137,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
     let where: string;
     let resumeDir: string | undefined;
     if (args.resume !== undefined) {
-      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir'] as const).filter(
+      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir', 'bot-data'] as const).filter(
         (k) => args[k] !== undefined,
       );
       if (clash.length) {

@@ -1,0 +1,359 @@
+/**
+ * A bot's persistent store (`ctx.store`, see `BotStore` in src/core/bot.ts): one folder per bot, one
+ * file per key (`<key>.json` for a small JSON value, `<key>.bin` for a blob), each written to a
+ * temporary name, fsynced and renamed over the old one, so a reader sees the old file or the new,
+ * never half of one. Every file starts with a header (magic, length, CRC-32), so a torn or edited
+ * file is noticed. The folder's total size is capped.
+ *
+ * Reads come from a snapshot taken once, when the host starts (before any game of the run), and
+ * handed to every worker of the bot; writes go to disk at once and are read by the next run. So a
+ * bot that learns plays the same games for the same spec, seed and starting store, however many
+ * threads play its games and in whatever order they finish. `updateBlob` is the one read of the
+ * live folder: a read–modify–write under a lock file, so concurrent threads merge their learning
+ * instead of overwriting each other.
+ *
+ * A folder that is corrupt (a bad header, a checksum mismatch, unparsable JSON, a stray file) or
+ * over its cap when the snapshot is taken is emptied with a warning; it never stops a run.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { BotStore } from '../core/bot.ts';
+
+/** Default cap of one bot's store folder: 4 MiB. */
+export const DEFAULT_STORE_CAP_BYTES = 4 << 20;
+/** Largest small value (`set`), serialised: 64 KiB. Bigger data goes in a blob. */
+export const MAX_VALUE_BYTES = 64 << 10;
+
+const KEY = /^[A-Za-z0-9_-]{1,64}$/;
+const MAGIC = 0x31534154; // "TAS1" little-endian
+const HEADER = 12;
+
+/** A write the store refuses: a bad key, a value too big, or the cap exceeded. The bot may catch it. */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+/** The snapshot of a store folder: each key's file contents (payload only), by file name. */
+export type StoreSnapshot = ReadonlyMap<string, Uint8Array>;
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (IEEE) of bytes. */
+export function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function encode(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HEADER + payload.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, payload.length, true);
+  view.setUint32(8, crc32(payload), true);
+  out.set(payload, HEADER);
+  return out;
+}
+
+/** The payload of a store file, or a string saying what is wrong with it. */
+function decode(file: Uint8Array): Uint8Array | string {
+  if (file.length < HEADER) return 'shorter than its header';
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) return 'not a store file';
+  const len = view.getUint32(4, true);
+  if (len !== file.length - HEADER) return `length ${file.length - HEADER}, header says ${len}`;
+  const payload = file.subarray(HEADER);
+  if (crc32(payload) !== view.getUint32(8, true)) return 'checksum mismatch';
+  return payload;
+}
+
+/** A store file's name: `<key>.json` or `<key>.bin`. */
+function fileName(key: string, kind: 'json' | 'bin'): string {
+  return `${key}.${kind}`;
+}
+
+function checkKey(key: string): void {
+  if (!KEY.test(key)) throw new StoreError(`Expected a store key of 1 to 64 letters, digits, - or _, got ${JSON.stringify(key)}`);
+}
+
+function isStoreFile(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && KEY.test(name.slice(0, dot)) && (name.endsWith('.json') || name.endsWith('.bin'));
+}
+
+/** Bytes the folder's store files take (temporary and lock files excluded). */
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const name of safeList(dir)) if (isStoreFile(name)) total += statSync(join(dir, name)).size;
+  return total;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Reads a store folder once for a run: every file checked, the total against the cap. A corrupt or
+ * over-cap folder is emptied and `warn` told why (the run goes on with an empty store). A missing
+ * folder is an empty store.
+ */
+export function readStoreSnapshot(dir: string, capBytes: number, warn: (message: string) => void): StoreSnapshot {
+  const snapshot = new Map<string, Uint8Array>();
+  let total = 0;
+  let problem: string | null = null;
+  for (const name of safeList(dir).sort()) {
+    if (name.includes('.tmp-') || name.endsWith('.lock')) continue; // a write or a lock in flight
+    if (!isStoreFile(name)) {
+      problem = `unexpected file ${name}`;
+      break;
+    }
+    const data = new Uint8Array(readFileSync(join(dir, name)));
+    total += data.length;
+    const payload = decode(data);
+    if (typeof payload === 'string') {
+      problem = `${name}: ${payload}`;
+      break;
+    }
+    if (name.endsWith('.json')) {
+      try {
+        JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
+      } catch {
+        problem = `${name}: not valid JSON`;
+        break;
+      }
+    }
+    snapshot.set(name, payload);
+  }
+  if (problem === null && total > capBytes) problem = `${total} bytes, over its cap of ${capBytes}`;
+  if (problem !== null) {
+    warn(`bot store ${dir} was reset (${problem})`);
+    for (const name of safeList(dir)) rmSync(join(dir, name), { force: true, recursive: true });
+    return new Map();
+  }
+  return snapshot;
+}
+
+/** Writes `bytes` to `path` atomically: a temporary file, fsynced, renamed over the old one. */
+function writeAtomic(path: string, bytes: Uint8Array): void {
+  const tmp = `${path}.tmp-${process.pid}-${Math.floor(performance.now() * 1000)}-${(tmpCounter = (tmpCounter + 1) >>> 0)}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+let tmpCounter = 0;
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Runs `fn` holding `<path>.lock` (an exclusive create); a lock older than 10 s is taken over as stale. */
+function withLock<T>(path: string, fn: () => T): T {
+  const lock = `${path}.lock`;
+  const until = Date.now() + 5000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 10_000) unlinkSync(lock);
+      } catch {
+        // gone meanwhile: try again
+      }
+      if (Date.now() > until) throw new StoreError(`Store key locked for 5 s: ${lock}`);
+      Atomics.wait(sleeper, 0, 0, 2);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Where a store keeps its files and how big it may grow. */
+export interface StoreLocation {
+  /** The bot's folder (created on the first write). */
+  readonly dir: string;
+  readonly capBytes: number;
+}
+
+/**
+ * The store a bot sees: reads from `snapshot`, writes to `location.dir` (or, without a location,
+ * to memory only, for `bots check` and tests: then a write is visible to the next read).
+ */
+export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation | null): BotStore {
+  const memory = location === null ? new Map(snapshot) : null;
+  const read = (name: string): Uint8Array | undefined => (memory ?? snapshot).get(name);
+  const capBytes = location?.capBytes ?? DEFAULT_STORE_CAP_BYTES;
+  const used = (): number => {
+    if (memory) {
+      let t = 0;
+      for (const v of memory.values()) t += v.length + HEADER;
+      return t;
+    }
+    return folderBytes(location!.dir);
+  };
+  const sizeOf = (name: string): number => {
+    if (memory) {
+      const v = memory.get(name);
+      return v === undefined ? 0 : v.length + HEADER;
+    }
+    try {
+      return statSync(join(location!.dir, name)).size;
+    } catch {
+      return 0;
+    }
+  };
+  const write = (name: string, payload: Uint8Array): void => {
+    const grown = used() - sizeOf(name) + payload.length + HEADER;
+    if (grown > capBytes) throw new StoreError(`Store over its cap: ${grown} bytes after writing ${name}, cap ${capBytes}`);
+    if (memory) {
+      memory.set(name, payload.slice());
+      return;
+    }
+    mkdirSync(location!.dir, { recursive: true });
+    writeAtomic(join(location!.dir, name), encode(payload));
+  };
+  const remove = (name: string): void => {
+    if (memory) memory.delete(name);
+    else rmSync(join(location!.dir, name), { force: true });
+  };
+  return Object.freeze({
+    capBytes,
+    usedBytes: used,
+    get(key: string): unknown {
+      checkKey(key);
+      const bytes = read(fileName(key, 'json'));
+      return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
+    },
+    set(key: string, value: unknown): void {
+      checkKey(key);
+      const text = JSON.stringify(value);
+      if (text === undefined) throw new StoreError(`Expected a JSON value for store key ${key}, got ${typeof value}`);
+      const bytes = new TextEncoder().encode(text);
+      if (bytes.length > MAX_VALUE_BYTES) throw new StoreError(`Store value ${key} is ${bytes.length} bytes; values are at most ${MAX_VALUE_BYTES} (use a blob)`);
+      write(fileName(key, 'json'), bytes);
+    },
+    getBlob(key: string): Uint8Array | undefined {
+      checkKey(key);
+      return read(fileName(key, 'bin'))?.slice();
+    },
+    setBlob(key: string, bytes: Uint8Array): void {
+      checkKey(key);
+      if (!(bytes instanceof Uint8Array)) throw new StoreError(`Expected a Uint8Array for store blob ${key}`);
+      write(fileName(key, 'bin'), bytes);
+    },
+    updateBlob(key: string, update: (current: Uint8Array | undefined) => Uint8Array): void {
+      checkKey(key);
+      const name = fileName(key, 'bin');
+      if (memory) {
+        write(name, update(memory.get(name)?.slice()));
+        return;
+      }
+      const path = join(location!.dir, name);
+      mkdirSync(location!.dir, { recursive: true });
+      withLock(path, () => {
+        let current: Uint8Array | undefined;
+        try {
+          const payload = decode(new Uint8Array(readFileSync(path)));
+          current = typeof payload === 'string' ? undefined : payload; // a bad file is replaced
+        } catch {
+          current = undefined;
+        }
+        write(name, update(current));
+      });
+    },
+    delete(key: string): void {
+      checkKey(key);
+      remove(fileName(key, 'json'));
+      remove(fileName(key, 'bin'));
+    },
+    keys(): string[] {
+      const names = memory ? [...memory.keys()] : [...snapshot.keys()];
+      return [...new Set(names.map((n) => n.slice(0, n.lastIndexOf('.'))))].sort();
+    },
+  });
+}
+
+/** Where the bots of a run keep their stores: one folder per bot name under `root`. */
+export interface BotDataSettings {
+  /** The folder holding one sub-folder per bot. */
+  readonly root: string;
+  /** Cap of each bot's folder (bytes). */
+  readonly capBytes: number;
+  /** Where a reset store's warning goes (default: one line on stderr). */
+  readonly warn?: (message: string) => void;
+}
+
+/** The default bot-data folder: `$TAKE_ARENA_CACHE/bot-data`, else `$XDG_CACHE_HOME/take-arena/bot-data`, else `~/.cache/take-arena/bot-data`. */
+export function defaultBotDataRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env['TAKE_ARENA_CACHE']) return join(env['TAKE_ARENA_CACHE'], 'bot-data');
+  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'take-arena', 'bot-data');
+}
+
+/** One bot's store folder under a bot-data root (the one path a host hands its bot). */
+export function storeLocation(data: BotDataSettings, botName: string): StoreLocation {
+  return { dir: join(data.root, botName), capBytes: data.capBytes };
+}
+
+/** The default warning: one line on stderr. */
+export function warnOnStderr(message: string): void {
+  process.stderr.write(`arena: warning: ${message}\n`);
+}
+
+/**
+ * An external program's store folder, checked before it starts: its files are its own format, so
+ * only the cap is enforced (an over-cap folder is emptied with a warning). Returns the folder,
+ * created, for the program's `TAKE_ARENA_STORE` environment variable.
+ */
+export function prepareForeignStore(location: StoreLocation, warn: (message: string) => void): string {
+  const total = treeBytes(location.dir);
+  if (total > location.capBytes) {
+    warn(`bot store ${location.dir} was reset (${total} bytes, over its cap of ${location.capBytes})`);
+    rmSync(location.dir, { recursive: true, force: true });
+  }
+  mkdirSync(location.dir, { recursive: true });
+  return location.dir;
+}
+
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const entry of safeEntries(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += treeBytes(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
+
+function safeEntries(dir: string): import('node:fs').Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** A store in memory only (nothing persists): for `bots check`, tests, and hosts without a data folder. */
+export function memoryStore(): BotStore {
+  return createBotStore(new Map(), null);
+}
