@@ -14,6 +14,7 @@ import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, solverOf, standingText } from './verdicts.ts';
 import { Menu } from './Menu.tsx';
+import { Explain } from './Explain.tsx';
 
 /** The cursor direction of an arrow key (only called when one was pressed). */
 function arrow(key: Key): CursorDir {
@@ -41,6 +42,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
   const play = usePlay({ game, start, human, opponent, seed, timePerMoveMs });
   const solver = useMemo(() => solverOf(game), [game]);
   const [hints, setHints] = useState(false);
+  const [explain, setExplain] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const names: Record<Seat, string> = human === 'first' ? { first: 'you', second: opponent.label } : { first: opponent.label, second: 'you' };
   const yourTurn = play.outcome === null && play.toMove === human && !play.thinking;
@@ -70,6 +72,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
     if (KEYS.quit.match(input, key)) onEnd('quit');
     // Undo works after the end too: take back the losing move and play on.
     else if (KEYS.undo.match(input, key)) setError(play.undo() ? null : 'nothing to undo yet');
+    else if (KEYS.explain.match(input, key)) setExplain((e) => !e);
     else if (play.outcome !== null) {
       if (KEYS.again.match(input, key)) onEnd('again');
     } else if (KEYS.hints.match(input, key)) setHints((h) => !h);
@@ -135,6 +138,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
           {hint.ok && hint.scored ? ` · best moves: ${hint.best.join(', ')}` : ''}
         </Text>
       ) : null}
+      {explain && yourTurn ? <Explain game={game} state={play.state} title="your position" mover="you" /> : null}
       {play.outcome === null && preview ? (
         <>
           <Text>
@@ -159,6 +163,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
               [KEYS.take, 'take'],
               [KEYS.unmark, cursor.mark === null ? 'move list' : 'clear mark'],
               [KEYS.hints, hints ? 'hide hints' : 'hints'],
+              [KEYS.explain, explain ? 'hide why' : 'why'],
               [KEYS.undo, 'undo'],
               [KEYS.quit, 'quit'],
             )}
@@ -180,6 +185,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
             {footer(
               ...(view.kind === 'coins' ? [[KEYS.cursor, 'cursor'] as const] : []),
               [KEYS.hints, hints ? 'hide hints' : 'hints'],
+              [KEYS.explain, explain ? 'hide why' : 'why'],
               [KEYS.undo, 'undo'],
               [KEYS.quit, 'quit'],
             )}
@@ -191,7 +197,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
             {play.forfeit ?? 'Game over'}: {outcomeText(play.outcome, names)}
           </Text>
           <Box marginY={1}>
-            <Review game={game} solver={solver} plies={play.history} seat={human} maxLines={Math.max(3, height - 22)} />
+            <Review game={game} solver={solver} plies={play.history} seat={human} maxLines={Math.max(3, height - 22)} explain={explain} />
           </Box>
           <Menu
             items={[
@@ -200,7 +206,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
             ]}
             onSelect={(value) => onEnd(value)}
           />
-          <Text {...theme.muted}>{footer([KEYS.again, 'play again'], [KEYS.undo, 'take back your last move'], [KEYS.quit, 'quit'])}</Text>
+          <Text {...theme.muted}>{footer([KEYS.again, 'play again'], [KEYS.explain, explain ? 'hide why' : 'why your first mistake lost'], [KEYS.undo, 'take back your last move'], [KEYS.quit, 'quit'])}</Text>
         </Box>
       )}
     </Box>

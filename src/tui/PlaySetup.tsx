@@ -8,6 +8,7 @@ import { supportedBy } from '../hosting/index.ts';
 import { useTheme } from './theme.ts';
 import type { Opponent } from './use-play.ts';
 import { Menu } from './Menu.tsx';
+import { STRENGTH_LEVELS } from '../strategies/index.ts';
 
 /** Who moves first in the dealt position. */
 export type FirstMover = 'me' | 'bot';
@@ -30,6 +31,14 @@ type Props = {
 };
 
 type Step = 'family' | 'param' | 'typing' | 'opponent' | 'first';
+
+/** The menu line of an opponent at a strength below perfect: `easy: the best move 30% of the time, else a random one`. */
+function levelText(o: Opponent): string | null {
+  const p = o.options['strength'];
+  if (typeof p !== 'number' || p >= 1) return null;
+  const level = Object.entries(STRENGTH_LEVELS).find(([, v]) => v === p)?.[0] ?? `strength ${p}`;
+  return `${level}: the best move ${Math.round(p * 100)}% of the time, else a random legal one`;
+}
 
 /**
  * The menus of `arena play` with no variant: the family, each parameter (its default first, then
@@ -131,7 +140,7 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
           <Menu
             items={opponents
               .filter((o) => supportedBy(o.bot, game))
-              .map((o) => ({ key: o.label, label: `${o.label.padEnd(10)} ${o.bot.description}`, value: o.label }))}
+              .map((o) => ({ key: o.label, label: `${o.label.padEnd(10)} ${levelText(o) ?? o.bot.description}`, value: o.label }))}
             onSelect={(value) => {
               const o = opponents.find((x) => x.label === value) ?? null;
               setOpponent(o);

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { AnyGame, Seat, Solver } from '../core/game.ts';
 import { judgeMoves, verdictText } from './verdicts.ts';
 import { useTheme } from './theme.ts';
+import { Explain } from './Explain.tsx';
 
 type Props = {
   readonly game: AnyGame;
@@ -11,10 +12,12 @@ type Props = {
   readonly seat: Seat;
   /** Most lines of moves to list; beyond it only the mistakes are listed. */
   readonly maxLines?: number;
+  /** Show why the position before the first mistake (or the start) was won or lost (`e`). */
+  readonly explain?: boolean;
 };
 
 /** The end-of-game review: each of one seat's moves marked optimal or a mistake, with the move that kept the result. */
-export function Review({ game, solver, plies, seat, maxLines = 12 }: Props) {
+export function Review({ game, solver, plies, seat, maxLines = 12, explain = false }: Props) {
   const theme = useTheme();
   if (!solver) return <Text {...theme.muted}>No review: this variant has no exact solver.</Text>;
   const verdicts = judgeMoves(game, solver, plies, seat);
@@ -24,6 +27,9 @@ export function Review({ game, solver, plies, seat, maxLines = 12 }: Props) {
   const judged = rows.filter((r) => r.verdict !== null);
   const mistakes = judged.filter((r) => !r.verdict!.optimal);
   const listed = rows.length <= maxLines ? rows : mistakes.slice(0, maxLines);
+  // `e`: the position of the first mistake, as it stood before it; without one, the first position you moved in.
+  const first = mistakes[0] ?? rows[0];
+  const why = first ? { state: plies[first.n - 1]!.before, title: `before your move ${first.n}${mistakes[0] ? ', your first mistake' : ''}` } : null;
   return (
     <Box flexDirection="column">
       <Text bold>
@@ -52,6 +58,7 @@ export function Review({ game, solver, plies, seat, maxLines = 12 }: Props) {
       {rows.length > maxLines && mistakes.length > maxLines ? (
         <Text {...theme.muted}>{`… ${mistakes.length - maxLines} more mistakes`}</Text>
       ) : null}
+      {explain && why ? <Explain game={game} state={why.state} title={why.title} mover="you" /> : null}
     </Box>
   );
 }

@@ -22,6 +22,7 @@ const char =
 export const KEYS = {
   // play
   hints: { label: 'h', help: 'show or hide hints (won/lost, winning moves)', match: char('h') },
+  explain: { label: 'e', help: 'explain why the position is won or lost, in the game’s own terms', match: char('e') },
   undo: { label: 'u', help: 'undo your last move and the bot’s reply', match: char('u') },
   up: { label: '↑', help: 'previous item', match: (_i: string, k: Key) => k.upArrow },
   down: { label: '↓', help: 'next item', match: (_i: string, k: Key) => k.downArrow },

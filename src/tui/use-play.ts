@@ -3,6 +3,10 @@ import type { AnyBot } from '../core/bot.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { deriveSeed } from '../core/rng.ts';
 import { createHost, InProcessHost, type BotEntry, type BotSession } from '../hosting/index.ts';
+import { DEFAULT_STORE_CAP_BYTES, defaultBotDataRoot } from '../platform/bot-store.ts';
+
+/** Bots keep their stores in the user's cache in play too: a learning bot learns from your games. */
+const PLAY_BOT_DATA = { root: defaultBotDataRoot(), capBytes: DEFAULT_STORE_CAP_BYTES };
 import { sameMove } from '../strategies/index.ts';
 
 /** The bot a human plays against, run in-process through the arena's bot host. */
@@ -72,7 +76,7 @@ export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: P
 
   useEffect(() => {
     const spec = { label: opponent.label, name: opponent.name, options: opponent.options };
-    const host = opponent.entry ? createHost(opponent.entry, spec, { isolation: 'none', memoryMb: 512 }) : new InProcessHost(spec, opponent.bot);
+    const host = opponent.entry ? createHost(opponent.entry, spec, { isolation: 'none', memoryMb: 512, botData: PLAY_BOT_DATA }) : new InProcessHost(spec, opponent.bot);
     const opened = (async (): Promise<BotSession | string> => {
       try {
         await host.start();

@@ -4,6 +4,7 @@ import { FAMILIES, parseVariant } from '../../games/index.ts';
 import { botOptions, discoverBots, resolveBot, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import type { Opponent } from '../../tui/use-play.ts';
 import { io } from '../io.ts';
+import { STRENGTH_LEVELS, type StrengthLevel } from '../../strategies/index.ts';
 import { loadInk } from '../load-ink.ts';
 
 type Args = { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; 'bots-dir': string[] };
@@ -19,9 +20,20 @@ export function requireTerminal(command: string): boolean {
   return false;
 }
 
-/** Every discovered bot with its default options, as the opponent menu lists them. */
+/**
+ * Every discovered bot with its default options, as the opponent menu lists them; a bot with a
+ * `strength` option (optimal) also at the easy and medium levels, after its perfect self.
+ */
 export function opponentsOf(registry: BotRegistry): Opponent[] {
-  return registry.bots.map((b) => ({ label: b.name, name: b.name, bot: b.bot, options: botOptions(b.bot, {}), entry: b }));
+  return registry.bots.flatMap((b) => {
+    const plain: Opponent = { label: b.name, name: b.name, bot: b.bot, options: botOptions(b.bot, {}), entry: b };
+    if (!b.bot.options || !('strength' in b.bot.options)) return [plain];
+    const levels = (Object.keys(STRENGTH_LEVELS) as StrengthLevel[]).filter((l) => STRENGTH_LEVELS[l] < 1);
+    return [
+      plain,
+      ...levels.map((level) => ({ label: `${b.name}:strength=${level}`, name: b.name, bot: b.bot, options: botOptions(b.bot, { strength: level }), entry: b })),
+    ];
+  });
 }
 
 /** Parses `--seed`: a 32-bit unsigned integer. */
