@@ -197,12 +197,13 @@ export interface StoreLocation {
 }
 
 /**
- * The store a bot sees: reads from `snapshot`, writes to `location.dir` (or, without a location,
- * to memory only, for `bots check` and tests: then a write is visible to the next read).
+ * The store a bot sees: reads from `snapshot`, writes to `location.dir` — or, without a location
+ * (`bots check`, tests), to memory, with the same rule: reads still see the snapshot, and only
+ * `updateBlob` sees what was written since.
  */
 export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation | null): BotStore {
   const memory = location === null ? new Map(snapshot) : null;
-  const read = (name: string): Uint8Array | undefined => (memory ?? snapshot).get(name);
+  const read = (name: string): Uint8Array | undefined => snapshot.get(name);
   const capBytes = location?.capBytes ?? DEFAULT_STORE_CAP_BYTES;
   const used = (): number => {
     if (memory) {
@@ -288,7 +289,7 @@ export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation 
       remove(fileName(key, 'bin'));
     },
     keys(): string[] {
-      const names = memory ? [...memory.keys()] : [...snapshot.keys()];
+      const names = [...snapshot.keys()];
       return [...new Set(names.map((n) => n.slice(0, n.lastIndexOf('.'))))].sort();
     },
   });
