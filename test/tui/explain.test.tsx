@@ -5,20 +5,13 @@ import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { discoverBots, supportedBy } from '../../src/hosting/index.ts';
 import { opponentsOf } from '../../src/cli/commands/play.ts';
 import { PlayApp } from '../../src/tui/PlayApp.tsx';
-import { settle, solverOpponent, until } from './play-helpers.ts';
+import { settle, solverOpponent, typeMove, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const DOWN = '\u001B[B';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
-
-async function typeMove(stdin: { write(s: string): void }, text: string): Promise<void> {
-  stdin.write(text);
-  await settle();
-  stdin.write(ENTER);
-  await settle();
-}
 
 describe('explain (e)', () => {
   it('on the play screen: the period and where n falls in it, toggled by e', async () => {

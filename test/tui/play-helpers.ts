@@ -30,3 +30,11 @@ export async function until(frame: () => string | undefined, text: string | RegE
     await settle(20);
   }
 }
+
+/** Types a move and presses enter, letting the frame settle after each. */
+export async function typeMove(stdin: { write(s: string): void }, text: string): Promise<void> {
+  stdin.write(text);
+  await settle();
+  stdin.write('\r');
+  await settle();
+}

@@ -6,7 +6,7 @@ import { PlayApp } from '../../src/tui/PlayApp.tsx';
 import type { Opponent } from '../../src/tui/use-play.ts';
 import { discoverBots } from '../../src/hosting/index.ts';
 import { join } from 'node:path';
-import { settle, solverOpponent, until } from './play-helpers.ts';
+import { settle, solverOpponent, typeMove, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const DOWN = '\u001B[B';
@@ -16,14 +16,6 @@ const cheat: Opponent = { label: 'cheat', name: 'cheat', bot: defineBot({ name: 
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
-
-
-async function typeMove(stdin: { write(s: string): void }, text: string): Promise<void> {
-  stdin.write(text);
-  await settle();
-  stdin.write(ENTER);
-  await settle();
-}
 
 describe('play loop', () => {
   const game = parseVariant('subtraction{moves=1,2,3;n=10}');
