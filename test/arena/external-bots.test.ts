@@ -118,7 +118,7 @@ describe('CLI', () => {
   it('`arena bots check` passes the Python example and fails a cheating external bot, saying where stderr goes', async () => {
     const ok = await run('bots', 'check', 'python-bot', '--bots-dir', PYTHON, '--family', 'subtraction', '--family', 'coins', '--positions', '2');
     expect(ok.out).toMatch(/its stderr goes to .*python-bot-\d+\.stderr\.log/);
-    expect(ok.out).toMatch(/python-bot: passed on 4 variants/);
+    expect(ok.out).toMatch(/python-bot: passed on 5 variants/);
     expect(ok.code).toBe(0);
     const bad = await run('bots', 'check', `${EXTERNAL}/fx-ext-illegal.bot.json`, '--family', 'subtraction', '--positions', '1');
     expect(bad.out).toMatch(/FAIL .*illegal-move: answered "9999"/);

@@ -79,11 +79,13 @@ describe('strength levels', () => {
     expect(f).toContain('easy: the best move 30% of the time, else a random legal one');
     expect(f).toContain('medium: the best move 70% of the time');
     // Choose easy: the second entry after optimal.
-    const at = opponents.filter((o) => supportedBy(o.bot, game)).findIndex((o) => o.label === 'optimal:strength=easy');
+    const listed = opponents.filter((o) => supportedBy(o.bot, game)).map((o) => o.label);
+    const at = listed.indexOf('optimal:strength=easy');
     expect(at).toBeGreaterThan(0);
-    for (let i = 0; i < at; i++) {
+    for (let i = 1; i <= at; i++) {
       r.stdin.write(DOWN);
-      await settle();
+      // The highlight has moved before the next key (a wrapped menu may draw `❯` without its space).
+      await until(r.lastFrame, new RegExp(`❯\\s*${listed[i]!.replace(/[:=]/g, '\\$&')}\\s`));
     }
     r.stdin.write(ENTER);
     await until(r.lastFrame, 'Who moves first?');
