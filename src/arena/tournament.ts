@@ -140,7 +140,8 @@ export function localExecutor(t: PreparedTournament, dir: string, graceMs?: numb
     memoryMb: spec.memoryMb,
     prepareTimeoutMs: spec.prepareTimeoutMs,
     resultsDir: dir,
-    botData: { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024 },
+    // The stores as the run began are kept in the results folder, so a resume starts from them too.
+    botData: { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024, snapshotRoot: join(dir, 'bot-data') },
     ...(graceMs !== undefined ? { graceMs } : {}),
   });
 }

@@ -2,7 +2,7 @@
  * Isolation `none`: the bot runs on the runner's thread, with its own Game objects and read-only states.
  */
 import type { AnyBot, BotStore } from '../core/bot.ts';
-import { createBotStore, readStoreSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
+import { createBotStore, runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
@@ -92,7 +92,7 @@ export class InProcessHost implements BotHost {
     this.#options = readOnly(structuredClone(spec.options) as Record<string, unknown>);
     this.#graceMs = graceMs;
     this.#prepareTimeoutMs = prepareTimeoutMs;
-    this.#store = createBotStore(store ? readStoreSnapshot(store.dir, store.capBytes, warn) : new Map(), store);
+    this.#store = createBotStore(store ? runSnapshot(store, warn) : new Map(), store);
   }
 
   /**

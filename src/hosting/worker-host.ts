@@ -13,7 +13,7 @@ import {
   type SessionInfo,
 } from './host.ts';
 import { WarmPool } from './pool.ts';
-import { readStoreSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
+import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { workerScript } from './worker-bundle.ts';
 import { REPLY, REQUEST, RUNNER_SPIN_MS, spinWhile, type OpenGame, type Reply, type StartMessage, type ToWorker, type WorkerData, type WorkerInit } from './worker-protocol.ts';
 
@@ -285,7 +285,7 @@ export class WorkerHost implements BotHost {
     this.label = label;
     // The store is read once, here, and every thread of the run gets the same snapshot.
     const location = options.store ?? null;
-    const snapshot = location ? readStoreSnapshot(location.dir, location.capBytes, options.warn ?? warnOnStderr) : new Map<string, Uint8Array>();
+    const snapshot = location ? runSnapshot(location, options.warn ?? warnOnStderr) : new Map<string, Uint8Array>();
     const init: WorkerInit = { file: options.file, name: options.name, options: options.options, store: { location, snapshot } };
     const memoryMb = options.memoryMb;
     const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;

@@ -15,7 +15,7 @@
  * A folder that is corrupt (a bad header, a checksum mismatch, unparsable JSON, a stray file) or
  * over its cap when the snapshot is taken is emptied with a warning; it never stops a run.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { BotStore } from '../core/bot.ts';
@@ -194,6 +194,27 @@ export interface StoreLocation {
   /** The bot's folder (created on the first write). */
   readonly dir: string;
   readonly capBytes: number;
+  /**
+   * Where this run keeps the snapshot it started from (a tournament's results folder): read from
+   * there when it exists (a resumed run starts from the same store as the interrupted one, so it
+   * plays the same games), else taken from `dir` and copied there.
+   */
+  readonly snapshotDir?: string;
+}
+
+/**
+ * The snapshot a run of one bot reads: the copy kept for the run when there is one (resume),
+ * else the bot's folder (checked, reset if it must be), copied for the run when it keeps copies.
+ */
+export function runSnapshot(location: StoreLocation, warn: (message: string) => void): StoreSnapshot {
+  const kept = location.snapshotDir;
+  if (kept !== undefined && existsSync(kept)) return readStoreSnapshot(kept, location.capBytes, warn);
+  const snapshot = readStoreSnapshot(location.dir, location.capBytes, warn);
+  if (kept !== undefined) {
+    mkdirSync(kept, { recursive: true });
+    for (const [name, payload] of snapshot) writeAtomic(join(kept, name), encode(payload));
+  }
+  return snapshot;
 }
 
 /**
@@ -303,6 +324,8 @@ export interface BotDataSettings {
   readonly capBytes: number;
   /** Where a reset store's warning goes (default: one line on stderr). */
   readonly warn?: (message: string) => void;
+  /** Where the run keeps a copy of each bot's starting store (`<results>/bot-data`), for resume. */
+  readonly snapshotRoot?: string;
 }
 
 /** The default bot-data folder: `$TAKE_ARENA_CACHE/bot-data`, else `$XDG_CACHE_HOME/take-arena/bot-data`, else `~/.cache/take-arena/bot-data`. */
@@ -313,7 +336,11 @@ export function defaultBotDataRoot(env: NodeJS.ProcessEnv = process.env): string
 
 /** One bot's store folder under a bot-data root (the one path a host hands its bot). */
 export function storeLocation(data: BotDataSettings, botName: string): StoreLocation {
-  return { dir: join(data.root, botName), capBytes: data.capBytes };
+  return {
+    dir: join(data.root, botName),
+    capBytes: data.capBytes,
+    ...(data.snapshotRoot !== undefined ? { snapshotDir: join(data.snapshotRoot, botName) } : {}),
+  };
 }
 
 /** The default warning: one line on stderr. */

@@ -58,6 +58,29 @@ describe('learner', () => {
     expect(readdirSync(join(a, 'learner'))).toEqual(readdirSync(join(seeded, 'learner')));
   }, 60_000);
 
+  it('a resumed run starts from the store the interrupted one started from, and ends as an uninterrupted run', async () => {
+    const spec = { bots: ['learner:nodes=100', 'greedy'], games: [VARIANT], deals: 8, seed: 9, isolation: 'none' as const, concurrency: 1 };
+    const seeded = tempDir('bot-data-');
+    await runSpec({ ...spec, seed: 4, botData: seeded }); // some knowledge to start from
+    const a = tempDir('bot-data-');
+    const b = tempDir('bot-data-');
+    cpSync(seeded, a, { recursive: true });
+    cpSync(seeded, b, { recursive: true });
+    const whole = await runSpec({ ...spec, botData: a });
+    const controller = new AbortController();
+    let seen = 0;
+    const part = await runSpec(
+      { ...spec, botData: b },
+      { signal: controller.signal, sink: { detail: 'live', emit: (e) => void (e.type === 'game-started' && ++seen === 6 && controller.abort()) } },
+    );
+    expect(part.interrupted).toBe(true);
+    // The interrupted games taught the store something; the resume must not read it.
+    expect(readFileSync(join(b, 'learner', readdirSync(join(b, 'learner'))[0]!))).not.toEqual(readFileSync(join(seeded, 'learner', readdirSync(join(seeded, 'learner'))[0]!)));
+    const resumed = await runSpec({ ...spec, botData: b }, { resumeDir: part.dir });
+    expect(comparableLog(resumed.dir)).toEqual(comparableLog(whole.dir));
+    expect(readdirSync(join(part.dir, 'bot-data'))).toEqual(expect.arrayContaining(['learner', 'greedy']));
+  }, 60_000);
+
   it('proves positions within its node budget, using stored ones as solved leaves', () => {
     const game = parseVariant('coins{board=square;side=4}');
     const s = { coins: 0b1111, turn: 'first' as const, scores: [0, 0] as const };
