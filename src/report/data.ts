@@ -8,6 +8,7 @@ import { outcomeClasses } from '../games/analysis.ts';
 import { startOdds, type StartOdds } from '../games/start-odds.ts';
 import type { GameRecord } from '../arena/match.ts';
 import { RESULTS_FILES, openResultsFolder, readLog } from '../arena/results.ts';
+import { droppedText, GUARD_FILES, readLogKey, scanLog } from '../arena/results-guard.ts';
 import { StandingsBuilder, type Standings } from '../arena/standings.ts';
 
 /**
@@ -71,6 +72,37 @@ export interface ReportRun {
   readonly machine: string | null;
 }
 
+/** Whether the log's lines were checked against the folder's checksum chain, and what was left out. */
+export interface LogTrust {
+  /** False for folders without `games.key` (written before lines were checksummed): nothing verified. */
+  readonly verified: boolean;
+  /** Lines left out, e.g. `2 lines dropped (2 failed checksum)`, or null. */
+  readonly dropped: string | null;
+}
+
+/**
+ * The finished games of a log that the report may show: with the folder's key, only lines whose
+ * checksum verifies and whose key is new (as resume trusts them); without one (an older folder),
+ * every game line, marked unverified.
+ */
+function readRecords(dir: string, file: string): { records: GameRecord[]; trust: LogTrust } {
+  const records: GameRecord[] = [];
+  if (!existsSync(join(dir, GUARD_FILES.key))) {
+    for (const { record } of readLog(file)) records.push(record);
+    return { records, trust: { verified: false, dropped: null } };
+  }
+  const seen = new Set<string>();
+  const scan = scanLog(
+    file,
+    readLogKey(dir),
+    (rec) => (seen.has(rec.key) ? 'duplicate' : (seen.add(rec.key), null)),
+    (_text, rec) => {
+      if (rec) records.push(rec);
+    },
+  );
+  return { records, trust: { verified: true, dropped: scan.anyDropped ? droppedText(scan.dropped) : null } };
+}
+
 /** Everything the page is built from. */
 export interface ReportData {
   readonly name: string;
@@ -80,6 +112,8 @@ export interface ReportData {
   readonly complete: boolean;
   readonly gamesTotal: number | null;
   readonly run: ReportRun;
+  /** How far the log's lines were verified (`games.key` checksums), and what was left out. */
+  readonly trust: LogTrust;
   /** The SPRT decision recorded in `summary.json`, when the tournament ran one. */
   readonly sprt: unknown;
   readonly timePerMoveMs: number | null;
@@ -230,11 +264,11 @@ export function loadReportData(dir: string, view: BoardViewFn): ReportData {
   const folder = openResultsFolder(dir, 'report');
   const spec = obj(folder.spec);
   const summary = obj(readJson(join(dir, RESULTS_FILES.summary)));
-  // Later lines of one key replace earlier ones (a resumed run never writes a key twice, but a
-  // folder copied together by hand might).
+  const { records: read, trust } = readRecords(dir, folder.gamesFile);
   const byKey = new Map<string, GameRecord>();
-  for (const { record: r } of readLog(folder.gamesFile)) if (r.termination !== 'interrupted') byKey.set(r.key, r);
+  for (const r of read) if (r.termination !== 'interrupted') byKey.set(r.key, r);
   const records = [...byKey.values()].sort((a, b) => a.index - b.index);
+
   const specGames = Array.isArray(spec['games']) ? spec['games'].filter((g): g is string => typeof g === 'string') : [];
   const variantIds = [...new Set([...specGames, ...records.map((r) => r.variant)])];
   const specBots = Array.isArray(spec['bots']) ? spec['bots'].filter((b): b is string => typeof b === 'string') : [];
@@ -287,6 +321,7 @@ export function loadReportData(dir: string, view: BoardViewFn): ReportData {
     complete: summary['complete'] === true,
     gamesTotal: typeof totalGames === 'number' ? totalGames : null,
     run: runOf(summary, dir),
+    trust,
     sprt: summary['sprt'] ?? null,
     timePerMoveMs: typeof spec['timePerMoveMs'] === 'number' ? spec['timePerMoveMs'] : null,
     standings: builder.snapshot(),

@@ -66,6 +66,7 @@ function header(d: ReportData): string {
     ['bots', String(d.standings.pooled.bots.length)],
     ['variants', String(d.variants.length)],
     ['time per move', d.timePerMoveMs === null ? '–' : `${d.timePerMoveMs} ms`],
+    ['log', d.trust.verified ? (d.trust.dropped ? `checksums verified; ${d.trust.dropped}` : 'every line’s checksum verified') : 'not verified (no games.key: an older folder)'],
   ];
   const description = typeof d.spec['description'] === 'string' ? `<p class="note">${esc(d.spec['description'])}</p>` : '';
   return `<header>

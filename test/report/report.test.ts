@@ -101,6 +101,22 @@ describe('arena report', () => {
     expect(await reportHtml(loadReportData(await reportFixture(), boardView))).not.toContain('id="sprt"');
   });
 
+  it('shows only lines whose checksum verifies, and says how many it left out', async () => {
+    const dir = join(tempDir(), 'tampered');
+    cpSync(await reportFixture(), dir, { recursive: true });
+    expect(loadReportData(dir, boardView).trust).toEqual({ verified: true, dropped: null });
+    const file = join(dir, 'games.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    // A forged game slipped in: a copy of the fourth line under a new key, its winner swapped.
+    const rec = JSON.parse(lines[3]!) as { key: string; winner: string | null };
+    lines.splice(4, 0, JSON.stringify({ ...rec, key: `${rec.key}|forged`, winner: rec.winner === 'optimal' ? 'greedy' : 'optimal' }));
+    writeFileSync(file, lines.join('\n'));
+    const data = loadReportData(dir, boardView);
+    expect(data.trust).toEqual({ verified: true, dropped: '1 line dropped (1 failed checksum)' });
+    expect(data.games).toHaveLength(36);
+    expect(await reportHtml(data)).toContain('checksums verified; 1 line dropped (1 failed checksum)');
+  });
+
   it('says in one line what it expected for a folder that is not a results folder (exit 2)', async () => {
     const { code, err } = await run('report', tempDir());
     expect(code).toBe(2);
