@@ -2,7 +2,7 @@
 // every file and folder in src/, so an edited, added or removed source file sends the bin back to
 // the sources (through tsx) until the next `npm run build`. A stale build is slower, never wrong.
 // Costs one stat per file of src/ (a few milliseconds), far less than loading tsx.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The stamp written into dist/ by the build: when it started and how many source files it saw. */
@@ -37,5 +37,7 @@ export function compiledMain(root) {
     if (statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs > info.started) return null;
   }
   if (statSync(join(root, 'src')).mtimeMs > info.started || files !== info.sources) return null;
-  return join(root, 'dist', 'src', 'cli', 'main.js');
+  // The entry bundled with yargs when the build made it (scripts/build.mjs), else the plain one.
+  const bundled = join(root, 'dist', 'src', 'cli', 'main.bundle.js');
+  return existsSync(bundled) ? bundled : join(root, 'dist', 'src', 'cli', 'main.js');
 }

@@ -7,7 +7,7 @@
 // Plain JavaScript on purpose: it runs before anything is compiled, without tsx.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILD_INFO, sourceFiles } from '../bin/dist-check.mjs';
 
@@ -56,6 +56,49 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
   if (!f.endsWith('.js')) continue;
   const file = join(tmp, 'bots', f);
   writeFileSync(file, readFileSync(file, 'utf8').replace(/(from\s+)(['"])take-arena\2/g, `$1$2${relative(join(tmp, 'bots'), join(tmp, 'src', 'index.js'))}$2`));
+}
+// Third-party packages made of many small modules cost several times as long to load one by one as
+// in one file: the CLI's entry (yargs, which `arena --help` needs) and the tournament dashboard's
+// sink with the Ink components under it (Ink and React, which its first frame waits for) are each
+// bundled with their packages into one module next to the original. Every other module of ours
+// stays outside the bundles (imported from dist/ as usual), so there is one copy of each.
+{
+  const { build } = await import('esbuild');
+  const own = join(tmp, 'src') + sep;
+  const stub = join(tmp, 'react-devtools-core-stub.mjs');
+  // Ink imports React's devtools only when DEV=true, from a package that is not a dependency.
+  writeFileSync(stub, 'export default { initialize() {}, connectToDevTools() {} };\n');
+  /** Bundles `entry` (a file of dist/src) with the packages it uses and our modules under `inside`. */
+  const bundle = (entry, inside) =>
+    build({
+      entryPoints: [entry],
+      outfile: entry.replace(/\.js$/, '.bundle.js'),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'error',
+      // The bin runs React's production build (NODE_ENV defaults to production there).
+      define: { 'process.env.NODE_ENV': '"production"' },
+      alias: { 'react-devtools-core': stub },
+      banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
+      plugins: [
+        {
+          name: 'our-other-modules-stay-shared',
+          setup(b) {
+            b.onResolve({ filter: /^\.\.?\// }, (args) => {
+              const file = resolve(args.resolveDir, args.path);
+              if (!file.startsWith(own) || file === entry || (inside !== null && file.startsWith(inside + sep))) return undefined;
+              const rel = relative(dirname(entry), file);
+              return { path: rel.startsWith('.') ? rel : `./${rel}`, external: true };
+            });
+          },
+        },
+      ],
+    });
+  await bundle(join(tmp, 'src', 'cli', 'main.js'), null);
+  await bundle(join(tmp, 'src', 'tui', 'dashboard-sink.js'), join(tmp, 'src', 'tui'));
+  rmSync(stub);
 }
 writeFileSync(join(tmp, BUILD_INFO), `${JSON.stringify({ started, sources: sourceFiles(root).length }, null, 2)}\n`);
 // Swapped in by two renames, so a running arena sees the old build or the new one, never a half-written one.
