@@ -154,21 +154,26 @@ export function accuracyChart(data: ReportData): ChartSpec | null {
   };
 }
 
-/** Move times per bot as box plots on a log scale, with the time limit and the time forfeits marked. */
+/**
+ * Move times per bot as box plots on a log scale (whiskers min to max, box the quartiles, tick the
+ * median: drawn from quantiles computed over every move, so a million-game log makes the same small
+ * chart), with the time limit and the time forfeits marked.
+ */
 export function moveTimeChart(data: ReportData): ChartSpec | null {
   if (data.moveTimes.length === 0) return null;
   const order = data.standings.pooled.bots.map((b) => b.bot);
   // Sub-microsecond moves read as 0 on a clock: shown at 1 µs so the log scale can place them.
-  const values = data.moveTimes.map((t) => ({ bot: t.bot, ms: Math.max(t.ms, 0.001) }));
+  const floor = (x: number): number => Math.max(x, 0.001);
+  const values = data.moveTimes.map((t) => ({ bot: t.bot, moves: t.moves, min: floor(t.min), q1: floor(t.q1), median: floor(t.median), q3: floor(t.q3), max: floor(t.max) }));
   const limit = data.timePerMoveMs;
-  const forfeits = Object.entries(data.timeForfeits).map(([bot, n]) => ({ bot, ms: limit ?? Math.max(...values.map((v) => v.ms)), n, label: `${n} lost on time` }));
+  const forfeits = Object.entries(data.timeForfeits).map(([bot, n]) => ({ bot, ms: limit ?? Math.max(...values.map((v) => v.max)), n, label: `${n} lost on time` }));
   const y = { field: 'bot', type: 'nominal', sort: order, title: null };
+  const x = (field: string, extra: Record<string, unknown> = {}) => ({ field, type: 'quantitative', scale: { type: 'log' }, ...extra });
+  const tooltip = [{ field: 'bot' }, { field: 'moves' }, { field: 'min', format: '.3f' }, { field: 'q1', format: '.3f' }, { field: 'median', format: '.3f' }, { field: 'q3', format: '.3f' }, { field: 'max', format: '.3f' }];
   const layers: Record<string, unknown>[] = [
-    {
-      data: { values },
-      mark: { type: 'boxplot', extent: 'min-max', size: 14, color: '#2e86ab', median: { color: '#f4a259' } },
-      encoding: { y, x: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, axis: { tickCount: 6, labelOverlap: 'greedy' }, title: 'move time (ms, log scale)' } },
-    },
+    { data: { values }, mark: { type: 'rule', color: '#2e86ab' }, encoding: { y, x: x('min', { axis: { tickCount: 6, labelOverlap: 'greedy' }, title: 'move time (ms, log scale)' }), x2: { field: 'max' }, tooltip } },
+    { data: { values }, mark: { type: 'bar', size: 14, color: '#2e86ab' }, encoding: { y, x: x('q1'), x2: { field: 'q3' }, tooltip } },
+    { data: { values }, mark: { type: 'tick', color: '#f4a259', thickness: 2, size: 14 }, encoding: { y, x: x('median'), tooltip } },
   ];
   if (limit !== null) layers.push({ data: { values: [{ limit }] }, mark: { type: 'rule', color: '#d1495b', strokeDash: [4, 3] }, encoding: { x: { field: 'limit', type: 'quantitative' } } });
   if (forfeits.length > 0) {
@@ -177,7 +182,7 @@ export function moveTimeChart(data: ReportData): ChartSpec | null {
   }
   return {
     id: 'move-times',
-    title: `Move times per bot${limit !== null ? ` (dashed: the ${limit} ms limit; ✕ time forfeits)` : ''}`,
+    title: `Move times per bot: min–max, quartiles, median${limit !== null ? ` (dashed: the ${limit} ms limit; ✕ time forfeits)` : ''}`,
     spec: withConfig({ width: WIDTH - 160, height: { step: 30 }, layer: layers }),
   };
 }

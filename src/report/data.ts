@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArenaError, UsageError } from '../core/errors.ts';
-import type { AnyGame, Seat, Solver } from '../core/game.ts';
+import { otherSeat, type AnyGame, type Seat, type Solver } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { outcomeClasses } from '../games/analysis.ts';
@@ -81,27 +81,63 @@ export interface LogTrust {
 }
 
 /**
- * The finished games of a log that the report may show: with the folder's key, only lines whose
- * checksum verifies and whose key is new (as resume trusts them); without one (an older folder),
- * every game line, marked unverified.
+ * Streams the finished games of a log that the report may show to `onRecord`, in log order: with
+ * the folder's key, only lines whose checksum verifies and whose key is new (as resume trusts
+ * them); without one (an older folder), every game line with a new key, marked unverified.
  */
-function readRecords(dir: string, file: string): { records: GameRecord[]; trust: LogTrust } {
-  const records: GameRecord[] = [];
-  if (!existsSync(join(dir, GUARD_FILES.key))) {
-    for (const { record } of readLog(file)) records.push(record);
-    return { records, trust: { verified: false, dropped: null } };
-  }
+function readRecords(dir: string, file: string, onRecord: (rec: GameRecord) => void): LogTrust {
   const seen = new Set<string>();
+  if (!existsSync(join(dir, GUARD_FILES.key))) {
+    for (const { record } of readLog(file)) {
+      if (seen.has(record.key)) continue;
+      seen.add(record.key);
+      onRecord(record);
+    }
+    return { verified: false, dropped: null };
+  }
   const scan = scanLog(
     file,
     readLogKey(dir),
     (rec) => (seen.has(rec.key) ? 'duplicate' : (seen.add(rec.key), null)),
     (_text, rec) => {
-      if (rec) records.push(rec);
+      if (rec) onRecord(rec);
     },
   );
-  return { records, trust: { verified: true, dropped: scan.anyDropped ? droppedText(scan.dropped) : null } };
+  return { verified: true, dropped: scan.anyDropped ? droppedText(scan.dropped) : null };
 }
+
+/** Move-time quantiles of one bot (ms), for a box plot drawn from them rather than from every move. */
+export interface MoveTimeStats {
+  readonly bot: string;
+  readonly moves: number;
+  readonly min: number;
+  readonly q1: number;
+  readonly median: number;
+  readonly q3: number;
+  readonly max: number;
+}
+
+/** Quantiles by linear interpolation between the order statistics of a sorted sample. */
+function quantile(sorted: Float64Array, q: number): number {
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
+}
+
+function moveTimeStats(bot: string, ms: readonly number[]): MoveTimeStats {
+  const sorted = Float64Array.from(ms).sort();
+  return { bot, moves: sorted.length, min: sorted[0]!, q1: quantile(sorted, 0.25), median: quantile(sorted, 0.5), q3: quantile(sorted, 0.75), max: sorted[sorted.length - 1]! };
+}
+
+/** Options of `loadReportData`. */
+export interface ReportOptions {
+  /** Most games made replayable, the first in the log (default 5,000; `Infinity` for every one). */
+  readonly replays?: number;
+}
+
+/** Games replayable in a report by default: every game of an ordinary tournament, a few MB of page. */
+export const DEFAULT_REPLAYS = 5000;
 
 /** Everything the page is built from. */
 export interface ReportData {
@@ -121,13 +157,20 @@ export interface ReportData {
   readonly variants: readonly ReportVariant[];
   readonly games: readonly ReportGame[];
   /** Every move's time by bot (ms). */
-  readonly moveTimes: readonly { readonly bot: string; readonly ms: number }[];
+  readonly moveTimes: readonly MoveTimeStats[];
+  /** Finished games shown in the standings (every trusted line of the log). */
+  readonly played: number;
   /** Games lost on time, by bot. */
   readonly timeForfeits: Readonly<Record<string, number>>;
 }
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+
+/** The seat that makes move `i` of a game whose first move is `mover`'s (turns alternate). */
+function moverAt(mover: Seat, i: number): Seat {
+  return i % 2 === 0 ? mover : otherSeat(mover);
+}
 
 /** Largest start pile drawn in a P-position strip (the period shows well before). */
 const STRIP_MAX = 400;
@@ -255,26 +298,21 @@ function runOf(summary: Json, dir: string): ReportRun {
 
 /**
  * Reads a results folder and prepares everything the report shows: standings folded from the
- * log, each variant's exact first-mover odds, and every game replayed and judged by the solver.
+ * log, each variant's exact first-mover odds, move-time quantiles, and the games (up to
+ * `options.replays`) replayed and judged by the solver.
  */
-export function loadReportData(dir: string, view: BoardViewFn): ReportData {
+export function loadReportData(dir: string, view: BoardViewFn, options: ReportOptions = {}): ReportData {
   if (!existsSync(join(dir, RESULTS_FILES.games)) || !existsSync(join(dir, RESULTS_FILES.spec))) {
     throw new UsageError(`Expected a results folder (with ${RESULTS_FILES.spec} and ${RESULTS_FILES.games} in it), got ${JSON.stringify(dir)}`);
   }
   const folder = openResultsFolder(dir, 'report');
   const spec = obj(folder.spec);
   const summary = obj(readJson(join(dir, RESULTS_FILES.summary)));
-  const { records: read, trust } = readRecords(dir, folder.gamesFile);
-  const byKey = new Map<string, GameRecord>();
-  for (const r of read) if (r.termination !== 'interrupted') byKey.set(r.key, r);
-  const records = [...byKey.values()].sort((a, b) => a.index - b.index);
-
   const specGames = Array.isArray(spec['games']) ? spec['games'].filter((g): g is string => typeof g === 'string') : [];
-  const variantIds = [...new Set([...specGames, ...records.map((r) => r.variant)])];
   const specBots = Array.isArray(spec['bots']) ? spec['bots'].filter((b): b is string => typeof b === 'string') : [];
-  const bots = [...new Set([...specBots, ...records.flatMap((r) => [r.seats.first, r.seats.second])])];
-  const builder = new StandingsBuilder(bots, variantIds);
-  for (const r of records) builder.add(r);
+  // Bots and variants the log adds beyond the spec's get their rows as they come.
+  const builder = new StandingsBuilder(specBots, specGames);
+  const variantIds = new Set(specGames);
 
   const gamesOf = new Map<string, { game: AnyGame; solver: Solver<unknown, unknown> | undefined }>();
   const variantOf = (id: string) => {
@@ -285,22 +323,41 @@ export function loadReportData(dir: string, view: BoardViewFn): ReportData {
     }
     return v;
   };
+  const maxReplays = options.replays ?? DEFAULT_REPLAYS;
   const games: ReportGame[] = [];
-  const moveTimes: { bot: string; ms: number }[] = [];
+  const times = new Map<string, number[]>();
   const timeForfeits: Record<string, number> = {};
   const observed = new Map<string, { games: number; moverPoints: number }>();
-  for (const rec of records) {
+  let played = 0;
+  // One pass over the log in constant memory but for the replays and the move times.
+  const trust = readRecords(dir, folder.gamesFile, (rec) => {
+    if (rec.termination === 'interrupted') return;
+    played++;
+    builder.add(rec);
+    variantIds.add(rec.variant);
     const { game, solver } = variantOf(rec.variant);
-    const g = replayGame(rec, game, solver, view);
-    games.push(g);
-    for (const p of g.plies) moveTimes.push({ bot: rec.seats[p.seat], ms: p.ms });
+    let mover: Seat;
+    if (games.length < maxReplays) {
+      const g = replayGame(rec, game, solver, view);
+      games.push(g);
+      mover = g.mover;
+    } else mover = game.toMove(game.deal(createRng(rec.dealSeed)));
+    for (let i = 0; i < rec.us.length; i++) {
+      const seat = moverAt(mover, i);
+      const bot = rec.seats[seat];
+      let list = times.get(bot);
+      if (!list) times.set(bot, (list = []));
+      list.push(rec.us[i]! / 1000);
+    }
     if (rec.termination === 'timeout' && rec.faulty) timeForfeits[rec.seats[rec.faulty]] = (timeForfeits[rec.seats[rec.faulty]] ?? 0) + 1;
     const o = observed.get(rec.variant) ?? { games: 0, moverPoints: 0 };
     o.games++;
-    o.moverPoints += rec.outcome.winner === null ? 0.5 : rec.outcome.winner === g.mover ? 1 : 0;
+    o.moverPoints += rec.outcome.winner === null ? 0.5 : rec.outcome.winner === mover ? 1 : 0;
     observed.set(rec.variant, o);
-  }
-  const variants: ReportVariant[] = variantIds.map((id) => {
+  });
+  games.sort((a, b) => a.number - b.number);
+  const moveTimes = [...times].map(([bot, ms]) => moveTimeStats(bot, ms));
+  const variants: ReportVariant[] = [...variantIds].map((id) => {
     const { game } = variantOf(id);
     return {
       id,
@@ -327,6 +384,7 @@ export function loadReportData(dir: string, view: BoardViewFn): ReportData {
     standings: builder.snapshot(),
     variants,
     games,
+    played,
     moveTimes,
     timeForfeits,
   };

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadReportData, type BoardViewFn } from './data.ts';
+import { loadReportData, type BoardViewFn, type ReportOptions } from './data.ts';
 import { reportHtml } from './page.ts';
 
-export type { BoardViewFn, ReportData, ReportGame, ReportPly, ReportVariant } from './data.ts';
-export { loadReportData } from './data.ts';
+export type { BoardViewFn, LogTrust, MoveTimeStats, ReportData, ReportGame, ReportOptions, ReportPly, ReportVariant } from './data.ts';
+export { DEFAULT_REPLAYS, loadReportData } from './data.ts';
 export { reportHtml } from './page.ts';
 
 /**
@@ -12,8 +12,8 @@ export { reportHtml } from './page.ts';
  * to SVG now, the replay script and styles inline). `view` gives each position's picture data.
  * Returns the absolute path written.
  */
-export async function writeReport(dir: string, out: string, view: BoardViewFn): Promise<string> {
-  const html = await reportHtml(loadReportData(dir, view));
+export async function writeReport(dir: string, out: string, view: BoardViewFn, options: ReportOptions = {}): Promise<string> {
+  const html = await reportHtml(loadReportData(dir, view, options));
   const file = resolve(out);
   writeFileSync(file, html);
   return file;

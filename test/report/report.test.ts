@@ -117,6 +117,30 @@ describe('arena report', () => {
     expect(await reportHtml(data)).toContain('checksums verified; 1 line dropped (1 failed checksum)');
   });
 
+  it('--replays N puts in the first N games, says so, and still folds every game into the charts', async () => {
+    const dir = await reportFixture();
+    const data = loadReportData(dir, boardView, { replays: 10 });
+    expect(data.games).toHaveLength(10);
+    expect(data.played).toBe(36);
+    expect(data.standings.pooled.games).toBe(36);
+    const all = loadReportData(dir, boardView);
+    // Move times come from every game: each bot's count is its moves in the standings.
+    for (const t of data.moveTimes) {
+      expect(t.moves).toBe(data.standings.pooled.bots.find((b) => b.bot === t.bot)!.moves);
+      expect(t.min).toBeLessThanOrEqual(t.q1);
+      expect(t.q1).toBeLessThanOrEqual(t.median);
+      expect(t.median).toBeLessThanOrEqual(t.q3);
+      expect(t.q3).toBeLessThanOrEqual(t.max);
+    }
+    expect(data.moveTimes).toEqual(all.moveTimes);
+    expect(await reportHtml(data)).toContain('The first 10 of 36 games are here');
+    const out = join(tempDir(), 'r.html');
+    expect((await run('report', dir, '--out', out, '--replays', 'all')).code).toBe(0);
+    const bad = await run('report', dir, '--replays', 'some');
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim()).toBe('arena: Expected --replays to be a number of games or `all`, got "some"');
+  });
+
   it('says in one line what it expected for a folder that is not a results folder (exit 2)', async () => {
     const { code, err } = await run('report', tempDir());
     expect(code).toBe(2);

@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { boardView } from '../../tui/board-view.ts';
-import { writeReport } from '../../report/index.ts';
+import { UsageError, show } from '../../core/errors.ts';
+import { DEFAULT_REPLAYS, writeReport } from '../../report/index.ts';
 import { io } from '../io.ts';
 
-type Args = { dir: string; out?: string; open: boolean };
+type Args = { dir: string; out?: string; open: boolean; replays?: string };
 
 /** Opens a file with the desktop's viewer (best effort: a machine without one just has the file). */
 function openFile(file: string): void {
@@ -16,8 +17,16 @@ function openFile(file: string): void {
 }
 
 /** Writes the report of a results folder and returns its path (shared with `tournament --report`). */
-export function reportOf(dir: string, out?: string): Promise<string> {
-  return writeReport(dir, out ?? join(dir, 'report.html'), boardView);
+export function reportOf(dir: string, out?: string, replays?: number): Promise<string> {
+  return writeReport(dir, out ?? join(dir, 'report.html'), boardView, replays === undefined ? {} : { replays });
+}
+
+/** `--replays`: a count of games, or `all`. */
+function replaysFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (text.trim() === 'all') return Infinity;
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`Expected --replays to be a number of games or \`all\`, got ${show(text)}`);
+  return Number(text);
 }
 
 /** `arena report <results dir> [--out report.html] [--open]`: a self-contained HTML page of a tournament. */
@@ -28,9 +37,10 @@ export const reportCommand: CommandModule<object, Args> = {
     y
       .positional('dir', { type: 'string', demandOption: true, describe: 'a results folder, e.g. tournaments/results/classic-20261122-043525' })
       .option('out', { type: 'string', describe: 'the HTML file to write (default: report.html in the results folder)' })
-      .option('open', { type: 'boolean', default: false, describe: 'open the report in the default viewer' }) as unknown as Argv<Args>,
+      .option('open', { type: 'boolean', default: false, describe: 'open the report in the default viewer' })
+      .option('replays', { type: 'string', describe: `games made replayable, the first in the log: a number or all (default ${DEFAULT_REPLAYS})` }) as unknown as Argv<Args>,
   async handler(args) {
-    const file = await reportOf(args.dir, args.out);
+    const file = await reportOf(args.dir, args.out, replaysFlag(args.replays));
     io().out(file);
     if (args.open) openFile(file);
   },
