@@ -11,7 +11,15 @@ const parity = await builtin('parity');
 const optimal = await builtin('optimal');
 const greedy = await builtin('greedy');
 const random = await builtin('random');
-const OPPONENTS: Record<string, Player> = { optimal, greedy, random, parity };
+const OPPONENTS: Record<string, Player> = {
+  optimal,
+  greedy,
+  random,
+  parity,
+  hybrid: await builtin('hybrid'),
+  minimax: await builtin('minimax', { depth: '6' }),
+  mcts: await builtin('mcts', { iterations: '200' }),
+};
 
 const rowGame = (row: readonly number[]) => parseVariant(`end-game{row=${row.join(',')}}`);
 
