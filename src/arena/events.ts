@@ -44,6 +44,14 @@ export interface BotFailedEvent {
   readonly reason: string;
 }
 
+/** A bot's store (`ctx.store`) was corrupt or over its cap when the run began: it was emptied. */
+export interface BotStoreResetEvent {
+  readonly type: 'bot-store-reset';
+  readonly bot: string;
+  /** What was wrong, with the folder. */
+  readonly reason: string;
+}
+
 /** The position of a live game, for boards. */
 export interface LivePosition {
   /** The game's `toJSON(state)`. */
@@ -145,6 +153,7 @@ export interface FinishedEvent {
 export type ArenaEvent =
   | TournamentStartedEvent
   | BotFailedEvent
+  | BotStoreResetEvent
   | GameStartedEvent
   | GameEndedEvent
   | GameAbortedEvent

@@ -35,6 +35,8 @@ export interface ExecutionContext {
   finish(record: GameRecord): Promise<void> | undefined;
   /** A bot that cannot start (it forfeits its games): reported once, kept for the summary. */
   botFailed(bot: string, reason: string): void;
+  /** A bot's store had to be emptied (corrupt or over its cap); the bot plays on with an empty one. */
+  storeReset(bot: string, reason: string): void;
 }
 
 /** Plays a tournament's game pairs: a local pool, or a queue of remote workers. */

@@ -53,7 +53,8 @@ export class LocalPool implements Executor {
           memoryMb: o.memoryMb,
           prepareTimeoutMs: o.prepareTimeoutMs,
           resultsDir: o.resultsDir,
-          ...(o.botData ? { botData: o.botData } : {}),
+          // A reset store is an event (the dashboard and the plain lines show it), not stray stderr.
+          ...(o.botData ? { botData: { ...o.botData, warn: (reason: string) => ctx.storeReset(e.spec.label, reason) } } : {}),
           ...(script ? { script } : {}),
           ...(o.graceMs !== undefined ? { graceMs: o.graceMs } : {}),
         }),

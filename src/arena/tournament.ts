@@ -297,6 +297,9 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
       failedBots.push({ bot, reason });
       emit({ type: 'bot-failed', bot, reason });
     },
+    storeReset(bot, reason) {
+      emit({ type: 'bot-store-reset', bot, reason });
+    },
   };
 
   try {

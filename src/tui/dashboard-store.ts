@@ -1,7 +1,7 @@
 import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { Standings } from '../arena/standings.ts';
-import { gameLine, repairedLine } from './plain.ts';
+import { gameLine, repairedLine, storeResetLine } from './plain.ts';
 
 /** A game in flight as the dashboard draws it: who plays what, and its position as of one render. */
 export interface LiveBoard extends LiveSnapshot {
@@ -157,6 +157,9 @@ export class DashboardStore {
         break;
       case 'bot-failed':
         this._failedBots.push({ bot: e.bot, reason: e.reason });
+        break;
+      case 'bot-store-reset':
+        this._log.push(storeResetLine(e));
         break;
       case 'game-started':
         // In-process bots often play a whole game before the sink hears of it: nothing to show,

@@ -21,6 +21,11 @@ export function alignTable(header: readonly string[], rows: readonly (readonly s
 
 const num = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toFixed(digits) : '-');
 
+/** The line of a bot whose store was emptied at the start of the run (dashboard log and plain output). */
+export function storeResetLine(e: { readonly bot: string; readonly reason: string }): string {
+  return `! bot ${e.bot}: ${e.reason}; it plays on with an empty store`;
+}
+
 /** The warning when resume dropped log lines it could not trust. */
 export function repairedLine(r: { readonly dropped: DropCounts; readonly quarantine: string }): string {
   return `! resume: ${droppedText(r.dropped)}, moved to ${r.quarantine}; games without a trusted line are played again`;
@@ -104,6 +109,9 @@ export function plainReporter(write: (line: string) => void, options: { readonly
           return;
         case 'bot-failed':
           if (!json) write(`! bot ${e.bot} failed to start and forfeits all its games: ${e.reason}`);
+          return;
+        case 'bot-store-reset':
+          if (!json) write(storeResetLine(e));
           return;
         case 'game-ended':
           if (!json) write(gameLine(e.record, e.done, e.total));

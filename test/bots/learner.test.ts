@@ -119,3 +119,21 @@ describe('stores in every isolation level', () => {
     expect(readFileSync(join(store, 'where.txt'), 'utf8')).toBe(`${store} 4096`);
   });
 });
+
+describe('a corrupt store in a tournament', () => {
+  it('is emptied with a bot-store-reset event, and the bot plays on', async () => {
+    const botData = tempDir('bot-data-');
+    await runSpec({ bots: ['learner:nodes=50', 'greedy'], games: [VARIANT], deals: 2, seed: 1, isolation: 'none', botData });
+    const dir = join(botData, 'learner');
+    const file = join(dir, readdirSync(dir)[0]!);
+    writeFileSync(file, readFileSync(file).subarray(0, 20)); // torn
+    const events: { type: string; bot?: string; reason?: string }[] = [];
+    const r = await runSpec(
+      { bots: ['learner:nodes=50', 'greedy'], games: [VARIANT], deals: 2, seed: 1, isolation: 'worker', botData },
+      { sink: { emit: (e) => void events.push(e as never) } },
+    );
+    expect(r.summary.games.byTermination.normal).toBe(4);
+    const reset = events.filter((e) => e.type === 'bot-store-reset');
+    expect(reset).toEqual([{ type: 'bot-store-reset', bot: 'learner:nodes=50', reason: expect.stringMatching(/^bot store .*learner was reset \(solved-[0-9a-f]+\.bin: length \d+, header says \d+\)$/) }]);
+  }, 60_000);
+});
