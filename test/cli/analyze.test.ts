@@ -103,4 +103,20 @@ describe('arena analyze', () => {
     expect(code).toBe(2);
     expect(err.trim().split('\n')).toHaveLength(1);
   });
+
+  it('--explain says why, in the family’s own terms (text and JSON); not with --upto', async () => {
+    const text = await run('analyze', 'piles', '--piles', '3,4,5', '--explain');
+    expect(text.code).toBe(0);
+    expect(text.out).toContain('  pile 1: 3 = 011');
+    expect(text.out).toContain('take 2 from pile 1 (3 → 1) and the nim-sum becomes 0');
+    const json = await run('analyze', 'subtraction', '--moves', '1,5,8,10', '--n', '1000000000000000000', '--explain', '--json');
+    expect(JSON.parse(json.out).position.explanation).toEqual([
+      'outcomes repeat with period 13: the P-positions are the piles with pile mod 13 in {0 2 4 6}',
+      'n = 1000000000000000000 mod 13 = 1: an N-position',
+      'take 10: leaves 999999999999999990 mod 13 = 4, a P-position for the opponent',
+    ]);
+    const bad = await run('analyze', 'piles', '--upto', '5', '--explain');
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim()).toBe('arena: Expected `--explain` without `--upto`: it explains one position');
+  });
 });

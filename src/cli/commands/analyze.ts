@@ -1,3 +1,4 @@
+import { explainPosition } from '../../games/explain.ts';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
@@ -9,10 +10,10 @@ import { io } from '../io.ts';
 import { buildCoinTable } from '../coin-table.ts';
 import { coldCountReport, parseColdBound } from './analyze-squares.ts';
 
-type Args = { family: string; upto?: string; seed: string; move?: string; json: boolean; period: boolean; [param: string]: unknown };
+type Args = { family: string; upto?: string; seed: string; move?: string; json: boolean; period: boolean; explain?: boolean; [param: string]: unknown };
 
 /** Options of `analyze` itself; every other `--flag` is a parameter of the family. */
-const OWN = new Set(['_', '$0', 'family', 'upto', 'seed', 'move', 'json', 'period', 'help', 'h', 'build-table', 'table-dir', 'workers', 'count-cold', 'plot']);
+const OWN = new Set(['_', '$0', 'family', 'upto', 'seed', 'move', 'json', 'period', 'explain', 'help', 'h', 'build-table', 'table-dir', 'workers', 'count-cold', 'plot']);
 
 /** JSON has no big integers: bigints (piles above 2^53 − 1) are written as exact decimal strings. */
 const bigintAsString = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? String(v) : v);
@@ -57,6 +58,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
       .option('seed', { type: 'string', default: '0', describe: 'seed for a dealt position (when a parameter is a range)' })
       .option('move', { type: 'string', describe: 'judge this move in the position (GAMES.md notation)' })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON document' })
+      .option('explain', { type: 'boolean', describe: 'one position: why it is won or lost, in the family’s own terms (what `e` shows in arena play)' })
       .option('build-table', { type: 'boolean', describe: 'coins: build the win/lose table of every subset of the board (docs/COINS.md)' })
       .option('table-dir', { type: 'string', describe: 'coins: folder of the board tables (default ~/.cache/take-arena)' })
       .option('workers', { type: 'string', describe: 'coins --build-table: worker threads (default 2)' })
@@ -81,6 +83,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
       raw[key] = Array.isArray(value) ? value.join(',') : value;
     }
     const upto = nonNegativeInt('upto', args.upto);
+    if (args.explain === true && upto !== undefined) throw new UsageError('Expected `--explain` without `--upto`: it explains one position');
     const seed = nonNegativeInt('seed', args.seed) ?? 0;
     const game = makeGame(family.id, raw);
     if (args['build-table'] === true) {
@@ -158,6 +161,11 @@ export const analyzeCommand: CommandModule<object, Args> = {
         const notation = game.formatMove(move);
         (doc.position as Record<string, unknown>).move = { move: notation, optimal };
         text.push(`your move:  ${notation} — ${optimal ? 'optimal: it keeps the best result' : `a mistake; best was ${verdict.bestMove}`}`);
+      }
+      if (args.explain === true) {
+        const why = explainPosition(game, state);
+        (doc.position as Record<string, unknown>).explanation = why ? why.lines : null;
+        text.push('why:', ...(why ? why.lines.map((l) => `  ${l}`) : ['  the game is over']));
       }
     }
     if (args.period) {
