@@ -24,5 +24,8 @@ else {
   const { register: registerCjs } = await import('tsx/cjs/api');
   registerEsm();
   registerCjs();
+  // A bot file in any folder imports `take-arena` and gets this installation.
+  const { resolveTakeArenaAnywhere } = await import('../src/platform/take-arena-anywhere.mjs');
+  await resolveTakeArenaAnywhere();
   await import('../src/cli/main.ts');
 }

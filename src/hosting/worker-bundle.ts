@@ -12,6 +12,8 @@ import { siblingModule } from '../platform/paths.ts';
 
 const WORKER_MODULE = siblingModule(import.meta.url, 'bot-worker');
 const TSX_ENTRY = new URL('./bot-worker.mjs', import.meta.url);
+/** This installation's package entry: what `take-arena` means to a bot file in any folder. */
+const PACKAGE_ENTRY = fileURLToPath(new URL('../index.ts', import.meta.url));
 
 /** One script for all the given bot modules: the worker picks its bot by `workerData.file`. */
 function bundle(files: readonly string[]): Promise<URL> {
@@ -23,7 +25,7 @@ function bundle(files: readonly string[]): Promise<URL> {
     `};`,
     `await runBotWorker(bots[(workerData as { file: string }).file]!);`,
   ].join('\n');
-  return bundleScript(entry, process.cwd(), 'bots');
+  return bundleScript(entry, process.cwd(), 'bots', { 'take-arena': PACKAGE_ENTRY });
 }
 
 /**

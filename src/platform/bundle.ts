@@ -26,8 +26,14 @@ function bundleDir(): string {
 /**
  * Bundles the TypeScript module `entrySource` (imports resolved from `resolveDir`) with everything
  * it imports into one `.mjs` file, and returns its URL. Rejects when esbuild cannot bundle it.
+ * `alias` maps bare package names to absolute paths, wherever the importing file is.
  */
-export async function bundleScript(entrySource: string, resolveDir: string, name: string): Promise<URL> {
+export async function bundleScript(
+  entrySource: string,
+  resolveDir: string,
+  name: string,
+  alias: Readonly<Record<string, string>> = {},
+): Promise<URL> {
   const { build } = await import('esbuild');
   const result = await build({
     stdin: { contents: entrySource, resolveDir, sourcefile: `${name}-entry.ts`, loader: 'ts' },
@@ -37,6 +43,7 @@ export async function bundleScript(entrySource: string, resolveDir: string, name
     target: 'node20',
     write: false,
     logLevel: 'silent',
+    alias: { ...alias },
     // CommonJS dependencies inside an ESM bundle need a `require`.
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });

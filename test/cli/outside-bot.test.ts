@@ -1,0 +1,52 @@
+/**
+ * A bot outside this repository (a bare folder: no package.json, no node_modules) imports the
+ * strategies toolkit from `take-arena` and passes `arena bots check`, run as a user runs it: the
+ * real bin, in a child process whose working folder is the bot's.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = resolve(import.meta.dirname, '../../bin/arena.mjs');
+
+const NEGABOT = `import { defineBot, negamaxSearch, stopTime } from 'take-arena';
+
+export default defineBot({
+  name: 'negabot',
+  description: 'negamax from the take-arena toolkit, eight plies deep',
+  choose: ({ game, state, moves, deadline }) =>
+    negamaxSearch(game, state, moves, { maxDepth: 8, stopAt: stopTime(deadline) }).move,
+});
+`;
+
+async function arena(cwd: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, timeout: 120_000 });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: err.code ?? -1, out: err.stdout ?? '', err: err.stderr ?? '' };
+  }
+}
+
+describe('a bot outside the repository', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'arena-outside-'));
+    writeFileSync(join(dir, 'negabot.ts'), NEGABOT);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const isolation of ['worker', 'none']) {
+    it(`imports negamaxSearch from take-arena and passes bots check (isolation ${isolation})`, async () => {
+      const args = ['bots', 'check', 'negabot', '--bots-dir', dir, '--positions', '2', '--family', 'subtraction', '--isolation', isolation];
+      const { code, out, err } = await arena(dir, ...args);
+      expect(err).not.toContain('Cannot find module');
+      expect(out).toContain('negabot: passed');
+      expect(code).toBe(0);
+    });
+  }
+});
