@@ -1,8 +1,7 @@
-import { show } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
-import { findMove, legalText } from '../core/referee.ts';
-import { BotStartError, errorText, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
+import { judgeReply } from '../core/referee.ts';
+import { BotStartError, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
 import type { GameJob } from './schedule.ts';
 
 /** How a game ended: a closed set (fastchess `MatchTermination`). */
@@ -173,17 +172,8 @@ export async function playMatch(
     else if (!signal) reply = await asked;
     else reply = await Promise.race([asked, (abort ??= abortWait(signal)).promise]);
     if (reply === null) return endGame(job, start, moves, us, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
-    if (!reply.ok) return endGame(job, start, moves, us, sessions, abort, live, null, reply.kind, seat, reply.reason);
-    const i = findMove(game, legal, reply.move);
-    if (i < 0) {
-      let shown: string;
-      try {
-        shown = show(reply.move);
-      } catch (err) {
-        shown = errorText(err);
-      }
-      return endGame(job, start, moves, us, sessions, abort, live, null, 'illegal-move', seat, `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`);
-    }
+    const i = judgeReply(game, legal, reply);
+    if (typeof i !== 'number') return endGame(job, start, moves, us, sessions, abort, live, null, i.kind, seat, i.reason);
     const move = legal[i];
     const before = state;
     state = game.play(state, move);

@@ -1,19 +1,34 @@
 /**
  * The referee: judges a bot's reply against the legal moves, the same way for a tournament match,
- * `arena play` and `arena bots check`.
+ * `arena play` and `arena bots check`. Hosts report what the bot did (a reply, or a fault: a
+ * throw, a crash, no answer in time); the referee rules on the reply itself.
  */
+import { show } from './errors.ts';
 import type { AnyGame } from './game.ts';
 
+/** How a bot can forfeit a game (besides `normal` play and `interrupted` games). */
+export type FaultKind = 'timeout' | 'crash' | 'illegal-move';
+
+/** A bot host's answer to a move request: the bot's reply (still unchecked) or a fault. */
+export type MoveReply =
+  | { readonly ok: true; readonly move: unknown; readonly ms: number }
+  | { readonly ok: false; readonly kind: FaultKind; readonly reason: string; readonly ms: number };
+
+/** A fault reply (the `ok: false` side of `MoveReply`): what the bot forfeits with. */
+export type FaultReply = Extract<MoveReply, { ok: false }>;
+
 /**
- * The index of the bot's reply in the legal list, or -1. Moves are compared by their
- * `formatMove` text; the runner then plays its own copy of the move, never the bot's object.
+ * The index of a move in the legal list, or -1. Moves are compared by identity, then by their
+ * `formatMove` text (a bot in another thread or process, or a solver, returns an equal move, not
+ * the same object); a value the game cannot format is no move at all. The caller then plays its
+ * own copy of the move, never the bot's object.
  */
-export function findMove(game: AnyGame, legal: readonly unknown[], reply: unknown): number {
-  const same = legal.indexOf(reply);
+export function findMove(game: AnyGame, legal: readonly unknown[], move: unknown): number {
+  const same = legal.indexOf(move);
   if (same >= 0) return same;
   let text: string;
   try {
-    text = game.formatMove(reply);
+    text = game.formatMove(move);
   } catch {
     return -1;
   }
@@ -23,7 +38,26 @@ export function findMove(game: AnyGame, legal: readonly unknown[], reply: unknow
 }
 
 /** The legal moves as text for an illegal-move reason, shortened. */
-export function legalText(game: AnyGame, legal: readonly unknown[]): string {
+function legalText(game: AnyGame, legal: readonly unknown[]): string {
   const shown = legal.slice(0, 12).map((m) => game.formatMove(m));
   return shown.join(', ') + (legal.length > 12 ? `, … (${legal.length} in all)` : '');
+}
+
+/**
+ * Rules on a host's reply: the index in `legal` of the move it names, or the fault the bot
+ * forfeits with: the host's own fault (late, crashed), or `illegal-move` for a reply that is not
+ * one of the legal moves (malformed or simply illegal). A number on the legal path, so a match
+ * allocates nothing per move to be judged.
+ */
+export function judgeReply(game: AnyGame, legal: readonly unknown[], reply: MoveReply): number | FaultReply {
+  if (!reply.ok) return reply;
+  const i = findMove(game, legal, reply.move);
+  if (i >= 0) return i;
+  let shown: string;
+  try {
+    shown = show(reply.move);
+  } catch {
+    shown = 'a value that cannot be shown';
+  }
+  return { ok: false, kind: 'illegal-move', reason: `returned ${shown}, not one of the legal moves: ${legalText(game, legal)}`, ms: reply.ms };
 }

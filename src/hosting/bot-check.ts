@@ -20,10 +20,9 @@ import { createRng, deriveSeed } from '../core/rng.ts';
 import { show } from '../core/errors.ts';
 import { FAMILIES, getFamily, makeGame, parseVariant } from '../games/index.ts';
 import { supportedBy, type BotEntry } from './bot-registry.ts';
-import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, errorText, type MoveReply } from './host.ts';
-import { findMove } from '../core/referee.ts';
-import { WorkerHost } from './worker-host.ts';
-import { ProcessHost, tempStderrLogPath } from './process-host.ts';
+import { judgeReply, type MoveReply } from '../core/referee.ts';
+import { createHost } from './create-host.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, errorText, type BotHost, type BotSpec } from './host.ts';
 
 /**
  * Variants the check plays for each family: the family's defaults plus small variants (small
@@ -165,13 +164,9 @@ export async function checkBot(
   const cfg = { ...DEFAULT_CHECK, ...settings };
   const bot = entry.bot;
   const variants = checkVariants(cfg.families);
+  const spec: BotSpec = { label: entry.name, name: entry.name, options };
   if (entry.transport === 'process') {
-    const external = new ProcessHost(entry.name, {
-      name: entry.name,
-      command: entry.command,
-      cwd: entry.cwd,
-      stderrLog: cfg.stderrLog ?? tempStderrLogPath(entry.name),
-    });
+    const external = createHost(entry, spec, { isolation: 'worker', memoryMb: 512, ...(cfg.stderrLog !== undefined ? { stderrLog: cfg.stderrLog } : {}) });
     try {
       await external.start();
     } catch (err) {
@@ -190,9 +185,9 @@ export async function checkBot(
     }
     return rows;
   }
-  let host: WorkerHost | undefined;
+  let host: BotHost | undefined;
   if (cfg.isolation === 'worker') {
-    host = new WorkerHost(entry.name, { file: entry.file, name: entry.name, options, memoryMb: 512 });
+    host = createHost(entry, spec, { isolation: 'worker', memoryMb: 512 });
     try {
       await host.start();
     } catch (err) {
@@ -224,7 +219,7 @@ async function checkVariant(
   game: AnyGame,
   options: Readonly<Record<string, unknown>>,
   cfg: CheckOptions,
-  host: WorkerHost | undefined,
+  host: BotHost | undefined,
 ): Promise<CheckRow> {
   // The bot gets its own Game object, as in a tournament.
   const botGame = Object.freeze(parseVariant(game.id));
@@ -256,11 +251,6 @@ async function checkVariant(
     }
   }
   for (const { i, state, where, moves, seat, rngSeed } of checkPositions(game, cfg)) {
-    const legalOf = (reply: MoveReply): string | number => {
-      if (!reply.ok) return `${reply.kind === 'timeout' ? 'too slow' : reply.kind}: ${reply.reason}`;
-      const k = findMove(game, moves, reply.move);
-      return k >= 0 ? k : `returned ${show(reply.move)}, not a legal move`;
-    };
 
     let first: number | undefined;
     if (host) {
@@ -268,7 +258,7 @@ async function checkVariant(
       const reply = await session.move(structuredClone(state), structuredClone(moves), cfg.timeMs);
       session.close();
       maxMs = Math.max(maxMs, reply.ms);
-      const k = legalOf(reply);
+      const k = ruling(game, moves, reply);
       if (typeof k === 'string') return row('fail', `${where}: ${k}`);
       first = k;
     }
@@ -284,13 +274,13 @@ async function checkVariant(
       return row('fail', `${where}: mutated the state it was given (${reply.reason})`);
     }
     if (!isDeepStrictEqual(given, snapshot)) return row('fail', `${where}: mutated the state it was given`);
-    const k = legalOf(reply);
+    const k = ruling(game, moves, reply);
     if (typeof k === 'string') return row('fail', `${where}: ${k}`);
     if (first === undefined) {
       // In-process only: ask a second time with the same seed for the determinism check.
       const again = await callInProcess(bot, botGame, given, givenMoves, seat, rngSeed, options, cfg.timeMs);
       maxMs = Math.max(maxMs, again.ms);
-      const k2 = legalOf(again);
+      const k2 = ruling(game, moves, again);
       if (typeof k2 === 'string') return row('fail', `${where}: ${k2}`);
       first = k2;
     }
@@ -318,8 +308,14 @@ function* checkPositions(game: AnyGame, cfg: CheckOptions) {
   }
 }
 
+/** The referee's ruling on a reply: the legal move's index, or the failure as the check words it. */
+function ruling(game: AnyGame, moves: readonly unknown[], reply: MoveReply): number | string {
+  const i = judgeReply(game, moves, reply);
+  return typeof i === 'number' ? i : `${i.kind === 'timeout' ? 'too slow' : i.kind}: ${i.reason}`;
+}
+
 /** One variant of an external bot: each position asked in two games with the same seed. */
-async function checkExternalVariant(host: ProcessHost, game: AnyGame, cfg: CheckOptions): Promise<CheckRow> {
+async function checkExternalVariant(host: BotHost, game: AnyGame, cfg: CheckOptions): Promise<CheckRow> {
   let maxMs = 0;
   let passed = 0;
   const row = (status: CheckRow['status'], detail: string): CheckRow => ({ family: game.family, variant: game.id, status, positions: passed, maxMs, detail });
@@ -335,9 +331,8 @@ async function checkExternalVariant(host: ProcessHost, game: AnyGame, cfg: Check
         return row('fail', `${where}: cannot restart: ${err instanceof Error ? err.message : String(err)}`);
       }
       maxMs = Math.max(maxMs, reply.ms);
-      if (!reply.ok) return row('fail', `${where}: ${reply.kind === 'timeout' ? 'too slow' : reply.kind}: ${reply.reason}`);
-      const k = findMove(game, moves, reply.move);
-      if (k < 0) return row('fail', `${where}: returned ${show(reply.move)}, not a legal move`);
+      const k = ruling(game, moves, reply);
+      if (typeof k === 'string') return row('fail', `${where}: ${k}`);
       answers.push(k);
     }
     if (answers[0] !== answers[1]) {

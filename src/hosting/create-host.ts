@@ -1,8 +1,9 @@
 /**
- * Chooses a bot's transport from its registry entry: an external program runs in processes
- * (whatever the isolation setting: it cannot run in-process), a module in worker threads or,
- * with isolation `none`, on the runner's thread.
+ * The one door to the hosts: chooses a bot's transport from its registry entry. An external
+ * program runs in processes (whatever the isolation setting: it cannot run in-process), a module
+ * in worker threads or, with isolation `none`, on the runner's thread.
  */
+import type { AnyBot } from '../core/bot.ts';
 import type { BotEntry } from './bot-registry.ts';
 import type { BotHost, BotSpec } from './host.ts';
 import { InProcessHost } from './in-process-host.ts';
@@ -24,6 +25,14 @@ export interface HostSettings {
   readonly resultsDir?: string;
   /** The bots' persistent stores (`ctx.store`): one folder per bot under a root; none: stores in memory. */
   readonly botData?: BotDataSettings;
+  /** An external bot's stderr log, when it goes elsewhere than `resultsDir` says. */
+  readonly stderrLog?: string;
+}
+
+/** A bot object given directly rather than found by discovery (a test's bot): it runs in-process only. */
+export interface InlineBot {
+  readonly transport: 'inline';
+  readonly bot: AnyBot;
 }
 
 /** The module files among the entries (what the worker bundle needs; manifests are not modules). */
@@ -37,16 +46,19 @@ export function stderrLogFor(name: string, settings: Pick<HostSettings, 'results
 }
 
 /** A host for one bot of a run, by the entry's transport. */
-export function createHost(entry: BotEntry, spec: BotSpec, settings: HostSettings): BotHost {
+export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings: HostSettings): BotHost {
   const grace = settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {};
   const data = settings.botData;
+  if (entry.transport === 'inline') {
+    return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, spec.name) : null, data?.warn);
+  }
   const store = data ? { store: storeLocation(data, entry.name), ...(data.warn ? { warn: data.warn } : {}) } : {};
   if (entry.transport === 'process') {
     return new ProcessHost(spec.label, {
       name: entry.name,
       command: entry.command,
       cwd: entry.cwd,
-      stderrLog: stderrLogFor(entry.name, settings),
+      stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
       ...grace,
       ...store,
     });

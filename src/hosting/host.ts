@@ -3,6 +3,7 @@
  * a bot whatever runs it, and the faults a host reports instead of throwing.
  */
 import type { Seat } from '../core/game.ts';
+import type { FaultKind, FaultReply, MoveReply } from '../core/referee.ts';
 
 /** A bot as a job names it: everything needed to load it anywhere (no process-local state). */
 export interface BotSpec {
@@ -14,13 +15,7 @@ export interface BotSpec {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-/** How a bot can forfeit a game (besides `normal` play and `interrupted` games). */
-export type FaultKind = 'timeout' | 'crash' | 'illegal-move';
-
-/** A bot host's answer to a move request: the bot's reply (still unchecked) or a fault. */
-export type MoveReply =
-  | { readonly ok: true; readonly move: unknown; readonly ms: number }
-  | { readonly ok: false; readonly kind: FaultKind; readonly reason: string; readonly ms: number };
+export type { FaultKind, FaultReply, MoveReply } from '../core/referee.ts';
 
 /** What a host needs to know about one game of one bot. */
 export interface SessionInfo {
@@ -87,9 +82,6 @@ export const DEFAULT_GRACE_MS = 50;
 
 /** Budget of a bot's `prepare` (per variant) when the spec sets none (ms). */
 export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
-
-/** A fault reply (the `ok: false` side of `MoveReply`). */
-export type FaultReply = Extract<MoveReply, { ok: false }>;
 
 /** The fault of a `prepare` that threw. */
 export function prepareCrash(err: unknown, ms: number): FaultReply {

@@ -4,7 +4,7 @@
  * The only module of `src/hosting` imported from outside it; hosting never imports the tournament.
  */
 export * from './host.ts';
-export { createHost, moduleFiles, stderrLogFor, type HostSettings } from './create-host.ts';
+export { createHost, moduleFiles, stderrLogFor, type HostSettings, type InlineBot } from './create-host.ts';
 export * from './bot-registry.ts';
 export * from './bot-check.ts';
 export { InProcessHost, readOnly } from './in-process-host.ts';

@@ -4,6 +4,7 @@
  */
 import type { AnyGame, Game, Solver } from '../core/game.ts';
 import { TooLargeError } from '../core/errors.ts';
+import { findMove } from '../core/referee.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 
 /**
@@ -13,13 +14,6 @@ import { createRng, type Rng } from '../core/rng.ts';
 export function stopTime(deadline: number, now: number = Date.now()): number {
   const left = deadline - now;
   return now + Math.max(0, Math.min(left - 20, left * 0.85));
-}
-
-/** The element of `moves` with the same notation as `move` (solvers may return equal, not identical, moves). */
-export function sameMove<M>(game: Game<unknown, M>, moves: readonly M[], move: M): M | undefined {
-  if (moves.includes(move)) return move;
-  const text = game.formatMove(move);
-  return moves.find((m) => game.formatMove(m) === text);
 }
 
 /** The moves with the largest `game.heuristic`, in list order (all of them when the game has none). */
@@ -85,7 +79,7 @@ export function solverMove<S, M>(game: Game<S, M>, state: S, moves: readonly M[]
   if (!solver) return undefined;
   const best = solver.bestMoveBy ? solver.bestMoveBy(state, deadline - REPLY_MARGIN_MS) : solver.bestMove(state);
   if (best === undefined || best === null) return undefined;
-  const move = sameMove(game, moves, best);
-  if (move === undefined) throw new Error(`the solver's move ${game.formatMove(best)} is not legal in ${game.describe(state)}`);
-  return move;
+  const i = findMove(game as unknown as AnyGame, moves, best);
+  if (i < 0) throw new Error(`the solver's move ${game.formatMove(best)} is not legal in ${game.describe(state)}`);
+  return moves[i];
 }

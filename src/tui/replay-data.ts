@@ -1,11 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import type { GameRecord } from '../arena/match.ts';
-import { parseRecordLine, RESULTS_FILES } from '../arena/results.ts';
+import { readLog, RESULTS_FILES } from '../arena/results.ts';
 
 /** One replayed move: the positions around it, its notation, who played it and in how long. */
 export interface ReplayPly {
@@ -27,24 +27,13 @@ export interface Replay {
 }
 
 /**
- * Reads every finished game of a results folder's `games.jsonl`. A truncated last line (a crash
- * mid-write) is skipped; any other bad line is an error naming the file and line.
+ * Every finished game of a results folder's `games.jsonl`, through the one results reader: a
+ * truncated last line (a crash mid-write) is skipped, any other bad line is an error naming it.
  */
 export function readGames(dir: string): GameRecord[] {
   const file = join(dir, RESULTS_FILES.games);
-  try {
-    statSync(file);
-  } catch {
-    throw new UsageError(`Expected a results folder with ${RESULTS_FILES.games} in it, got ${JSON.stringify(dir)}`);
-  }
-  const text = readFileSync(file, 'utf8');
-  // The piece after the last newline is '' or a line cut short by a crash: either way not a game.
-  const complete = text.split('\n').slice(0, -1);
-  return complete.map((line, i) => {
-    const rec = parseRecordLine(line);
-    if (!rec) throw new UsageError(`Expected a game record on ${file}:${i + 1}, got ${JSON.stringify(line.slice(0, 40))}`);
-    return rec;
-  });
+  if (!existsSync(file)) throw new UsageError(`Expected a results folder with ${RESULTS_FILES.games} in it, got ${JSON.stringify(dir)}`);
+  return Array.from(readLog(file), (entry) => entry.record);
 }
 
 /** Rebuilds a logged game: the variant from its id, the deal from its seed, then each logged move. */

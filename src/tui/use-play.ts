@@ -2,12 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AnyBot } from '../core/bot.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { deriveSeed } from '../core/rng.ts';
-import { createHost, InProcessHost, type BotEntry, type BotSession } from '../hosting/index.ts';
+import { findMove, judgeReply } from '../core/referee.ts';
+import { createHost, type BotEntry, type BotSession } from '../hosting/index.ts';
 import { DEFAULT_STORE_CAP_BYTES, defaultBotDataRoot } from '../platform/bot-store.ts';
 
 /** Bots keep their stores in the user's cache in play too: a learning bot learns from your games. */
 const PLAY_BOT_DATA = { root: defaultBotDataRoot(), capBytes: DEFAULT_STORE_CAP_BYTES };
-import { sameMove } from '../strategies/index.ts';
 
 /** The bot a human plays against, run in-process through the arena's bot host. */
 export interface Opponent {
@@ -76,7 +76,10 @@ export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: P
 
   useEffect(() => {
     const spec = { label: opponent.label, name: opponent.name, options: opponent.options };
-    const host = opponent.entry ? createHost(opponent.entry, spec, { isolation: 'none', memoryMb: 512, botData: PLAY_BOT_DATA }) : new InProcessHost(spec, opponent.bot);
+    // A discovered bot keeps its store in the user's cache; a bot given directly (a test's) has none.
+    const host = opponent.entry
+      ? createHost(opponent.entry, spec, { isolation: 'none', memoryMb: 512, botData: PLAY_BOT_DATA })
+      : createHost({ transport: 'inline', bot: opponent.bot }, spec, { isolation: 'none', memoryMb: 512 });
     const opened = (async (): Promise<BotSession | string> => {
       try {
         await host.start();
@@ -115,21 +118,13 @@ export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: P
       const reply = await s.move(state, moves, timePerMoveMs);
       if (cancelled) return;
       setThinking(false);
-      if (!reply.ok) {
-        setForfeit(`${opponent.label} forfeits: ${reply.kind} (${reply.reason})`);
+      // The tournament's referee: the play screen rules exactly as a match does.
+      const i = judgeReply(game, moves, reply);
+      if (typeof i !== 'number') {
+        setForfeit(`${opponent.label} forfeits: ${i.kind} (${i.reason})`);
         return;
       }
-      const legal = sameMove(game, moves, reply.move);
-      if (legal === undefined) {
-        let shown: string;
-        try {
-          shown = game.formatMove(reply.move);
-        } catch {
-          shown = String(reply.move);
-        }
-        setForfeit(`${opponent.label} forfeits: illegal-move (${shown} is not legal here)`);
-        return;
-      }
+      const legal = moves[i];
       const after = game.play(state, legal);
       setHistory((h) => [...h, { before: state, after, move: legal, text: game.formatMove(legal), seat: botSeat, ms: reply.ms }]);
     };
@@ -155,8 +150,10 @@ export function usePlay({ game, start, human, opponent, seed, timePerMoveMs }: P
       setHistory((h) => {
         const cur = h.length > 0 ? h[h.length - 1]!.after : start;
         if (game.outcome(cur) || game.toMove(cur) !== human) return h;
-        const legal = sameMove(game, game.moves(cur), move);
-        if (legal === undefined) return h;
+        const list = game.moves(cur);
+        const i = findMove(game, list, move);
+        if (i < 0) return h;
+        const legal = list[i];
         return [...h, { before: cur, after: game.play(cur, legal), move: legal, text: game.formatMove(legal), seat: human, ms: 0 }];
       });
     },

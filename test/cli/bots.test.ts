@@ -66,7 +66,7 @@ describe('arena bots check', () => {
   });
 
   it.each([
-    ['illegal', /returned "not a move", not a legal move/],
+    ['illegal', /returned "not a move", not one of the legal moves/],
     ['mutator', /mutated the state it was given/],
     ['fickle', /answered \S+ then \S+ with the same seed/],
     ['silent', /too slow: no move within 100 ms/],

@@ -82,7 +82,7 @@ describe('play loop', () => {
     await until(r.lastFrame, /not legal|Expected/);
     await typeMove(r.stdin, '1');
     const f = await until(r.lastFrame, 'you won');
-    expect(f).toContain('cheat forfeits: illegal-move (99 is not legal here)');
+    expect(f).toContain('cheat forfeits: illegal-move (returned 99, not one of the legal moves: ');
     expect(f).toContain('you won');
   });
 
