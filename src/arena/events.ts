@@ -17,6 +17,8 @@ import type { TournamentSummary } from './summary.ts';
 export interface TournamentStartedEvent {
   readonly type: 'tournament-started';
   readonly name: string;
+  /** The master seed: every deal and bot seed derives from it. */
+  readonly seed: number;
   /** The results folder. */
   readonly dir: string;
   /** Bot labels, in spec order. */
@@ -139,14 +141,12 @@ export interface StandingsEvent {
   readonly total: number;
 }
 
-/** The last event. `interrupted`: stopped early (SIGINT); `resume` is the command to continue. */
+/** The last event. `interrupted`: stopped early (SIGINT); the results folder `dir` can be resumed. */
 export interface FinishedEvent {
   readonly type: 'finished';
   readonly summary: TournamentSummary;
   readonly dir: string;
   readonly interrupted: boolean;
-  /** Set when interrupted: the command line that continues the tournament. */
-  readonly resume: string | null;
 }
 
 /** Everything a tournament reports. */
@@ -169,17 +169,4 @@ export interface EventSink {
   readonly detail?: 'games' | 'live';
   /** Receives one event; must not throw (errors are the sink's own business). */
   emit(event: ArenaEvent): void;
-}
-
-/** Fans events out to several sinks. */
-export function teeSink(...sinks: readonly EventSink[]): EventSink {
-  return {
-    detail: sinks.some((s) => s.detail === 'live') ? 'live' : 'games',
-    emit(event) {
-      for (const s of sinks) {
-        if (event.type === 'game-started' && s.detail !== 'live') continue;
-        s.emit(event);
-      }
-    },
-  };
 }

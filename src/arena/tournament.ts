@@ -92,8 +92,6 @@ export interface RunOptions {
   readonly graceMs?: number;
   /** Minimum time between two `standings` events while running (ms). */
   readonly standingsEveryMs?: number;
-  /** The command that resumes, for the `finished` event when interrupted (default `arena tournament --resume <dir>`). */
-  readonly resumeCommand?: (dir: string) => string;
   /**
    * What plays the games, given the results folder (default: a local pool of `spec.concurrency`
    * matches on this machine).
@@ -220,6 +218,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   emit({
     type: 'tournament-started',
     name: spec.name,
+    seed: spec.seed,
     dir,
     bots: spec.bots,
     variants: spec.games,
@@ -334,7 +333,6 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     writeFileAtomic(join(dir, RESULTS_FILES.standings), standingsCsv(snapshot));
   }
   emit({ type: 'standings', standings: snapshot, done, total });
-  const resume = interrupted ? (options.resumeCommand ?? ((d: string) => `arena tournament --resume ${JSON.stringify(d)}`))(dir) : null;
-  emit({ type: 'finished', summary, dir, interrupted, resume });
+  emit({ type: 'finished', summary, dir, interrupted });
   return { dir, summary, interrupted };
 }

@@ -5,7 +5,7 @@ import { parseVariant } from '../games/index.ts';
 import { Crosstable } from './Crosstable.tsx';
 import { DashboardHeader } from './DashboardHeader.tsx';
 import { DashboardHelp } from './DashboardHelp.tsx';
-import type { DashboardModel, DashboardStore } from './dashboard-store.ts';
+import type { DashboardModel, DashboardStore, LogEntry } from './dashboard-store.ts';
 import { footer, KEYS } from './keys.ts';
 import { LiveGames } from './LiveGames.tsx';
 import { RecentResults } from './RecentResults.tsx';
@@ -20,6 +20,8 @@ export interface DashboardControls {
   /** Pause and resume the tournament itself; without them `p` freezes only the display. */
   pause?(): void;
   resume?(): void;
+  /** The command line that continues a stopped run, shown at the end (the CLI's words). */
+  resumeCommand?(dir: string): string;
 }
 
 /** The four views, in tab order (keys 1–4). */
@@ -101,10 +103,10 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   const table = model.standings?.pooled;
   return (
     <>
-      <Static items={model.log as string[]}>
-        {(line, i) => (
-          <Text key={i} {...(/ forfeits: | by forfeit/.test(line) ? theme.warn : theme.muted)}>
-            {line}
+      <Static items={model.log as LogEntry[]}>
+        {(entry, i) => (
+          <Text key={i} {...(entry.warn ? theme.warn : theme.muted)}>
+            {entry.text}
           </Text>
         )}
       </Static>
@@ -150,7 +152,7 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
             <Text bold {...(live.finished.interrupted ? theme.warn : theme.good)}>
               {live.finished.interrupted ? `Stopped after ${live.done} of ${live.total} games; results saved in ${live.finished.dir}` : `Finished: results in ${live.finished.dir}`}
             </Text>
-            {live.finished.resume ? <Text>{`Resume with: ${live.finished.resume}`}</Text> : null}
+            {live.finished.interrupted && controls.resumeCommand ? <Text>{`Resume with: ${controls.resumeCommand(live.finished.dir)}`}</Text> : null}
           </Box>
         ) : (
           <Text {...theme.muted} wrap="truncate-end">

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { render, type Instance } from 'ink';
 import { createElement } from 'react';
 import type { EventSink } from '../arena/events.ts';
-import { RESULTS_FILES } from '../arena/results.ts';
 import { Dashboard, type DashboardControls } from './Dashboard.tsx';
 import { DashboardStore } from './dashboard-store.ts';
 
@@ -23,16 +20,6 @@ export interface DashboardSinkOptions {
   readonly stdin?: NodeJS.ReadStream;
 }
 
-/** The seed saved in a results folder's spec, or null. */
-function savedSeed(dir: string): number | null {
-  try {
-    const spec = JSON.parse(readFileSync(join(dir, RESULTS_FILES.spec), 'utf8')) as { seed?: unknown };
-    return typeof spec.seed === 'number' ? spec.seed : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The Ink dashboard as an event sink. It asks for live games (`detail: 'live'`) and reads their
  * positions only when it draws; it folds events into a store at once and renders at most every
@@ -46,6 +33,7 @@ export function dashboardSink(options: DashboardSinkOptions = {}): EventSink {
     quit: options.controls?.quit ?? (() => void process.kill(process.pid, 'SIGINT')),
     ...(options.controls?.pause ? { pause: options.controls.pause } : {}),
     ...(options.controls?.resume ? { resume: options.controls.resume } : {}),
+    ...(options.controls?.resumeCommand ? { resumeCommand: options.controls.resumeCommand } : {}),
   };
   let app: Instance | null = null;
   const mount = (): void => {
@@ -62,10 +50,6 @@ export function dashboardSink(options: DashboardSinkOptions = {}): EventSink {
       try {
         mount();
         store.push(event);
-        if (event.type === 'tournament-started') {
-          const seed = savedSeed(event.dir);
-          if (seed !== null) store.setSeed(seed);
-        }
         if (event.type === 'finished') {
           const done = app;
           // Let React commit the final frame, then give the terminal back.

@@ -37,7 +37,7 @@ export interface DashboardModel {
    * while games finish slowly; when many finish between two renders, one line for the batch plus
    * one per forfeit (a line per game at thousands of games a second would cost more than the games).
    */
-  readonly log: readonly string[];
+  readonly log: readonly LogEntry[];
   readonly standings: Standings | null;
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly finished: FinishedEvent | null;
@@ -45,6 +45,21 @@ export interface DashboardModel {
 
 /** Finished games kept for the results view. */
 export const RECENT_KEPT = 200;
+/**
+ * One line of the dashboard's scrolling log: a finished game, a batch of games, the count of
+ * forfeits a batch did not list, or a results log repaired on resume; `warn` when the view shows
+ * it as a warning (it reports a forfeit or a repair).
+ */
+export interface LogEntry {
+  readonly kind: 'game' | 'batch' | 'more' | 'repaired';
+  readonly warn: boolean;
+  readonly text: string;
+}
+
+function gameEntry(rec: GameRecord, done: number, total: number): LogEntry {
+  return { kind: 'game', warn: rec.termination !== 'normal', text: gameLine(rec, done, total) };
+}
+
 /** Most finished games logged one line each per render; beyond it a batch gets one line. */
 export const LOG_EACH_UPTO = 12;
 
@@ -127,7 +142,7 @@ export class DashboardStore {
   private _live = new Map<number, InFlight>();
   private _recent: GameRecord[] = [];
   private _batch: Batch = emptyBatch();
-  private readonly _log: string[] = [];
+  private readonly _log: LogEntry[] = [];
   private _standings: Standings | null = null;
   private _failedBots: { bot: string; reason: string }[] = [];
   private _finished: FinishedEvent | null = null;
@@ -146,6 +161,7 @@ export class DashboardStore {
     switch (e.type) {
       case 'tournament-started':
         this._name = e.name;
+        this._seed = e.seed;
         this._dir = e.dir;
         this._bots = e.bots;
         this._variants = e.variants;
@@ -153,7 +169,7 @@ export class DashboardStore {
         this._done = e.done;
         this._resumed = e.done;
         this._startedAt = this._clock();
-        if (e.repaired) this._log.push(repairedLine(e.repaired));
+        if (e.repaired) this._log.push({ kind: 'repaired', warn: true, text: repairedLine(e.repaired) });
         break;
       case 'bot-failed':
         this._failedBots.push({ bot: e.bot, reason: e.reason });
@@ -187,7 +203,6 @@ export class DashboardStore {
         this._finished = e;
         this._live.clear();
         this._standings = e.summary.standings;
-        this._seed = e.summary.seed;
         this.flush();
         return;
     }
@@ -203,12 +218,6 @@ export class DashboardStore {
       this._pausedSince = null;
     }
     this.flush();
-  }
-
-  /** Sets the seed shown in the header (read from the results folder's spec). */
-  setSeed(seed: number): void {
-    this._seed = seed;
-    this._schedule();
   }
 
   /** Builds the snapshot and tells the listeners now. */
@@ -260,15 +269,19 @@ export class DashboardStore {
     if (b.count === 0) return;
     this._batch = emptyBatch();
     if (b.count <= LOG_EACH_UPTO) {
-      for (const p of b.head) this._log.push(gameLine(p.rec, p.done, p.total));
+      for (const p of b.head) this._log.push(gameEntry(p.rec, p.done, p.total));
       return;
     }
     const width = String(b.total).length;
-    this._log.push(
-      `[${String(b.firstDone).padStart(width)}–${b.lastDone}/${b.total}] ${b.count} games finished${b.forfeitCount ? `, ${b.forfeitCount} by forfeit:` : ''}`,
-    );
-    for (const p of b.forfeits) this._log.push(gameLine(p.rec, p.done, p.total));
-    if (b.forfeitCount > LOG_EACH_UPTO) this._log.push(`  … and ${b.forfeitCount - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)`);
+    this._log.push({
+      kind: 'batch',
+      warn: b.forfeitCount > 0,
+      text: `[${String(b.firstDone).padStart(width)}–${b.lastDone}/${b.total}] ${b.count} games finished${b.forfeitCount ? `, ${b.forfeitCount} by forfeit:` : ''}`,
+    });
+    for (const p of b.forfeits) this._log.push(gameEntry(p.rec, p.done, p.total));
+    if (b.forfeitCount > LOG_EACH_UPTO) {
+      this._log.push({ kind: 'more', warn: true, text: `  … and ${b.forfeitCount - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)` });
+    }
   }
 
   private _build(): DashboardModel {

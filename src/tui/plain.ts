@@ -92,7 +92,10 @@ export function crosstableLines(t: StandingsTable): string[] {
 }
 
 /** The plain reporter as an event sink; `write` receives whole lines. */
-export function plainReporter(write: (line: string) => void, options: { readonly json?: boolean } = {}): EventSink {
+export function plainReporter(
+  write: (line: string) => void,
+  options: { readonly json?: boolean; readonly resumeCommand?: (dir: string) => string } = {},
+): EventSink {
   const json = options.json ?? false;
   return {
     detail: 'games',
@@ -141,7 +144,7 @@ export function plainReporter(write: (line: string) => void, options: { readonly
           write('');
           if (e.interrupted) {
             write(`Interrupted after ${games.played} of ${games.total} games.`);
-            write(`Resume with: ${e.resume ?? ''}`);
+            if (options.resumeCommand) write(`Resume with: ${options.resumeCommand(e.dir)}`);
           } else write(`Results in ${e.dir}`);
           return;
         }

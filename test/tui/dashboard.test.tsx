@@ -36,7 +36,7 @@ describe('dashboard store', () => {
     expect(m.done).toBe(18);
     expect(m.total).toBe(18);
     expect(m.log).toHaveLength(18);
-    expect(m.log[0]).toMatch(/^\[ 1\/18\] subtraction.*: optimal vs random 1-0, \d+ moves$/);
+    expect(m.log[0]!.text).toMatch(/^\[ 1\/18\] subtraction.*: optimal vs random 1-0, \d+ moves$/);
     expect(m.finished?.interrupted).toBe(false);
     expect(m.seed).toBe(11);
     expect(gamesPerSecond(m)).toBeCloseTo(18 / ((steps.length - 1) * 0.01), 5);
@@ -113,7 +113,7 @@ describe('dashboard store', () => {
     for (const e of [EVENTS[0]!, ...ended.slice(0, 3), forfeit, ...ended.slice(4)]) store.push(e);
     expect(ended.length).toBeGreaterThan(LOG_EACH_UPTO);
     store.flush();
-    const log = store.getSnapshot().log;
+    const log = store.getSnapshot().log.map((e) => e.text);
     expect(log).toHaveLength(2);
     expect(log[0]).toBe('[ 1–18/18] 18 games finished, 1 by forfeit:');
     expect(log[1]).toMatch(/^\[ 4\/18\] .* optimal forfeits: timeout \(no move within 5 ms\)$|^\[ 4\/18\] .* \w+ forfeits: timeout \(no move within 5 ms\)$/);
@@ -127,7 +127,7 @@ describe('dashboard store', () => {
       store.push(i < 16 ? { ...e, record: { ...e.record, termination: 'crash', faulty: 'first', reason: `boom ${i}` } } : e);
     }
     store.flush();
-    const log = store.getSnapshot().log;
+    const log = store.getSnapshot().log.map((e) => e.text);
     expect(log[0]).toBe('[ 1–18/18] 18 games finished, 16 by forfeit:');
     expect(log.slice(1, 1 + LOG_EACH_UPTO).every((l, i) => l.endsWith(`forfeits: crash (boom ${i})`))).toBe(true);
     expect(log[1 + LOG_EACH_UPTO]).toBe(`  … and ${16 - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)`);
@@ -243,7 +243,8 @@ describe('dashboard fed with a recorded event stream', () => {
   it('q asks the run to stop; an interrupted finish prints the resume command', async () => {
     const store = new DashboardStore(5);
     let quits = 0;
-    const r = render(<Dashboard store={store} controls={{ quit: () => void quits++ }} width={80} height={24} />);
+    const resumeCommand = (dir: string): string => `arena tournament --resume ${JSON.stringify(dir)}`;
+    const r = render(<Dashboard store={store} controls={{ quit: () => void quits++, resumeCommand }} width={80} height={24} />);
     unmount = r.unmount;
     const { steps, play } = recording();
     const half = steps.findIndex((e) => e.type === 'game-ended' && e.done === 9);
@@ -253,7 +254,7 @@ describe('dashboard fed with a recorded event stream', () => {
     await settle();
     expect(quits).toBe(1);
     expect(r.lastFrame()).toContain('stopping');
-    store.push({ ...FINISHED, interrupted: true, resume: 'arena tournament --resume "tournaments/results/recorded"' });
+    store.push({ ...FINISHED, interrupted: true });
     await settle();
     const f = r.lastFrame()!;
     expect(f).toContain('Stopped after 9 of 18 games; results saved in tournaments/results/recorded');

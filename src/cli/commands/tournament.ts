@@ -31,6 +31,11 @@ type Args = {
 };
 
 /** Exit code after SIGINT (128 + 2), as shells expect. */
+/** The command line that continues an interrupted tournament's results folder. */
+function resumeCommand(dir: string): string {
+  return `arena tournament --resume ${JSON.stringify(dir)}`;
+}
+
 export const EXIT_INTERRUPTED = 130;
 
 /** A repeated scalar flag: the last one wins, as in most CLIs. */
@@ -171,8 +176,8 @@ export const tournamentCommand: CommandModule<object, Args> = {
     // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
     const sink =
       out.isTTY && !args.plain && !args.json
-        ? (await loadDashboardSink()).dashboardSink({ controls: { pause: () => pause.pause(), resume: () => pause.resume() } })
-        : plainReporter((line) => out.out(line), { json: args.json });
+        ? (await loadDashboardSink()).dashboardSink({ controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand } })
+        : plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
     const controller = new AbortController();
     let signals = 0;
     const onSigint = (): void => {
@@ -187,10 +192,9 @@ export const tournamentCommand: CommandModule<object, Args> = {
         signal: controller.signal,
         pause,
         ...(resumeDir !== undefined ? { resumeDir } : {}),
-        resumeCommand: (dir) => `arena tournament --resume ${JSON.stringify(dir)}`,
       });
       if (result.interrupted) {
-        if (args.json) out.err(`Interrupted; resume with: arena tournament --resume ${JSON.stringify(result.dir)}`);
+        if (args.json) out.err(`Interrupted; resume with: ${resumeCommand(result.dir)}`);
         if (args.report !== undefined) out.err('No report: the tournament was interrupted (resume it with --report)');
         process.exitCode = EXIT_INTERRUPTED;
       } else if (args.report !== undefined) {
