@@ -6,16 +6,16 @@
  * `strength` below 1 (`optimal:strength=0.6`, or `easy`/`medium`) plays that best move with that
  * probability and a random legal move otherwise, from its seeded rng: an opponent a beginner can beat.
  */
-import { atStrength, cachedSolver, defineBot, greedyMove, solverMove, strengthOption, warmSolver } from 'take-arena';
+import { atStrength, defineBot, greedyMove, solverMove, strengthOption, warmSolver } from 'take-arena';
 
 export default defineBot({
   name: 'optimal',
   description: "perfect play from the game's solver: the family's winning tie-break, the longest defence when lost, the best margin when scored",
   options: { strength: strengthOption },
-  supports: (game) => cachedSolver(game) !== undefined,
+  supports: (game) => game.solver?.() !== undefined,
   prepare: (game) => warmSolver(game),
   choose({ game, state, moves, deadline, rng, options }) {
-    if (!cachedSolver(game)) throw new Error(`optimal: ${game.id} has no solver`);
+    if (!game.solver?.()) throw new Error(`optimal: ${game.id} has no solver`);
     return atStrength(options.strength, rng, moves, () => solverMove(game, state, moves, deadline) ?? greedyMove(game, state, moves, rng));
   },
 });

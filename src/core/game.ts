@@ -100,14 +100,6 @@ export interface Game<S, M> {
   heuristic?(s: S, m: M): number;
   /** How much game is left (hybrid's switch), e.g. stones, coins or numbers remaining. */
   size?(s: S): number;
-  /** Tables over start positions 0..upto for `arena analyze --upto` (one-pile and piles families). */
-  tabulate?(upto: number): Tabulation;
-  /**
-   * The eventual period of the outcome (or nim-value) sequence over start piles, for `arena analyze
-   * --period` (one-pile families, finite-set piles); null when it is not found within the solver's
-   * table limits.
-   */
-  period?(): PeriodSummary | null;
 }
 
 /** Pre-period and period of a sequence over piles: value(n) = value(n + period) for n ≥ preperiod. */
@@ -145,6 +137,20 @@ export interface GameFamily<P extends object = Record<string, unknown>, S = unkn
   readonly params: { readonly [K in keyof P]-?: ParamSpec<P[K]> };
   /** Builds a variant from validated parameters (may throw ParamError for cross-field checks). */
   create(params: P): Game<S, M>;
+  /** Whole-family analysis for `arena analyze` (not part of the game a bot receives). */
+  readonly analysis?: FamilyAnalysis<P>;
+}
+
+/** What `arena analyze` can compute over a family's start positions, from a variant's parameters. */
+export interface FamilyAnalysis<P> {
+  /** Tables over start positions 0..upto for `--upto` (one-pile and piles families). */
+  tabulate?(params: P, upto: number): Tabulation;
+  /**
+   * The eventual period of the outcome (or nim-value) sequence over start piles, for `--period`;
+   * null when it is not found within the solver's table limits, undefined when the variant has no
+   * such sequence (piles under Nim or squares, whose nim-values grow without bound).
+   */
+  period?(params: P): PeriodSummary | null | undefined;
 }
 
 /** A family with its types erased. */

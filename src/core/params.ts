@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ParamError, didYouMean, show } from './errors.ts';
-import type { AnyFamily, AnyGame, GameFamily, Game } from './game.ts';
+import { ParamError, TooLargeError, didYouMean, show } from './errors.ts';
+import type { AnyFamily, AnyGame, GameFamily, Game, Solver } from './game.ts';
 
 /**
  * One parameter of a game family or a bot: a zod schema that accepts both JSON values (from
@@ -160,12 +160,34 @@ export function parseParams<P extends object>(
   return out as P;
 }
 
-/** Builds a variant of a family from raw parameters, validating them first. */
+/**
+ * Builds a variant of a family from raw parameters, validating them first. The solver contract is
+ * enforced here, once for every family: `solver()` builds at most once per variant (bots ask for it
+ * every move, and its tables are the costly part) and never throws (a variant too large to solve,
+ * TooLargeError, has none).
+ */
 export function createVariant<P extends object, S, M>(
   family: GameFamily<P, S, M>,
   raw: Readonly<Record<string, unknown>> = {},
 ): Game<S, M> {
-  return family.create(parseParams(family.id, family.params, raw));
+  const game = family.create(parseParams(family.id, family.params, raw));
+  const build = game.solver;
+  if (build) {
+    let built = false;
+    let solver: Solver<S, M> | undefined;
+    game.solver = () => {
+      if (!built) {
+        try {
+          solver = build.call(game);
+        } catch (err) {
+          if (!(err instanceof TooLargeError)) throw err;
+        }
+        built = true;
+      }
+      return solver;
+    };
+  }
+  return game;
 }
 
 /** Type-erasing identity for families in the registry. */

@@ -1,5 +1,23 @@
 import { TooLargeError } from '../core/errors.ts';
-import type { AnyGame, OutcomeClass, Tabulation } from '../core/game.ts';
+import type { AnyGame, Game, OutcomeClass, PeriodSummary, Tabulation } from '../core/game.ts';
+import { getFamily } from './index.ts';
+
+/**
+ * The family's table over start positions 0..upto of a variant (`arena analyze --upto`); undefined
+ * when the family has none. Throws ParamError or TooLargeError for a bad `upto`.
+ */
+export function tabulate<S, M>(game: Game<S, M>, upto: number): Tabulation | undefined {
+  return getFamily(game.family).analysis?.tabulate?.(game.params, upto);
+}
+
+/**
+ * The eventual period of a variant's outcome (or nim-value) sequence over start piles (`arena
+ * analyze --period`): null when not found within the table limits, undefined when the variant has
+ * no such sequence.
+ */
+export function findPeriod<S, M>(game: Game<S, M>): PeriodSummary | null | undefined {
+  return getFamily(game.family).analysis?.period?.(game.params);
+}
 
 /** Exact verdict on one position, as `arena analyze`, hints and reviews show it. */
 export interface PositionAnalysis {

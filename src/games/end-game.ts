@@ -99,7 +99,6 @@ export const endGame = defineFamily<EndGameParams, EndGameState, EndGameMove>({
     // A given row fixes the length; the id then names only the row, so it round-trips.
     const params: EndGameParams = row ? { ...raw, length: row.length } : raw;
     const { values } = params;
-    let solver: Solver<EndGameState, EndGameMove> | undefined;
     const game: Game<EndGameState, EndGameMove> = {
       id: row ? variantId('end-game', { row }) : variantId('end-game', { length: params.length, values }),
       family: 'end-game',
@@ -139,7 +138,7 @@ export const endGame = defineFamily<EndGameParams, EndGameState, EndGameMove>({
       },
       describe: (s) => `row ${rowText(s) || '(empty)'}, scores ${s.scores[0]}–${s.scores[1]}, ${s.turn} to move`,
       toJSON: (s) => ({ row: s.row.slice(s.lo, s.hi), scores: s.scores }),
-      solver: () => (solver ??= endGameSolver()),
+      solver: () => endGameSolver(),
       heuristic: (s, m) => s.row[m === 'L' ? s.lo : s.hi - 1]!,
       size: (s) => s.hi - s.lo,
     };

@@ -78,9 +78,18 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
     },
     n: pileRangeParam(50, 200),
   },
+  analysis: {
+    tabulate({ moves }, upto) {
+      checkUpto(upto, MAX_NO_REPEAT_PILE);
+      return { pPositions: noRepeatPPositions(noRepeatTable(moves, upto), upto) };
+    },
+    period({ moves }) {
+      const p = noRepeatPeriod(moves, MAX_NO_REPEAT_PILE);
+      return p && { preperiod: p.preperiod, period: p.period };
+    },
+  },
   create(params) {
     const { moves } = params;
-    let solved: { solver: Solver<NoRepeatState, number> | undefined } | null = null;
     const legal = (s: NoRepeatState): number[] => moves.filter((m) => m <= s.pile && m !== s.forbidden);
     const game: Game<NoRepeatState, number> = {
       id: variantId('no-repeat', params),
@@ -101,19 +110,7 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
       describe: (s) =>
         `pile ${s.pile}, ${s.forbidden === null ? 'nothing' : `taking ${s.forbidden}`} forbidden, ${s.turn} to move`,
       toJSON: (s) => ({ pile: pileJSON(s.pile), forbidden: s.forbidden }),
-      solver: () => {
-        // Built once per variant: bots ask for the solver every move, and the table is the costly part.
-        if (solved === null) solved = { solver: noRepeatSolver(moves, params.n.max) };
-        return solved.solver;
-      },
-      tabulate(upto) {
-        checkUpto(upto, MAX_NO_REPEAT_PILE);
-        return { pPositions: noRepeatPPositions(noRepeatTable(moves, upto), upto) };
-      },
-      period() {
-        const p = noRepeatPeriod(moves, MAX_NO_REPEAT_PILE);
-        return p && { preperiod: p.preperiod, period: p.period };
-      },
+      solver: () => noRepeatSolver(moves, params.n.max),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
     };

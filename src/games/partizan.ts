@@ -115,9 +115,18 @@ export const partizan = defineFamily<PartizanParams, PartizanState, number>({
       choices: ['left', 'right'],
     },
   },
+  analysis: {
+    tabulate({ left, right }, upto) {
+      checkUpto(upto, MAX_TABLE_PILE);
+      return { classes: partizanClasses(partizanTable(left, right, upto), upto) };
+    },
+    period({ left, right }) {
+      const p = partizanPeriod(left, right, MAX_TABLE_PILE);
+      return p && { preperiod: p.preperiod, period: p.period };
+    },
+  },
   create(params) {
     const { left, right } = params;
-    let solved: { solver: Solver<PartizanState, number> | undefined } | null = null;
     const legal = (s: PartizanState): number[] => {
       const mine = s.turn === 'first' ? left : right;
       return mine.filter((m) => m <= s.pile);
@@ -137,19 +146,7 @@ export const partizan = defineFamily<PartizanParams, PartizanState, number>({
       parseMove: (text, s) => parseTake(text, legal(s)),
       describe: (s) => `pile ${s.pile}, ${sideOf(s.turn) === 'left' ? 'Left' : 'Right'} (${s.turn}) to move`,
       toJSON: (s) => ({ pile: pileJSON(s.pile), side: sideOf(s.turn) }),
-      solver: () => {
-        // Built once per variant: bots ask for the solver every move, and the table is the costly part.
-        if (solved === null) solved = { solver: partizanSolver(left, right, params.n.max) };
-        return solved.solver;
-      },
-      tabulate(upto) {
-        checkUpto(upto, MAX_TABLE_PILE);
-        return { classes: partizanClasses(partizanTable(left, right, upto), upto) };
-      },
-      period() {
-        const p = partizanPeriod(left, right, MAX_TABLE_PILE);
-        return p && { preperiod: p.preperiod, period: p.period };
-      },
+      solver: () => partizanSolver(left, right, params.n.max),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
     };

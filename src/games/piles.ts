@@ -178,13 +178,17 @@ export const piles = defineFamily<PilesParams, PilesState, PilesMove>({
       default: { min: 1, max: 20 },
     },
   },
+  analysis: {
+    tabulate: ({ rule }, upto) => pilesTabulation(rule, upto),
+    // Only finite sets have eventually periodic nim-values (Nim's and squares' grow without bound).
+    period: ({ rule }) => (typeof rule === 'object' ? nimPeriodSummary(rule) : undefined),
+  },
   create(params) {
     const { rule } = params;
     const explicit = typeof params.piles === 'number' ? null : params.piles;
     const count = typeof params.piles === 'number' ? params.piles : params.piles.length;
     const maxPile = explicit ? Math.max(...explicit) : params.size.max;
     const min = smallestTake(rule);
-    let solver: Solver<PilesState, PilesMove> | undefined;
     const game: Game<PilesState, PilesMove> = {
       // With explicit sizes `size` plays no part, so the id leaves it out.
       id: variantId('piles', { rule, piles: pilesText(params.piles), ...(explicit ? {} : { size: params.size }) }),
@@ -204,12 +208,9 @@ export const piles = defineFamily<PilesParams, PilesState, PilesMove>({
       parseMove: (text, s) => parsePilesMove(text, game.moves(s)),
       describe: (s) => `piles ${s.piles.join(' ')}, ${s.turn} to move`,
       toJSON: (s) => ({ piles: s.piles }),
-      solver: () => (solver ??= pilesSolver(rule, maxPile)),
+      solver: () => pilesSolver(rule, maxPile),
       heuristic: (_s, m) => m.take,
       size: (s) => s.piles.reduce((a, b) => a + b, 0),
-      tabulate: (upto) => pilesTabulation(rule, upto),
-      // Only finite sets have eventually periodic nim-values (Nim's and squares' grow without bound).
-      ...(typeof rule === 'object' ? { period: () => nimPeriodSummary(rule) } : {}),
     };
     return game;
   },

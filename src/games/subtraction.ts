@@ -115,6 +115,25 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
     },
     n: pileRangeParam(50, 200),
   },
+  analysis: {
+    tabulate({ moves }, upto) {
+      checkUpto(upto, MAX_TABLE_PILE);
+      if (isConsecutive(moves)) {
+        const a = moves[0]!;
+        const b = moves[moves.length - 1]!;
+        const pPositions: number[] = [];
+        for (let n = 0; n <= upto; n++) if (consecutiveIsP(n, a, b)) pPositions.push(n);
+        return { pPositions };
+      }
+      return { pPositions: pPositionsOf(subtractionTable(moves, upto), upto) };
+    },
+    period({ moves }) {
+      // Consecutive sets need no table: P exactly when n mod (a+b) < a, from pile 0 on.
+      if (isConsecutive(moves)) return { preperiod: 0, period: moves[0]! + moves[moves.length - 1]! };
+      const p = subtractionPeriod(moves, MAX_TABLE_PILE);
+      return p && { preperiod: p.preperiod, period: p.period };
+    },
+  },
   create(params) {
     const { moves } = params;
     // The legal takes at a pile are the takes up to it: a prefix of the sorted set. The prefixes are
@@ -129,7 +148,6 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       while (k < moves.length && moves[k]! <= pile) k++;
       return prefixes[k]!;
     };
-    let solved: { solver: Solver<PileState, number> | undefined } | null = null;
     const game: Game<PileState, number> = {
       id: variantId('subtraction', params),
       family: 'subtraction',
@@ -145,28 +163,7 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       parseMove: (text, s) => parseTake(text, game.moves(s)),
       describe: (s) => `pile ${s.pile}, ${s.turn} to move`,
       toJSON: (s) => ({ pile: pileJSON(s.pile) }),
-      solver: () => {
-        // Built once per variant: bots ask for the solver every move, and the table is the costly part.
-        if (solved === null) solved = { solver: subtractionSolver(moves, params.n.max) };
-        return solved.solver;
-      },
-      tabulate(upto) {
-        checkUpto(upto, MAX_TABLE_PILE);
-        if (isConsecutive(moves)) {
-          const a = moves[0]!;
-          const b = moves[moves.length - 1]!;
-          const pPositions: number[] = [];
-          for (let n = 0; n <= upto; n++) if (consecutiveIsP(n, a, b)) pPositions.push(n);
-          return { pPositions };
-        }
-        return { pPositions: pPositionsOf(subtractionTable(moves, upto), upto) };
-      },
-      period() {
-        // Consecutive sets need no table: P exactly when n mod (a+b) < a, from pile 0 on.
-        if (isConsecutive(moves)) return { preperiod: 0, period: moves[0]! + moves[moves.length - 1]! };
-        const p = subtractionPeriod(moves, MAX_TABLE_PILE);
-        return p && { preperiod: p.preperiod, period: p.period };
-      },
+      solver: () => subtractionSolver(moves, params.n.max),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
     };

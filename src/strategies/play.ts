@@ -40,26 +40,13 @@ export function greedyMove<S, M>(game: Game<S, M>, state: S, moves: readonly M[]
 /** Time kept back from a deadline for the reply to travel. */
 const REPLY_MARGIN_MS = 50;
 
-// A solver may build large tables on first use: one per variant for the bot's lifetime (bounded, so
-// a long tournament over many variants cannot grow it without limit).
-const solvers = new Map<string, Solver<unknown, unknown> | undefined>();
-
-/** The variant's solver, built once per process. */
-export function cachedSolver(game: AnyGame): Solver<unknown, unknown> | undefined {
-  if (!solvers.has(game.id)) {
-    if (solvers.size >= 16) solvers.delete(solvers.keys().next().value!);
-    solvers.set(game.id, game.solver?.());
-  }
-  return solvers.get(game.id);
-}
-
 /**
- * Builds the variant's solver and warms it with one answer on a dealt position (a bot's `prepare`),
+ * Builds the variant's solver (once per variant: see `createVariant`) and warms it with one answer on a dealt position (a bot's `prepare`),
  * so the first real move does not pay for the tables. A solver that searches gets a short try only:
  * its positions are proved move by move, within each deadline.
  */
 export function warmSolver(game: AnyGame): void {
-  const solver = cachedSolver(game);
+  const solver = game.solver?.();
   if (!solver) return;
   const start = game.deal(createRng(0));
   try {
@@ -75,7 +62,7 @@ export function warmSolver(game: AnyGame): void {
  * no solver, the game is over, or a searching solver did not prove the position in time.
  */
 export function solverMove<S, M>(game: Game<S, M>, state: S, moves: readonly M[], deadline: number): M | undefined {
-  const solver = cachedSolver(game as unknown as AnyGame) as Solver<S, M> | undefined;
+  const solver = game.solver?.();
   if (!solver) return undefined;
   const best = solver.bestMoveBy ? solver.bestMoveBy(state, deadline - REPLY_MARGIN_MS) : solver.bestMove(state);
   if (best === undefined || best === null) return undefined;

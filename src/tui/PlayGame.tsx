@@ -12,7 +12,7 @@ import { useTheme } from './theme.ts';
 import { usePlay, type PlayOptions } from './use-play.ts';
 import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
-import { hintFor, solverOf, standingText } from './verdicts.ts';
+import { hintFor, standingText } from './verdicts.ts';
 import { Menu } from './Menu.tsx';
 import { Explain } from './Explain.tsx';
 
@@ -40,7 +40,7 @@ type Props = PlayOptions & {
 export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, width, height = 40, onEnd }: Props) {
   const theme = useTheme();
   const play = usePlay({ game, start, human, opponent, seed, timePerMoveMs });
-  const solver = useMemo(() => solverOf(game), [game]);
+  const solver = useMemo(() => game.solver?.(), [game]);
   const [hints, setHints] = useState(false);
   const [explain, setExplain] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -7,7 +7,7 @@ import { fmtDuration, windowAround } from './layout.ts';
 import { replayRecord, resultText } from './replay-data.ts';
 import { useTheme } from './theme.ts';
 import { useWidth } from './use-width.ts';
-import { judgeMoves, solverOf, verdictText } from './verdicts.ts';
+import { judgeMoves, verdictText } from './verdicts.ts';
 
 type Props = {
   readonly record: GameRecord;
@@ -21,7 +21,7 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
   const theme = useTheme();
   const width = useWidth();
   const replay = useMemo(() => replayRecord(record), [record]);
-  const solver = useMemo(() => solverOf(replay.game), [replay.game]);
+  const solver = useMemo(() => replay.game.solver?.(), [replay.game]);
   const verdicts = useMemo(() => judgeMoves(replay.game, solver, replay.plies), [replay, solver]);
   const [at, setAt] = useState(0); // plies shown: 0 is the start position
   const n = replay.plies.length;

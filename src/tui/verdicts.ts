@@ -25,15 +25,6 @@ export interface Verdict {
   readonly better: readonly string[];
 }
 
-/** The variant's solver, or undefined when it has none or cannot build one. */
-export function solverOf(game: AnyGame): Solver<unknown, unknown> | undefined {
-  try {
-    return game.solver?.();
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * What hints show: the value for the player to move and the moves that keep it. A move m keeps
  * the value exactly when `-value(play(s, m)) === value(s)` (turns alternate in every family).

@@ -6,6 +6,7 @@ import { partizan, type PartizanState } from '../../src/games/partizan.ts';
 import { dealPile, MAX_PILE, pileKey, pileRangeSchema, type Pile } from '../../src/games/pile.ts';
 import { subtraction, type PileState } from '../../src/games/subtraction.ts';
 import { bruteWins } from './onepile-brute.ts';
+import { findPeriod } from '../../src/games/analysis.ts';
 
 const E18 = 10n ** 18n;
 const SEED_002 = [15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41];
@@ -95,7 +96,7 @@ describe('solvers at n = 10^18 through the period: instant and exact', () => {
   it('subtraction: the best move at 10^18 is the brute-force best move at the congruent pile', () => {
     for (const moves of [[1, 5, 8, 10], SEED_002, [2, 7, 9]]) {
       const big = createVariant(subtraction, { moves, n: String(E18) });
-      const p = big.period?.();
+      const p = findPeriod(big);
       expect(p).toBeTruthy();
       const solver = big.solver?.();
       const at = (pile: Pile): PileState => ({ pile, turn: 'first' });
@@ -129,7 +130,7 @@ describe('solvers at n = 10^18 through the period: instant and exact', () => {
   it('partizan: classes and best moves at 2^63 − 1 agree with the table at the congruent pile', () => {
     const big = createVariant(partizan, { left: [2, 5, 9], right: [2, 4, 8], n: String(MAX_PILE) });
     const solver = big.solver?.();
-    const p = big.period?.();
+    const p = findPeriod(big);
     expect(p).toEqual({ preperiod: 24, period: 1 });
     const small = congruent(MAX_PILE, p!.preperiod, p!.period);
     const game: Game<PartizanState, number> = createVariant(partizan, { left: [2, 5, 9], right: [2, 4, 8], n: small });

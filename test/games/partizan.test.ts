@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MoveError, ParamError, TooLargeError, createRng, createVariant, type Seat } from '../../src/core/index.ts';
 import { partizan, type PartizanState } from '../../src/games/partizan.ts';
 import { bruteWinningMoves, bruteWins } from './onepile-brute.ts';
+import { tabulate } from '../../src/games/analysis.ts';
 
 const at = (pile: number, turn: Seat = 'first'): PartizanState => ({ pile, turn });
 const below100 = (excluded: readonly number[]): number[] =>
@@ -11,7 +12,7 @@ const below100 = (excluded: readonly number[]): number[] =>
 describe('partizan: GAMES.md 3 facts', () => {
   it('left = {2,5,9}, right = {3,4,8}: P = {0,1}, N = {3,4,5,8,9}, R = {}, every other n < 100 is L', () => {
     const game = createVariant(partizan, { left: [2, 5, 9], right: [3, 4, 8] });
-    expect(game.tabulate?.(99).classes).toEqual({
+    expect(tabulate(game, 99)?.classes).toEqual({
       P: [0, 1],
       N: [3, 4, 5, 8, 9],
       R: [],
@@ -23,7 +24,7 @@ describe('partizan: GAMES.md 3 facts', () => {
     const game = createVariant(partizan, { left: '2,5,9', right: '2,4,8' });
     const p = [0, 1, 7, 14];
     const n = [2, 3, 5, 6, 9, 10, 12, 16, 19, 23];
-    expect(game.tabulate?.(99).classes).toEqual({ P: p, N: n, L: [], R: below100([...p, ...n]) });
+    expect(tabulate(game, 99)?.classes).toEqual({ P: p, N: n, L: [], R: below100([...p, ...n]) });
   });
 
   it('classify gives the class whoever is to move; value follows the side to move', () => {
@@ -122,7 +123,7 @@ describe('partizan: rules, notation and parameters', () => {
     expect(() => createVariant(partizan, { left: '0' })).toThrow(/Expected `left` to be 1 to 64 distinct positive integers/);
     expect(() => createVariant(partizan, { right: [] })).toThrow(ParamError);
     expect(() => createVariant(partizan, { lefty: [1] })).toThrow(/Unknown parameter `lefty` for partizan \(did you mean `left`\?\)/);
-    expect(() => game.tabulate?.(-1)).toThrow(ParamError);
+    expect(() => tabulate(game, -1)).toThrow(ParamError);
   });
 
   it('declares the choices of `start`', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng, createVariant, MoveError, ParamError, TooLargeError, type Game } from '../../src/core/index.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { piles, type PilesMove, type PilesState } from '../../src/games/piles.ts';
+import { findPeriod, tabulate } from '../../src/games/analysis.ts';
 
 type PilesGame = Game<PilesState, PilesMove>;
 
@@ -127,7 +128,7 @@ describe('piles solver', () => {
       0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39, 44, 52, 57, 62, 65, 67, 72, 85, 95, 109, 119, 124, 127, 130, 132, 137,
       142, 147, 150, 170, 177, 180, 182, 187, 192, 197, 204, 210, 215, 238, 243, 249, 255, 257, 260, 262, 267,
     ]);
-    const table = game.tabulate!(29);
+    const table = tabulate(game, 29)!;
     expect(table.nimValues).toEqual([0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3, 2, 3, 4, 5]);
     expect(table.pPositions).toEqual([0, 2, 5, 7, 10, 12, 15, 17, 20, 22]);
     // Two piles of equal nim-value cancel: 25 and 27 (both 3) is P, 25 and 26 (3 and 2) is N.
@@ -136,19 +137,19 @@ describe('piles solver', () => {
   });
 
   it('tabulates Nim and sets; squares beyond the nim-value limit give P-positions only', () => {
-    expect(make().tabulate!(5).nimValues).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(make({ rule: '1,3,4' }).tabulate!(8)).toEqual({ nimValues: [0, 1, 0, 1, 2, 3, 2, 0, 1], pPositions: [0, 2, 7] });
-    const big = make({ rule: 'squares' }).tabulate!(1_200_000);
+    expect(tabulate(make(), 5)?.nimValues).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(tabulate(make({ rule: '1,3,4' }), 8)).toEqual({ nimValues: [0, 1, 0, 1, 2, 3, 2, 0, 1], pPositions: [0, 2, 7] });
+    const big = tabulate(make({ rule: 'squares' }), 1_200_000)!;
     expect(big.nimValues).toBeUndefined();
     expect(big.pPositions!.slice(0, 5)).toEqual([0, 2, 5, 7, 10]);
-    expect(() => make().tabulate!(2_000_000)).toThrow(TooLargeError);
+    expect(() => tabulate(make(), 2_000_000)).toThrow(TooLargeError);
   });
 
   it('reports the nim-value period of finite sets only', () => {
-    expect(make({ rule: '1,3,4' }).period!()).toEqual({ preperiod: 0, period: 7 });
-    expect(make({ rule: '2,5' }).period!()).toEqual({ preperiod: 0, period: 7 });
-    expect(make({ rule: 'squares' }).period).toBeUndefined();
-    expect(make().period).toBeUndefined();
+    expect(findPeriod(make({ rule: '1,3,4' }))).toEqual({ preperiod: 0, period: 7 });
+    expect(findPeriod(make({ rule: '2,5' }))).toEqual({ preperiod: 0, period: 7 });
+    expect(findPeriod(make({ rule: 'squares' }))).toBeUndefined();
+    expect(findPeriod(make())).toBeUndefined();
   });
 
   it('agrees with brute-force minimax on small multi-pile positions, for every rule', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MoveError, ParamError, TooLargeError, createRng, createVariant } from '../../src/core/index.ts';
 import { MAX_TABLE_PILE, subtraction, type PileState } from '../../src/games/subtraction.ts';
 import { bruteWinningMoves, bruteWins } from './onepile-brute.ts';
+import { tabulate } from '../../src/games/analysis.ts';
 
 const SEED_002 = [15, 19, 20, 22, 23, 24, 26, 27, 28, 33, 38, 41];
 const CONSECUTIVE = [15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26];
@@ -15,8 +16,8 @@ describe('subtraction: GAMES.md 1 facts', () => {
       0, 2, 4, 6, 13, 15, 17, 19, 26, 28, 30, 32, 39, 41, 43, 45, 52, 54, 56, 58, 65, 67, 69, 71, 78, 80, 82, 84, 91,
       93, 95, 97,
     ];
-    expect(game.tabulate?.(100).pPositions).toEqual(expected);
-    const big = game.tabulate?.(2000).pPositions ?? [];
+    expect(tabulate(game, 100)?.pPositions).toEqual(expected);
+    const big = tabulate(game, 2000)?.pPositions ?? [];
     expect(big.every((n) => [0, 2, 4, 6].includes(n % 13))).toBe(true);
     expect(big.length).toBe(4 * Math.floor(2000 / 13) + [0, 2, 4, 6].filter((r) => r <= 2000 % 13).length);
   });
@@ -158,13 +159,13 @@ describe('subtraction: rules, notation and parameters', () => {
   });
 
   it('checks the range of tabulate', () => {
-    expect(() => game.tabulate?.(-1)).toThrow(ParamError);
-    expect(() => game.tabulate?.(1.5)).toThrow(/Expected `upto` to be a non-negative integer, got 1.5/);
-    expect(() => game.tabulate?.(MAX_TABLE_PILE + 1)).toThrow(TooLargeError);
+    expect(() => tabulate(game, -1)).toThrow(ParamError);
+    expect(() => tabulate(game, 1.5)).toThrow(/Expected `upto` to be a non-negative integer, got 1.5/);
+    expect(() => tabulate(game, MAX_TABLE_PILE + 1)).toThrow(TooLargeError);
   });
 
   it('tabulates consecutive sets by the rule', () => {
     const g = createVariant(subtraction, { moves: [2, 3, 4] });
-    expect(g.tabulate?.(20).pPositions).toEqual([0, 1, 6, 7, 12, 13, 18, 19]);
+    expect(tabulate(g, 20)?.pPositions).toEqual([0, 1, 6, 7, 12, 13, 18, 19]);
   });
 });

@@ -3,7 +3,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
 import type { Tabulation } from '../../core/game.ts';
-import { analyzePosition, isOptimalMove, outcomeClasses } from '../../games/analysis.ts';
+import { analyzePosition, findPeriod, isOptimalMove, outcomeClasses, tabulate } from '../../games/analysis.ts';
 import { getFamily, makeGame } from '../../games/index.ts';
 import { nimValueCurve, outcomeStrip } from '../../tui/analysis-plots.ts';
 import { io } from '../io.ts';
@@ -119,8 +119,8 @@ export const analyzeCommand: CommandModule<object, Args> = {
       Object.assign(doc, report.doc);
       text.push(...report.text);
     } else if (upto !== undefined) {
-      if (!game.tabulate) throw new UsageError(`\`--upto\` is not available for ${family.id}; analyse one position instead`);
-      const table: Tabulation = game.tabulate(upto);
+      const table: Tabulation | undefined = tabulate(game, upto);
+      if (!table) throw new UsageError(`\`--upto\` is not available for ${family.id}; analyse one position instead`);
       Object.assign(doc, table);
       if (table.pPositions) text.push(`P-positions up to ${upto} (${table.pPositions.length}):`, wrap(table.pPositions));
       if (table.classes) {
@@ -133,7 +133,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
       if (table.nimValues) text.push(`nim-values of one pile 0..${upto}:`, wrap(table.nimValues));
       if (args.plot === true) {
         const width = process.stdout.columns || 80;
-        const lines = table.nimValues ? nimValueCurve(table.nimValues, width) : outcomeStrip(outcomeClasses(table, upto) ?? [], width, game.period?.()?.period);
+        const lines = table.nimValues ? nimValueCurve(table.nimValues, width) : outcomeStrip(outcomeClasses(table, upto) ?? [], width, findPeriod(game)?.period);
         doc.plot = lines;
         text.push('', ...lines);
       }
@@ -169,12 +169,12 @@ export const analyzeCommand: CommandModule<object, Args> = {
       }
     }
     if (args.period) {
-      if (!game.period) {
+      const found = findPeriod(game);
+      if (found === undefined) {
         throw new UsageError(
           `\`--period\` is not available for ${game.id}; it applies to subtraction, no-repeat, partizan and piles with a finite rule`,
         );
       }
-      const found = game.period();
       doc.period = found && { preperiod: found.preperiod, period: found.period };
       text.push(found ? `period: preperiod ${found.preperiod}, period ${found.period}` : 'period: not found within the table limit');
     }
