@@ -2,7 +2,7 @@
  * Small play helpers for bots: a time budget with a safety margin, greedy choice by the game's
  * heuristic, and the solver's move with its warm-up.
  */
-import type { AnyGame, Game, Solver } from '../core/game.ts';
+import type { AnyGame, Game } from '../core/game.ts';
 import { TooLargeError } from '../core/errors.ts';
 import { findMove } from '../core/referee.ts';
 import { createRng, type Rng } from '../core/rng.ts';
