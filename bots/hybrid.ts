@@ -1,7 +1,7 @@
 /**
  * hybrid: plays greedily (or at random) while much game is left and exactly once `game.size` is at
- * most the threshold (seeds 003 and 004: "choose greedily until the list is short enough to plan
- * ahead"). Exact play uses the game's solver, or a full negamax search when the game has none.
+ * most the threshold ("choose greedily until the list is short enough to plan ahead"). Exact play
+ * uses the game's solver, or a full negamax search when the game has none.
  */
 import { defineBot, enumSchema, greedyMove, intSchema, negamaxSearch, solverMove, stopTime, warmSolver } from 'take-arena';
 

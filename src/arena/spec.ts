@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
@@ -226,18 +225,6 @@ export function validateSpec(raw: unknown, where = 'spec'): TournamentSpec {
   const field = issue.path.length ? pathText(issue.path) : '(root)';
   const value = valueAt(raw, issue.path);
   throw new SpecError(`${where}: \`${field}\`: ${issue.message.replace(/^Invalid input: /, '')}, got ${show(value)}`);
-}
-
-/** Reads and validates a spec file. */
-export function readSpecFile(file: string): TournamentSpec {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new SpecError(`Cannot read tournament spec ${file}: ${code === 'ENOENT' ? 'no such file' : String(code ?? err)}`);
-  }
-  return validateSpec(parseJsonText(text, file), file);
 }
 
 /** Builds the spec's variants; a bad family or parameter is a SpecError naming the entry. */

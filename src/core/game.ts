@@ -4,9 +4,6 @@ import type { Rng } from './rng.ts';
 /** `first` moves first in the starting position (unless a variant says otherwise), `second` replies. */
 export type Seat = 'first' | 'second';
 
-/** Both seats, in order. */
-export const SEATS: readonly Seat[] = ['first', 'second'];
-
 /** The other seat. */
 export function otherSeat(seat: Seat): Seat {
   return seat === 'first' ? 'second' : 'first';

@@ -67,7 +67,7 @@ export function subtractionWinTest(moves: readonly number[], maxPile: Pile): ((n
   };
 }
 
-/** Best move by seed 002's rule: the largest winning take; when lost, the smallest legal take. */
+/** Best move by GAMES.md 1's tie-break: the largest winning take; when lost, the smallest legal take. */
 export function bestTake(moves: readonly number[], pile: Pile, isWin: (n: Pile) => boolean): number | null {
   let smallest: number | null = null;
   for (let i = moves.length - 1; i >= 0; i--) {

@@ -57,7 +57,7 @@ export interface SessionEnd {
 
 /**
  * Runs one bot for a whole tournament, behind one interface whatever the transport: in-process
- * (isolation `none`), worker threads (`worker`), later an external process.
+ * (isolation `none`), worker threads (`worker`) or an external program's processes (manifests).
  */
 export interface BotHost {
   /** The bot's label in standings. */

@@ -20,7 +20,7 @@ export function isManifestFileName(name: string): boolean {
 }
 
 /** The manifest's fields, validated. */
-export const manifestSchema = z.strictObject({
+const manifestSchema = z.strictObject({
   name: z
     .string()
     .regex(/^[A-Za-z][\w-]*$/, 'letters, digits, - or _, starting with a letter')
@@ -33,9 +33,6 @@ export const manifestSchema = z.strictObject({
   cwd: z.string().optional().describe('Working folder, relative to the manifest (default: the manifest\'s folder)'),
   supports: z.array(z.string()).optional().describe('Game families the bot plays (default: all)'),
 });
-
-/** A manifest as written. */
-export type BotManifest = z.infer<typeof manifestSchema>;
 
 /** A discovered external bot: the manifest with its folder resolved. */
 export interface ExternalBot {

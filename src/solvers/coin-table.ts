@@ -304,9 +304,8 @@ function prepare(layout: TableLayout): Prepared {
  * The chunk being computed (words 0 .. 2^chunkBits − 1: the cross passes OR into it, then
  * `singlesPass` settles it, then it is copied into its block), and the per-word take lists
  * `singlesPass` reads (`splitFits`, copied in once per layout). Constant arrays, not parameters,
- * on purpose: measured on the 21-coin triangle (pinned, bench harness), a whole-board build took
- * 3.0 ms this way against 4.0 ms with the block and the lists passed as parameter arrays (C: 2.2
- * ms); with only the chunk constant, 3.5 ms. The copy costs 2^chunkBits words a chunk against the
+ * on purpose: a whole-board build is about a quarter faster than with the block and the lists
+ * passed as parameter arrays (docs/ANALYSIS.md, "Kernel measurements"). The copy costs 2^chunkBits words a chunk against the
  * dozens of takes each word reads. A layout whose lists do not fit CHUNK_FITS (chunk bits near
  * MAX_CHUNK_BITS on large boards) settles its chunks with `chunkGeneral` instead.
  *
@@ -413,8 +412,8 @@ function chunkKernels() {
   }
 
   /**
-   * As `crossPass`, for groups of one or two takes: no dummy streams for the unused slots (measured
-   * on the 21-coin build, 3.5 against 3.7 ms with every group through `crossPass`).
+   * As `crossPass`, for groups of one or two takes: no dummy streams for the unused slots (a few
+   * per cent faster than every group through `crossPass`: docs/ANALYSIS.md, "Kernel measurements").
    */
   function crossPass2(to: number, free: number, s0: Int32Array, f0: number, z0: number, b0: number, s1: Int32Array, f1: number, z1: number, b1: number): void {
     const W = CHUNK;

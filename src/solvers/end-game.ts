@@ -61,8 +61,8 @@ const SWEEP = 6;
 
 /**
  * The row and the diagonal `sweepInt` works on (`advance` copies them in and out: O(N) against
- * its O(N·steps)). Constant arrays, not parameters, on purpose: measured at N = 20,000 (pinned to
- * one CPU), 137 ms against 171 with the arrays passed as parameters (145 against 177 in a bundle).
+ * its O(N·steps)). Constant arrays, not parameters, on purpose: V8 repeats a parameter array's
+ * map check and field loads on every access, about a fifth slower here (docs/ANALYSIS.md, "Kernel measurements").
  * Built by a factory, not declared at the top level: a bundler (esbuild, which builds the worker
  * scripts) turns top-level `const`s into `var`s, and V8 gives this speed only to `const` bindings
  * (a module-level `var` array measured as slow as a parameter). Rows longer than SWEEP_CELLS −
@@ -93,9 +93,9 @@ function sweepKernel() {
    * iteration). Written out for 6 trips, the values of one trip are consumed by name in the next, so
    * those moves happen once per 6 trips. Why 6 diagonals: the 11 carried values and a trip's
    * temporaries nearly fit x64's registers; 8, 10, 12 and 16 diagonals (each written out the same
-   * way) spill more and measured 4–13% slower at N = 20,000, 4 and 5 slower too. Measured again
-   * over the constant arrays, 3 to 10 diagonals with 4 to 18 trips per iteration took 133–154 ms
-   * against 137: no clear gain; nor did carrying alternate levels negated so that they add. The
+   * way) spill more and measured slower, 4 and 5 slower too; other diagonal and trip counts over
+   * the constant arrays gave no clear gain, nor did carrying alternate levels negated so that they
+   * add (docs/ANALYSIS.md, "Kernel measurements"). The
    * source is regular on purpose: trip u reads q(u) = row[i+u], R(u) = row[i+u+d] and w(u) =
    * v[i+u+1], and level t of trip u is a(t)_u = max(left − a(t−1)_u, R(u) − a(t−1)_(u−1)) with
    * left = row[i+u−t+1] and a(0)_u = w(u).

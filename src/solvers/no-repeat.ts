@@ -80,15 +80,12 @@ const RING_HALF = RING_SIZE / 2;
  * Larger takes are filled by the loop with bounds tests.
  */
 const RING_MAX_TAKE = RING_SIZE;
-/** Takes pushed by `fillRing`'s straight-line code (sets with more go through its loop). */
-const PUSH_SLOTS = 12;
 
 /**
  * The rows of the current stretch (pile n at RING[n & 0xffff]), the winning takes found so far
  * for the piles ahead (WINS: how many; WINNER: the last one's index) and the takes of the current
  * `noRepeatTable`. Constant arrays on purpose: V8 runs the loop over them much faster than over
- * parameter arrays, whose map check and field loads it repeats on every access (the pulling loop
- * this replaced took 10.2 ms on S = seed 002 to 10^6 over a ring, 18.8 over the table). Built by a
+ * parameter arrays, whose map check and field loads it repeats on every access (docs/ANALYSIS.md, "Kernel measurements"). Built by a
  * factory, not declared at the top level: a bundler (esbuild, which builds the worker scripts)
  * turns top-level `const`s into `var`s, and V8 gives this speed only to `const` bindings.
  */
@@ -111,17 +108,15 @@ function ringKernel() {
    * a winning take of pile n + s for every s; a pile won only by s_i ("won unless s_i is
    * forbidden") makes s_i a winning take of n + s_i; a pile won regardless makes none. So pile n
    * finds its own count (0, 1, or more: LOST, i + 2, WON) ready in WINS, and its slot is cleared
-   * for the pile 2^16 later. Against pulling (reading n − s for every take until two win: 8.4
-   * reads a pile on seed 002, against 3.4 pushes), measured on S = seed 002 to 10^6: 5.0 ms
-   * against 10.2 (C: 2.7 against 8.4).
+   * for the pile 2^16 later. Pushing reads fewer piles than pulling (reading n − s for every take
+   * until two win) and runs about twice as fast.
    *
-   * How it is written, each measured on seed 002's 229-pile period table: a lost pile of a set of
-   * at most PUSH_SLOTS takes pushes them from locals by straight-line code (a switch on the count
-   * that falls through), where a loop paid a bounds-checked take load, a stack check and the loop
-   * test on every push (0.72 → 0.60 µs); the codes are literals, not the module's LOST and WON,
-   * which optimised ES-module code reloads and converts on every use (0.81 → 0.72 µs); and the
-   * count and bounds are made int32 (`| 0`) before the loop, without which V8 kept the pile
-   * counter tagged and dispatched the switch on a tagged value (0.74 → 0.65 µs). Its own
+   * How it is written: a lost pile of a set of at most 12 takes pushes them from locals by
+   * straight-line code (a switch on the count that falls through), where a loop paid a
+   * bounds-checked take load, a stack check and the loop test on every push; the codes are
+   * literals, not the module's LOST and WON, which optimised ES-module code reloads and converts
+   * on every use; and the count and bounds are made int32 (`| 0`) before the loop, without which
+   * V8 kept the pile counter tagged and dispatched the switch on a tagged value (docs/ANALYSIS.md, "Kernel measurements"). Its own
    * function that starts with its loop: V8 optimises a long first call on-stack before the code
    * ahead of the loop has type feedback, and the regular optimised code would then deoptimise on
    * every later call.

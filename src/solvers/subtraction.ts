@@ -159,8 +159,7 @@ function takeMask(ms: readonly number[]): number {
  * of the 32 piles before n held in one int32, W (bit j is pile n − 1 − j, set when N): pile n is
  * N exactly when some take s finds pile n − s P, that is when ~W & mask ≠ 0 (`mask`: bit s − 1
  * for each take). No table reads and no branch on the outcome: the test is (x | −x) >>> 31. The
- * table is written a word at a time. Measured at 10^8 piles: S = {1,20,30} and {2,3,17,31} 185
- * ms, against 537 and 634 ms with `fillScalar`.
+ * table is written a word at a time, about three times as fast as `fillScalar` (docs/ANALYSIS.md, "Kernel measurements").
  */
 function fillByRegister(bits: Uint32Array, mask: number, upto: number): void {
   let W = -1; // piles below 0 read as N: no take reaches them
@@ -218,8 +217,8 @@ const SEGMENT = 1 << 12;
  *
  * Why: the table is only written, never read back, so no chunk waits on the store of the chunk
  * before it, and a take costs one or three shifts instead of two loads with bounds checks and
- * four shifts; whole-word stores rather than every chunk OR-ed into the table took seed 002's
- * period detection (229 piles) from 0.26 to 0.23 µs. k stops at 31 because JS shift counts are
+ * four shifts; whole-word stores beat OR-ing every chunk into the table (docs/ANALYSIS.md, "Kernel measurements").
+ * k stops at 31 because JS shift counts are
  * taken mod 32, so shifting the window by 32 would need its own case.
  */
 function fillByWindow(bits: Uint32Array, takes: readonly number[], upto: number): void {
@@ -421,7 +420,7 @@ export interface Periodicity {
 export function findPeriod(moves: readonly number[], table: Uint32Array, upto: number): Periodicity | null {
   const m = moves[moves.length - 1]!;
   // sameBitRun compares signed 32-bit reads: mixing an unsigned aligned word with a signed
-  // unaligned one made equal windows of 32+ bits differ (seed 002 showed pre-period 1, not 0).
+  // unaligned one made equal windows of 32+ bits differ (a false pre-period of 1 instead of 0).
   const found = bitWindowPeriod(table, null, upto - m + 1, m);
   return found && { preperiod: found.preperiod, period: found.period, table, upto };
 }

@@ -24,7 +24,7 @@ export function coinRows(shape: 'triangle' | 'square', size: number): number[][]
 }
 
 /**
- * The coin triangle (centred, as in seed 003) or square as a grid: coins on the board show their
+ * The coin triangle (centred, as drawn in GAMES.md 5) or square as a grid: coins on the board show their
  * numbers (what a move types), coins just taken show `×` in the taken colour, older gaps `·`.
  * When the numbers do not fit, each cell shrinks to one glyph. With a cursor, its cell is bracketed
  * `[13]` and inverse, the mark `{11}`, and a legal take's coins between them `(12)`: brackets, not

@@ -13,7 +13,7 @@ export interface DashboardSinkOptions {
   /**
    * Share of the time renders may take (default 2 %); renders are spaced out to stay within it.
    * With the few microseconds a game costs the dashboard otherwise, this keeps its whole cost to a
-   * tournament under 5 % (issue 5; `npm run bench -- dashboard`).
+   * tournament under 5 % (`npm run bench -- dashboard`).
    */
   readonly renderBudget?: number;
   readonly stdout?: NodeJS.WriteStream;

@@ -29,11 +29,6 @@ export function niceCeil(x: number): number {
   }
 }
 
-/** Columns a line of `glyphs` stones takes when grouped in fives with a space between groups. */
-export function groupedWidth(glyphs: number): number {
-  return glyphs <= 0 ? 0 : glyphs + Math.floor((glyphs - 1) / 5);
-}
-
 /** Glyphs that fit in `width` columns, grouped in fives (at least one). */
 export function glyphsFitting(width: number): number {
   const groups = Math.floor((width + 1) / 6);
