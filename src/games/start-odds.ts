@@ -1,5 +1,5 @@
 import { ArenaError } from '../core/errors.ts';
-import type { AnyGame, Solver } from '../core/game.ts';
+import type { AnyGame } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 
 /**
@@ -104,13 +104,7 @@ function enumerateDeals(game: AnyGame, maxPaths: number): { state: unknown; p: n
  * variant). Null when the variant has no exact solver or its positions are beyond it.
  */
 export function startOdds(game: AnyGame, options: StartOddsOptions = {}): StartOdds | null {
-  let solver: Solver<unknown, unknown> | undefined;
-  try {
-    solver = game.solver?.();
-  } catch (err) {
-    if (err instanceof ArenaError) return null;
-    throw err;
-  }
+  const solver = game.solver?.(); // never throws: a variant too large to solve has none
   // A searching solver answers within a time budget: its verdicts would depend on the machine.
   if (!solver || solver.bestMoveBy) return null;
   const deals = enumerateDeals(game, options.maxPaths ?? 200_000);

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { ArenaError, UsageError } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Seat, type Solver } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
+import { findPeriod, outcomeClasses, tabulate } from '../games/analysis.ts';
 import { parseVariant } from '../games/index.ts';
-import { outcomeClasses } from '../games/analysis.ts';
 import { startOdds, type StartOdds } from '../games/start-odds.ts';
 import type { GameRecord } from '../arena/match.ts';
 import { RESULTS_FILES, openResultsFolder, readLog } from '../arena/results.ts';
@@ -184,13 +184,8 @@ function resultOf(rec: GameRecord): string {
 
 /** The variant's solver when its verdicts do not depend on the machine (no time-budgeted search). */
 function exactSolver(game: AnyGame): Solver<unknown, unknown> | undefined {
-  try {
-    const s = game.solver?.();
-    return s && !s.bestMoveBy ? s : undefined;
-  } catch (err) {
-    if (err instanceof ArenaError) return undefined;
-    throw err;
-  }
+  const s = game.solver?.(); // never throws: a variant too large to solve has none
+  return s && !s.bestMoveBy ? s : undefined;
 }
 
 /** Replays a logged game move by move, judging each move with the solver. */
@@ -246,7 +241,7 @@ function replayGame(rec: GameRecord, game: AnyGame, solver: Solver<unknown, unkn
 
 /** The outcome class of each start pile 0..upto of a one-pile family, from its tabulation. */
 function stripOf(game: AnyGame): ReportVariant['strip'] {
-  if (!['subtraction', 'no-repeat', 'partizan'].includes(game.family) || !game.tabulate) return null;
+  if (!['subtraction', 'no-repeat', 'partizan'].includes(game.family)) return null;
   const n = obj(game.params)['n'];
   const range = obj(n);
   const lo = Number(range['min']);
@@ -254,24 +249,25 @@ function stripOf(game: AnyGame): ReportVariant['strip'] {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return null;
   let period: { preperiod: number; period: number } | null = null;
   try {
-    period = game.period?.() ?? null;
+    period = findPeriod(game) ?? null;
   } catch (err) {
     if (!(err instanceof ArenaError)) throw err;
   }
   // Far enough to show the dealt range, and a few periods where the period is short.
   const want = Math.max(Math.min(hi, STRIP_MAX), period ? Math.min(STRIP_MAX, period.preperiod + 4 * period.period) : 0, 40);
   const upto = Math.min(want, STRIP_MAX);
-  const classes = outcomeClasses(game.tabulate(upto), upto);
+  const tab = tabulate(game, upto);
+  const classes = tab && outcomeClasses(tab, upto);
   if (!classes) return null;
   return { classes, dealt: [lo, hi], period };
 }
 
 /** Nim-values of one pile 0..upto (piles family). */
 function nimValuesOf(game: AnyGame): readonly number[] | null {
-  if (game.family !== 'piles' || !game.tabulate) return null;
+  if (game.family !== 'piles') return null;
   const size = obj(obj(game.params)['size']);
   const hi = Math.min(Math.max(Number(size['max']) || 0, 40), STRIP_MAX);
-  return game.tabulate(hi).nimValues ?? null;
+  return tabulate(game, hi)?.nimValues ?? null;
 }
 
 function readJson(file: string): unknown {
