@@ -187,25 +187,43 @@ function deadlineOf(t0: number, timeMs: number): number {
 }
 
 class InProcessSession implements BotSession {
+  readonly #bot: AnyBot;
+  readonly #game: AnyGame;
+  readonly #seat: Seat;
+  readonly #rng: Rng;
+  readonly #options: Readonly<Record<string, unknown>>;
+  readonly #store: BotStore;
+  readonly #graceMs: number;
+  #prepare: (() => FaultReply | null | Promise<FaultReply | null>) | null;
+
   constructor(
-    private readonly bot: AnyBot,
-    private readonly game: AnyGame,
-    private readonly seat: Seat,
-    private readonly rng: Rng,
-    private readonly options: Readonly<Record<string, unknown>>,
-    private readonly store: BotStore,
-    private readonly graceMs: number,
+    bot: AnyBot,
+    game: AnyGame,
+    seat: Seat,
+    rng: Rng,
+    options: Readonly<Record<string, unknown>>,
+    store: BotStore,
+    graceMs: number,
     /** The variant's `prepare`, run before the first move (null: nothing to prepare). */
-    private prepare: (() => FaultReply | null | Promise<FaultReply | null>) | null,
-  ) {}
+    prepare: (() => FaultReply | null | Promise<FaultReply | null>) | null,
+  ) {
+    this.#bot = bot;
+    this.#game = game;
+    this.#seat = seat;
+    this.#rng = rng;
+    this.#options = options;
+    this.#store = store;
+    this.#graceMs = graceMs;
+    this.#prepare = prepare;
+  }
 
   /** The last move list the bot received as it was (frozen, deep): the same list again needs no check. */
   #sharedMoves: readonly unknown[] | null = null;
 
   move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
-    if (this.prepare) {
-      const ready = this.prepare();
-      this.prepare = null;
+    if (this.#prepare) {
+      const ready = this.#prepare();
+      this.#prepare = null;
       // The move's clock starts only once the bot is prepared: the warm-up has its own budget.
       if (ready instanceof Promise) return ready.then((fault) => fault ?? this.#choose(state, moves, timeMs));
       if (ready) return ready;
@@ -224,25 +242,25 @@ class InProcessSession implements BotSession {
     const t0 = performance.now();
     let reply: unknown;
     try {
-      reply = this.bot.choose({
-        game: this.game,
+      reply = this.#bot.choose({
+        game: this.#game,
         state: view,
         moves: list,
-        seat: this.seat,
-        rng: this.rng,
+        seat: this.#seat,
+        rng: this.#rng,
         deadline: deadlineOf(t0, timeMs),
-        options: this.options,
-        store: this.store,
+        options: this.#options,
+        store: this.#store,
       });
     } catch (err) {
       return { ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 };
     }
     if (!isThenable(reply)) {
       const ms = performance.now() - t0;
-      if (ms > timeMs + this.graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
+      if (ms > timeMs + this.#graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
       return { ok: true, move: reply, ms };
     }
-    const limit = timeMs + this.graceMs;
+    const limit = timeMs + this.#graceMs;
     return new Promise<MoveReply>((resolve) => {
       const timer = setTimeout(() => resolve({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms: performance.now() - t0 }), limit);
       reply.then(

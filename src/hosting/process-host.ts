@@ -87,11 +87,18 @@ class BotProcess {
   #started = false;
   #exited: Promise<void>;
 
+  readonly #opts: ProcessHostOptions & { readonly graceMs: number };
+  readonly #logFd: number;
+  readonly #onDeath: (p: BotProcess) => void;
+
   constructor(
-    private readonly opts: ProcessHostOptions & { readonly graceMs: number },
-    private readonly logFd: number,
-    private readonly onDeath: (p: BotProcess) => void,
+    opts: ProcessHostOptions & { readonly graceMs: number },
+    logFd: number,
+    onDeath: (p: BotProcess) => void,
   ) {
+    this.#opts = opts;
+    this.#logFd = logFd;
+    this.#onDeath = onDeath;
     const [program, ...args] = opts.command as [string, ...string[]];
     // Own process group (detached), so a kill reaches the whole tree (a shell script's children);
     // stderr goes straight into the log file, never through this process.
@@ -162,7 +169,7 @@ class BotProcess {
   /** A note from the arena in the bot's stderr log. */
   log(text: string): void {
     try {
-      writeSync(this.logFd, `[arena] ${new Date().toISOString()} pid ${this.child.pid ?? '?'}: ${text}\n`);
+      writeSync(this.#logFd, `[arena] ${new Date().toISOString()} pid ${this.child.pid ?? '?'}: ${text}\n`);
     } catch {
       // The log is a diagnostic aid: a full disk must not stop the game.
     }
@@ -217,14 +224,14 @@ class BotProcess {
       this.dead = reason;
       if (this.#started) {
         this.log(reason);
-        this.onDeath(this);
+        this.#onDeath(this);
       }
     }
     const p = this.#pending;
     if (p) {
       this.#pending = null;
       clearTimeout(p.timer);
-      p.resolve({ ok: false, kind: 'crash', reason: `${reason} (stderr: ${this.opts.stderrLog})`, ms: performance.now() - p.t0 });
+      p.resolve({ ok: false, kind: 'crash', reason: `${reason} (stderr: ${this.#opts.stderrLog})`, ms: performance.now() - p.t0 });
     }
   }
 
@@ -239,7 +246,7 @@ class BotProcess {
         this.#pending = null;
         this.kill(`killed after no move within ${msg.timeMs} ms`);
         resolve({ ok: false, kind: 'timeout', reason: `no move within ${msg.timeMs} ms`, ms: performance.now() - t0 });
-      }, msg.timeMs + this.opts.graceMs);
+      }, msg.timeMs + this.#opts.graceMs);
       this.#pending = { id, t0, timer, resolve };
       this.send({ type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs });
     });
@@ -264,7 +271,7 @@ class BotProcess {
     if (healthy && this.child.exitCode === null) {
       this.child.stdin.write(`${encodeMessage({ type: 'quit' })}\n`);
       this.child.stdin.end();
-      const timer = setTimeout(() => this.kill('killed: did not exit after quit'), this.opts.quitTimeoutMs ?? 500);
+      const timer = setTimeout(() => this.kill('killed: did not exit after quit'), this.#opts.quitTimeoutMs ?? 500);
       await this.#exited;
       clearTimeout(timer);
     } else {
@@ -358,16 +365,26 @@ export class ProcessHost implements BotHost {
 class ProcessSession implements BotSession {
   #closed = false;
 
+  readonly #proc: BotProcess;
+  readonly #game: AnyGame;
+  readonly #info: SessionInfo;
+  readonly #release: (p: BotProcess) => void;
+
   constructor(
-    private readonly proc: BotProcess,
-    private readonly game: AnyGame,
-    private readonly info: SessionInfo,
-    private readonly release: (p: BotProcess) => void,
-  ) {}
+    proc: BotProcess,
+    game: AnyGame,
+    info: SessionInfo,
+    release: (p: BotProcess) => void,
+  ) {
+    this.#proc = proc;
+    this.#game = game;
+    this.#info = info;
+    this.#release = release;
+  }
 
   async move(state: unknown, moves: readonly unknown[], timeMs: number): Promise<MoveReply> {
-    const game = this.game;
-    const answer = await this.proc.request({ position: game.toJSON(state), moves: moves.map((m) => game.formatMove(m)), timeMs });
+    const game = this.#game;
+    const answer = await this.#proc.request({ position: game.toJSON(state), moves: moves.map((m) => game.formatMove(m)), timeMs });
     if (!answer.ok) return answer;
     try {
       // The host's own Game parses the text into one of the legal moves (MoveError otherwise).
@@ -381,7 +398,7 @@ class ProcessSession implements BotSession {
   close(end?: SessionEnd): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.proc.send(gameOverMessage(this.info.key, this.info.seat, end));
-    this.release(this.proc);
+    this.#proc.send(gameOverMessage(this.#info.key, this.#info.seat, end));
+    this.#release(this.#proc);
   }
 }

@@ -81,13 +81,18 @@ class BotThread {
   readonly #ctl = new Int32Array(new SharedArrayBuffer(8));
   readonly #port: MessagePort;
 
+  readonly #graceMs: number;
+  readonly #onDeath: (thread: BotThread) => void;
+
   constructor(
     script: URL,
     init: WorkerInit,
     memoryMb: number,
-    private readonly graceMs: number,
-    private readonly onDeath: (thread: BotThread) => void,
+    graceMs: number,
+    onDeath: (thread: BotThread) => void,
   ) {
+    this.#graceMs = graceMs;
+    this.#onDeath = onDeath;
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     const data: WorkerData = { ...init, channel: { sab: this.#ctl.buffer as SharedArrayBuffer, port: port2 } };
@@ -130,7 +135,7 @@ class BotThread {
   #die(reason: string, oom = false): void {
     if (this.dead === null) {
       this.dead = reason;
-      if (this.#started) this.onDeath(this); // one that never started is a start-up failure instead
+      if (this.#started) this.#onDeath(this); // one that never started is a start-up failure instead
     }
     this.#disarm();
     const p = this.#pending;
@@ -206,7 +211,7 @@ class BotThread {
     if (this.dead !== null) return { ok: false, kind: 'crash', reason: prepare ? `prepare failed: ${this.dead}` : this.dead, ms: 0 };
     const id = this.#nextId++;
     const t0 = performance.now();
-    const cutoff = t0 + limitMs + this.graceMs;
+    const cutoff = t0 + limitMs + this.#graceMs;
     const before = Atomics.load(this.#ctl, REPLY);
     if (cutoff < this.#watchdogAt) this.#arm(cutoff - t0, cutoff);
     // A failure to clone is the runner's own state failing: a bug in the game, not the bot's fault,

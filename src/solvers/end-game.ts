@@ -237,65 +237,65 @@ export class EndGameTable {
   /** Diagonals between checkpoints (K). */
   readonly blockSize: number;
   /** The row as typed cells: one element kind in the hot loops. */
-  private readonly values: Cells;
-  private readonly n: number;
+  readonly #values: Cells;
+  readonly #n: number;
   /** checkpoints[c][i] = V(i, i + c·K). */
-  private readonly checkpoints: Cells[] = [];
+  readonly #checkpoints: Cells[] = [];
   /** block[t·width + (i − blockLo)] = V(i, i + c·K + t) for the loaded block c and window. */
-  private block: Cells;
-  private blockC = -1;
-  private blockLo = 0;
-  private blockHi = -1;
-  private blockWidth = 0;
+  #block: Cells;
+  #blockC = -1;
+  #blockLo = 0;
+  #blockHi = -1;
+  #blockWidth = 0;
 
   /** Builds the checkpoints (O(N²) time). `blockSize` defaults to ⌈(N²/2)^⅓⌉; tests pass small ones. */
   constructor(row: readonly number[], blockSize?: number) {
     this.row = row;
-    const n = (this.n = row.length);
+    const n = (this.#n = row.length);
     const k = blockSize ?? Math.max(1, Math.ceil(Math.cbrt((n * n) / 2)));
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`Expected blockSize to be a positive integer, got ${k}`);
     this.blockSize = k;
     const Kind = fitsInt32(row, 0, n) ? Int32Array : Float64Array;
-    this.values = new Kind(n);
-    this.values.set(row);
-    this.block = new Kind(0);
+    this.#values = new Kind(n);
+    this.#values.set(row);
+    this.#block = new Kind(0);
     const v = new Kind(n + 1);
     for (let d = 0; d <= n; d += k) {
-      if (d > 0) advance(this.values, v, n, d - k, k);
-      this.checkpoints.push(v.slice(0, n - d + 1));
+      if (d > 0) advance(this.#values, v, n, d - k, k);
+      this.#checkpoints.push(v.slice(0, n - d + 1));
     }
   }
 
   /** Makes the block of c cover every sub-interval of [lo, hi) whose length lies in block c. */
-  private ensure(c: number, lo: number, hi: number): void {
-    if (this.blockC === c && this.blockLo <= lo && hi <= this.blockHi) return;
+  #ensure(c: number, lo: number, hi: number): void {
+    if (this.#blockC === c && this.#blockLo <= lo && hi <= this.#blockHi) return;
     const k = this.blockSize;
     const first = c * k;
     const width = hi - lo - first + 1; // entries of diagonal `first` inside the window
-    if (this.block.length < k * width) this.block = this.values instanceof Int32Array ? new Int32Array(k * width) : new Float64Array(k * width);
-    const v = this.checkpoints[c]!.slice(lo, lo + width);
-    this.block.set(v, 0);
+    if (this.#block.length < k * width) this.#block = this.#values instanceof Int32Array ? new Int32Array(k * width) : new Float64Array(k * width);
+    const v = this.#checkpoints[c]!.slice(lo, lo + width);
+    this.#block.set(v, 0);
     for (let t = 1; t < k && t < width; t++) {
-      step(this.values, v, lo, first + t - 1, width - t);
-      this.block.set(v.subarray(0, width - t), t * width);
+      step(this.#values, v, lo, first + t - 1, width - t);
+      this.#block.set(v.subarray(0, width - t), t * width);
     }
-    this.blockC = c;
-    this.blockLo = lo;
-    this.blockHi = hi;
-    this.blockWidth = width;
+    this.#blockC = c;
+    this.#blockLo = lo;
+    this.#blockHi = hi;
+    this.#blockWidth = width;
   }
 
   /** The best margin for the player to move on `row[lo..hi)` (0 ≤ lo ≤ hi ≤ N). */
   value(lo: number, hi: number): number {
-    if (!(Number.isInteger(lo) && Number.isInteger(hi) && 0 <= lo && lo <= hi && hi <= this.n)) {
-      throw new RangeError(`Expected 0 <= lo <= hi <= ${this.n}, got lo ${lo} and hi ${hi}`);
+    if (!(Number.isInteger(lo) && Number.isInteger(hi) && 0 <= lo && lo <= hi && hi <= this.#n)) {
+      throw new RangeError(`Expected 0 <= lo <= hi <= ${this.#n}, got lo ${lo} and hi ${hi}`);
     }
     const d = hi - lo;
     const c = Math.floor(d / this.blockSize);
     const t = d - c * this.blockSize;
-    if (t === 0) return this.checkpoints[c]![lo]!;
-    this.ensure(c, lo, hi);
-    return this.block[t * this.blockWidth + (lo - this.blockLo)]!;
+    if (t === 0) return this.#checkpoints[c]![lo]!;
+    this.#ensure(c, lo, hi);
+    return this.#block[t * this.#blockWidth + (lo - this.#blockLo)]!;
   }
 
   /**
@@ -306,7 +306,7 @@ export class EndGameTable {
     if (hi <= lo) return null;
     // Load the block of length hi−lo−1 for the whole window, so both children hit it.
     const c = Math.floor((hi - lo - 1) / this.blockSize);
-    if (hi - lo - 1 !== c * this.blockSize) this.ensure(c, lo, hi);
+    if (hi - lo - 1 !== c * this.blockSize) this.#ensure(c, lo, hi);
     const left = this.row[lo]! - this.value(lo + 1, hi);
     const right = this.row[hi - 1]! - this.value(lo, hi - 1);
     return left >= right ? 'L' : 'R';
@@ -319,27 +319,27 @@ export class EndGameTable {
  * compare, against the O(N²) of a rebuild).
  */
 export class EndGameTables {
-  private readonly tables: EndGameTable[] = [];
-  private readonly capacity: number;
+  readonly #tables: EndGameTable[] = [];
+  readonly #capacity: number;
 
   /** Keeps at most `capacity` tables (each holds O(N^{4/3}) numbers). */
   constructor(capacity = 2) {
-    this.capacity = capacity;
+    this.#capacity = capacity;
   }
 
   /** The table of `row`, built on first use. */
   get(row: readonly number[]): EndGameTable {
-    let index = this.tables.findIndex((t) => t.row === row);
-    if (index < 0) index = this.tables.findIndex((t) => sameRow(t.row, row));
+    let index = this.#tables.findIndex((t) => t.row === row);
+    if (index < 0) index = this.#tables.findIndex((t) => sameRow(t.row, row));
     let table: EndGameTable;
     if (index >= 0) {
-      table = this.tables[index]!;
-      this.tables.splice(index, 1);
+      table = this.#tables[index]!;
+      this.#tables.splice(index, 1);
     } else {
       table = new EndGameTable(row);
-      if (this.tables.length >= this.capacity) this.tables.pop();
+      if (this.#tables.length >= this.#capacity) this.#tables.pop();
     }
-    this.tables.unshift(table); // most recently used first
+    this.#tables.unshift(table); // most recently used first
     return table;
   }
 }

@@ -51,23 +51,23 @@ interface Entry {
  * never a proven result.
  */
 export class TranspositionTable {
-  private readonly map = new Map<string | number | bigint, Entry>();
+  readonly #map = new Map<string | number | bigint, Entry>();
   /** @param capacity entries kept before the table is cleared (a simple bound on memory). */
   constructor(readonly capacity = 1 << 20) {}
   /** The entry of a position key, if any. */
   get(key: string | number | bigint): Entry | undefined {
-    return this.map.get(key);
+    return this.#map.get(key);
   }
   /** Stores an entry; clears the table first when it is full. */
   set(key: string | number | bigint, entry: Entry): void {
-    if (this.map.size >= this.capacity && !this.map.has(key)) this.map.clear();
-    this.map.set(key, entry);
+    if (this.#map.size >= this.capacity && !this.#map.has(key)) this.#map.clear();
+    this.#map.set(key, entry);
   }
   /** Numbers the searches using this table, so estimates anchored at another root are not reused. */
   nextSearch = 0;
   /** Entries stored. */
   get size(): number {
-    return this.map.size;
+    return this.#map.size;
   }
 }
 

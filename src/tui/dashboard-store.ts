@@ -84,7 +84,7 @@ interface Finished {
   readonly total: number;
 }
 
-/** The finished games since the last render (see `_addToBatch`). */
+/** The finished games since the last render (see `#addToBatch`). */
 interface Batch {
   count: number;
   firstDone: number;
@@ -119,60 +119,60 @@ export const MAX_RENDER_INTERVAL_MS = 2000;
  * or however slow the terminal is.
  */
 export class DashboardStore {
-  private _listeners = new Set<() => void>();
-  private _timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly _intervalMs: number;
-  private readonly _clock: () => number;
-  private readonly _budget: number;
+  #listeners = new Set<() => void>();
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  readonly #intervalMs: number;
+  readonly #clock: () => number;
+  readonly #budget: number;
   /** Smoothed cost of one render (ms). */
-  private _renderMs = 0;
+  #renderMs = 0;
   // The folded state.
-  private _name = '';
-  private _dir = '';
-  private _seed: number | null = null;
-  private _bots: readonly string[] = [];
-  private _variants: readonly string[] = [];
-  private _total = 0;
-  private _done = 0;
-  private _resumed = 0;
-  private _startedAt: number;
-  private _pausedMs = 0;
-  private _pausedSince: number | null = null;
+  #name = '';
+  #dir = '';
+  #seed: number | null = null;
+  #bots: readonly string[] = [];
+  #variants: readonly string[] = [];
+  #total = 0;
+  #done = 0;
+  #resumed = 0;
+  #startedAt: number;
+  #pausedMs = 0;
+  #pausedSince: number | null = null;
   /** By schedule index, in start order. */
-  private _live = new Map<number, InFlight>();
-  private _recent: GameRecord[] = [];
-  private _batch: Batch = emptyBatch();
-  private readonly _log: LogEntry[] = [];
-  private _standings: Standings | null = null;
-  private _failedBots: { bot: string; reason: string }[] = [];
-  private _finished: FinishedEvent | null = null;
-  private _snapshot: DashboardModel;
+  #live = new Map<number, InFlight>();
+  #recent: GameRecord[] = [];
+  #batch: Batch = emptyBatch();
+  readonly #log: LogEntry[] = [];
+  #standings: Standings | null = null;
+  #failedBots: { bot: string; reason: string }[] = [];
+  #finished: FinishedEvent | null = null;
+  #snapshot: DashboardModel;
 
   constructor(intervalMs = 100, clock: () => number = Date.now, budget = 0) {
-    this._intervalMs = intervalMs;
-    this._clock = clock;
-    this._budget = budget;
-    this._startedAt = clock();
-    this._snapshot = this._build();
+    this.#intervalMs = intervalMs;
+    this.#clock = clock;
+    this.#budget = budget;
+    this.#startedAt = clock();
+    this.#snapshot = this.#build();
   }
 
   /** Folds an event; schedules one render for the next frame (the last event renders at once). */
   push(e: ArenaEvent): void {
     switch (e.type) {
       case 'tournament-started':
-        this._name = e.name;
-        this._seed = e.seed;
-        this._dir = e.dir;
-        this._bots = e.bots;
-        this._variants = e.variants;
-        this._total = e.total;
-        this._done = e.done;
-        this._resumed = e.done;
-        this._startedAt = this._clock();
-        if (e.repaired) this._log.push({ kind: 'repaired', warn: true, text: repairedLine(e.repaired) });
+        this.#name = e.name;
+        this.#seed = e.seed;
+        this.#dir = e.dir;
+        this.#bots = e.bots;
+        this.#variants = e.variants;
+        this.#total = e.total;
+        this.#done = e.done;
+        this.#resumed = e.done;
+        this.#startedAt = this.#clock();
+        if (e.repaired) this.#log.push({ kind: 'repaired', warn: true, text: repairedLine(e.repaired) });
         break;
       case 'bot-failed':
-        this._failedBots.push({ bot: e.bot, reason: e.reason });
+        this.#failedBots.push({ bot: e.bot, reason: e.reason });
         break;
       case 'bot-store-reset':
         this._log.push(storeResetLine(e));
@@ -181,67 +181,67 @@ export class DashboardStore {
         // In-process bots often play a whole game before the sink hears of it: nothing to show,
         // and holding it until its `game-ended` (after the group commit) would keep every such
         // game alive past the young generation, which the garbage collector charges to the run.
-        if (!e.live.over) this._live.set(e.index, { started: e, board: null });
+        if (!e.live.over) this.#live.set(e.index, { started: e, board: null });
         break;
       case 'game-ended':
-        this._done = e.done;
-        this._total = e.total;
-        this._live.delete(e.record.index);
-        this._recent.push(e.record);
-        if (this._recent.length >= 2 * RECENT_KEPT) this._recent.splice(0, this._recent.length - RECENT_KEPT);
-        this._addToBatch(e.record, e.done, e.total);
+        this.#done = e.done;
+        this.#total = e.total;
+        this.#live.delete(e.record.index);
+        this.#recent.push(e.record);
+        if (this.#recent.length >= 2 * RECENT_KEPT) this.#recent.splice(0, this.#recent.length - RECENT_KEPT);
+        this.#addToBatch(e.record, e.done, e.total);
         break;
       case 'game-aborted':
-        this._live.delete(e.index);
+        this.#live.delete(e.index);
         break;
       case 'standings':
-        this._standings = e.standings;
-        this._done = e.done;
-        this._total = e.total;
+        this.#standings = e.standings;
+        this.#done = e.done;
+        this.#total = e.total;
         break;
       case 'finished':
-        this._finished = e;
-        this._live.clear();
-        this._standings = e.summary.standings;
+        this.#finished = e;
+        this.#live.clear();
+        this.#standings = e.summary.standings;
         this.flush();
         return;
     }
-    this._schedule();
+    this.#schedule();
   }
 
   /** Marks the tournament paused or running again (the dashboard's `p`); renders at once. */
   setPaused(paused: boolean): void {
-    const now = this._clock();
-    if (paused && this._pausedSince === null) this._pausedSince = now;
-    else if (!paused && this._pausedSince !== null) {
-      this._pausedMs += now - this._pausedSince;
-      this._pausedSince = null;
+    const now = this.#clock();
+    if (paused && this.#pausedSince === null) this.#pausedSince = now;
+    else if (!paused && this.#pausedSince !== null) {
+      this.#pausedMs += now - this.#pausedSince;
+      this.#pausedSince = null;
     }
     this.flush();
   }
 
   /** Builds the snapshot and tells the listeners now. */
   flush(): void {
-    if (this._timer) clearTimeout(this._timer);
-    this._timer = null;
-    this._drainPending();
-    this._snapshot = this._build();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#drainPending();
+    this.#snapshot = this.#build();
     const t0 = performance.now();
-    for (const l of this._listeners) l();
-    if (this._budget > 0 && this._listeners.size > 0) {
+    for (const l of this.#listeners) l();
+    if (this.#budget > 0 && this.#listeners.size > 0) {
       // React schedules the render in a microtask and Ink writes in its commit: a microtask queued
       // now runs right after them.
       queueMicrotask(() => {
         const ms = performance.now() - t0;
-        this._renderMs = this._renderMs === 0 ? ms : 0.8 * this._renderMs + 0.2 * ms;
+        this.#renderMs = this.#renderMs === 0 ? ms : 0.8 * this.#renderMs + 0.2 * ms;
       });
     }
   }
 
   /** Time to wait before the next render: the base interval, stretched to keep renders within the budget. */
   get renderIntervalMs(): number {
-    if (this._budget <= 0) return this._intervalMs;
-    return Math.min(MAX_RENDER_INTERVAL_MS, Math.max(this._intervalMs, this._renderMs / this._budget));
+    if (this.#budget <= 0) return this.#intervalMs;
+    return Math.min(MAX_RENDER_INTERVAL_MS, Math.max(this.#intervalMs, this.#renderMs / this.#budget));
   }
 
   /**
@@ -250,8 +250,8 @@ export class DashboardStore {
    * would keep thousands of them alive past the young generation, and the garbage collector would
    * charge the tournament for copying them.
    */
-  private _addToBatch(rec: GameRecord, done: number, total: number): void {
-    const b = this._batch;
+  #addToBatch(rec: GameRecord, done: number, total: number): void {
+    const b = this.#batch;
     if (b.count === 0) b.firstDone = done;
     b.count++;
     b.lastDone = done;
@@ -264,48 +264,48 @@ export class DashboardStore {
   }
 
   /** Moves finished games into the log: one line each, or one per batch plus each forfeit. */
-  private _drainPending(): void {
-    const b = this._batch;
+  #drainPending(): void {
+    const b = this.#batch;
     if (b.count === 0) return;
-    this._batch = emptyBatch();
+    this.#batch = emptyBatch();
     if (b.count <= LOG_EACH_UPTO) {
-      for (const p of b.head) this._log.push(gameEntry(p.rec, p.done, p.total));
+      for (const p of b.head) this.#log.push(gameEntry(p.rec, p.done, p.total));
       return;
     }
     const width = String(b.total).length;
-    this._log.push({
+    this.#log.push({
       kind: 'batch',
       warn: b.forfeitCount > 0,
       text: `[${String(b.firstDone).padStart(width)}–${b.lastDone}/${b.total}] ${b.count} games finished${b.forfeitCount ? `, ${b.forfeitCount} by forfeit:` : ''}`,
     });
-    for (const p of b.forfeits) this._log.push(gameEntry(p.rec, p.done, p.total));
+    for (const p of b.forfeits) this.#log.push(gameEntry(p.rec, p.done, p.total));
     if (b.forfeitCount > LOG_EACH_UPTO) {
-      this._log.push({ kind: 'more', warn: true, text: `  … and ${b.forfeitCount - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)` });
+      this.#log.push({ kind: 'more', warn: true, text: `  … and ${b.forfeitCount - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)` });
     }
   }
 
-  private _build(): DashboardModel {
-    const now = this._clock();
+  #build(): DashboardModel {
+    const now = this.#clock();
     return {
-      name: this._name,
-      dir: this._dir,
-      seed: this._seed,
-      bots: this._bots,
-      variants: this._variants,
-      total: this._total,
-      done: this._done,
-      resumed: this._resumed,
-      startedAt: this._startedAt,
+      name: this.#name,
+      dir: this.#dir,
+      seed: this.#seed,
+      bots: this.#bots,
+      variants: this.#variants,
+      total: this.#total,
+      done: this.#done,
+      resumed: this.#resumed,
+      startedAt: this.#startedAt,
       now,
-      paused: this._pausedSince !== null,
-      pausedMs: this._pausedMs + (this._pausedSince === null ? 0 : now - this._pausedSince),
-      live: this._liveBoards(),
-      recent: this._recent.slice(-RECENT_KEPT),
+      paused: this.#pausedSince !== null,
+      pausedMs: this.#pausedMs + (this.#pausedSince === null ? 0 : now - this.#pausedSince),
+      live: this.#liveBoards(),
+      recent: this.#recent.slice(-RECENT_KEPT),
       // A fresh array whenever it grew: Ink's <Static> memoises on the array's identity.
-      log: this._log.slice(),
-      standings: this._standings,
-      failedBots: this._failedBots.slice(),
-      finished: this._finished,
+      log: this.#log.slice(),
+      standings: this.#standings,
+      failedBots: this.#failedBots.slice(),
+      finished: this.#finished,
     };
   }
 
@@ -315,12 +315,12 @@ export class DashboardStore {
    * the board leaves the view (and the store) at once, though its `game-ended` comes later
    * (group commit).
    */
-  private _liveBoards(): LiveBoard[] {
+  #liveBoards(): LiveBoard[] {
     const boards: LiveBoard[] = [];
-    for (const [i, g] of this._live) {
+    for (const [i, g] of this.#live) {
       const { index, key, variant, seats, live } = g.started;
       if (live.over) {
-        this._live.delete(i); // deleting the current entry while iterating a Map is safe
+        this.#live.delete(i); // deleting the current entry while iterating a Map is safe
         continue;
       }
       if (g.board === null || g.board.ply !== live.ply) {
@@ -332,24 +332,24 @@ export class DashboardStore {
     return boards;
   }
 
-  private _schedule(): void {
-    if (this._timer) return;
-    this._timer = setTimeout(() => this.flush(), this.renderIntervalMs);
+  #schedule(): void {
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => this.flush(), this.renderIntervalMs);
   }
 
   /** For `useSyncExternalStore`. */
   readonly subscribe = (listener: () => void): (() => void) => {
-    this._listeners.add(listener);
-    return () => this._listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   };
 
   /** The model as of the last render (stable between renders, as React requires). */
-  readonly getSnapshot = (): DashboardModel => this._snapshot;
+  readonly getSnapshot = (): DashboardModel => this.#snapshot;
 
   /** Cancels the pending render (on unmount). */
   dispose(): void {
-    if (this._timer) clearTimeout(this._timer);
-    this._timer = null;
-    this._listeners.clear();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#listeners.clear();
   }
 }
