@@ -1,6 +1,5 @@
 import { Text } from 'ink';
-import type { Seat } from '../core/game.ts';
-import type { BoardView } from './board-view.ts';
+import type { BoardProps } from './board-view.ts';
 import type { CoinCursor } from './coin-cursor.ts';
 import { CoinsBoard } from './CoinsBoard.tsx';
 import { EndGameBoard } from './EndGameBoard.tsx';
@@ -9,12 +8,7 @@ import { PartizanBoard } from './PartizanBoard.tsx';
 import { PilesBoard } from './PilesBoard.tsx';
 import { SubtractionBoard } from './SubtractionBoard.tsx';
 
-type Props = {
-  readonly view: BoardView;
-  /** Columns available; pictures shrink to fit. */
-  readonly width: number;
-  /** What to call each seat (`you`/`optimal`, or two bot names). */
-  readonly names: Readonly<Record<Seat, string>>;
+type Props = BoardProps & {
   /** Play's cursor over the coin board (other pictures have none). */
   readonly cursor?: CoinCursor | undefined;
 };

@@ -1,13 +1,9 @@
 import { Box, Text } from 'ink';
-import type { Seat } from '../core/game.ts';
-import type { CoinsView } from './board-view.ts';
+import type { BoardProps, CoinsView } from './board-view.ts';
 import type { CoinCursor } from './coin-cursor.ts';
 import { useTheme } from './theme.ts';
 
-type Props = {
-  readonly view: CoinsView;
-  readonly width: number;
-  readonly names: Readonly<Record<Seat, string>>;
+type Props = BoardProps<CoinsView> & {
   /** Play's cursor, mark and previewed take, drawn over the cells; absent elsewhere. */
   readonly cursor?: CoinCursor | undefined;
 };

@@ -1,20 +1,13 @@
 import { Box, Text } from 'ink';
-import type { Seat } from '../core/game.ts';
-import type { EndGameView } from './board-view.ts';
+import type { BoardProps, EndGameView } from './board-view.ts';
 import { useTheme } from './theme.ts';
-
-type Props = {
-  readonly view: EndGameView;
-  readonly width: number;
-  readonly names: Readonly<Record<Seat, string>>;
-};
 
 /**
  * The End Game row: the numbers still in play between the two marked ends (`L ▶ … ◀ R`), the number
  * the last move took shown struck beside its end, and both scores. A long row shows its two ends
  * and how many numbers lie between.
  */
-export function EndGameBoard({ view, width, names }: Props) {
+export function EndGameBoard({ view, width, names }: BoardProps<EndGameView>) {
   const theme = useTheme();
   const { row, lo, hi } = view;
   const live = row.slice(lo, hi);

@@ -1,17 +1,10 @@
 import { Box, Text } from 'ink';
-import type { Seat } from '../core/game.ts';
-import type { PileView } from './board-view.ts';
+import type { BoardProps, PileView } from './board-view.ts';
 import { PileStones } from './PileStones.tsx';
 import { useTheme } from './theme.ts';
 
-type Props = {
-  readonly view: PileView;
-  readonly width: number;
-  readonly names: Readonly<Record<Seat, string>>;
-};
-
 /** One pile where a take may not repeat the opponent's last take: the forbidden amount is struck out. */
-export function NoRepeatBoard({ view, width, names }: Props) {
+export function NoRepeatBoard({ view, width, names }: BoardProps<PileView>) {
   const theme = useTheme();
   const forbidden = view.forbidden ?? null;
   return (

@@ -1,17 +1,10 @@
 import { Box, Text } from 'ink';
-import type { Seat } from '../core/game.ts';
-import type { PileView } from './board-view.ts';
+import type { BoardProps, PileView } from './board-view.ts';
 import { PileStones } from './PileStones.tsx';
 import { useTheme } from './theme.ts';
 
-type Props = {
-  readonly view: PileView;
-  readonly width: number;
-  readonly names: Readonly<Record<Seat, string>>;
-};
-
 /** One pile with different takes for Left and Right: the pile, and whose side moves with which takes. */
-export function PartizanBoard({ view, width, names }: Props) {
+export function PartizanBoard({ view, width, names }: BoardProps<PileView>) {
   const theme = useTheme();
   const side = view.side ?? 'Left';
   return (

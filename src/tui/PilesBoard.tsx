@@ -1,18 +1,11 @@
 import { Box, Text } from 'ink';
-import type { Seat } from '../core/game.ts';
-import type { PilesView } from './board-view.ts';
+import type { BoardProps, PilesView } from './board-view.ts';
 import { fmtInt, layoutStones, scaleNote } from './layout.ts';
 import { StoneRow } from './StoneRow.tsx';
 import { useTheme } from './theme.ts';
 
-type Props = {
-  readonly view: PilesView;
-  readonly width: number;
-  readonly names: Readonly<Record<Seat, string>>;
-};
-
 /** Several piles, one row of stones each on one shared scale, numbered as moves name them (`2:9`). */
-export function PilesBoard({ view, width, names }: Props) {
+export function PilesBoard({ view, width, names }: BoardProps<PilesView>) {
   const theme = useTheme();
   const labelW = String(view.piles.length).length + 1;
   const countW = Math.max(...view.piles.map((p) => fmtInt(p).length), 1);

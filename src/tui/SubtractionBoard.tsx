@@ -1,17 +1,10 @@
 import { Box, Text } from 'ink';
-import type { Seat } from '../core/game.ts';
-import type { PileView } from './board-view.ts';
+import type { BoardProps, PileView } from './board-view.ts';
 import { PileStones } from './PileStones.tsx';
 import { useTheme } from './theme.ts';
 
-type Props = {
-  readonly view: PileView;
-  readonly width: number;
-  readonly names: Readonly<Record<Seat, string>>;
-};
-
 /** One pile and a subtraction set: the stones, the count, what was just taken and who moves. */
-export function SubtractionBoard({ view, width, names }: Props) {
+export function SubtractionBoard({ view, width, names }: BoardProps<PileView>) {
   const theme = useTheme();
   return (
     <Box flexDirection="column">

@@ -8,6 +8,15 @@ import { layoutStones } from './layout.ts';
  */
 export type BoardView = PileView | PilesView | CoinsView | EndGameView | TextView;
 
+/** What every board picture receives: its view data, the columns it may use, the seats' names. */
+export interface BoardProps<V extends BoardView = BoardView> {
+  readonly view: V;
+  /** Columns available; pictures shrink to fit. */
+  readonly width: number;
+  /** What to call each seat (`you`/`optimal`, or two bot names). */
+  readonly names: Readonly<Record<Seat, string>>;
+}
+
 /** One pile (subtraction, no-repeat, partizan). */
 export interface PileView {
   readonly kind: 'pile';
