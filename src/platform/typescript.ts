@@ -10,6 +10,7 @@ import { register } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { COMPILED, DIST_DIR, PACKAGE_ROOT } from './paths.ts';
+import { resolveTakeArenaAnywhere } from './take-arena-anywhere.mjs';
 
 let registered: Promise<void> | null = null;
 
@@ -41,4 +42,7 @@ async function registerTypeScript(): Promise<void> {
   register(pathToFileURL(join(DIST_DIR, 'src', 'platform', 'alias-hooks.mjs')), {
     data: { srcUrl: pathToFileURL(join(PACKAGE_ROOT, 'src')).href + '/', distSrcUrl: pathToFileURL(join(DIST_DIR, 'src')).href + '/' },
   });
+  // `require('take-arena')` too (a bot in a folder without `"type": "module"` is CommonJS to tsx):
+  // the compiled entry's one instance.
+  await resolveTakeArenaAnywhere(pathToFileURL(join(DIST_DIR, 'src', 'index.js')).href);
 }
