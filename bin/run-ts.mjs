@@ -5,11 +5,8 @@ import { resolve } from 'node:path';
 import { register as registerEsm } from 'tsx/esm/api';
 import { register as registerCjs } from 'tsx/cjs/api';
 
-import { resolveTakeArenaAnywhere } from '../src/platform/take-arena-anywhere.mjs';
-
 registerEsm();
 registerCjs();
-await resolveTakeArenaAnywhere();
 const [file, ...rest] = process.argv.slice(2);
 if (!file) {
   console.error('usage: node bin/run-ts.mjs <file.ts> [args…]');

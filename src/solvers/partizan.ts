@@ -219,6 +219,8 @@ export function partizanPeriod(
   limit = 1 << 26,
 ): PartizanPeriodicity | null {
   const m = Math.max(left[left.length - 1]!, right[right.length - 1]!);
+  // The growing-table loop is written out in each period finder on purpose: one shared driver taking
+  // a closure measured 5% slower over the seed detections (docs/ANALYSIS.md, "Kernel measurements").
   for (let upto = Math.min(firstTableUpto(m), limit); ; upto = Math.min(upto * 2, limit)) {
     const table = partizanTable(left, right, upto);
     const found = bitWindowPeriod(table.left, table.right, upto - m + 1, m);

@@ -432,6 +432,8 @@ export function findPeriod(moves: readonly number[], table: Uint32Array, upto: n
 export function subtractionPeriod(moves: readonly number[], limit = 1 << 26): Periodicity | null {
   const m = moves[moves.length - 1]!;
   if (m > limit) return null;
+  // The growing-table loop is written out in each period finder on purpose: one shared driver taking
+  // a closure measured 5% slower over the seed detections (docs/ANALYSIS.md, "Kernel measurements").
   for (let upto = Math.min(firstTableUpto(m), limit); ; upto = Math.min(upto * 2, limit)) {
     const found = findPeriod(moves, subtractionTable(moves, upto), upto);
     if (found || upto >= limit) return found;
