@@ -80,21 +80,40 @@ function abortWait(signal: AbortSignal): AbortWait {
   return { promise, unlisten: () => signal.removeEventListener('abort', on) };
 }
 
+/** A game in play: what its record and its sessions need when it ends. */
+interface GameInPlay {
+  readonly job: GameJob;
+  /** The dealt position, as the game's `toJSON`. */
+  readonly start: unknown;
+  /** Moves so far in notation, and each bot's time in integer µs. */
+  readonly moves: string[];
+  readonly us: number[];
+  readonly sessions: Sessions;
+  /** Made on the first asynchronous reply when the match has a signal (see `playMatch`). */
+  abort: AbortWait | null;
+  readonly live: LiveSlot | undefined;
+}
+
+/** How a game ended: by the rules (its outcome), or by a fault or interruption (who, and why). */
+interface Ending {
+  readonly outcome: Outcome | null;
+  readonly termination: Termination;
+  /** The seat that forfeited, null otherwise. */
+  readonly faulty: Seat | null;
+  readonly reason: string | null;
+}
+
+const INTERRUPTED: Ending = { outcome: null, termination: 'interrupted', faulty: null, reason: 'tournament interrupted' };
+
+/** A forfeit of `seat`: its fault kind and the reason. */
+function forfeit(seat: Seat, termination: FaultKind, reason: string): Ending {
+  return { outcome: null, termination, faulty: seat, reason };
+}
+
 /** Ends a game: tells both sessions how it ended and builds its record. */
-function endGame(
-  job: GameJob,
-  start: unknown,
-  moves: readonly string[],
-  us: readonly number[],
-  sessions: Sessions,
-  abort: AbortWait | null,
-  live: LiveSlot | undefined,
-  outcome: Outcome | null,
-  termination: Termination,
-  faulty: Seat | null,
-  reason: string | null,
-): GameRecord {
-  abort?.unlisten();
+function finishGame(played: GameInPlay, { outcome, termination, faulty, reason }: Ending): GameRecord {
+  const { job, sessions, live } = played;
+  played.abort?.unlisten();
   if (live) live.over = true;
   const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
   const out: GameRecord['outcome'] =
@@ -113,9 +132,9 @@ function endGame(
     seating: job.seating,
     seats: { first: job.seats.first.label, second: job.seats.second.label },
     botSeeds: job.botSeeds,
-    start,
-    moves,
-    us,
+    start: played.start,
+    moves: played.moves,
+    us: played.us,
     outcome: out,
     winner: winner === null ? null : job.seats[winner].label,
     termination,
@@ -137,15 +156,12 @@ export async function playMatch(
   options: MatchOptions = {},
 ): Promise<GameRecord> {
   let state = game.deal(createRng(job.dealSeed));
-  const start = game.toJSON(state);
-  const moves: string[] = [];
-  const us: number[] = [];
   const { live, signal } = options;
   if (live) live.state = state;
-  const sessions: Sessions = { first: null, second: null };
-  // Settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on the
-  // first asynchronous reply only, and its listener removed at the end (no per-game leak).
-  let abort: AbortWait | null = null;
+  // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
+  // the first asynchronous reply only, and its listener removed at the end (no per-game leak).
+  const played: GameInPlay = { job, start: game.toJSON(state), moves: [], us: [], sessions: { first: null, second: null }, abort: null, live };
+  const { moves, us, sessions } = played;
 
   for (const seat of ['first', 'second'] as const) {
     try {
@@ -154,15 +170,15 @@ export async function playMatch(
       sessions[seat] = opened instanceof Promise ? await opened : opened;
     } catch (err) {
       if (!(err instanceof BotStartError)) throw err;
-      return endGame(job, start, moves, us, sessions, abort, live, null, 'crash', seat, `failed to start: ${err.message}`);
+      return finishGame(played, forfeit(seat, 'crash', `failed to start: ${err.message}`));
     }
   }
 
   const limit = job.timePerMoveMs;
   for (;;) {
     const outcome = game.outcome(state);
-    if (outcome) return endGame(job, start, moves, us, sessions, abort, live, outcome, 'normal', null, null);
-    if (signal?.aborted) return endGame(job, start, moves, us, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
+    if (outcome) return finishGame(played, { outcome, termination: 'normal', faulty: null, reason: null });
+    if (signal?.aborted) return finishGame(played, INTERRUPTED);
     const legal = game.moves(state);
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
@@ -170,10 +186,10 @@ export async function playMatch(
     let reply: MoveReply | null;
     if (!(asked instanceof Promise)) reply = asked;
     else if (!signal) reply = await asked;
-    else reply = await Promise.race([asked, (abort ??= abortWait(signal)).promise]);
-    if (reply === null) return endGame(job, start, moves, us, sessions, abort, live, null, 'interrupted', null, 'tournament interrupted');
+    else reply = await Promise.race([asked, (played.abort ??= abortWait(signal)).promise]);
+    if (reply === null) return finishGame(played, INTERRUPTED);
     const i = judgeReply(game, legal, reply);
-    if (typeof i !== 'number') return endGame(job, start, moves, us, sessions, abort, live, null, i.kind, seat, i.reason);
+    if (typeof i !== 'number') return finishGame(played, forfeit(seat, i.kind, i.reason));
     const move = legal[i];
     const before = state;
     state = game.play(state, move);
