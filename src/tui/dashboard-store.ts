@@ -47,11 +47,11 @@ export interface DashboardModel {
 export const RECENT_KEPT = 200;
 /**
  * One line of the dashboard's scrolling log: a finished game, a batch of games, the count of
- * forfeits a batch did not list, or a results log repaired on resume; `warn` when the view shows
- * it as a warning (it reports a forfeit or a repair).
+ * forfeits a batch did not list, a results log repaired on resume, or a bot's store reset; `warn`
+ * when the view shows it as a warning (a forfeit, a repair, a reset).
  */
 export interface LogEntry {
-  readonly kind: 'game' | 'batch' | 'more' | 'repaired';
+  readonly kind: 'game' | 'batch' | 'more' | 'repaired' | 'store-reset';
   readonly warn: boolean;
   readonly text: string;
 }
@@ -175,7 +175,7 @@ export class DashboardStore {
         this.#failedBots.push({ bot: e.bot, reason: e.reason });
         break;
       case 'bot-store-reset':
-        this._log.push(storeResetLine(e));
+        this.#log.push({ kind: 'store-reset', warn: true, text: storeResetLine(e) });
         break;
       case 'game-started':
         // In-process bots often play a whole game before the sink hears of it: nothing to show,
