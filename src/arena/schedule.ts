@@ -118,9 +118,12 @@ export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | '
 
 /**
  * The round robin as a generator (fastchess `Scheduler::next()`): for each variant and deal, every
- * unordered pair of bots plays the deal twice, once in each seating, back to back.
+ * unordered pair of bots plays the deal twice, once in each seating, back to back. `skipPair(p)`
+ * (p: the pair's place, the index of its first game over 2) leaves out both seatings of a pair
+ * without building their jobs: a resumed million-game tournament passes over the games it has
+ * without a key and two seeds for each.
  */
-export function* schedule(input: ScheduleInput): Generator<GameJob> {
+export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boolean): Generator<GameJob> {
   const { seed, variants, bots, deals, timePerMoveMs } = input;
   const supports = input.supports ?? (() => true);
   let index = 0;
@@ -132,6 +135,10 @@ export function* schedule(input: ScheduleInput): Generator<GameJob> {
         for (let j = i + 1; j < bots.length; j++) {
           const a = bots[i]!;
           const b = bots[j]!;
+          if (skipPair?.(index / 2)) {
+            index += 2;
+            continue;
+          }
           for (const seating of [0, 1] as const) {
             const key = gameKey(variant, deal, a.label, b.label, seating);
             const here = index++;
@@ -155,10 +162,10 @@ export function* schedule(input: ScheduleInput): Generator<GameJob> {
   }
 }
 
-/** The schedule as game pairs, in the same order: each pair is the two seatings `schedule` yields back to back. */
-export function* schedulePairs(input: ScheduleInput): Generator<PairJob> {
+/** The schedule as game pairs, in the same order: each pair is the two seatings `schedule` yields back to back (`skipPair` as there). */
+export function* schedulePairs(input: ScheduleInput, skipPair?: (pair: number) => boolean): Generator<PairJob> {
   let first: GameJob | null = null;
-  for (const job of schedule(input)) {
+  for (const job of schedule(input, skipPair)) {
     if (job.seating === 0) {
       first = job;
       continue;

@@ -250,7 +250,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     }
   };
 
-  const pairs = schedulePairs(input);
+  // Pairs already played (both games in the log) are passed over without building their jobs.
+  const pairs = schedulePairs(input, (p) => isFinished(2 * p) && isFinished(2 * p + 1));
   let logError: unknown = null;
   const ctx: ExecutionContext = {
     ...(signal ? { signal } : {}),

@@ -44,6 +44,14 @@ describe('schedule', () => {
     }
   });
 
+  it('passes over the pairs it is told to skip, the others unchanged', () => {
+    const input = { seed: 1, variants: VARIANTS, bots: BOTS, deals: 3, timePerMoveMs: 100 };
+    const all = [...schedule(input)];
+    const skip = (p: number): boolean => p % 3 !== 1;
+    expect([...schedule(input, skip)]).toEqual(all.filter((j) => !skip(Math.floor(j.index / 2))));
+    expect([...schedulePairs(input, skip)].map((p) => p.index)).toEqual([...schedulePairs(input)].map((p) => p.index).filter((p) => !skip(p)));
+  });
+
   it('derives seeds from the place in the schedule only', () => {
     const full = [...schedule({ seed: 5, variants: VARIANTS, bots: BOTS, deals: 2, timePerMoveMs: 100 })];
     const fewer = [...schedule({ seed: 5, variants: VARIANTS, bots: [BOTS[1]!, BOTS[3]!], deals: 2, timePerMoveMs: 100 })];
