@@ -132,7 +132,10 @@ function moveTimeStats(bot: string, ms: readonly number[]): MoveTimeStats {
 
 /** Options of `loadReportData`. */
 export interface ReportOptions {
-  /** Most games made replayable, the first in the log (default 5,000; `Infinity` for every one). */
+  /**
+   * Most games made replayable (default 5,000; `Infinity` for every one): the first of each
+   * variant in the log, an equal share per variant of the spec.
+   */
   readonly replays?: number;
 }
 
@@ -320,6 +323,9 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     return v;
   };
   const maxReplays = options.replays ?? DEFAULT_REPLAYS;
+  // The replays are shared out evenly over the spec's variants (the log is variant-major).
+  const quota = Math.max(1, Math.ceil(maxReplays / Math.max(1, specGames.length)));
+  const perVariant = new Map<string, number>();
   const games: ReportGame[] = [];
   const times = new Map<string, number[]>();
   const timeForfeits: Record<string, number> = {};
@@ -333,7 +339,9 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     variantIds.add(rec.variant);
     const { game, solver } = variantOf(rec.variant);
     let mover: Seat;
-    if (games.length < maxReplays) {
+    const replayed = perVariant.get(rec.variant) ?? 0;
+    if (games.length < maxReplays && replayed < quota) {
+      perVariant.set(rec.variant, replayed + 1);
       const g = replayGame(rec, game, solver, view);
       games.push(g);
       mover = g.mover;

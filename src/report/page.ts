@@ -148,7 +148,7 @@ ${moveTimes ? `<div class="card">${moveTimes}</div>` : ''}
 ${patterns.length ? `<h3>Patterns over the start position</h3><div class="card">${patterns.join('')}</div>` : ''}
 </section>
 <section id="replay"><h2>Replay</h2>
-<p class="note">Pick a game, then step with <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd>/<kbd>End</kbd> for the ends, <kbd>↑</kbd> <kbd>↓</kbd> for the previous or next game). ✓: the move kept the best result the solver says was there; ✗: it did not.${d.games.length < d.played ? ` The first ${num(d.games.length)} of ${num(d.played)} games are here (<code>arena report --replays all</code> puts in every one).` : ''}</p>
+<p class="note">Pick a game, then step with <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd>/<kbd>End</kbd> for the ends, <kbd>↑</kbd> <kbd>↓</kbd> for the previous or next game). ✓: the move kept the best result the solver says was there; ✗: it did not.${d.games.length < d.played ? ` ${num(d.games.length)} of the ${num(d.played)} games are here, the first of each variant (<code>arena report --replays all</code> puts in every one).` : ''}</p>
 <div class="controls"><input id="game-filter" type="search" placeholder="filter: bot, variant, #number" aria-label="filter games"><select id="game-pick" aria-label="game"></select></div>
 <div class="replay">
 <div><pre id="board" aria-live="polite"></pre>

@@ -117,10 +117,12 @@ describe('arena report', () => {
     expect(await reportHtml(data)).toContain('checksums verified; 1 line dropped (1 failed checksum)');
   });
 
-  it('--replays N puts in the first N games, says so, and still folds every game into the charts', async () => {
+  it('--replays N puts in N games shared over the variants, says so, and still folds every game into the charts', async () => {
     const dir = await reportFixture();
-    const data = loadReportData(dir, boardView, { replays: 10 });
-    expect(data.games).toHaveLength(10);
+    const data = loadReportData(dir, boardView, { replays: 12 });
+    expect(data.games).toHaveLength(12);
+    // Two of each of the six variants, the first of each in the log.
+    for (const v of data.variants) expect(data.games.filter((g) => g.variant === v.id), v.id).toHaveLength(2);
     expect(data.played).toBe(36);
     expect(data.standings.pooled.games).toBe(36);
     const all = loadReportData(dir, boardView);
@@ -133,7 +135,7 @@ describe('arena report', () => {
       expect(t.q3).toBeLessThanOrEqual(t.max);
     }
     expect(data.moveTimes).toEqual(all.moveTimes);
-    expect(await reportHtml(data)).toContain('The first 10 of 36 games are here');
+    expect(await reportHtml(data)).toContain('12 of the 36 games are here, the first of each variant');
     const out = join(tempDir(), 'r.html');
     expect((await run('report', dir, '--out', out, '--replays', 'all')).code).toBe(0);
     const bad = await run('report', dir, '--replays', 'some');
