@@ -38,7 +38,7 @@ export const reportCommand: CommandModule<object, Args> = {
       .positional('dir', { type: 'string', demandOption: true, describe: 'a results folder, e.g. tournaments/results/classic-20261122-043525' })
       .option('out', { type: 'string', describe: 'the HTML file to write (default: report.html in the results folder)' })
       .option('open', { type: 'boolean', default: false, describe: 'open the report in the default viewer' })
-      .option('replays', { type: 'string', describe: `games made replayable, the first in the log: a number or all (default ${DEFAULT_REPLAYS})` }) as unknown as Argv<Args>,
+      .option('replays', { type: 'string', describe: `games made replayable, shared over the variants: a number or all (default ${DEFAULT_REPLAYS})` }) as unknown as Argv<Args>,
   async handler(args) {
     const file = await reportOf(args.dir, args.out, replaysFlag(args.replays));
     io().out(file);
