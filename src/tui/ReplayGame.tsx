@@ -8,6 +8,7 @@ import { replayRecord, resultText } from './replay-data.ts';
 import { useTheme } from './theme.ts';
 import { useWidth } from './use-width.ts';
 import { judgeMoves, verdictText } from './verdicts.ts';
+import { Explain } from './Explain.tsx';
 
 type Props = {
   readonly record: GameRecord;
@@ -24,6 +25,7 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
   const solver = useMemo(() => replay.game.solver?.(), [replay.game]);
   const verdicts = useMemo(() => judgeMoves(replay.game, solver, replay.plies), [replay, solver]);
   const [at, setAt] = useState(0); // plies shown: 0 is the start position
+  const [explain, setExplain] = useState(false);
   const n = replay.plies.length;
 
   useInput((input, key) => {
@@ -33,6 +35,7 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
     else if (KEYS.back.match(input, key)) setAt((a) => Math.max(0, a - 1));
     else if (KEYS.start.match(input, key)) setAt(0);
     else if (KEYS.end.match(input, key)) setAt(n);
+    else if (KEYS.explain.match(input, key)) setExplain((e) => !e);
   });
 
   const ply = at > 0 ? replay.plies[at - 1]! : null;
@@ -82,9 +85,12 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
             : `End: ${record.faulty ? record.seats[record.faulty] : '?'} forfeits: ${record.termination}${record.reason ? ` (${record.reason})` : ''}`}
         </Text>
       ) : null}
+      {explain && at < n ? (
+        <Explain game={replay.game} state={state} title={`ply ${at}`} mover={record.seats[replay.game.toMove(state)]} />
+      ) : null}
       {replay.problem ? <Text {...theme.bad}>{replay.problem}</Text> : null}
       <Text {...theme.muted}>
-        {footer([KEYS.back, 'back'], [KEYS.forward, 'forward'], [KEYS.start, 'start'], [KEYS.end, 'end'], [KEYS.list, 'games'], [KEYS.quit, 'quit'])}
+        {footer([KEYS.back, 'back'], [KEYS.forward, 'forward'], [KEYS.start, 'start'], [KEYS.end, 'end'], [KEYS.explain, explain ? 'hide why' : 'why'], [KEYS.list, 'games'], [KEYS.quit, 'quit'])}
       </Text>
     </Box>
   );

@@ -95,6 +95,22 @@ describe('replay screen', () => {
   });
 });
 
+describe('replay: e explains the position shown', () => {
+  it('says why the start position is won or lost for the seat to move, in the family’s terms', async () => {
+    const idx = RECORDS.findIndex((rec) => rec.variant.startsWith('subtraction'));
+    const r = render(<ReplayApp records={RECORDS} initial={idx} />);
+    unmount = r.unmount;
+    const replay = replayRecord(RECORDS[idx]!);
+    await until(r.lastFrame, `ply 0/${replay.plies.length}`);
+    r.stdin.write('e');
+    const f = await until(r.lastFrame, 'why (ply 0)');
+    const solver = replay.game.solver!()!;
+    const mover = RECORDS[idx]!.seats[replay.game.toMove(replay.start)];
+    expect(f).toContain(`${solver.value(replay.start) > 0 ? 'won' : 'lost'} for ${mover}`);
+    expect(f).toMatch(/mod \d+ = \d+/);
+  });
+});
+
 describe('arena replay command', () => {
   it('needs a terminal, and says so in one line with exit code 2', async () => {
     const dir = resultsDir(RECORDS);
