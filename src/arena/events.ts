@@ -11,7 +11,7 @@ import type { Seat } from '../core/game.ts';
 import type { GameRecord } from './match.ts';
 import type { DropCounts } from './results-guard.ts';
 import type { Standings } from './standings.ts';
-import type { TournamentSummary } from './summary.ts';
+import type { SprtResult, TournamentSummary } from './summary.ts';
 
 /** The first event: what will be played. */
 export interface TournamentStartedEvent {
@@ -141,6 +141,16 @@ export interface StandingsEvent {
   readonly total: number;
 }
 
+/**
+ * A pairing's sequential test moved: sent once per pairing when the tournament starts (as it
+ * stands, after resume), then after each game pair folded in schedule order. The last one of a
+ * pairing has `decision` set when the test ended with one.
+ */
+export interface SprtEvent {
+  readonly type: 'sprt';
+  readonly result: SprtResult;
+}
+
 /** The last event. `interrupted`: stopped early (SIGINT); the results folder `dir` can be resumed. */
 export interface FinishedEvent {
   readonly type: 'finished';
@@ -158,6 +168,7 @@ export type ArenaEvent =
   | GameEndedEvent
   | GameAbortedEvent
   | StandingsEvent
+  | SprtEvent
   | FinishedEvent;
 
 /** A consumer of events. */

@@ -50,8 +50,31 @@ export interface ScheduleInput {
   readonly timePerMoveMs: number;
   /** Whether a bot plays a variant (its `supports`); pairs with an unsupported bot are skipped. */
   readonly supports?: (bot: BotSpec, variant: string) => boolean;
+  /** A gauntlet's champion (a bot label): only it plays, against each other bot. Absent: a round robin. */
+  readonly champion?: string;
 }
 
+/**
+ * The pairings of a schedule as index pairs into `bots`, in schedule order: every unordered pair
+ * (round robin), or the champion against each other bot (gauntlet). The first of a pairing is the
+ * bot its pair results and SPRT are counted for (the champion in a gauntlet).
+ */
+export function pairings(bots: readonly BotSpec[], champion?: string): [number, number][] {
+  const out: [number, number][] = [];
+  if (champion !== undefined) {
+    const c = bots.findIndex((b) => b.label === champion);
+    if (c < 0) throw new RangeError(`Champion ${champion} is not among the bots`);
+    for (let j = 0; j < bots.length; j++) if (j !== c) out.push([c, j]);
+    return out;
+  }
+  for (let i = 0; i < bots.length; i++) for (let j = i + 1; j < bots.length; j++) out.push([i, j]);
+  return out;
+}
+
+/** The bots of a game's pairing (seat labels and seating), the pairing's first bot first: the seating swap undone. */
+export function pairOf(seating: 0 | 1, seats: { readonly first: string; readonly second: string }): readonly [string, string] {
+  return seating === 0 ? [seats.first, seats.second] : [seats.second, seats.first];
+}
 /** The deal seed of a variant's deal: shared by every pair, so all bots face the same positions. */
 export function dealSeed(master: number, variant: string, deal: number): number {
   return deriveSeed(master, 'deal', variant, deal);
@@ -72,10 +95,9 @@ export function pairId(variant: string, deal: number, a: string, b: string): str
   return `${variant}|${deal}|${a}|${b}`;
 }
 
-/** Number of games the schedule holds (every unordered pair × variant × deals × 2 seatings, before `supports`). */
-export function scheduleSize(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals'>): number {
-  const n = input.bots.length;
-  return ((n * (n - 1)) / 2) * input.variants.length * input.deals * 2;
+/** Number of games the schedule holds (every pairing × variant × deals × 2 seatings, before `supports`). */
+export function scheduleSize(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals' | 'champion'>): number {
+  return pairings(input.bots, input.champion).length * input.variants.length * input.deals * 2;
 }
 
 /**
@@ -83,13 +105,13 @@ export function scheduleSize(input: Pick<ScheduleInput, 'variants' | 'bots' | 'd
  * tournament needs its total before the first game, and generating every job (keys and seeds)
  * just to count them cost as much as a second schedule pass.
  */
-export function scheduleCount(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals' | 'supports'>): number {
+export function scheduleCount(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals' | 'supports' | 'champion'>): number {
   const { variants, bots, deals, supports } = input;
+  const pairs = pairings(bots, input.champion);
   let total = 0;
   for (const variant of variants) {
-    let playing = 0;
-    for (const b of bots) if (!supports || supports(b, variant)) playing++;
-    total += ((playing * (playing - 1)) / 2) * deals * 2;
+    const playing = bots.map((b) => !supports || supports(b, variant));
+    for (const [i, j] of pairs) if (playing[i] && playing[j]) total += deals * 2;
   }
   return total;
 }
@@ -99,17 +121,20 @@ export function scheduleCount(input: Pick<ScheduleInput, 'variants' | 'bots' | '
  * index alone: a results log is checked against the schedule line by line without generating it.
  * Unsupported pairs keep their indices (see `schedule`), so this holds with `supports` too.
  */
-export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals'>, index: number): string | null {
-  const { variants, bots, deals } = input;
+export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals' | 'champion'>, index: number): string | null {
+  const { variants, bots, deals, champion } = input;
   const n = bots.length;
-  const pairs = (n * (n - 1)) / 2;
-  if (!Number.isSafeInteger(index) || index < 0 || index >= scheduleSize(input)) return null;
+  const c = champion === undefined ? -1 : bots.findIndex((b) => b.label === champion);
+  const pairs = c >= 0 ? n - 1 : (n * (n - 1)) / 2;
+  if (!Number.isSafeInteger(index) || index < 0 || index >= pairs * variants.length * deals * 2) return null;
   const seating = (index % 2) as 0 | 1;
   let rest = (index - seating) / 2;
   let pair = rest % pairs;
   rest = (rest - pair) / pairs;
   const deal = rest % deals;
   const variant = variants[(rest - deal) / deals]!;
+  // A gauntlet: the champion against each other bot, in bot order.
+  if (c >= 0) return gameKey(variant, deal, bots[c]!.label, bots[pair < c ? pair : pair + 1]!.label, seating);
   // Pairs run i < j in row order: row i holds n - 1 - i of them.
   let i = 0;
   while (pair >= n - 1 - i) pair -= n - 1 - i++;
@@ -117,45 +142,45 @@ export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | '
 }
 
 /**
- * The round robin as a generator (fastchess `Scheduler::next()`): for each variant and deal, every
- * unordered pair of bots plays the deal twice, once in each seating, back to back. `skipPair(p)`
- * (p: the pair's place, the index of its first game over 2) leaves out both seatings of a pair
- * without building their jobs: a resumed million-game tournament passes over the games it has
- * without a key and two seeds for each.
+ * The schedule as a generator (fastchess `Scheduler::next()`): for each variant and deal, every
+ * pairing (each unordered pair of bots, or in a gauntlet the champion against each other bot)
+ * plays the deal twice, once in each seating, back to back: a game pair. `skipPair(p)` (p: the
+ * pair's place, the index of its first game over 2) leaves out both seatings of a pair without
+ * building their jobs: a resumed million-game tournament passes over the games it has without a
+ * key and two seeds for each.
  */
 export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boolean): Generator<GameJob> {
   const { seed, variants, bots, deals, timePerMoveMs } = input;
   const supports = input.supports ?? (() => true);
+  const pairs = pairings(bots, input.champion);
   let index = 0;
   for (const variant of variants) {
     const playing = bots.map((b) => supports(b, variant));
     for (let deal = 0; deal < deals; deal++) {
       const ds = dealSeed(seed, variant, deal);
-      for (let i = 0; i < bots.length; i++) {
-        for (let j = i + 1; j < bots.length; j++) {
-          const a = bots[i]!;
-          const b = bots[j]!;
-          if (skipPair?.(index / 2)) {
-            index += 2;
-            continue;
-          }
-          for (const seating of [0, 1] as const) {
-            const key = gameKey(variant, deal, a.label, b.label, seating);
-            const here = index++;
-            if (!playing[i] || !playing[j]) continue;
-            const [first, second] = seating === 0 ? [a, b] : [b, a];
-            yield {
-              index: here,
-              key,
-              variant,
-              deal,
-              dealSeed: ds,
-              seating,
-              seats: { first, second },
-              botSeeds: { first: botSeed(seed, key, 'first'), second: botSeed(seed, key, 'second') },
-              timePerMoveMs,
-            };
-          }
+      for (const [i, j] of pairs) {
+        const a = bots[i]!;
+        const b = bots[j]!;
+        if (skipPair?.(index / 2)) {
+          index += 2;
+          continue;
+        }
+        for (const seating of [0, 1] as const) {
+          const key = gameKey(variant, deal, a.label, b.label, seating);
+          const here = index++;
+          if (!playing[i] || !playing[j]) continue;
+          const [first, second] = seating === 0 ? [a, b] : [b, a];
+          yield {
+            index: here,
+            key,
+            variant,
+            deal,
+            dealSeed: ds,
+            seating,
+            seats: { first, second },
+            botSeeds: { first: botSeed(seed, key, 'first'), second: botSeed(seed, key, 'second') },
+            timePerMoveMs,
+          };
         }
       }
     }

@@ -41,6 +41,29 @@ export const TournamentSpecSchema = z
       .union([z.literal('all'), z.array(z.string().min(1)).min(2)])
       .default('all')
       .describe('Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot'),
+    format: z
+      .enum(['round-robin', 'gauntlet'])
+      .default('round-robin')
+      .describe('`round-robin`: every pair of bots plays; `gauntlet`: the `champion` plays each other bot, nobody else plays'),
+    champion: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The bot a gauntlet is about (written as in `bots`, e.g. "minimax:depth=6"); required with `format: "gauntlet"`'),
+    sprt: z
+      .object({
+        elo0: z.number().describe('Elo of H0 (the champion is no better than this)'),
+        elo1: z.number().describe('Elo of H1 (the champion is at least this much better); above elo0'),
+        alpha: z.number().gt(0).lt(0.5).default(0.05).describe('Chance of accepting H1 when H0 holds'),
+        beta: z.number().gt(0).lt(0.5).default(0.05).describe('Chance of accepting H0 when H1 holds'),
+        model: z
+          .enum(['normalized', 'logistic'])
+          .default('normalized')
+          .describe('Which Elo elo0 and elo1 are in: normalized (as fishtest and fastchess) or logistic (plain)'),
+      })
+      .strict()
+      .optional()
+      .describe('Sequential test on game pairs for each pairing of a gauntlet: a pairing stops when H0 or H1 is accepted (`deals` caps it)'),
     deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings'),
     timePerMoveMs: z.number().positive().max(3_600_000).default(1000).describe('Time limit per move in milliseconds'),
     prepareTimeoutMs: z

@@ -5,6 +5,8 @@ import { parseVariant } from '../games/index.ts';
 import type { FaultKind } from '../hosting/index.ts';
 import type { GameRecord } from './match.ts';
 import { fitRatings, type RatingFit, type SeatedResult } from './ratings.ts';
+import { pairOf } from './schedule.ts';
+import { pairScore, type Pentanomial } from './sprt.ts';
 
 /** Exact-play statistics of one bot: moves judged by the solver, how many kept the best result, blunders. */
 export interface Accuracy {
@@ -41,6 +43,17 @@ export interface BotStanding {
 /** Pairwise scores: `crosstable[a][b]` is a's points and games against b. */
 export type Crosstable = Readonly<Record<string, Readonly<Record<string, { readonly points: number; readonly games: number }>>>>;
 
+/**
+ * The game pairs of one pairing (both seatings of one deal), counted for its first bot `a` (the
+ * champion in a gauntlet): `counts[k]` pairs where `a` scored k half points, so
+ * [LL, LD/DL, DD/WL/LW, WD/DW, WW]. A pair counts once both of its games are in.
+ */
+export interface PairingPairs {
+  readonly a: string;
+  readonly b: string;
+  readonly counts: Pentanomial;
+}
+
 /** A standings table (pooled or for one variant). */
 export interface StandingsTable {
   /** Bots by points (then rating, then name). */
@@ -49,6 +62,32 @@ export interface StandingsTable {
   readonly ratings: RatingFit;
   /** Games folded in. */
   readonly games: number;
+  /** Pentanomial pair counts per pairing, in the order of the bots given to the builder. */
+  readonly pairs: readonly PairingPairs[];
+}
+
+/** A pairing's pair counts in one variant: the aggregate each completed game pair is folded into. */
+interface PairsCell {
+  readonly variant: string;
+  readonly a: string;
+  readonly b: string;
+  readonly counts: [number, number, number, number, number];
+}
+
+/** Sums pair cells per pairing (pairings ordered by their bots' places in `bots`, then by label). */
+function pairsOf(bots: readonly string[], cells: readonly PairsCell[]): PairingPairs[] {
+  const sums = new Map<string, { a: string; b: string; counts: [number, number, number, number, number] }>();
+  for (const c of cells) {
+    const key = `${c.a}\t${c.b}`;
+    let sum = sums.get(key);
+    if (!sum) sums.set(key, (sum = { a: c.a, b: c.b, counts: [0, 0, 0, 0, 0] }));
+    for (let k = 0; k < 5; k++) sum.counts[k]! += c.counts[k]!;
+  }
+  const place = (bot: string): number => {
+    const i = bots.indexOf(bot);
+    return i < 0 ? bots.length : i;
+  };
+  return [...sums.values()].sort((x, y) => place(x.a) - place(y.a) || place(x.b) - place(y.b) || cmp(x.a, y.a) || cmp(x.b, y.b));
 }
 
 /** Standings pooled over all variants and per variant. */
@@ -195,7 +234,7 @@ class MutableStanding {
  * floating-point sums, and so the ratings to the last bit, do not depend on the order games
  * finished in: a resumed run must end with identical standings.
  */
-function tableOf(bots: readonly string[], cells: readonly PairCell[]): StandingsTable {
+function tableOf(bots: readonly string[], cells: readonly PairCell[], pairCells: readonly PairsCell[]): StandingsTable {
   const all = [...bots];
   const extra = new Set<string>();
   for (const c of cells) for (const b of [c.first, c.second]) if (!bots.includes(b)) extra.add(b);
@@ -258,7 +297,7 @@ function tableOf(bots: readonly string[], cells: readonly PairCell[]): Standings
       if (cell) crosstable[a][b] = cell;
     }
   }
-  return { bots: lines, crosstable, ratings, games };
+  return { bots: lines, crosstable, ratings, games, pairs: pairsOf(bots, pairCells) };
 }
 
 /** Cells by seating (first, then second label), then variant: plain code-unit order, locale-free. */
@@ -320,6 +359,10 @@ export class StandingsBuilder {
   /** Cells keyed `variant \n first \n second`. */
   readonly #cells = new Map<string, PairCell>();
   readonly #judges = new Map<string, Judge>();
+  /** Pair counts keyed `variant \n a \n b`. */
+  readonly #pairCells = new Map<string, PairsCell>();
+  /** The first finished game of each pair still waiting for its other seating: `a`'s points, keyed `variant \n deal \n a \n b`. */
+  readonly #halves = new Map<string, number>();
   readonly #bots: readonly string[];
   readonly #variants: string[];
 
@@ -358,6 +401,24 @@ export class StandingsBuilder {
       if (!this.#variants.includes(rec.variant)) this.#variants.push(rec.variant);
     }
     addToCell(cell, rec, judge.game.toMove(start), judged, judge.solver !== undefined);
+    this.#addHalf(rec);
+  }
+
+  /** Completes a game pair when its other seating is in (games of a pair may finish in either order). */
+  #addHalf(rec: GameRecord): void {
+    const [a, b] = pairOf(rec.seating, rec.seats);
+    const points = rec.winner === null ? 0.5 : rec.winner === a ? 1 : 0;
+    const key = `${rec.variant}\n${rec.deal}\n${a}\n${b}`;
+    const other = this.#halves.get(key);
+    if (other === undefined) {
+      this.#halves.set(key, points);
+      return;
+    }
+    this.#halves.delete(key);
+    const cellKey = `${rec.variant}\n${a}\n${b}`;
+    let cell = this.#pairCells.get(cellKey);
+    if (!cell) this.#pairCells.set(cellKey, (cell = { variant: rec.variant, a, b, counts: [0, 0, 0, 0, 0] }));
+    cell.counts[pairScore(other, points)]++;
   }
 
   /** The aggregates folded so far, one per variant and seating of a pairing (copies). */
@@ -368,8 +429,15 @@ export class StandingsBuilder {
   /** The current standings with ratings. */
   snapshot(): Standings {
     const all = [...this.#cells.values()];
+    const pairs = [...this.#pairCells.values()];
     const variants: Record<string, StandingsTable> = {};
-    for (const v of this.#variants) variants[v] = tableOf(this.#bots, all.filter((c) => c.variant === v));
-    return { pooled: tableOf(this.#bots, all), variants };
+    for (const v of this.#variants) {
+      variants[v] = tableOf(
+        this.#bots,
+        all.filter((c) => c.variant === v),
+        pairs.filter((c) => c.variant === v),
+      );
+    }
+    return { pooled: tableOf(this.#bots, all, pairs), variants };
   }
 }

@@ -1,6 +1,13 @@
 import { cpus as cpuList, platform, release } from 'node:os';
 import type { Termination } from './match.ts';
+import type { SprtStatus } from './sprt.ts';
 import type { Standings, StandingsTable } from './standings.ts';
+
+/** A pairing's sequential test (`a` the champion, tested against `b`) as it ended. */
+export interface SprtResult extends SprtStatus {
+  readonly a: string;
+  readonly b: string;
+}
 
 /** What `summary.json` holds (and `arena tournament --json` prints). */
 export interface TournamentSummary {
@@ -18,7 +25,11 @@ export interface TournamentSummary {
     /** Games in the log. */
     readonly played: number;
     readonly byTermination: Readonly<Record<Exclude<Termination, 'interrupted'>, number>>;
+    /** Games not played because their pairing's sequential test had already decided. */
+    readonly skipped: number;
   };
+  /** One sequential test per pairing, when the spec has `sprt`. */
+  readonly sprt?: readonly SprtResult[];
   /** Bots that could not be started (they forfeit every game). */
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly standings: Standings;

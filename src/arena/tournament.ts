@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ArenaError, SpecError } from '../core/errors.ts';
+import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { resolveBot, supportedBy, type BotEntry, type BotRegistry, type BotSpec } from '../hosting/index.ts';
 import type { ArenaEvent, EventSink } from './events.ts';
@@ -11,10 +11,11 @@ import type { GameRecord, Termination } from './match.ts';
 import type { PauseGate } from './pause.ts';
 import { createResultsDir, openResultsFolder, ResultsLog, RESULTS_FILES, writeFileAtomic } from './results.ts';
 import { createLogKey, GUARD_FILES, lockResultsDir, LogChain, readLogKey, repairLog, scanLog, type DropCounts, type LineJudge } from './results-guard.ts';
-import { scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize, type ScheduleInput } from './schedule.ts';
+import { pairings, pairOf, scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize, type ScheduleInput } from './schedule.ts';
+import { InOrder, pairScore, sprtConfig, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { StandingsBuilder } from './standings.ts';
-import { machineInfo, standingsCsv, type TournamentSummary } from './summary.ts';
+import { machineInfo, standingsCsv, type SprtResult, type TournamentSummary } from './summary.ts';
 import { defaultBotDataRoot } from '../platform/bot-store.ts';
 
 /** A bot taking part: its schedule spec and where it comes from. */
@@ -58,6 +59,30 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
   if (entrants.length < 2) {
     throw new SpecError(`${where}: \`bots\`: expected at least 2 bots, got ${entrants.length}${spec.bots === 'all' ? ' (all discovered)' : ''}`);
   }
+  let champion: string | undefined;
+  if (spec.format === 'gauntlet') {
+    if (spec.champion === undefined) throw new SpecError(`${where}: \`champion\`: a gauntlet needs a champion (one of the bots)`);
+    let label: string;
+    try {
+      label = resolveBot(registry, spec.champion).label;
+    } catch (err) {
+      if (err instanceof ArenaError) throw new SpecError(`${where}: \`champion\`: ${err.message}`);
+      throw err;
+    }
+    if (!labels.has(label)) throw new SpecError(`${where}: \`champion\`: expected one of the bots (${[...labels].join(', ')}), got ${show(spec.champion)}`);
+    champion = label;
+  } else if (spec.champion !== undefined) {
+    throw new SpecError(`${where}: \`champion\`: only a gauntlet has a champion (set \`format\` to "gauntlet")`);
+  }
+  if (spec.sprt) {
+    if (spec.format !== 'gauntlet') throw new SpecError(`${where}: \`sprt\`: a sequential test needs a gauntlet or a match (it tests the champion)`);
+    try {
+      sprtConfig(spec.sprt);
+    } catch (err) {
+      if (err instanceof ArenaError) throw new SpecError(`${where}: \`sprt\`: ${err.message}`);
+      throw err;
+    }
+  }
   const unsupported = new Map<string, string[]>();
   for (const e of entrants) {
     const no = variants.filter((g) => !supportedBy(e.entry.bot, g)).map((g) => g.id);
@@ -68,6 +93,7 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
       ...spec,
       bots: entrants.map((e) => e.spec.label),
       games: variants.map((g) => g.id),
+      ...(champion !== undefined ? { champion } : {}),
       concurrency: spec.concurrency ?? availableParallelism(),
     },
     variants,
@@ -119,8 +145,78 @@ function scheduleOf(t: PreparedTournament): ScheduleInput {
     deals: spec.deals,
     timePerMoveMs: spec.timePerMoveMs,
     supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
+    ...(spec.champion !== undefined ? { champion: spec.champion } : {}),
   };
 }
+
+/** A pairing's sequential test as the runner keeps it. */
+interface PairingTest {
+  readonly a: string;
+  readonly b: string;
+  readonly test: SprtTest;
+  /** Completed pairs wait here until every earlier pair of the pairing is folded. */
+  readonly order: InOrder<PairScore>;
+  /** The pairing's first pair ordinal in each variant it plays (pairs are numbered variant by variant, deal by deal). */
+  readonly offsets: ReadonlyMap<string, number>;
+  /** The first finished game of each pair, by ordinal: the pairing's first bot's points. */
+  readonly halves: Map<number, number>;
+}
+
+/**
+ * One sequential test per pairing of a gauntlet (the champion against each other bot), fed whole
+ * pairs in schedule order: a pair's place is fixed by the schedule, so the decision never depends
+ * on which game finished first, and a resumed run folds the same pairs again to the same state.
+ */
+class SprtBook {
+  readonly #tests = new Map<string, PairingTest>();
+
+  constructor(t: PreparedTournament, config: SprtConfig) {
+    const input = scheduleOf(t);
+    const bots = input.bots;
+    for (const [i, j] of pairings(bots, input.champion)) {
+      const a = bots[i]!;
+      const b = bots[j]!;
+      const offsets = new Map<string, number>();
+      let next = 0;
+      for (const v of input.variants) {
+        if (input.supports && (!input.supports(a, v) || !input.supports(b, v))) continue;
+        offsets.set(v, next);
+        next += input.deals;
+      }
+      this.#tests.set(`${a.label}\t${b.label}`, { a: a.label, b: b.label, test: new SprtTest(config), order: new InOrder(), offsets, halves: new Map() });
+    }
+  }
+
+  /** Whether the pairing of these two bots has decided (its remaining games are not played). */
+  decided(a: string, b: string): boolean {
+    return this.#tests.get(`${a}\t${b}`)?.test.decided ?? false;
+  }
+
+  /** Folds a finished game; returns the pairing's test when it moved (a pair was folded). */
+  add(rec: GameRecord): PairingTest | null {
+    const [a, b] = pairOf(rec.seating, rec.seats);
+    const p = this.#tests.get(`${a}\t${b}`);
+    if (!p) return null;
+    const ordinal = p.offsets.get(rec.variant)! + rec.deal;
+    const points = rec.winner === null ? 0.5 : rec.winner === a ? 1 : 0;
+    const other = p.halves.get(ordinal);
+    if (other === undefined) {
+      p.halves.set(ordinal, points);
+      return null;
+    }
+    p.halves.delete(ordinal);
+    const ready = p.order.offer(ordinal, pairScore(other, points));
+    for (const score of ready) p.test.update(score);
+    return ready.length > 0 ? p : null;
+  }
+
+  /** Every pairing's result, for the summary. */
+  results(): SprtResult[] {
+    return [...this.#tests.values()].map((p) => ({ a: p.a, b: p.b, ...p.test.status }));
+  }
+}
+
+
 
 /** Re-reads a results folder's spec for `--resume` (labels and variant ids, as saved). */
 export function resumeSpec(dir: string): TournamentSpec {
@@ -166,6 +262,9 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const isFinished = (index: number): boolean => (finished[index >>> 3]! & (1 << (index & 7))) !== 0;
   const markFinished = (index: number): void => void (finished[index >>> 3]! |= 1 << (index & 7));
   const standings = new StandingsBuilder(spec.bots, spec.games);
+  const sprt = spec.sprt ? new SprtBook(t, sprtConfig(spec.sprt)) : null;
+  // Games not played because their pairing's test has decided.
+  let skipped = 0;
   const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0 };
   let done = 0;
 
@@ -195,6 +294,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
         if (!rec || rec.termination === 'interrupted') return;
         done++;
         standings.add(rec);
+        sprt?.add(rec);
         byTermination[rec.termination]++;
       });
       if (scan.anyDropped) {
@@ -228,6 +328,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     isolation: spec.isolation,
     ...(repaired ? { repaired } : {}),
   });
+  for (const result of sprt?.results() ?? []) emit({ type: 'sprt', result });
 
   const failedBots: { bot: string; reason: string }[] = [];
   const everyMs = options.standingsEveryMs ?? 500;
@@ -244,6 +345,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     byTermination[rec.termination as Exclude<Termination, 'interrupted'>]++;
     standings.add(rec);
     emit({ type: 'game-ended', record: rec, done, total });
+    const moved = sprt?.add(rec);
+    if (moved) emit({ type: 'sprt', result: { a: moved.a, b: moved.b, ...moved.test.status } });
     if (sink && performance.now() - lastStandings >= everyMs) {
       lastStandings = performance.now();
       emit({ type: 'standings', standings: standings.snapshot(), done, total });
@@ -264,7 +367,16 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
         const next = pairs.next();
         if (next.done) return null;
         const pair = next.value;
-        if (!isFinished(pair.games[0].index) || !isFinished(pair.games[1].index)) return pair;
+        const [first, second] = pair.games.map((g) => isFinished(g.index));
+        if (first && second) continue;
+        // Once a pairing's test has decided, its remaining pairs are not played (a pair already
+        // begun, e.g. half of it in a resumed log, is completed: every game belongs to a whole pair).
+        const g = pair.games[0];
+        if (!first && !second && sprt?.decided(...pairOf(g.seating, { first: g.seats.first.label, second: g.seats.second.label }))) {
+          skipped += 2;
+          continue;
+        }
+        return pair;
       }
     },
     isDone: isFinished,
@@ -315,7 +427,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   }
   if (logError) throw logError;
 
-  const interrupted = done < total;
+  const interrupted = done + skipped < total;
   const snapshot = standings.snapshot();
   const { concurrency: _c, ...savedSpec } = spec;
   const summary: TournamentSummary = {
@@ -324,9 +436,10 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     dir,
     spec: savedSpec,
     complete: !interrupted,
-    games: { total, played: done, byTermination },
+    games: { total, played: done, byTermination, skipped },
     failedBots,
     standings: snapshot,
+    ...(sprt ? { sprt: sprt.results() } : {}),
     run: { startedAt: startedAt.toISOString(), wallMs: Math.round(performance.now() - wallStart), machine: machineInfo() },
   };
   if (!interrupted) {

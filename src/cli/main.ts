@@ -44,8 +44,13 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     command: 'tournament [spec]',
-    describe: 'Run a round-robin tournament of bots (a spec file in tournaments/, flags override it)',
+    describe: 'Run a tournament of bots: a round robin or a gauntlet (a spec file in tournaments/, flags override it)',
     load: async () => (await import('./commands/tournament.ts')).tournamentCommand,
+  },
+  {
+    command: 'match <a> <b>',
+    describe: 'Play bot A against bot B in pairs of games (both seatings of each deal); with --sprt, until a sequential test decides',
+    load: async () => (await import('./commands/match.ts')).matchCommand,
   },
 ];
 

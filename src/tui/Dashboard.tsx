@@ -10,6 +10,7 @@ import { footer, KEYS } from './keys.ts';
 import { LiveGames } from './LiveGames.tsx';
 import { RecentResults } from './RecentResults.tsx';
 import { RatingsChart } from './RatingsChart.tsx';
+import { SprtBar } from './SprtBar.tsx';
 import { StandingsTable } from './StandingsTable.tsx';
 import { useTheme } from './theme.ts';
 
@@ -99,7 +100,9 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   });
 
   const shownView: View = live.finished && view === 'live' ? 'standings' : view;
-  const body = height - 8 - model.failedBots.length; // header (3), tabs, footer, a spare line
+  // At most a few test bars: a gauntlet against many bots keeps its undecided tests in view first.
+  const bars = [...model.sprt].sort((x, y) => Number(x.decision !== null) - Number(y.decision !== null)).slice(0, 6);
+  const body = height - 8 - model.failedBots.length - bars.length; // header (3), tabs, footer, a spare line
   const table = model.standings?.pooled;
   return (
     <>
@@ -112,6 +115,9 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
       </Static>
       <Box flexDirection="column" width={width}>
         <DashboardHeader model={model} width={width} paused={paused} />
+        {bars.map((r) => (
+          <SprtBar key={`${r.a}\t${r.b}`} result={r} width={width} />
+        ))}
         <Text>
           {VIEWS.map((v, i) => (
             <Text key={v} {...(v === shownView ? theme.accent : theme.muted)} bold={v === shownView} inverse={v === shownView && !theme.color}>

@@ -1,6 +1,7 @@
 import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { Standings } from '../arena/standings.ts';
+import type { SprtResult } from '../arena/summary.ts';
 import { gameLine, repairedLine, storeResetLine } from './plain.ts';
 
 /** A game in flight as the dashboard draws it: who plays what, and its position as of one render. */
@@ -39,6 +40,8 @@ export interface DashboardModel {
    */
   readonly log: readonly LogEntry[];
   readonly standings: Standings | null;
+  /** Each pairing's sequential test as it stands (a gauntlet or match with `sprt`), in pairing order. */
+  readonly sprt: readonly SprtResult[];
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly finished: FinishedEvent | null;
 }
@@ -144,6 +147,8 @@ export class DashboardStore {
   #batch: Batch = emptyBatch();
   readonly #log: LogEntry[] = [];
   #standings: Standings | null = null;
+  /** By pairing (`a \t b`), in the order first heard. */
+  readonly #sprt = new Map<string, SprtResult>();
   #failedBots: { bot: string; reason: string }[] = [];
   #finished: FinishedEvent | null = null;
   #snapshot: DashboardModel;
@@ -193,6 +198,9 @@ export class DashboardStore {
         break;
       case 'game-aborted':
         this.#live.delete(e.index);
+        break;
+      case 'sprt':
+        this.#sprt.set(`${e.result.a}\t${e.result.b}`, e.result);
         break;
       case 'standings':
         this.#standings = e.standings;
@@ -304,6 +312,7 @@ export class DashboardStore {
       // A fresh array whenever it grew: Ink's <Static> memoises on the array's identity.
       log: this.#log.slice(),
       standings: this.#standings,
+      sprt: [...this.#sprt.values()],
       failedBots: this.#failedBots.slice(),
       finished: this.#finished,
     };

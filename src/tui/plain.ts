@@ -7,6 +7,7 @@ import type { ArenaEvent, EventSink } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { StandingsTable } from '../arena/standings.ts';
 import { droppedText, type DropCounts } from '../arena/results-guard.ts';
+import { sprtLine, sprtResultLine } from './sprt-text.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
 export function alignTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string[] {
@@ -91,6 +92,17 @@ export function crosstableLines(t: StandingsTable): string[] {
   return alignTable(header, rows, header.map((_, i) => i > 0));
 }
 
+/** The game pairs of a standings table, one line per pairing, with the first bot's score over them. */
+export function pairsLines(t: StandingsTable): string[] {
+  const rows = t.pairs.map((p) => {
+    const n = p.counts.reduce((x, y) => x + y, 0);
+    const score = n ? (100 * p.counts.reduce((s, c, k) => s + c * k, 0)) / (4 * n) : NaN;
+    return [p.a, p.b, String(n), ...p.counts.map(String), num(score, 1)];
+  });
+  const header = ['bot', 'against', 'pairs', 'LL', 'LD', 'DD', 'WD', 'WW', 'score%'];
+  return alignTable(header, rows, header.map((_, i) => i > 1));
+}
+
 /** The plain reporter as an event sink; `write` receives whole lines. */
 export function plainReporter(
   write: (line: string) => void,
@@ -119,6 +131,10 @@ export function plainReporter(
         case 'game-ended':
           if (!json) write(gameLine(e.record, e.done, e.total));
           return;
+        case 'sprt':
+          if (json || e.result.pairs === 0) return;
+          write(e.result.decision ? sprtResultLine(e.result) : sprtLine(e.result));
+          return;
         case 'finished': {
           if (json) {
             write(JSON.stringify(e.summary, null, 2));
@@ -126,13 +142,23 @@ export function plainReporter(
           }
           const { standings, games } = e.summary;
           write('');
-          write(`Standings (${games.played} games${games.played < games.total ? ` of ${games.total}` : ''}):`);
+          const notPlayed = games.skipped ? `; ${games.skipped} not played: the sequential test had decided` : '';
+          write(`Standings (${games.played} games${games.played + games.skipped < games.total ? ` of ${games.total}` : ''}${notPlayed}):`);
           for (const l of standingsLines(standings.pooled)) write(l);
           const h = standings.pooled.ratings;
           write(`first-seat advantage: ${num(h.firstSeatElo)} ±${num(h.firstSeatCi95)} Elo`);
           write('');
           write('Crosstable (points/games, row against column):');
           for (const l of crosstableLines(standings.pooled)) write(l);
+          if (standings.pooled.pairs.length > 0) {
+            write('');
+            write('Game pairs (both seatings of a deal; the first bot\'s pair results):');
+            for (const l of pairsLines(standings.pooled)) write(l);
+          }
+          if (e.summary.sprt) {
+            write('');
+            for (const r of e.summary.sprt) write(sprtResultLine(r));
+          }
           const variants = Object.entries(standings.variants);
           if (variants.length > 1) {
             for (const [v, t] of variants) {

@@ -146,7 +146,27 @@ function recompute(bots: readonly string[], records: readonly GameRecord[]): Sta
       if (c) crosstable[a][b] = c;
     }
   }
-  return { bots: lines, crosstable, ratings, games: records.length };
+  // Game pairs from the keys (`variant|deal|a|b|seating`): a pair counts once both seatings are in.
+  const halves = new Map<string, number[]>();
+  for (const rec of records) {
+    const [variant, deal, a, b] = rec.key.split('|');
+    const k = [variant, deal, a, b].join('|');
+    const pts = rec.winner === null ? 0.5 : rec.winner === a ? 1 : 0;
+    halves.set(k, [...(halves.get(k) ?? []), pts]);
+  }
+  const pairCounts = new Map<string, number[]>();
+  for (const [k, pts] of halves) {
+    if (pts.length !== 2) continue;
+    const [, , a, b] = k.split('|');
+    const pk = `${a}|${b}`;
+    const counts = pairCounts.get(pk) ?? [0, 0, 0, 0, 0];
+    counts[2 * (pts[0]! + pts[1]!)]!++;
+    pairCounts.set(pk, counts);
+  }
+  const pairs = [...pairCounts.entries()]
+    .map(([k, counts]) => ({ a: k.split('|')[0]!, b: k.split('|')[1]!, counts }))
+    .sort((x, y) => names.indexOf(x.a) - names.indexOf(y.a) || names.indexOf(x.b) - names.indexOf(y.b));
+  return { bots: lines, crosstable, ratings, games: records.length, pairs } as unknown as StandingsTable;
 }
 
 /** Mean move times are sums of fractions taken in another order: equal to 1e-9 ms, not to the bit. */

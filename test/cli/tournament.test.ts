@@ -20,6 +20,45 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
+describe('arena match (CLI)', () => {
+  it('plays A against B in game pairs until the sequential test decides, and prints the decision', async () => {
+    const out = tempDir();
+    const { code, out: text } = await run(
+      'match', 'optimal', 'random', '--games', 'subtraction{moves=1,2,3;n=20..40}', '--sprt', 'elo0=0,elo1=50', '--isolation', 'none', '--out', out,
+    );
+    expect(code).toBe(0);
+    expect(text).toMatch(/^SPRT optimal vs random: H0 \[[-|#]+\] H1 LLR -?\d+\.\d\d \(-2\.94, 2\.94\), 1 pairs \[LL \d+ LD \d+ DD \d+ WD \d+ WW \d+\]/m);
+    expect(text).toMatch(/^SPRT optimal vs random: H1 accepted, LLR \d+\.\d\d \(-2\.94, 2\.94\), \d+ games, \d+ pairs, Elo .*; normalized Elo \[0, 50\], alpha 0\.05, beta 0\.05$/m);
+    expect(text).toMatch(/^Game pairs/m);
+    expect(text).toMatch(/^optimal\s+random\s+\d+/m);
+    expect(text).toMatch(/not played: the sequential test had decided/);
+    const [dir] = readdirSync(out);
+    const summary = JSON.parse(readFileSync(join(out, dir!, 'summary.json'), 'utf8'));
+    expect(summary.sprt[0]).toMatchObject({ a: 'optimal', b: 'random', decision: 'H1' });
+    expect(summary.spec).toMatchObject({ format: 'gauntlet', champion: 'optimal', deals: 5000, sprt: { elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05, model: 'normalized' } });
+  });
+
+  it('without --sprt plays a fixed number of pairs; a gauntlet shows per-opponent pair counts', async () => {
+    const out = tempDir();
+    const m = await run('match', 'fx-first', 'fx-random', ...BASE, '--games', 'subtraction{n=15..30}', '--deals', '3', '--isolation', 'none', '--out', out);
+    expect(m.code).toBe(0);
+    expect(m.out).toMatch(/^fx-first\s+fx-random\s+3\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+/m);
+    const g = await run(
+      'tournament', ...BASE, '--bots', 'fx-random,fx-first,greedy', '--format', 'gauntlet', '--champion', 'greedy', '--games', 'subtraction{n=15..30}', '--deals', '2', '--isolation', 'none', '--out', out,
+    );
+    expect(g.code).toBe(0);
+    expect(g.out).toMatch(/^greedy\s+fx-random\s+2\s/m);
+    expect(g.out).toMatch(/^greedy\s+fx-first\s+2\s/m);
+    expect(g.out).not.toMatch(/fx-random vs fx-first|fx-first vs fx-random/);
+  });
+
+  it('rejects a bad --sprt with one line and exit 2', async () => {
+    const { code, err } = await run('match', 'optimal', 'random', '--games', 'subtraction', '--sprt', 'elo0=0,elo1=x');
+    expect(code).toBe(2);
+    expect(err.trim()).toBe('arena: Expected SPRT `elo1` to be a number, got "x"');
+  });
+});
+
 describe('arena tournament (CLI)', () => {
   it('runs a spec and prints one line per game, the standings and the crosstable', async () => {
     const out = tempDir();
@@ -42,6 +81,12 @@ describe('arena tournament (CLI)', () => {
     [['--games', 'subtraction', '--isolation', 'process'], /Expected --isolation to be worker or none, got "process"/],
     [['--games', 'subtraction', '--deals', '0'], /Expected --deals to be an integer from 1/],
     [['--games', 'subtraction', '--time-per-move=-5'], /Expected --time-per-move to be a positive number/],
+    [['--games', 'subtraction', '--format', 'swiss'], /Expected --format to be round-robin or gauntlet, got "swiss"/],
+    [['--games', 'subtraction', '--format', 'gauntlet'], /`champion`: a gauntlet needs a champion/],
+    [['--games', 'subtraction', '--format', 'gauntlet', '--champion', 'greedy'], /`champion`: expected one of the bots \(fx-random, fx-first\), got "greedy"/],
+    [['--games', 'subtraction', '--sprt', 'elo0=0,elo1=10'], /`sprt`: a sequential test needs a gauntlet or a match/],
+    [['--games', 'subtraction', '--format', 'gauntlet', '--champion', 'fx-first', '--sprt', 'elo0=0'], /Expected --sprt to give elo0 and elo1/],
+    [['--games', 'subtraction', '--format', 'gauntlet', '--champion', 'fx-first', '--sprt', 'elo0=0,elo1=10,alpha=0.7'], /Expected SPRT `alpha` between 0 and 0.5, got 0.7/],
   ])('rejects bad input %j with one line and exit 2, creating nothing', async (args, message) => {
     const out = tempDir();
     const bots = args.includes('--bots') ? [] : ['--bots', 'fx-random,fx-first'];

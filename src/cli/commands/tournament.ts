@@ -1,137 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
-import { discoverBots } from '../../hosting/index.ts';
-import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../../arena/spec.ts';
-import { PauseGate, prepareTournament, resumeSpec, runTournament } from '../../arena/tournament.ts';
-import { SpecError, UsageError, show } from '../../core/errors.ts';
-import { FAMILIES } from '../../games/index.ts';
-import { plainReporter } from '../../tui/plain.ts';
-import { COMPILED } from '../../platform/paths.ts';
-import { io } from '../io.ts';
+import { resumeSpec } from '../../arena/tournament.ts';
+import type { TournamentSpec } from '../../arena/spec.ts';
+import { UsageError } from '../../core/errors.ts';
+import { intFlag, last, runSpecCommand, specFromArgs, type RunArgs } from '../run-tournament.ts';
 
-/** yargs gives an array when a flag is repeated. */
-type Flag = string | string[];
+export { EXIT_INTERRUPTED } from '../run-tournament.ts';
 
-type Args = {
-  spec?: string;
-  bots?: Flag;
-  games?: Flag;
-  deals?: Flag;
-  seed?: Flag;
-  concurrency?: Flag;
-  'time-per-move'?: Flag;
-  out?: Flag;
-  resume?: Flag;
-  isolation?: Flag;
-  'bots-dir'?: string[];
-  'bot-data'?: Flag;
-  plain: boolean;
-  json: boolean;
-  report?: Flag;
-};
+type Args = RunArgs & { spec?: string; resume?: RunArgs['out'] };
 
-/** Exit code after SIGINT (128 + 2), as shells expect. */
-/** The command line that continues an interrupted tournament's results folder. */
-function resumeCommand(dir: string): string {
-  return `arena tournament --resume ${JSON.stringify(dir)}`;
-}
-
-export const EXIT_INTERRUPTED = 130;
-
-/** A repeated scalar flag: the last one wins, as in most CLIs. */
-function last(v: Flag | undefined): string | undefined {
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
-
-/** A repeated list flag (`--games a --games b`): the lists are joined. */
-function joined(v: Flag | undefined): string | undefined {
-  return Array.isArray(v) ? v.join(',') : v;
-}
-
-function intFlag(name: string, flag: Flag | undefined, min: number, max: number): number | undefined {
-  const text = last(flag);
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^\s*-?\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`Expected --${name} to be an integer from ${min} to ${max}, got ${show(text)}`);
-  }
-  return n;
-}
-
-function positiveFlag(name: string, flag: Flag | undefined): number | undefined {
-  const text = last(flag);
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3_600_000) {
-    throw new UsageError(`Expected --${name} to be a positive number of milliseconds, got ${show(text)}`);
-  }
-  return n;
-}
-
-/** The spec from the file (if any) with the flags applied on top; every error names its source. */
-function specFromArgs(args: Args): { spec: TournamentSpec; where: string } {
-  let raw: Record<string, unknown> = {};
-  const where = args.spec ?? 'arguments';
-  if (args.spec !== undefined) {
-    if (!existsSync(args.spec)) throw new SpecError(`Cannot read tournament spec ${args.spec}: no such file`);
-    const parsed = parseJsonText(readFileSync(args.spec, 'utf8'), args.spec);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new SpecError(`${args.spec}: expected a JSON object with \`games\` and \`bots\`, got ${show(parsed)}`);
-    }
-    raw = parsed as Record<string, unknown>;
-    validateSpec(raw, args.spec); // the file must be valid on its own
-  }
-  const flags: Record<string, unknown> = {};
-  const bots = joined(args.bots);
-  if (bots !== undefined) {
-    const list = splitList(bots);
-    flags['bots'] = list.length === 1 && list[0] === 'all' ? 'all' : list;
-    if (list.length === 0) throw new UsageError(`Expected --bots to list bots like \`random,greedy\` or \`all\`, got ${show(bots)}`);
-  }
-  const games = joined(args.games);
-  if (games !== undefined) {
-    const list = splitList(games);
-    if (list.length === 0) throw new UsageError(`Expected --games to list variants like \`subtraction{n=20}\`, got ${show(games)}`);
-    flags['games'] = list;
-  }
-  const deals = intFlag('deals', args.deals, 1, 1_000_000);
-  if (deals !== undefined) flags['deals'] = deals;
-  const seed = intFlag('seed', args.seed, 0, 0xffffffff);
-  if (seed !== undefined) flags['seed'] = seed;
-  const concurrency = intFlag('concurrency', args.concurrency, 1, 256);
-  if (concurrency !== undefined) flags['concurrency'] = concurrency;
-  const time = positiveFlag('time-per-move', args['time-per-move']);
-  if (time !== undefined) flags['timePerMoveMs'] = time;
-  const out = last(args.out);
-  if (out !== undefined) flags['out'] = out;
-  const isolation = last(args.isolation);
-  if (isolation !== undefined) {
-    if (isolation !== 'worker' && isolation !== 'none') throw new UsageError(`Expected --isolation to be worker or none, got ${show(isolation)}`);
-    flags['isolation'] = isolation;
-  }
-  if (args['bots-dir'] !== undefined) flags['botDirs'] = args['bots-dir'];
-  const botData = last(args['bot-data']);
-  if (botData !== undefined) flags['botData'] = botData;
-  const merged = { ...raw, ...flags };
-  if (merged['games'] === undefined) merged['games'] = FAMILIES.map((f) => f.id); // every family with its defaults
-  return { spec: validateSpec(merged, where), where };
-}
-
-/**
- * The dashboard sink's module. The compiled copy has it bundled with Ink and React into one file
- * (scripts/build.mjs), which loads about four times as fast as their hundreds of modules: the
- * first frame waits for it.
- */
-async function loadDashboardSink(): Promise<typeof import('../../tui/dashboard-sink.ts')> {
-  const bundle = new URL('../../tui/dashboard-sink.bundle.js', import.meta.url);
-  if (COMPILED && existsSync(bundle)) return (await import(bundle.href)) as typeof import('../../tui/dashboard-sink.ts');
-  return import('../../tui/dashboard-sink.ts');
-}
-
-/** `arena tournament`: a round robin of bots over game variants (see docs/TOURNAMENTS.md). */
+/** `arena tournament`: a round robin or a gauntlet of bots over game variants (see docs/TOURNAMENTS.md). */
 export const tournamentCommand: CommandModule<object, Args> = {
   command: 'tournament [spec]',
-  describe: 'Run a round-robin tournament of bots (a spec file in tournaments/, flags override it)',
+  describe: 'Run a tournament of bots: a round robin or a gauntlet (a spec file in tournaments/, flags override it)',
   builder: (y: Argv) =>
     y
       .positional('spec', { type: 'string', describe: 'tournament spec (JSON), e.g. tournaments/classic.json' })
@@ -146,6 +26,9 @@ export const tournamentCommand: CommandModule<object, Args> = {
       .option('isolation', { type: 'string', describe: 'worker (default: each bot in worker threads) or none (in-process)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
       .option('bot-data', { type: 'string', describe: "folder of the bots' stores, one sub-folder per bot (default ~/.cache/take-arena/bot-data)" })
+      .option('format', { type: 'string', describe: 'round-robin (default: every pair plays) or gauntlet (--champion against each other bot)' })
+      .option('champion', { type: 'string', describe: "a gauntlet's champion, one of --bots (e.g. minimax:depth=6)" })
+      .option('sprt', { type: 'string', describe: 'sequential test per gauntlet pairing: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
       .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
       .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
       .option('report', { type: 'string', describe: 'write the HTML report when the tournament ends (default: report.html in the results folder)' }) as Argv<Args>,
@@ -154,7 +37,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
     let where: string;
     let resumeDir: string | undefined;
     if (args.resume !== undefined) {
-      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir', 'bot-data'] as const).filter(
+      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt'] as const).filter(
         (k) => args[k] !== undefined,
       );
       if (clash.length) {
@@ -168,43 +51,6 @@ export const tournamentCommand: CommandModule<object, Args> = {
     } else {
       ({ spec, where } = specFromArgs(args));
     }
-    const registry = await discoverBots(spec.botDirs);
-    const prepared = prepareTournament(spec, registry, where);
-
-    const out = io();
-    const pause = new PauseGate(); // the dashboard's `p`
-    // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
-    const sink =
-      out.isTTY && !args.plain && !args.json
-        ? (await loadDashboardSink()).dashboardSink({ controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand } })
-        : plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
-    const controller = new AbortController();
-    let signals = 0;
-    const onSigint = (): void => {
-      signals++;
-      if (signals > 1) process.exit(EXIT_INTERRUPTED); // a second Ctrl-C: stop now, the log is line-safe
-      controller.abort();
-    };
-    process.on('SIGINT', onSigint);
-    try {
-      const result = await runTournament(prepared, {
-        sink,
-        signal: controller.signal,
-        pause,
-        ...(resumeDir !== undefined ? { resumeDir } : {}),
-      });
-      if (result.interrupted) {
-        if (args.json) out.err(`Interrupted; resume with: ${resumeCommand(result.dir)}`);
-        if (args.report !== undefined) out.err('No report: the tournament was interrupted (resume it with --report)');
-        process.exitCode = EXIT_INTERRUPTED;
-      } else if (args.report !== undefined) {
-        const file = last(args.report);
-        const path = await (await import('./report.ts')).reportOf(result.dir, file === '' ? undefined : file);
-        // Under --json stdout is the summary document alone.
-        (args.json ? out.err : out.out)(`Report in ${path}`);
-      }
-    } finally {
-      process.off('SIGINT', onSigint);
-    }
+    await runSpecCommand(spec, where, args, resumeDir);
   },
 };

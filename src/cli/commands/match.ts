@@ -1,0 +1,53 @@
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError, show } from '../../core/errors.ts';
+import { runSpecCommand, specFromArgs, type RunArgs } from '../run-tournament.ts';
+
+type Args = RunArgs & { a?: string; b?: string };
+
+/** Deals when `--deals` is not given: a cap for a sequential test (it usually stops long before), a short match otherwise. */
+export const MATCH_DEALS = { sprt: 5000, plain: 10 } as const;
+
+/**
+ * `arena match A B`: a two-bot gauntlet (A is the champion), the short form of
+ * `arena tournament --format gauntlet --champion A --bots A,B`; with `--sprt` it stops when the
+ * test decides whether A is better than B.
+ */
+export const matchCommand: CommandModule<object, Args> = {
+  command: 'match <a> <b>',
+  describe: 'Play bot A against bot B in pairs of games (both seatings of each deal); with --sprt, until a sequential test decides',
+  builder: (y: Argv) =>
+    y
+      .positional('a', { type: 'string', describe: 'the bot under test, with options (e.g. minimax:depth=6)' })
+      .positional('b', { type: 'string', describe: 'its opponent' })
+      .option('games', { type: 'string', describe: 'variants, comma-separated (default: every family)' })
+      .option('deals', { type: 'string', describe: `deals per variant, each played in both seatings (default ${MATCH_DEALS.plain}; ${MATCH_DEALS.sprt} with --sprt)` })
+      .option('sprt', { type: 'string', describe: 'stop when decided: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
+      .option('seed', { type: 'string', describe: 'master seed' })
+      .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
+      .option('time-per-move', { type: 'string', describe: 'time limit per move, ms' })
+      .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
+      .option('isolation', { type: 'string', describe: 'worker (default) or none (in-process)' })
+      .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
+      .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
+      .option('report', { type: 'string', describe: 'write the HTML report when the match ends' }) as Argv<Args>,
+  async handler(args) {
+    const a = args.a ?? '';
+    const b = args.b ?? '';
+    for (const [name, v] of [
+      ['A', a],
+      ['B', b],
+    ] as const) {
+      if (v.trim() === '' || v.includes(',') && !v.includes(':')) throw new UsageError(`Expected bot ${name} to be one bot like \`minimax:depth=6\`, got ${show(v)}`);
+    }
+    const base = {
+      name: 'match',
+      bots: [a, b],
+      format: 'gauntlet',
+      champion: a,
+      deals: args.sprt !== undefined ? MATCH_DEALS.sprt : MATCH_DEALS.plain,
+    };
+    const { spec, where } = specFromArgs(args, base);
+    await runSpecCommand(spec, where, args);
+  },
+};
