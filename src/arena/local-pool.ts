@@ -9,7 +9,7 @@ import type { AnyGame } from '../core/game.ts';
 import { createHost, moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec } from '../hosting/index.ts';
 import type { ExecutionContext, Executor } from './executor.ts';
 import { LiveTracker } from './live.ts';
-import { playMatch, type GameRecord, type MatchOptions } from './match.ts';
+import { exactJudge, playMatch, type GameRecord, type MatchOptions } from './match.ts';
 import type { GameJob } from './schedule.ts';
 
 /** What a local pool needs: the bots, the variants and the host settings of the run. */
@@ -26,6 +26,8 @@ export interface LocalPoolOptions {
   readonly botData?: BotDataSettings;
   /** Extra time after a deadline before a bot is out of time (ms). */
   readonly graceMs?: number;
+  /** End games whose exact value the variant's solver knows (`--adjudicate`; see `exactJudge`). */
+  readonly adjudicate?: boolean;
 }
 
 /** Plays pairs on this machine with `concurrency` matches at once. */
@@ -92,8 +94,17 @@ export class LocalPool implements Executor {
         if (!ctx.isDone(pair.games[0].index)) return pair.games[0];
       }
     };
-    // The options of every match when nobody watches live games: made once, not per game.
-    const plainOptions: MatchOptions = signal ? { signal } : {};
+    // Each variant's adjudicating judge, built once (solvers keep their tables).
+    const judges = new Map<string, MatchOptions>();
+    const base = (variant: string): MatchOptions => {
+      let o = judges.get(variant);
+      if (!o) {
+        const judge = this.#options.adjudicate ? exactJudge(games.get(variant)!) : undefined;
+        o = { ...(signal ? { signal } : {}), ...(judge ? { judge } : {}) };
+        judges.set(variant, o);
+      }
+      return o;
+    };
     const lane = async (): Promise<void> => {
       let lastYield = performance.now();
       for (;;) {
@@ -109,13 +120,14 @@ export class LocalPool implements Executor {
         const seats = { first: job.seats.first.label, second: job.seats.second.label };
         const hostsOf = { first: hosts.get(seats.first)!, second: hosts.get(seats.second)! };
         let rec: GameRecord;
-        if (!wantLive) rec = await playMatch(job, game, hostsOf, plainOptions);
+        // The options of every match when nobody watches live games: made once per variant, not per game.
+        if (!wantLive) rec = await playMatch(job, game, hostsOf, base(job.variant));
         else {
           // Watchers poll the match's live view when they draw: nothing is built per move.
           const live = new LiveTracker(game, seats);
           // The match deals (into `live`) before its first await, so the view is never empty when
           // the sink sees it.
-          const playing = playMatch(job, game, hostsOf, signal ? { signal, live } : { live });
+          const playing = playMatch(job, game, hostsOf, { ...base(job.variant), live });
           ctx.emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats, live });
           rec = await playing;
         }

@@ -1,11 +1,15 @@
+import { ArenaError } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { judgeReply } from '../core/referee.ts';
 import { BotStartError, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
 import type { GameJob } from './schedule.ts';
 
-/** How a game ended: a closed set (fastchess `MatchTermination`). */
-export type Termination = 'normal' | FaultKind | 'interrupted';
+/**
+ * How a game ended: a closed set (fastchess `MatchTermination`). `adjudicated`: stopped by
+ * `--adjudicate` once the solver knew the exact result (the winner is the proven one).
+ */
+export type Termination = 'normal' | FaultKind | 'adjudicated' | 'interrupted';
 
 /**
  * A finished game: exactly one line of `games.jsonl`. Holds the whole job (so the line alone
@@ -31,6 +35,8 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
   readonly faulty: Seat | null;
   /** Why the game ended abnormally (null when normal). */
   readonly reason: string | null;
+  /** For `adjudicated` games: the solver's exact value for the seat to move, and the ply it was taken at (moves played). */
+  readonly adjudicated?: { readonly value: number; readonly ply: number };
 }
 
 /**
@@ -60,6 +66,38 @@ export interface MatchOptions {
   readonly live?: LiveSlot;
   /** Aborting ends the game as `interrupted` before the next move. */
   readonly signal?: AbortSignal;
+  /**
+   * Adjudication (`--adjudicate`): the exact value of a position for the seat to move (> 0 won,
+   * < 0 lost, 0 drawn; for scored games the best achievable margin), or null when it is not known.
+   * Asked after every move once both seats have moved; a known value ends the game with it.
+   */
+  readonly judge?: (state: unknown) => number | null;
+}
+
+/**
+ * The judge of `--adjudicate` for a variant: its exact solver's value of a position, or null for
+ * a position beyond the solver (and no judge at all for a variant without an exact solver). A
+ * solver that searches within a time budget (it offers `bestMoveBy`) is not exact on every machine
+ * alike, so it never adjudicates: the same spec and seed must end the same games at the same ply.
+ */
+export function exactJudge(game: AnyGame): ((state: unknown) => number | null) | undefined {
+  let solver;
+  try {
+    solver = game.solver?.();
+  } catch (err) {
+    if (err instanceof ArenaError) return undefined; // too large for exact analysis
+    throw err;
+  }
+  if (!solver || solver.bestMoveBy) return undefined;
+  const exact = solver;
+  return (state) => {
+    try {
+      return exact.value(state);
+    } catch (err) {
+      if (err instanceof ArenaError) return null; // this position is beyond the solver's tables
+      throw err;
+    }
+  };
 }
 
 /** The sessions of a game's two seats (null until opened). */
@@ -101,6 +139,7 @@ interface Ending {
   /** The seat that forfeited, null otherwise. */
   readonly faulty: Seat | null;
   readonly reason: string | null;
+  readonly adjudicated?: { readonly value: number; readonly ply: number };
 }
 
 const INTERRUPTED: Ending = { outcome: null, termination: 'interrupted', faulty: null, reason: 'tournament interrupted' };
@@ -111,7 +150,7 @@ function forfeit(seat: Seat, termination: FaultKind, reason: string): Ending {
 }
 
 /** Ends a game: tells both sessions how it ended and builds its record. */
-function finishGame(played: GameInPlay, { outcome, termination, faulty, reason }: Ending): GameRecord {
+function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, adjudicated }: Ending): GameRecord {
   const { job, sessions, live } = played;
   played.abort?.unlisten();
   if (live) live.over = true;
@@ -140,6 +179,7 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason }
     termination,
     faulty,
     reason,
+    ...(adjudicated ? { adjudicated } : {}),
   };
 }
 
@@ -175,6 +215,8 @@ export async function playMatch(
   }
 
   const limit = job.timePerMoveMs;
+  const { judge } = options;
+  const moved = { first: false, second: false };
   for (;;) {
     const outcome = game.outcome(state);
     if (outcome) return finishGame(played, { outcome, termination: 'normal', faulty: null, reason: null });
@@ -196,6 +238,7 @@ export async function playMatch(
     const text = game.formatMove(move);
     moves.push(text);
     us.push(Math.round(reply.ms * 1000));
+    moved[seat] = true;
     if (live) {
       live.prev = before;
       live.state = state;
@@ -203,6 +246,16 @@ export async function playMatch(
       live.seat = seat;
       live.move = text;
       live.ms = reply.ms;
+    }
+    if (judge && moved.first && moved.second && !game.outcome(state)) {
+      const value = judge(state);
+      if (value !== null) {
+        const mover = game.toMove(state);
+        const winner: Seat | null = value > 0 ? mover : value < 0 ? otherSeat(mover) : null;
+        const ply = moves.length;
+        const reason = `solver: ${value > 0 ? 'won' : value < 0 ? 'lost' : 'drawn'} for ${mover} to move (value ${value}) at ply ${ply}`;
+        return finishGame(played, { outcome: { winner }, termination: 'adjudicated', faulty: null, reason, adjudicated: { value, ply } });
+      }
     }
   }
 }

@@ -235,7 +235,8 @@ export function recordLine(r: GameRecord): string {
     `"seats":{"first":${quote(r.seats.first)},"second":${quote(r.seats.second)}},"botSeeds":{"first":${r.botSeeds.first},"second":${r.botSeeds.second}},` +
     `"start":${JSON.stringify(r.start)},"moves":${quote(moves)},"us":[${r.us.join(',')}],"outcome":${outcome},` +
     `"winner":${r.winner === null ? 'null' : quote(r.winner)},"termination":"${r.termination}","faulty":${seatOrNull(r.faulty)},` +
-    `"reason":${r.reason === null ? 'null' : quote(r.reason)}}\n`
+    `"reason":${r.reason === null ? 'null' : quote(r.reason)}` +
+    `${r.adjudicated ? `,"adjudicated":{"value":${r.adjudicated.value},"ply":${r.adjudicated.ply}}` : ''}}\n`
   );
 }
 

@@ -64,6 +64,10 @@ export const TournamentSpecSchema = z
       .strict()
       .optional()
       .describe('Sequential test on game pairs for each pairing of a gauntlet: a pairing stops when H0 or H1 is accepted (`deals` caps it)'),
+    adjudicate: z
+      .boolean()
+      .default(false)
+      .describe("End a game as soon as the variant's exact solver knows its result (both bots having moved): termination `adjudicated`"),
     deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings'),
     timePerMoveMs: z.number().positive().max(3_600_000).default(1000).describe('Time limit per move in milliseconds'),
     prepareTimeoutMs: z

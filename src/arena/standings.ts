@@ -166,7 +166,7 @@ function addToCell(c: PairCell, rec: GameRecord, startSeat: Seat, judged: Record
     c.scoredGames++;
     c.firstMarginSum += rec.outcome.scores[0] - rec.outcome.scores[1];
   }
-  if (rec.faulty !== null && rec.termination !== 'normal' && rec.termination !== 'interrupted') c.forfeits[SEAT_INDEX[rec.faulty]][rec.termination]++;
+  if (rec.faulty !== null && rec.termination !== 'normal' && rec.termination !== 'interrupted' && rec.termination !== 'adjudicated') c.forfeits[SEAT_INDEX[rec.faulty]][rec.termination]++;
   // Seats alternate in every family, but a variant may let either side start: count by ply parity from the start seat.
   const startIndex = SEAT_INDEX[startSeat];
   for (let i = 0; i < rec.moves.length; i++) {

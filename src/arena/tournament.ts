@@ -237,6 +237,7 @@ export function localExecutor(t: PreparedTournament, dir: string, graceMs?: numb
     // The stores as the run began are kept in the results folder, so a resume starts from them too.
     botData: { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024, snapshotRoot: join(dir, 'bot-data') },
     ...(graceMs !== undefined ? { graceMs } : {}),
+    ...(spec.adjudicate ? { adjudicate: true } : {}),
   });
 }
 
@@ -265,7 +266,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const sprt = spec.sprt ? new SprtBook(t, sprtConfig(spec.sprt)) : null;
   // Games not played because their pairing's test has decided.
   let skipped = 0;
-  const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0 };
+  const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0, adjudicated: 0 };
   let done = 0;
 
   // Results folder: a new one, or the one being resumed, locked against a second runner for the

@@ -39,6 +39,7 @@ export type RunArgs = {
   isolation?: Flag;
   'bots-dir'?: string[];
   'bot-data'?: Flag;
+  adjudicate?: boolean;
   plain: boolean;
   json: boolean;
   report?: Flag;
@@ -122,6 +123,7 @@ export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknow
   if (args['bots-dir'] !== undefined) flags['botDirs'] = args['bots-dir'];
   const botData = last(args['bot-data']);
   if (botData !== undefined) flags['botData'] = botData;
+  if (args.adjudicate) flags['adjudicate'] = true;
   const format = last(args.format);
   if (format !== undefined) {
     if (format !== 'round-robin' && format !== 'gauntlet') throw new UsageError(`Expected --format to be round-robin or gauntlet, got ${show(format)}`);

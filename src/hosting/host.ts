@@ -48,7 +48,7 @@ export interface BotSession {
 export interface SessionEnd {
   /** The winner's seat, null for a draw (or an interrupted game). */
   readonly winner: Seat | null;
-  readonly termination: 'normal' | FaultKind | 'interrupted';
+  readonly termination: 'normal' | FaultKind | 'adjudicated' | 'interrupted';
   /** Why the game ended abnormally, null when normal. */
   readonly reason: string | null;
   /** Final scores `[first, second]` of scored games that ended normally. */

@@ -12,7 +12,7 @@ import type { FaultKind } from './host.ts';
 export const PROTOCOL_VERSION = 1;
 
 /** How a game ended, as `game-over` tells it. */
-export type GameOverTermination = 'normal' | FaultKind | 'interrupted';
+export type GameOverTermination = 'normal' | FaultKind | 'adjudicated' | 'interrupted';
 
 /** Arena → bot messages. */
 export type ToBot =

@@ -16,7 +16,7 @@ export function RecentResults({ results, max }: Props) {
   return (
     <Box flexDirection="column">
       {shown.map((r) => {
-        const forfeit = r.termination !== 'normal';
+        const forfeit = r.faulty !== null;
         return (
           <Text key={r.key} wrap="truncate-end">
             <Text {...theme.muted}>{`#${r.index + 1} `}</Text>

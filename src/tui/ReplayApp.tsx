@@ -27,7 +27,7 @@ export function ReplayApp({ records, initial }: Props) {
           limit={15}
           items={records.map((r, i) => ({
             key: String(i),
-            label: `#${r.index + 1} ${r.seats.first} vs ${r.seats.second} ${resultText(r)} · ${r.variant}${r.termination !== 'normal' ? ` · forfeit: ${r.termination}` : ''}`,
+            label: `#${r.index + 1} ${r.seats.first} vs ${r.seats.second} ${resultText(r)} · ${r.variant}${r.faulty !== null ? ` · forfeit: ${r.termination}` : r.termination === 'adjudicated' ? ' · adjudicated' : ''}`,
             value: i,
           }))}
           onSelect={(value) => setPicked(value)}

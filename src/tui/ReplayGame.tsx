@@ -80,8 +80,8 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
       </Text>
       {at === n ? (
         <Text bold>
-          {record.termination === 'normal'
-            ? `End: ${record.winner === null ? 'draw' : `${record.winner} won`}`
+          {record.faulty === null
+            ? `End: ${record.winner === null ? 'draw' : `${record.winner} won`}${record.termination === 'adjudicated' ? ` (adjudicated: ${record.reason ?? ''})` : ''}`
             : `End: ${record.faulty ? record.seats[record.faulty] : '?'} forfeits: ${record.termination}${record.reason ? ` (${record.reason})` : ''}`}
         </Text>
       ) : null}

@@ -60,7 +60,7 @@ export interface LogEntry {
 }
 
 function gameEntry(rec: GameRecord, done: number, total: number): LogEntry {
-  return { kind: 'game', warn: rec.termination !== 'normal', text: gameLine(rec, done, total) };
+  return { kind: 'game', warn: rec.faulty !== null, text: gameLine(rec, done, total) };
 }
 
 /** Most finished games logged one line each per render; beyond it a batch gets one line. */
@@ -265,7 +265,7 @@ export class DashboardStore {
     b.lastDone = done;
     b.total = total;
     if (b.head.length < LOG_EACH_UPTO) b.head.push({ rec, done, total });
-    if (rec.termination !== 'normal') {
+    if (rec.faulty !== null) {
       b.forfeitCount++;
       if (b.forfeits.length < LOG_EACH_UPTO) b.forfeits.push({ rec, done, total });
     }

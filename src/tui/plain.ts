@@ -42,7 +42,9 @@ export function gameLine(rec: GameRecord, done: number, total: number): string {
   const how =
     rec.termination === 'normal'
       ? `${rec.moves.length} moves`
-      : `${rec.faulty ? rec.seats[rec.faulty] : '?'} forfeits: ${rec.termination}${rec.reason ? ` (${rec.reason})` : ''}`;
+      : rec.termination === 'adjudicated'
+        ? `adjudicated after ${rec.moves.length} moves (${rec.reason ?? ''})`
+        : `${rec.faulty ? rec.seats[rec.faulty] : '?'} forfeits: ${rec.termination}${rec.reason ? ` (${rec.reason})` : ''}`;
   return `[${String(done).padStart(width)}/${total}] ${rec.variant} deal ${rec.deal}: ${first} vs ${second} ${score}${scores}, ${how}`;
 }
 

@@ -88,7 +88,7 @@ function recompute(bots: readonly string[], records: readonly GameRecord[]): Sta
         r.scoredGames++;
         r.marginSum += seat === 'first' ? rec.outcome.scores[0] - rec.outcome.scores[1] : rec.outcome.scores[1] - rec.outcome.scores[0];
       }
-      if (rec.faulty === seat && rec.termination !== 'normal' && rec.termination !== 'interrupted') r.forfeits[rec.termination]++;
+      if (rec.faulty === seat && rec.termination !== 'normal' && rec.termination !== 'interrupted' && rec.termination !== 'adjudicated') r.forfeits[rec.termination]++;
       rec.us.forEach((us, i) => {
         if (movers[i] !== seat) return;
         r.moves++;

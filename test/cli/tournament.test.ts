@@ -52,6 +52,16 @@ describe('arena match (CLI)', () => {
     expect(g.out).not.toMatch(/fx-random vs fx-first|fx-first vs fx-random/);
   });
 
+  it('--adjudicate ends games with the solver\'s result and says so in the game lines', async () => {
+    const out = tempDir();
+    const { code, out: text } = await run('match', 'random', 'greedy', '--games', 'subtraction{moves=1,3,4;n=30..60}', '--deals', '3', '--adjudicate', '--isolation', 'none', '--out', out);
+    expect(code).toBe(0);
+    expect(text).toMatch(/: random vs greedy [01]-[01], adjudicated after \d+ moves \(solver: (won|lost) for (first|second) to move \(value -?1\) at ply \d+\)$/m);
+    const [dir] = readdirSync(out);
+    const summary = JSON.parse(readFileSync(join(out, dir!, 'summary.json'), 'utf8'));
+    expect(summary.games.byTermination.adjudicated).toBeGreaterThan(0);
+  });
+
   it('rejects a bad --sprt with one line and exit 2', async () => {
     const { code, err } = await run('match', 'optimal', 'random', '--games', 'subtraction', '--sprt', 'elo0=0,elo1=x');
     expect(code).toBe(2);

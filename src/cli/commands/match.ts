@@ -28,6 +28,7 @@ export const matchCommand: CommandModule<object, Args> = {
       .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
       .option('isolation', { type: 'string', describe: 'worker (default) or none (in-process)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
+      .option('adjudicate', { type: 'boolean', describe: "end a game once the solver knows its exact result (both bots having moved)" })
       .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
       .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
       .option('report', { type: 'string', describe: 'write the HTML report when the match ends' }) as Argv<Args>,

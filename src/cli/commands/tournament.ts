@@ -29,6 +29,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
       .option('format', { type: 'string', describe: 'round-robin (default: every pair plays) or gauntlet (--champion against each other bot)' })
       .option('champion', { type: 'string', describe: "a gauntlet's champion, one of --bots (e.g. minimax:depth=6)" })
       .option('sprt', { type: 'string', describe: 'sequential test per gauntlet pairing: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
+      .option('adjudicate', { type: 'boolean', describe: "end a game once the solver knows its exact result (both bots having moved)" })
       .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
       .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
       .option('report', { type: 'string', describe: 'write the HTML report when the tournament ends (default: report.html in the results folder)' }) as Argv<Args>,
@@ -37,7 +38,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
     let where: string;
     let resumeDir: string | undefined;
     if (args.resume !== undefined) {
-      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt'] as const).filter(
+      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const).filter(
         (k) => args[k] !== undefined,
       );
       if (clash.length) {
