@@ -30,7 +30,7 @@ export interface TournamentStartedEvent {
   /** Games already in the log (resume), not played again. */
   readonly done: number;
   readonly concurrency: number;
-  readonly isolation: 'worker' | 'none';
+  readonly isolation: 'worker' | 'none' | 'sandbox';
   /**
    * On resume, the log lines that could not be trusted (garbage, a failed checksum, a duplicate
    * key, a game not in the schedule, a write cut short), per reason, and the file they were moved

@@ -6,7 +6,7 @@
 import type { BotDataSettings } from '../platform/bot-store.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AnyGame } from '../core/game.ts';
-import { createHost, moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec } from '../hosting/index.ts';
+import { createHost, moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec, type Isolation } from '../hosting/index.ts';
 import type { ExecutionContext, Executor } from './executor.ts';
 import { LiveTracker } from './live.ts';
 import { exactJudge, playMatch, type GameRecord, type MatchOptions } from './match.ts';
@@ -17,7 +17,13 @@ export interface LocalPoolOptions {
   readonly entrants: readonly { readonly spec: BotSpec; readonly entry: BotEntry }[];
   readonly variants: readonly AnyGame[];
   readonly concurrency: number;
-  readonly isolation: 'worker' | 'none';
+  readonly isolation: Isolation;
+  /** Isolation of particular bots, by name (the rest use `isolation`). */
+  readonly botIsolation?: Readonly<Record<string, Isolation>>;
+  /** CPU seconds per sandboxed process. */
+  readonly cpuSeconds?: number;
+  /** Tell bots the game's key, which names both bots. */
+  readonly revealOpponents?: boolean;
   readonly memoryMb: number;
   readonly prepareTimeoutMs: number;
   /** The results folder (external bots' stderr logs go under it). */
@@ -45,13 +51,16 @@ export class LocalPool implements Executor {
   async #startHosts(ctx: ExecutionContext): Promise<void> {
     const o = this.#options;
     // The transport comes from the entry: modules per `isolation`, external programs in processes.
-    const modules = moduleFiles(o.entrants.map((e) => e.entry));
-    const script = o.isolation === 'worker' && modules.length > 0 ? workerScript(modules) : undefined;
+    const isolationOf = (e: { readonly spec: BotSpec }): Isolation => o.botIsolation?.[e.spec.name] ?? o.isolation;
+    const modules = moduleFiles(o.entrants.filter((e) => isolationOf(e) === 'worker').map((e) => e.entry));
+    const script = modules.length > 0 ? workerScript(modules) : undefined;
     for (const e of o.entrants) {
       this.#hosts.set(
         e.spec.label,
         createHost(e.entry, e.spec, {
-          isolation: o.isolation,
+          isolation: isolationOf(e),
+          ...(o.cpuSeconds !== undefined ? { cpuSeconds: o.cpuSeconds } : {}),
+          ...(o.revealOpponents ? { revealOpponents: true } : {}),
           memoryMb: o.memoryMb,
           prepareTimeoutMs: o.prepareTimeoutMs,
           resultsDir: o.resultsDir,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { makeGame, parseVariant } from '../games/index.ts';
-import { DEFAULT_PREPARE_TIMEOUT_MS } from '../hosting/index.ts';
+import { DEFAULT_PREPARE_TIMEOUT_MS, DEFAULT_SANDBOX_CPU_SECONDS } from '../hosting/index.ts';
 
 /** A variant in a spec: a variant id string, or a family with raw parameters. */
 export const VariantSpecSchema = z.union([
@@ -78,10 +78,33 @@ export const TournamentSpecSchema = z
       .describe("Budget in milliseconds of a bot's `prepare` (its warm-up, once per variant before its first move in it)"),
     concurrency: z.number().int().min(1).max(256).optional().describe('Games played at once (default: the number of CPU cores)'),
     isolation: z
-      .enum(['worker', 'none'])
+      .enum(['worker', 'none', 'sandbox'])
       .default('worker')
-      .describe('`worker`: each bot in its own worker threads (safe); `none`: in-process, for trusted bots when speed matters'),
-    memoryMb: z.number().int().min(16).max(65_536).default(512).describe('Heap limit of each bot worker in MB (isolation `worker`)'),
+      .describe(
+        '`worker`: each bot in its own worker threads (safe from faults, not from malice); `none`: in-process, for trusted bots when speed matters; `sandbox`: each bot a process in a bubblewrap namespace with resource caps, for bots written by other people (docs/SECURITY.md)',
+      ),
+    botIsolation: z
+      .record(z.string().regex(/^[A-Za-z][\w-]*$/), z.enum(['worker', 'none', 'sandbox']))
+      .default({})
+      .describe('Isolation of particular bots by name, e.g. {"their-bot": "sandbox"}: built-ins can stay fast while others\' bots are sandboxed'),
+    memoryMb: z
+      .number()
+      .int()
+      .min(16)
+      .max(65_536)
+      .default(512)
+      .describe('Memory of each bot in MB: the heap limit of a worker or sandboxed module bot; a sandboxed process may map 1024 MB more for its runtime'),
+    cpuSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400)
+      .default(DEFAULT_SANDBOX_CPU_SECONDS)
+      .describe('CPU seconds each sandboxed bot process may use over its life (isolation `sandbox`); past it the process is killed and its game forfeited as `crash`'),
+    revealOpponents: z
+      .boolean()
+      .default(false)
+      .describe("Tell bots the game's key, which names both bots (external bots' `new-game`); by default a bot learns only its game"),
     botDirs: z.array(z.string()).default([]).describe('Extra folders of bot modules, besides the built-in `bots/`'),
     botData: z
       .string()

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ArenaError, SpecError, show } from '../core/errors.ts';
+import { ArenaError, SpecError, UsageError, show } from '../core/errors.ts';
+import { sandboxProblem } from '../platform/sandbox.ts';
 import type { AnyGame } from '../core/game.ts';
 import { resolveBot, supportedBy, type BotEntry, type BotRegistry, type BotSpec } from '../hosting/index.ts';
 import type { ArenaEvent, EventSink } from './events.ts';
@@ -56,6 +57,12 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
     labels.add(choice.label);
     entrants.push({ entry: choice.entry, spec: { label: choice.label, name: choice.entry.name, options: choice.options } });
   });
+  // Sandboxed bots need bubblewrap: refuse here, in one line, rather than ever run them unsandboxed.
+  const sandboxed = entrants.filter((e) => (spec.botIsolation[e.spec.name] ?? spec.isolation) === 'sandbox');
+  if (sandboxed.length > 0) {
+    const problem = sandboxProblem();
+    if (problem) throw new UsageError(`Cannot sandbox ${sandboxed.map((e) => e.spec.label).join(', ')}: ${problem}`);
+  }
   if (entrants.length < 2) {
     throw new SpecError(`${where}: \`bots\`: expected at least 2 bots, got ${entrants.length}${spec.bots === 'all' ? ' (all discovered)' : ''}`);
   }
@@ -231,6 +238,9 @@ export function localExecutor(t: PreparedTournament, dir: string, graceMs?: numb
     variants: t.variants,
     concurrency: spec.concurrency,
     isolation: spec.isolation,
+    botIsolation: spec.botIsolation,
+    cpuSeconds: spec.cpuSeconds,
+    revealOpponents: spec.revealOpponents,
     memoryMb: spec.memoryMb,
     prepareTimeoutMs: spec.prepareTimeoutMs,
     resultsDir: dir,

@@ -117,7 +117,9 @@ export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknow
   if (out !== undefined) flags['out'] = out;
   const isolation = last(args.isolation);
   if (isolation !== undefined) {
-    if (isolation !== 'worker' && isolation !== 'none') throw new UsageError(`Expected --isolation to be worker or none, got ${show(isolation)}`);
+    if (isolation !== 'worker' && isolation !== 'none' && isolation !== 'sandbox') {
+      throw new UsageError(`Expected --isolation to be worker, none or sandbox, got ${show(isolation)}`);
+    }
     flags['isolation'] = isolation;
   }
   if (args['bots-dir'] !== undefined) flags['botDirs'] = args['bots-dir'];

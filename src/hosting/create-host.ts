@@ -1,19 +1,25 @@
 /**
- * The one door to the hosts: chooses a bot's transport from its registry entry. An external
- * program runs in processes (whatever the isolation setting: it cannot run in-process), a module
- * in worker threads or, with isolation `none`, on the runner's thread.
+ * The one door to the hosts: chooses a bot's transport from its registry entry and isolation.
+ * Under `sandbox` every bot runs as a process in bubblewrap (sandbox-host.ts); otherwise an
+ * external program runs in processes (it cannot run in-process), a module in worker threads or,
+ * with isolation `none`, on the runner's thread.
  */
 import type { AnyBot } from '../core/bot.ts';
 import type { BotEntry } from './bot-registry.ts';
 import type { BotHost, BotSpec } from './host.ts';
 import { InProcessHost } from './in-process-host.ts';
 import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts';
+import { DEFAULT_SANDBOX_CPU_SECONDS, sandboxModuleHost, sandboxProgramHost } from './sandbox-host.ts';
 import { WorkerHost } from './worker-host.ts';
 import { storeLocation, type BotDataSettings } from '../platform/bot-store.ts';
 
 /** What every host of a run shares. */
 export interface HostSettings {
-  readonly isolation: 'worker' | 'none';
+  readonly isolation: Isolation;
+  /** CPU seconds per sandboxed process (isolation `sandbox`). */
+  readonly cpuSeconds?: number;
+  /** Tell bots the game's key, which names both bots (default: they are not told). */
+  readonly revealOpponents?: boolean;
   /** Heap limit of each worker thread (module bots, isolation `worker`). */
   readonly memoryMb: number;
   readonly graceMs?: number;
@@ -37,6 +43,7 @@ export interface InlineBot {
 
 /** The module files among the entries (what the worker bundle needs; manifests are not modules). */
 export function moduleFiles(entries: readonly BotEntry[]): string[] {
+  // (Sandboxed bots are bundled one by one, each with the sandbox runner: leave them out.)
   return entries.filter((e) => e.transport !== 'process').map((e) => e.file);
 }
 
@@ -44,6 +51,9 @@ export function moduleFiles(entries: readonly BotEntry[]): string[] {
 export function stderrLogFor(name: string, settings: Pick<HostSettings, 'resultsDir'>): string {
   return settings.resultsDir === undefined ? tempStderrLogPath(name) : stderrLogPath(settings.resultsDir, name);
 }
+
+/** How far a bot is kept from the arena (docs/SECURITY.md). */
+export type Isolation = 'none' | 'worker' | 'sandbox';
 
 /** A host for one bot of a run, by the entry's transport. */
 export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings: HostSettings): BotHost {
@@ -53,12 +63,26 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
     return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, spec.name) : null, data?.warn);
   }
   const store = data ? { store: storeLocation(data, entry.name), ...(data.warn ? { warn: data.warn } : {}) } : {};
+  const revealOpponents = settings.revealOpponents === true;
+  if (settings.isolation === 'sandbox') {
+    const sandbox = {
+      memoryMb: settings.memoryMb,
+      cpuSeconds: settings.cpuSeconds ?? DEFAULT_SANDBOX_CPU_SECONDS,
+      revealOpponents,
+      stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
+      ...grace,
+    };
+    return entry.transport === 'process'
+      ? sandboxProgramHost(spec.label, entry, sandbox)
+      : sandboxModuleHost(spec.label, { file: entry.file, name: entry.name, options: spec.options }, sandbox);
+  }
   if (entry.transport === 'process') {
     return new ProcessHost(spec.label, {
       name: entry.name,
       command: entry.command,
       cwd: entry.cwd,
       stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
+      revealOpponents,
       ...grace,
       ...store,
     });

@@ -4,7 +4,9 @@
  * The only module of `src/hosting` imported from outside it; hosting never imports the tournament.
  */
 export * from './host.ts';
-export { createHost, moduleFiles, stderrLogFor, type HostSettings, type InlineBot } from './create-host.ts';
+export { createHost, moduleFiles, stderrLogFor, type HostSettings, type InlineBot, type Isolation } from './create-host.ts';
+export { DEFAULT_SANDBOX_CPU_SECONDS, permissionFlags, RUNTIME_ROOM_MB } from './sandbox-host.ts';
+export { DEFAULT_STDERR_LIMIT, opaqueGameId } from './process-host.ts';
 export * from './bot-registry.ts';
 export * from './bot-check.ts';
 export { InProcessHost, readOnly } from './in-process-host.ts';

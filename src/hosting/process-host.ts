@@ -8,12 +8,15 @@
  */
 import { prepareForeignStore, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { serialize } from 'node:v8';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
+import type { SandboxPlan } from '../platform/sandbox.ts';
 import { WarmPool } from './pool.ts';
 import { BotStartError, DEFAULT_GRACE_MS, errorText, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
 import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
@@ -41,6 +44,33 @@ export interface ProcessHostOptions {
   readonly store?: StoreLocation;
   /** Where the warning of a store that had to be reset goes (default: stderr). */
   readonly warn?: (message: string) => void;
+  /**
+   * How to start the program instead of running `command` in `cwd` directly: the sandbox's
+   * bwrap command line (platform/sandbox.ts), its environment and user.
+   */
+  readonly launch?: () => Promise<SandboxPlan>;
+  /** Send each position and its legal moves as the runner's own values too (sandboxed module bots). */
+  readonly native?: boolean;
+  /** Tell the bot the game's key, which names both bots (default: an opaque id). */
+  readonly revealOpponents?: boolean;
+  /**
+   * Bytes of stderr the bot may write over the whole tournament (default 8 MiB): past it the
+   * process is killed (its game forfeited as `crash`) and the rest of its output is not logged.
+   */
+  readonly stderrLimitBytes?: number;
+}
+
+/** Default cap of a bot's stderr log (bytes). */
+export const DEFAULT_STDERR_LIMIT = 8 << 20;
+
+/** The stderr budget shared by a bot's processes (one log file per bot). */
+interface StderrBudget {
+  left: number;
+}
+
+/** The opaque id of a game for a bot that may not learn its opponent (the key names both bots). */
+export function opaqueGameId(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 /** Where the stderr of bot `name` goes in a results folder: `<results>/bots/<name>.stderr.log`. */
@@ -90,20 +120,34 @@ class BotProcess {
   readonly #opts: ProcessHostOptions & { readonly graceMs: number };
   readonly #logFd: number;
   readonly #onDeath: (p: BotProcess) => void;
+  readonly #stderrBudget: StderrBudget;
 
   constructor(
     opts: ProcessHostOptions & { readonly graceMs: number },
     logFd: number,
     onDeath: (p: BotProcess) => void,
+    stderrBudget: StderrBudget,
+    launch: SandboxPlan | undefined,
   ) {
     this.#opts = opts;
     this.#logFd = logFd;
     this.#onDeath = onDeath;
+    this.#stderrBudget = stderrBudget;
     const [program, ...args] = opts.command as [string, ...string[]];
-    // Own process group (detached), so a kill reaches the whole tree (a shell script's children);
-    // stderr goes straight into the log file, never through this process.
+    // Own process group (detached), so a kill reaches the whole tree (a shell script's children).
+    // stderr passes through the arena, which counts it against the bot's cap.
     const env = opts.store ? { ...process.env, TAKE_ARENA_STORE: opts.store.dir, TAKE_ARENA_STORE_CAP: String(opts.store.capBytes) } : process.env;
-    this.child = spawn(program, args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', logFd], detached: true }) as unknown as ChildProcessWithoutNullStreams;
+    this.child = (
+      launch
+        ? spawn(launch.file, launch.args, {
+            stdio: ['pipe', 'pipe', 'pipe'],
+            detached: true,
+            env: launch.env,
+            ...(launch.uid !== undefined ? { uid: launch.uid, gid: launch.gid! } : {}),
+          })
+        : spawn(program, args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    ) as unknown as ChildProcessWithoutNullStreams;
+    this.child.stderr.on('data', (chunk: Buffer) => this.#stderr(chunk));
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.#data(chunk));
     // Writing to a program that has exited fails with EPIPE; the exit itself is what gets reported.
@@ -132,7 +176,7 @@ class BotProcess {
       // still counts; a grandchild holding stdout open must not keep the exit unnoticed, hence
       // the short fallback after 'exit'.
       const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
-        const reason = signal ? `killed by ${signal}` : `exited with code ${code}`;
+        const reason = this.#exitReason(code, signal);
         if (this.#hello) fail(`${reason} before answering hello`);
         else this.#die(reason);
       };
@@ -143,6 +187,37 @@ class BotProcess {
     });
     this.ready.catch(() => {});
     this.send({ type: 'hello', protocol: PROTOCOL_VERSION, arena: 'take-arena', bot: opts.name });
+  }
+
+  /** The last bytes of stderr: an exit's reason may be there (out of memory). */
+  #tail = '';
+
+  #stderr(chunk: Buffer): void {
+    this.#tail = (this.#tail + chunk.toString('latin1')).slice(-600);
+    const budget = this.#stderrBudget;
+    if (budget.left <= 0) return;
+    const n = Math.min(chunk.length, budget.left);
+    budget.left -= chunk.length;
+    try {
+      writeSync(this.#logFd, n === chunk.length ? chunk : chunk.subarray(0, n));
+    } catch {
+      // The log is a diagnostic aid: a full disk must not stop the game.
+    }
+    if (budget.left <= 0) {
+      const limit = this.#opts.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT;
+      this.log(`stderr passed its cap of ${limit} bytes: the rest is not logged`);
+      this.kill(`wrote more than ${limit} bytes to stderr`);
+    }
+  }
+
+  /** Why the process ended, in words: the caps' signals and an out-of-memory end are named. */
+  #exitReason(code: number | null, signal: NodeJS.Signals | null): string {
+    if (/out of memory|\bOOM\b|Cannot allocate memory|MemoryError|bad_alloc/i.test(this.#tail)) {
+      return `ran out of memory (${signal ? `killed by ${signal}` : `exit code ${code}`})`;
+    }
+    if (signal === 'SIGXCPU') return 'exceeded its CPU time cap (SIGXCPU)';
+    if (signal === 'SIGXFSZ') return 'exceeded its file size cap (SIGXFSZ)';
+    return signal ? `killed by ${signal}` : `exited with code ${code}`;
   }
 
   /** Kills the process group at once, without ceremony (the arena is exiting). */
@@ -197,6 +272,13 @@ class BotProcess {
       return;
     }
     const parsed = parseMoveLine(line);
+    if (!parsed.ok && parsed.error !== undefined && (parsed.id === null || parsed.id === p.id)) {
+      // The bot says it cannot move (a module bot that threw): a crash, and the process goes on.
+      this.#pending = null;
+      clearTimeout(p.timer);
+      p.resolve({ ok: false, kind: 'crash', reason: parsed.error, ms: performance.now() - p.t0 });
+      return;
+    }
     if (!parsed.ok) return this.#garbage(parsed.reason);
     if (parsed.id !== null && parsed.id !== p.id) {
       this.log(`ignored an answer to request ${parsed.id} (waiting for ${p.id}): ${line.slice(0, 200)}`);
@@ -236,7 +318,7 @@ class BotProcess {
   }
 
   /** Sends a move request and waits for the answer, the deadline or the process's end. */
-  request(msg: Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type'>): Promise<{ ok: true; move: string; ms: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }> {
+  request(msg: Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type'> & { readonly nativeOf?: () => string }): Promise<{ ok: true; move: string; ms: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }> {
     if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: this.dead, ms: 0 });
     return new Promise((resolve) => {
       const id = this.#nextId++;
@@ -248,7 +330,11 @@ class BotProcess {
         resolve({ ok: false, kind: 'timeout', reason: `no move within ${msg.timeMs} ms`, ms: performance.now() - t0 });
       }, msg.timeMs + this.#opts.graceMs);
       this.#pending = { id, t0, timer, resolve };
-      this.send({ type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs });
+      this.send(
+        msg.nativeOf
+          ? { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, native: msg.nativeOf() }
+          : { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs },
+      );
     });
   }
 
@@ -299,10 +385,12 @@ export class ProcessHost implements BotHost {
     const opts = { ...options, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
     if (opts.store) prepareForeignStore(opts.store, opts.warn ?? warnOnStderr);
     this.#opts = opts;
+    const budget: StderrBudget = { left: options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT };
     this.#pool = new WarmPool<BotProcess>({
-      create: (onDeath) => {
-        const proc = new BotProcess(opts, this.#fd(), onDeath);
-        proc.log(`started ${opts.command.join(' ')} in ${opts.cwd}`);
+      create: async (onDeath) => {
+        const launch = opts.launch ? await opts.launch() : undefined;
+        const proc = new BotProcess(opts, this.#fd(), onDeath, budget, launch);
+        proc.log(`started ${opts.command.join(' ')} in ${opts.cwd}${opts.launch ? ' (sandbox)' : ''}`);
         return proc;
       },
       stop: (proc) => proc.quit(),
@@ -343,14 +431,15 @@ export class ProcessHost implements BotHost {
     const proc = await this.#pool.take();
     proc.send({
       type: 'new-game',
-      game: info.key,
+      game: this.#opts.revealOpponents ? info.key : opaqueGameId(info.key),
       family: game.family,
       variant: game.id,
       params: game.params,
       seat: info.seat,
       seed: info.rngSeed,
     });
-    return new ProcessSession(proc, game, info, (p) => this.#pool.release(p));
+    const id = this.#opts.revealOpponents ? info.key : opaqueGameId(info.key);
+    return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true);
   }
 
   async close(): Promise<void> {
@@ -369,22 +458,30 @@ class ProcessSession implements BotSession {
   readonly #game: AnyGame;
   readonly #info: SessionInfo;
   readonly #release: (p: BotProcess) => void;
+  readonly #native: boolean;
 
   constructor(
     proc: BotProcess,
     game: AnyGame,
     info: SessionInfo,
     release: (p: BotProcess) => void,
+    native: boolean,
   ) {
     this.#proc = proc;
     this.#game = game;
     this.#info = info;
     this.#release = release;
+    this.#native = native;
   }
 
   async move(state: unknown, moves: readonly unknown[], timeMs: number): Promise<MoveReply> {
     const game = this.#game;
-    const answer = await this.#proc.request({ position: game.toJSON(state), moves: moves.map((m) => game.formatMove(m)), timeMs });
+    const answer = await this.#proc.request(
+      this.#native
+        ? // The runner rebuilds its own values; the text forms stay for the bot's log.
+          { position: null, moves: [], timeMs, nativeOf: () => serialize({ state, moves }).toString('base64') }
+        : { position: game.toJSON(state), moves: moves.map((m) => game.formatMove(m)), timeMs },
+    );
     if (!answer.ok) return answer;
     try {
       // The host's own Game parses the text into one of the legal moves (MoveError otherwise).

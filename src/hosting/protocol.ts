@@ -38,6 +38,8 @@ export type ToBot =
       readonly moves: readonly string[];
       /** Milliseconds left for this move. */
       readonly timeMs: number;
+      /** Sandboxed module bots only: the position and moves as v8-serialized values (base64). */
+      readonly native?: string;
     }
   | {
       readonly type: 'game-over';
@@ -106,7 +108,9 @@ export function parseHelloReply(line: string): { ok: true; name: string | null }
 }
 
 /** A line a bot wrote while a move was requested: a move text (with the id it answers, if any) or garbage. */
-export type MoveLine = { readonly ok: true; readonly move: string; readonly id: number | null } | { readonly ok: false; readonly reason: string };
+export type MoveLine =
+  | { readonly ok: true; readonly move: string; readonly id: number | null }
+  | { readonly ok: false; readonly reason: string; readonly id?: number | null; readonly error?: string };
 
 /** Parses a bot's answer to `move-request`: `{"move": "13-15"}`, optionally with `"id"` and `"type": "move"`. */
 export function parseMoveLine(line: string): MoveLine {
@@ -122,6 +126,11 @@ export function parseMoveLine(line: string): MoveLine {
   const o = value as Record<string, unknown>;
   const move = o['move'];
   const id = o['id'];
+  if (o['type'] === 'error') {
+    // `{"type":"error","reason":"…"}`: the bot cannot move (it forfeits with `crash` and the reason).
+    const why = typeof o['reason'] === 'string' ? clip(o['reason']) : 'no reason given';
+    return { ok: false, reason: `reported an error: ${why}`, error: why, id: Number.isSafeInteger(id) ? (id as number) : null };
+  }
   if (typeof move !== 'string') {
     // A number is a common slip for one-pile games; the notation is text, so say so.
     return { ok: false, reason: `answered ${show(value)}: expected \`move\` to be a string in GAMES.md notation, got ${show(move)}` };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,9 +14,55 @@ import { pathToFileURL } from 'node:url';
 let dir: string | undefined;
 let count = 0;
 
+/** The prefix of bundle folders; the owner's pid follows it: `take-arena-workers-<pid>-XXXXXX`. */
+const PREFIX = 'take-arena-workers-';
+
+/** Whether a process with this pid is alive (EPERM: alive, someone else's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the bundle folders of arenas that are gone: the exit hook below never runs when an
+ * arena is killed with SIGKILL. A folder without a pid in its name (an older arena's) is removed
+ * once it is a day old.
+ */
+export function removeStaleBundleDirs(root = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(PREFIX)) continue;
+    const m = /^(\d+)-/.exec(name.slice(PREFIX.length));
+    const path = join(root, name);
+    try {
+      const stale = m ? Number(m[1]) !== process.pid && !alive(Number(m[1])) : Date.now() - statSync(path).mtimeMs > 86_400_000;
+      if (!stale) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // another arena removed it first, or it is not ours to remove
+    }
+  }
+  return removed;
+}
+
 function bundleDir(): string {
   if (!dir) {
-    const made = mkdtempSync(join(tmpdir(), 'take-arena-workers-'));
+    removeStaleBundleDirs();
+    const made = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
+    // Readable by the sandbox's user (nobody, when the arena is root): a sandboxed bot is shown
+    // only its own bundle, bound read-only, and nothing in here is secret.
+    chmodSync(made, 0o755);
     dir = made;
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
   }
@@ -48,6 +94,6 @@ export async function bundleScript(
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });
   const out = join(bundleDir(), `${name}-${count++}.mjs`);
-  writeFileSync(out, result.outputFiles[0]!.contents);
+  writeFileSync(out, result.outputFiles[0]!.contents, { mode: 0o644 });
   return pathToFileURL(out);
 }

@@ -26,7 +26,7 @@ export const matchCommand: CommandModule<object, Args> = {
       .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
       .option('time-per-move', { type: 'string', describe: 'time limit per move, ms' })
       .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
-      .option('isolation', { type: 'string', describe: 'worker (default) or none (in-process)' })
+      .option('isolation', { type: 'string', describe: 'worker (default), none (in-process) or sandbox (each bot a process in bubblewrap)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
       .option('adjudicate', { type: 'boolean', describe: "end a game once the solver knows its exact result (both bots having moved)" })
       .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })

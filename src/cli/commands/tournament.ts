@@ -23,7 +23,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
       .option('time-per-move', { type: 'string', describe: 'time limit per move, ms' })
       .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
       .option('resume', { type: 'string', describe: 'continue an interrupted tournament from its results folder' })
-      .option('isolation', { type: 'string', describe: 'worker (default: each bot in worker threads) or none (in-process)' })
+      .option('isolation', { type: 'string', describe: 'worker (default: each bot in worker threads), none (in-process, trusted bots) or sandbox (each bot a process in bubblewrap: bots written by others)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
       .option('bot-data', { type: 'string', describe: "folder of the bots' stores, one sub-folder per bot (default ~/.cache/take-arena/bot-data)" })
       .option('format', { type: 'string', describe: 'round-robin (default: every pair plays) or gauntlet (--champion against each other bot)' })

@@ -1,0 +1,119 @@
+/**
+ * Isolation `sandbox`, for bots written by other people: every bot, module or external program,
+ * runs as its own OS process inside bubblewrap with resource caps (platform/sandbox.ts). A module
+ * bot is bundled with the sandbox runner (sandbox-runner.ts) into one file, the only file it can
+ * read, and runs under Node's permission model as well (no file reads outside its bundle, no
+ * writes, no child processes, no workers, no addons). Both speak the JSON-lines protocol, so the
+ * host is the process host: timeouts, crashes, garbage and stderr are judged as for external bots.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleScript } from '../platform/bundle.ts';
+import { nodeRuntimeDir, sandboxPlan, which, type SandboxBind, type SandboxLimits, type SandboxPlan } from '../platform/sandbox.ts';
+import type { ExternalBot } from './manifest.ts';
+import { ProcessHost } from './process-host.ts';
+
+/** Caps and settings of a sandboxed bot. */
+export interface SandboxSettings {
+  /** The bot's memory (MB): a module bot's heap limit; the address-space cap adds `RUNTIME_ROOM_MB`. */
+  readonly memoryMb: number;
+  /** CPU seconds each process of the bot may use over its life. */
+  readonly cpuSeconds: number;
+  readonly revealOpponents: boolean;
+  readonly stderrLog: string;
+  readonly graceMs?: number;
+}
+
+/**
+ * Address space beyond the bot's memory that a runtime reserves without using it (Node reserves
+ * about 700 MB of code range and cages at start: under 768 MB of address space it cannot start).
+ */
+export const RUNTIME_ROOM_MB = 1024;
+
+/** Default CPU seconds per sandboxed process. */
+export const DEFAULT_SANDBOX_CPU_SECONDS = 600;
+
+function limitsOf(settings: SandboxSettings, processes: number): SandboxLimits {
+  return { addressSpaceMb: settings.memoryMb + RUNTIME_ROOM_MB, cpuSeconds: settings.cpuSeconds, fileSizeMb: 16, processes, openFiles: 256 };
+}
+
+/** Node's permission flag: stable as `--permission` from Node 22, experimental before. */
+export function permissionFlags(versions: NodeJS.ProcessVersions = process.versions): string[] {
+  const major = Number(versions.node.split('.')[0]);
+  return major >= 22 ? ['--permission'] : ['--experimental-permission', '--no-warnings'];
+}
+
+const RUNNER = fileURLToPath(new URL('./sandbox-runner.ts', import.meta.url));
+
+/** Bundles one bot module with the runner (its own file: a sandboxed bot sees no other bot's code). */
+function runnerBundle(file: string): Promise<string> {
+  const entry = [`import { runSandboxedBot } from ${JSON.stringify(RUNNER)};`, `await runSandboxedBot(() => import(${JSON.stringify(file)}));`].join('\n');
+  return bundleScript(entry, process.cwd(), 'sandbox').then((url) => fileURLToPath(url));
+}
+
+/** Where a module bot's bundle is seen inside the sandbox. */
+const BUNDLE_IN_SANDBOX = '/bot/bot.mjs';
+
+/** A sandboxed module bot. */
+export function sandboxModuleHost(label: string, bot: { readonly file: string; readonly name: string; readonly options: Readonly<Record<string, unknown>> }, settings: SandboxSettings): ProcessHost {
+  let plan: Promise<SandboxPlan> | undefined;
+  const launch = (): Promise<SandboxPlan> =>
+    (plan ??= runnerBundle(bot.file).then((bundle) =>
+      sandboxPlan(
+        [
+          process.execPath,
+          ...permissionFlags(),
+          '--allow-fs-read=/bot/',
+          `--max-old-space-size=${settings.memoryMb}`,
+          BUNDLE_IN_SANDBOX,
+          JSON.stringify({ name: bot.name, options: bot.options }),
+        ],
+        [{ src: bundle, dest: BUNDLE_IN_SANDBOX }],
+        '/bot',
+        // Node runs about a dozen threads; the cap counts threads too.
+        limitsOf(settings, 32),
+      ),
+    ));
+  return new ProcessHost(label, {
+    name: bot.name,
+    command: [process.execPath, bot.file],
+    cwd: dirname(bot.file),
+    stderrLog: settings.stderrLog,
+    launch,
+    native: true,
+    revealOpponents: settings.revealOpponents,
+    // A bundle loads in tens of milliseconds, but a cold start inside a fresh namespace on a busy machine takes longer.
+    startTimeoutMs: 20_000,
+    ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+  });
+}
+
+/** Folders a program outside `/usr` needs bound to run (its own file, or the Node runtime's folder). */
+function programBinds(program: string, cwd: string): SandboxBind[] {
+  const path = program.includes('/') ? (isAbsolute(program) ? program : join(cwd, program)) : which(program);
+  if (path === null || !existsSync(path)) return [];
+  const real = realpathSync(path);
+  if (real.startsWith('/usr/') || real.startsWith(`${cwd}/`)) return [];
+  if (real === realpathSync(process.execPath)) return []; // bound with the runtime's folder
+  return [{ src: real, dest: real }];
+}
+
+/** A sandboxed external program: it sees `/usr`, the Node runtime and its own folder (read-only). */
+export function sandboxProgramHost(label: string, entry: ExternalBot, settings: SandboxSettings): ProcessHost {
+  const command = [...entry.command];
+  // A bare `node` is the arena's own runtime, which the sandbox shows (bound read-only).
+  if (command[0] === 'node') command[0] = process.execPath;
+  const runtime = nodeRuntimeDir();
+  const binds: SandboxBind[] = [{ src: entry.cwd, dest: entry.cwd }, ...programBinds(command[0]!, entry.cwd).filter((b) => !b.src.startsWith(`${runtime}/`))];
+  const plan = sandboxPlan(command, binds, entry.cwd, limitsOf(settings, 64));
+  return new ProcessHost(label, {
+    name: entry.name,
+    command: entry.command,
+    cwd: entry.cwd,
+    stderrLog: settings.stderrLog,
+    launch: () => Promise.resolve(plan),
+    revealOpponents: settings.revealOpponents,
+    ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+  });
+}

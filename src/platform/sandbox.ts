@@ -1,0 +1,159 @@
+/**
+ * The launcher of isolation `sandbox`: a command line that runs a program inside a bubblewrap
+ * (`bwrap`) namespace with resource caps. What the program gets (each one verified by the tests in
+ * test/hosting/sandbox.test.ts, not trusted from a flag's name):
+ *
+ * - no network (`--unshare-net`: not even the host's 127.0.0.1), its own PID, IPC, UTS and cgroup
+ *   namespaces, a new session (no terminal to inject keystrokes into);
+ * - a read-only view of `/usr` (and the merged-usr links `/bin`, `/lib`, …), the Node runtime's
+ *   folder and the binds the caller names (its bundle or its folder), a private empty `/tmp`, a
+ *   minimal `/dev` and `/proc`, and nothing else: no home, no `/etc`, no results folder;
+ * - an environment of `PATH`, `HOME=/tmp` and `LANG` only;
+ * - `--die-with-parent`: when the arena dies, even by SIGKILL, the kernel kills the sandbox, and
+ *   with it its PID namespace, so no process of the bot (not one started with `setsid`) survives;
+ * - caps set by `prlimit` inside the namespace: address space, CPU seconds, file size, processes
+ *   (counted per user namespace, so they are the bot's own), open files, no core dumps;
+ * - when the arena runs as root, the sandbox runs as user `nobody` (65534): a root process is
+ *   exempt from the process cap, and nobody owns nothing on the machine.
+ *
+ * cgroup v2 would cap memory and processes more tightly, but needs a delegated cgroup that most
+ * machines (and containers) do not give a user process; the rlimits above work everywhere.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+
+/** Resource caps of one sandboxed process. */
+export interface SandboxLimits {
+  /** Address space (MB): the heap and everything else the process maps. */
+  readonly addressSpaceMb: number;
+  /** CPU seconds over the process's life; past it the kernel sends SIGXCPU (then SIGKILL a second later). */
+  readonly cpuSeconds: number;
+  /** Largest file the process may write (MB): its private /tmp or a store. */
+  readonly fileSizeMb: number;
+  /** Processes and threads of the sandbox's user namespace. */
+  readonly processes: number;
+  /** Open file descriptors. */
+  readonly openFiles: number;
+}
+
+/** A read-only (or writable) bind of a host path into the sandbox. */
+export interface SandboxBind {
+  readonly src: string;
+  readonly dest: string;
+  readonly writable?: boolean;
+}
+
+/** What to run and how: `spawn(plan.file, plan.args, { uid, gid, env })`. */
+export interface SandboxPlan {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Set when the arena runs as root: the sandbox runs as nobody. */
+  readonly uid?: number;
+  readonly gid?: number;
+}
+
+/** The user and group the sandbox runs as when the arena is root. */
+export const NOBODY = 65534;
+
+/** A program's path on the host's PATH, or null. */
+export function which(program: string): string | null {
+  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter)) {
+    if (dir === '') continue;
+    const p = join(dir, program);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** The top-level system folders, bound read-only (a merged-usr link is recreated as a link). */
+function systemBinds(): string[] {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+    let st;
+    try {
+      st = lstatSync(top);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
+    else if (st.isDirectory()) args.push('--ro-bind', top, top);
+  }
+  return args;
+}
+
+/** The folder holding the Node runtime (bound when it is not under /usr). */
+export function nodeRuntimeDir(): string {
+  return dirname(dirname(realpathSync(process.execPath)));
+}
+
+/** Whether the arena runs as root (the sandbox then runs as nobody). */
+function asRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/**
+ * The command line that runs `command` in the sandbox with `binds`, working folder `cwd` (a path
+ * inside the sandbox) and `limits`. `prlimit` runs inside the new namespaces, so the process cap
+ * counts only the sandbox's own processes.
+ */
+export function sandboxPlan(command: readonly string[], binds: readonly SandboxBind[], cwd: string, limits: SandboxLimits): SandboxPlan {
+  const bwrap = which('bwrap') ?? 'bwrap';
+  const prlimit = which('prlimit') ?? '/usr/bin/prlimit';
+  const args: string[] = [
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--clearenv',
+    '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin',
+    '--setenv', 'HOME', '/tmp',
+    '--setenv', 'LANG', 'C.UTF-8',
+    ...systemBinds(),
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--tmpfs', '/tmp',
+  ];
+  const runtime = nodeRuntimeDir();
+  if (!runtime.startsWith('/usr/')) args.push('--ro-bind', runtime, runtime);
+  for (const b of binds) args.push(b.writable ? '--bind' : '--ro-bind', b.src, b.dest);
+  args.push('--chdir', cwd, '--', prlimit,
+    `--as=${limits.addressSpaceMb * 1024 * 1024}`,
+    // Soft then hard: SIGXCPU at the soft limit (a reason the arena can name), SIGKILL a second later.
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+    `--fsize=${limits.fileSizeMb * 1024 * 1024}`,
+    `--nproc=${limits.processes}`,
+    `--nofile=${limits.openFiles}`,
+    '--core=0',
+    '--', ...command);
+  const env = { PATH: '/usr/bin:/bin' };
+  return asRoot() ? { file: bwrap, args, env, uid: NOBODY, gid: NOBODY } : { file: bwrap, args, env };
+}
+
+let checked: string | null | undefined;
+
+/**
+ * Why isolation `sandbox` cannot run on this machine (one line: what is missing and how to
+ * install it), or null when it can. Checked once: bwrap and prlimit are there, and bwrap can
+ * create its namespaces as the user the sandbox will run as.
+ */
+export function sandboxProblem(): string | null {
+  if (checked !== undefined) return checked;
+  const bwrap = which('bwrap');
+  if (!bwrap) return (checked = 'isolation sandbox needs bubblewrap (`bwrap`), which is not installed: install it (Debian/Ubuntu: `apt-get install -y bubblewrap`)');
+  if (!which('prlimit') && !existsSync('/usr/bin/prlimit')) {
+    return (checked = 'isolation sandbox needs `prlimit` (util-linux), which is not installed: install it (Debian/Ubuntu: `apt-get install -y util-linux`)');
+  }
+  const plan = sandboxPlan(['/bin/true'], [], '/', { addressSpaceMb: 256, cpuSeconds: 5, fileSizeMb: 1, processes: 16, openFiles: 64 });
+  const run = spawnSync(plan.file, plan.args, { env: plan.env, encoding: 'utf8', timeout: 10_000, ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid! } : {}) });
+  if (run.status !== 0) {
+    const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0];
+    return (checked = `isolation sandbox cannot create its namespaces here (bwrap: ${why}); enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run where bubblewrap works`);
+  }
+  return (checked = null);
+}
