@@ -9,6 +9,7 @@
 import { prepareForeignStore, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { constants as osConstants } from 'node:os';
 import { serialize } from 'node:v8';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +94,9 @@ process.on('exit', () => {
   for (const p of LIVE) p.killNow();
 });
 
+/** What runtimes write when they run out of memory (Node, V8, Python, C++, C). */
+const OOM_TEXT = /out of memory|\bOOM\b|allocation failed|Cannot allocate memory|MemoryError|bad_alloc/i;
+
 /** A line longer than this without a newline is garbage (a bot dumping binary, say). */
 const MAX_LINE = 1 << 20;
 
@@ -108,6 +112,8 @@ class BotProcess {
   readonly child: ChildProcessWithoutNullStreams;
   /** Why the process is unusable (never reused), or null while healthy. */
   dead: string | null = null;
+  /** Whether the program was started through a launcher (the sandbox), which reports signals as exit codes. */
+  readonly launched: boolean;
   /** Settles once the program answered `hello` (rejects with BotStartError otherwise). */
   readonly ready: Promise<void>;
   #buffer = '';
@@ -134,6 +140,7 @@ class BotProcess {
     this.#onDeath = onDeath;
     this.#stderrBudget = stderrBudget;
     const [program, ...args] = opts.command as [string, ...string[]];
+    this.launched = launch !== undefined;
     // Own process group (detached), so a kill reaches the whole tree (a shell script's children).
     // stderr passes through the arena, which counts it against the bot's cap.
     const env = opts.store ? { ...process.env, TAKE_ARENA_STORE: opts.store.dir, TAKE_ARENA_STORE_CAP: String(opts.store.capBytes) } : process.env;
@@ -189,11 +196,15 @@ class BotProcess {
     this.send({ type: 'hello', protocol: PROTOCOL_VERSION, arena: 'take-arena', bot: opts.name });
   }
 
-  /** The last bytes of stderr: an exit's reason may be there (out of memory). */
+  /** The end of the last stderr chunk, so a message split between chunks is still seen. */
   #tail = '';
+  /** Whether stderr said the process ran out of memory (its exit is then named so). */
+  #oom = false;
 
   #stderr(chunk: Buffer): void {
-    this.#tail = (this.#tail + chunk.toString('latin1')).slice(-600);
+    const text = this.#tail + chunk.toString('latin1');
+    if (!this.#oom && OOM_TEXT.test(text)) this.#oom = true;
+    this.#tail = text.slice(-100);
     const budget = this.#stderrBudget;
     if (budget.left <= 0) return;
     const n = Math.min(chunk.length, budget.left);
@@ -211,10 +222,14 @@ class BotProcess {
   }
 
   /** Why the process ended, in words: the caps' signals and an out-of-memory end are named. */
-  #exitReason(code: number | null, signal: NodeJS.Signals | null): string {
-    if (/out of memory|\bOOM\b|Cannot allocate memory|MemoryError|bad_alloc/i.test(this.#tail)) {
-      return `ran out of memory (${signal ? `killed by ${signal}` : `exit code ${code}`})`;
+  #exitReason(code: number | null, rawSignal: NodeJS.Signals | null): string {
+    // bwrap exits with 128 + the signal that ended the program inside.
+    let signal = rawSignal;
+    if (this.launched && code !== null && code > 128) {
+      const name = Object.entries(osConstants.signals).find(([, n]) => n === code - 128)?.[0];
+      if (name) signal = name as NodeJS.Signals;
     }
+    if (this.#oom) return `ran out of memory (${signal ? `killed by ${signal}` : `exit code ${code}`})`;
     if (signal === 'SIGXCPU') return 'exceeded its CPU time cap (SIGXCPU)';
     if (signal === 'SIGXFSZ') return 'exceeded its file size cap (SIGXFSZ)';
     return signal ? `killed by ${signal}` : `exited with code ${code}`;
