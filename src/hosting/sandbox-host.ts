@@ -10,7 +10,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../platform/bundle.ts';
-import { nodeRuntimeDir, sandboxPlan, which, type SandboxBind, type SandboxLimits, type SandboxPlan } from '../platform/sandbox.ts';
+import { nodeRuntimeDir, SANDBOX_PATH, sandboxPlan, which, type SandboxBind, type SandboxLimits, type SandboxPlan } from '../platform/sandbox.ts';
 import type { ExternalBot } from './manifest.ts';
 import { ProcessHost } from './process-host.ts';
 
@@ -91,6 +91,8 @@ export function sandboxModuleHost(label: string, bot: { readonly file: string; r
 
 /** Folders a program outside `/usr` needs bound to run (its own file, or the Node runtime's folder). */
 function programBinds(program: string, cwd: string): SandboxBind[] {
+  // A bare name is looked up on the sandbox's PATH (under /usr: nothing to bind), else on the host's.
+  if (!program.includes('/') && which(program, SANDBOX_PATH)?.startsWith('/usr/')) return [];
   const path = program.includes('/') ? (isAbsolute(program) ? program : join(cwd, program)) : which(program);
   if (path === null || !existsSync(path)) return [];
   const real = realpathSync(path);

@@ -57,9 +57,12 @@ export interface SandboxPlan {
 /** The user and group the sandbox runs as when the arena is root. */
 export const NOBODY = 65534;
 
-/** A program's path on the host's PATH, or null. */
-export function which(program: string): string | null {
-  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(delimiter)) {
+/** The PATH inside the sandbox. */
+export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** A program's path on the host's PATH (or on `path`), or null. */
+export function which(program: string, path = process.env['PATH'] ?? '/usr/bin:/bin'): string | null {
+  for (const dir of path.split(delimiter)) {
     if (dir === '') continue;
     const p = join(dir, program);
     try {
@@ -111,7 +114,7 @@ export function sandboxPlan(command: readonly string[], binds: readonly SandboxB
     '--die-with-parent',
     '--new-session',
     '--clearenv',
-    '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin',
+    '--setenv', 'PATH', SANDBOX_PATH,
     '--setenv', 'HOME', '/tmp',
     '--setenv', 'LANG', 'C.UTF-8',
     ...systemBinds(),

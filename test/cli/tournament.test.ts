@@ -88,7 +88,7 @@ describe('arena tournament (CLI)', () => {
     [['--games', 'sutraction'], /Unknown game family `sutraction` \(did you mean `subtraction`\?\)/],
     [['--games', 'subtraction{moves=3,0}'], /Expected `moves` to be/],
     [['--games', 'subtraction', '--bots', 'fx-random,nobody'], /`bots\[1\]`: Unknown bot `nobody`/],
-    [['--games', 'subtraction', '--isolation', 'process'], /Expected --isolation to be worker or none, got "process"/],
+    [['--games', 'subtraction', '--isolation', 'process'], /Expected --isolation to be worker, none or sandbox, got "process"/],
     [['--games', 'subtraction', '--deals', '0'], /Expected --deals to be an integer from 1/],
     [['--games', 'subtraction', '--time-per-move=-5'], /Expected --time-per-move to be a positive number/],
     [['--games', 'subtraction', '--format', 'swiss'], /Expected --format to be round-robin or gauntlet, got "swiss"/],
