@@ -10,9 +10,11 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../platform/bundle.ts';
+import { siblingModule } from '../platform/paths.ts';
 import { nodeRuntimeDir, SANDBOX_PATH, sandboxPlan, which, type SandboxBind, type SandboxLimits, type SandboxPlan } from '../platform/sandbox.ts';
 import type { ExternalBot } from './manifest.ts';
 import { ProcessHost } from './process-host.ts';
+import { PACKAGE_ENTRY } from './worker-bundle.ts';
 
 /** Caps and settings of a sandboxed bot. */
 export interface SandboxSettings {
@@ -44,12 +46,12 @@ export function permissionFlags(versions: NodeJS.ProcessVersions = process.versi
   return major >= 22 ? ['--permission'] : ['--experimental-permission', '--no-warnings'];
 }
 
-const RUNNER = fileURLToPath(new URL('./sandbox-runner.ts', import.meta.url));
+const RUNNER = siblingModule(import.meta.url, 'sandbox-runner');
 
 /** Bundles one bot module with the runner (its own file: a sandboxed bot sees no other bot's code). */
 function runnerBundle(file: string): Promise<string> {
   const entry = [`import { runSandboxedBot } from ${JSON.stringify(RUNNER)};`, `await runSandboxedBot(() => import(${JSON.stringify(file)}));`].join('\n');
-  return bundleScript(entry, process.cwd(), 'sandbox').then((url) => fileURLToPath(url));
+  return bundleScript(entry, process.cwd(), 'sandbox', { 'take-arena': PACKAGE_ENTRY }).then((url) => fileURLToPath(url));
 }
 
 /** Where a module bot's bundle is seen inside the sandbox. */

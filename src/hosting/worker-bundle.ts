@@ -13,7 +13,7 @@ import { siblingModule } from '../platform/paths.ts';
 const WORKER_MODULE = siblingModule(import.meta.url, 'bot-worker');
 const TSX_ENTRY = new URL('./bot-worker.mjs', import.meta.url);
 /** This installation's package entry: what `take-arena` means to a bot file in any folder. */
-const PACKAGE_ENTRY = siblingModule(new URL('../', import.meta.url).href, 'index');
+export const PACKAGE_ENTRY = siblingModule(new URL('../', import.meta.url).href, 'index');
 
 /** One script for all the given bot modules: the worker picks its bot by `workerData.file`. */
 function bundle(files: readonly string[]): Promise<URL> {
