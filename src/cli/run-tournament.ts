@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
 import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/sprt.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
@@ -13,6 +14,28 @@ import { io } from './io.ts';
  * What `arena tournament` and `arena match` share: their flags, the spec built from a file and
  * flags, and the run with the dashboard or plain lines, Ctrl-C and the exit codes.
  */
+
+/** The flags `arena tournament` and `arena match` both take (how games are played, where results go, output). */
+export function runOptions(y: Argv): Argv {
+  return y
+    .option('games', { type: 'string', describe: 'variants, comma-separated: "subtraction{moves=1,5,8,10;n=50..200},piles"' })
+    .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings)' })
+    .option('seed', { type: 'string', describe: 'master seed' })
+    .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
+    .option('time-per-move', { type: 'string', describe: 'time limit per move, ms' })
+    .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
+    .option('isolation', {
+      type: 'string',
+      describe: 'worker (default: each bot in worker threads), none (in-process, trusted bots) or sandbox (each bot a process in bubblewrap: bots written by others)',
+    })
+    .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
+    .option('bot-data', { type: 'string', describe: "folder of the bots' stores, one sub-folder per bot (default ~/.cache/take-arena/bot-data)" })
+    .option('sprt', { type: 'string', describe: 'sequential test per gauntlet pairing: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
+    .option('adjudicate', { type: 'boolean', describe: 'end a game once the solver knows its exact result (both bots having moved)' })
+    .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
+    .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
+    .option('report', { type: 'string', describe: 'write the HTML report when the run ends (default: report.html in the results folder)' });
+}
 
 /** Exit code after SIGINT (128 + 2), as shells expect. */
 export const EXIT_INTERRUPTED = 130;

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
-import { runSpecCommand, specFromArgs, type RunArgs } from '../run-tournament.ts';
+import { runOptions, runSpecCommand, specFromArgs, type RunArgs } from '../run-tournament.ts';
 
 type Args = RunArgs & { a?: string; b?: string };
 
@@ -16,22 +16,14 @@ export const matchCommand: CommandModule<object, Args> = {
   command: 'match <a> <b>',
   describe: 'Play bot A against bot B in pairs of games (both seatings of each deal); with --sprt, until a sequential test decides',
   builder: (y: Argv) =>
-    y
-      .positional('a', { type: 'string', describe: 'the bot under test, with options (e.g. minimax:depth=6)' })
-      .positional('b', { type: 'string', describe: 'its opponent' })
-      .option('games', { type: 'string', describe: 'variants, comma-separated (default: every family)' })
-      .option('deals', { type: 'string', describe: `deals per variant, each played in both seatings (default ${MATCH_DEALS.plain}; ${MATCH_DEALS.sprt} with --sprt)` })
-      .option('sprt', { type: 'string', describe: 'stop when decided: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
-      .option('seed', { type: 'string', describe: 'master seed' })
-      .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
-      .option('time-per-move', { type: 'string', describe: 'time limit per move, ms' })
-      .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
-      .option('isolation', { type: 'string', describe: 'worker (default), none (in-process) or sandbox (each bot a process in bubblewrap)' })
-      .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
-      .option('adjudicate', { type: 'boolean', describe: "end a game once the solver knows its exact result (both bots having moved)" })
-      .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
-      .option('report', { type: 'string', describe: 'write the HTML report when the match ends' }) as Argv<Args>,
+    runOptions(
+      y
+        .positional('a', { type: 'string', describe: 'the bot under test, with options (e.g. minimax:depth=6)' })
+        .positional('b', { type: 'string', describe: 'its opponent' }),
+    ).option('deals', {
+      type: 'string',
+      describe: `deals per variant, each played in both seatings (default ${MATCH_DEALS.plain}; ${MATCH_DEALS.sprt} with --sprt)`,
+    }) as Argv<Args>,
   async handler(args) {
     const a = args.a ?? '';
     const b = args.b ?? '';
