@@ -93,7 +93,7 @@ export const TournamentSpecSchema = z
       .min(16)
       .max(65_536)
       .default(512)
-      .describe('Memory of each bot in MB: the heap limit of a worker or sandboxed module bot; a sandboxed process may map 1024 MB more for its runtime'),
+      .describe('Memory of each bot in MB: the heap limit of a worker or sandboxed module bot; the address-space cap of a sandboxed process (2048 MB more when it runs Node)'),
     cpuSeconds: z
       .number()
       .int()

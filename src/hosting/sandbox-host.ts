@@ -28,16 +28,19 @@ export interface SandboxSettings {
 }
 
 /**
- * Address space beyond the bot's memory that a runtime reserves without using it (Node reserves
- * about 700 MB of code range and cages at start: under 768 MB of address space it cannot start).
+ * Address space beyond the bot's memory that a runtime reserves without using it. Node 20 reserves
+ * about 700 MB of code range and cages at start and cannot start under 768 MB of address space;
+ * Node 24 needs more than 1088 MB (measured: 1088 fails, 1536 starts).
  */
-export const RUNTIME_ROOM_MB = 1024;
+export const RUNTIME_ROOM_MB = 2048;
 
 /** Default CPU seconds per sandboxed process. */
 export const DEFAULT_SANDBOX_CPU_SECONDS = 600;
 
-function limitsOf(settings: SandboxSettings, processes: number): SandboxLimits {
-  return { addressSpaceMb: settings.memoryMb + RUNTIME_ROOM_MB, cpuSeconds: settings.cpuSeconds, fileSizeMb: 16, processes, openFiles: 256 };
+/** The caps of one process; `node` says whether it runs Node (which needs `RUNTIME_ROOM_MB` of address space). */
+function limitsOf(settings: SandboxSettings, processes: number, node: boolean): SandboxLimits {
+  const addressSpaceMb = settings.memoryMb + (node ? RUNTIME_ROOM_MB : 0);
+  return { addressSpaceMb, cpuSeconds: settings.cpuSeconds, fileSizeMb: 16, processes, openFiles: 256 };
 }
 
 /** Node's permission flag: stable as `--permission` from Node 22, experimental before. */
@@ -74,7 +77,7 @@ export function sandboxModuleHost(label: string, bot: { readonly file: string; r
         [{ src: bundle, dest: BUNDLE_IN_SANDBOX }],
         '/bot',
         // Node runs about a dozen threads; the cap counts threads too.
-        limitsOf(settings, 32),
+        limitsOf(settings, 32, true),
       ),
     ));
   return new ProcessHost(label, {
@@ -103,6 +106,15 @@ function programBinds(program: string, cwd: string): SandboxBind[] {
   return [{ src: real, dest: real }];
 }
 
+/** The real path of a file, or the text itself when it is not one. */
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /** A sandboxed external program: it sees `/usr`, the Node runtime and its own folder (read-only). */
 export function sandboxProgramHost(label: string, entry: ExternalBot, settings: SandboxSettings): ProcessHost {
   const command = [...entry.command];
@@ -110,7 +122,8 @@ export function sandboxProgramHost(label: string, entry: ExternalBot, settings: 
   if (command[0] === 'node') command[0] = process.execPath;
   const runtime = nodeRuntimeDir();
   const binds: SandboxBind[] = [{ src: entry.cwd, dest: entry.cwd }, ...programBinds(command[0]!, entry.cwd).filter((b) => !b.src.startsWith(`${runtime}/`))];
-  const plan = sandboxPlan(command, binds, entry.cwd, limitsOf(settings, 64));
+  const node = realpathOr(command[0]!) === realpathSync(process.execPath);
+  const plan = sandboxPlan(command, binds, entry.cwd, limitsOf(settings, 64, node));
   return new ProcessHost(label, {
     name: entry.name,
     command: entry.command,
