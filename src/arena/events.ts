@@ -159,6 +159,44 @@ export interface FinishedEvent {
   readonly interrupted: boolean;
 }
 
+/** A worker of a queued tournament, as the coordinator sees it. */
+export interface WorkerStatus {
+  readonly id: string;
+  readonly host: string;
+  /** `working`, `idle`, `stopping` or `reconnecting`, as the worker last said. */
+  readonly state: string;
+  /** Games it played for this tournament. */
+  readonly games: number;
+  /** Seconds since its heartbeat last changed, on the coordinator's clock. */
+  readonly lastBeatS: number;
+}
+
+/** The coordinator's link to Redis changed (queued tournaments only). */
+export interface QueueLinkEvent {
+  readonly type: 'queue-link';
+  readonly state: 'connecting' | 'connected' | 'reconnecting';
+  /** The last connection error while reconnecting, or what was done on reconnecting. */
+  readonly detail: string;
+  readonly url: string;
+}
+
+/** Workers and queue of a queued tournament (about once a second). */
+export interface QueueStatusEvent {
+  readonly type: 'queue-status';
+  readonly link: 'connecting' | 'connected' | 'reconnecting';
+  readonly detail: string;
+  readonly workers: readonly WorkerStatus[];
+  /** Pairs handed to the queue and not yet folded. */
+  readonly queued: number;
+}
+
+/** A worker could not play a job (a refused bundle, a missing external bot). */
+export interface QueueProblemEvent {
+  readonly type: 'queue-problem';
+  readonly worker: string;
+  readonly reason: string;
+}
+
 /** Everything a tournament reports. */
 export type ArenaEvent =
   | TournamentStartedEvent
@@ -169,6 +207,9 @@ export type ArenaEvent =
   | GameAbortedEvent
   | StandingsEvent
   | SprtEvent
+  | QueueLinkEvent
+  | QueueStatusEvent
+  | QueueProblemEvent
   | FinishedEvent;
 
 /** A consumer of events. */

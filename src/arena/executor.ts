@@ -25,6 +25,14 @@ export interface ExecutionContext {
    * exhausted (or the run must stop: interrupted, early stop, a failed log).
    */
   nextPair(): PairJob | null;
+  /**
+   * Whether a pair handed out earlier is no longer wanted: neither game is played and its pairing's
+   * sequential test has decided. An executor that can still withdraw it (a queued job not started)
+   * does so and calls `skip`.
+   */
+  unwanted(pair: PairJob): boolean;
+  /** Counts a withdrawn pair's two games as skipped (not played, not missing). */
+  skip(pair: PairJob): void;
   /** Whether the game at this schedule index is already folded (in the log before a resume, or played meanwhile). */
   isDone(index: number): boolean;
   /**
@@ -33,6 +41,10 @@ export interface ExecutionContext {
    * the executor awaits it before handing over more, so unwritten games stay few.
    */
   finish(record: GameRecord): Promise<void> | undefined;
+  /** Settles once every game handed over so far is durable in the log. */
+  committed(): Promise<void>;
+  /** The key of the game at a schedule index (null when there is none): remote results are checked against it. */
+  keyAt(index: number): string | null;
   /** A bot that cannot start (it forfeits its games): reported once, kept for the summary. */
   botFailed(bot: string, reason: string): void;
   /** A bot's store had to be emptied (corrupt or over its cap); the bot plays on with an empty one. */

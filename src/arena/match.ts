@@ -37,6 +37,11 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
   readonly reason: string | null;
   /** For `adjudicated` games: the solver's exact value for the seat to move, and the ply it was taken at (moves played). */
   readonly adjudicated?: { readonly value: number; readonly ply: number };
+  /**
+   * Times the game's pair was started elsewhere before the run that produced this record (a queued
+   * tournament's worker died or stalled): absent when it was played at the first attempt.
+   */
+  readonly retries?: number;
 }
 
 /**

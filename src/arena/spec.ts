@@ -113,6 +113,11 @@ export const TournamentSpecSchema = z
       .describe("Folder of the bots' persistent stores (`ctx.store`), one sub-folder per bot (default: ~/.cache/take-arena/bot-data)"),
     botDataCapKb: z.number().int().min(1).max(1_048_576).default(4096).describe("Cap of each bot's store folder in KiB"),
     out: z.string().min(1).default('tournaments/results').describe('Folder under which the results folder is created'),
+    queue: z
+      .string()
+      .regex(/^rediss?:\/\/[^/\s]+(\/\d{1,2})?$/, 'expected a Redis URL like redis://127.0.0.1:6379 or redis://host:6379/2')
+      .optional()
+      .describe('Play on `arena worker` processes through this Redis (redis://host:port[/db]) instead of on this machine; see README "Across machines"'),
   })
   .strict();
 

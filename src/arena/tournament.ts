@@ -391,6 +391,14 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
       }
     },
     isDone: isFinished,
+    unwanted(pair) {
+      const g = pair.games[0];
+      if (isFinished(g.index) || isFinished(pair.games[1].index)) return false;
+      return sprt?.decided(...pairOf(g.seating, { first: g.seats.first.label, second: g.seats.second.label })) ?? false;
+    },
+    skip() {
+      skipped += 2;
+    },
     finish(rec) {
       if (isFinished(rec.index)) return undefined;
       markFinished(rec.index);
@@ -416,6 +424,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
       // be durable, so the records waiting for their fsync stay a bounded number.
       return pending >= MAX_PENDING ? durable.catch(() => {}) : undefined;
     },
+    committed: () => batchDurable?.then(() => {}) ?? Promise.resolve(),
+    keyAt: (index) => scheduleKeyAt(input, index),
     botFailed(bot, reason) {
       failedBots.push({ bot, reason });
       emit({ type: 'bot-failed', bot, reason });

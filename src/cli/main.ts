@@ -52,6 +52,16 @@ export const COMMANDS: readonly LazyCommand[] = [
     describe: 'Play bot A against bot B in pairs of games (both seatings of each deal); with --sprt, until a sequential test decides',
     load: async () => (await import('./commands/match.ts')).matchCommand,
   },
+  {
+    command: 'worker',
+    describe: 'Play the games of queued tournaments (arena tournament --queue) from a Redis queue, on this machine',
+    load: async () => (await import('./commands/worker.ts')).workerCommand,
+  },
+  {
+    command: 'queue <action>',
+    describe: 'Show (status) or remove (clean) what queued tournaments and workers keep in Redis',
+    load: async () => (await import('./commands/queue.ts')).queueCommand,
+  },
 ];
 
 /** A command as `arena --help` lists it, and how to load its module. */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/sprt.ts';
+import { parseQueueUrl } from '../arena/queue-url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
 import { FAMILIES } from '../games/index.ts';
@@ -32,6 +33,7 @@ export function runOptions(y: Argv): Argv {
     .option('bot-data', { type: 'string', describe: "folder of the bots' stores, one sub-folder per bot (default ~/.cache/take-arena/bot-data)" })
     .option('sprt', { type: 'string', describe: 'sequential test per gauntlet pairing: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
     .option('adjudicate', { type: 'boolean', describe: 'end a game once the solver knows its exact result (both bots having moved)' })
+    .option('queue', { type: 'string', describe: 'play on `arena worker` processes through this Redis: redis://host:6379[/db]' })
     .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
     .option('report', { type: 'string', describe: 'write the HTML report when the run ends (default: report.html in the results folder)' });
@@ -63,6 +65,7 @@ export type RunArgs = {
   'bots-dir'?: string[];
   'bot-data'?: Flag;
   adjudicate?: boolean;
+  queue?: Flag;
   plain: boolean;
   json: boolean;
   report?: Flag;
@@ -158,6 +161,8 @@ export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknow
   if (champion !== undefined) flags['champion'] = champion;
   const sprt = last(args.sprt);
   if (sprt !== undefined) flags['sprt'] = parseSprt(sprt);
+  const queue = last(args.queue);
+  if (queue !== undefined) flags['queue'] = parseQueueUrl(queue);
   const merged = { ...raw, ...flags };
   if (merged['games'] === undefined) merged['games'] = FAMILIES.map((f) => f.id); // every family with its defaults
   return { spec: validateSpec(merged, where), where };
@@ -186,6 +191,8 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
     out.isTTY && !args.plain && !args.json
       ? (await loadDashboardSink()).dashboardSink({ controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand } })
       : plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
+  // Queued: this process coordinates and `arena worker` processes play (BullMQ is loaded only then).
+  const executor = spec.queue !== undefined ? (await import('../arena/queue-executor.ts')).queueExecutor(spec.queue) : undefined;
   const controller = new AbortController();
   let signals = 0;
   const onSigint = (): void => {
@@ -199,6 +206,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       sink,
       signal: controller.signal,
       pause,
+      ...(executor ? { executor } : {}),
       ...(resumeDir !== undefined ? { resumeDir } : {}),
     });
     if (result.interrupted) {

@@ -36,3 +36,21 @@ function bundle(files: readonly string[]): Promise<URL> {
 export function workerScript(files: readonly string[]): Promise<URL> {
   return bundle([...new Set(files)]).catch(() => TSX_ENTRY);
 }
+
+let prebuilt: Promise<URL> | undefined;
+
+/**
+ * The worker script for bots that are already self-contained ES modules (the bundles `arena
+ * worker` receives through Redis): the worker loop is bundled once per process and the bot file
+ * is imported at run time, so a bundle is never bundled a second time.
+ */
+export function bundledBotWorkerScript(): Promise<URL> {
+  const entry = [
+    `import { workerData } from 'node:worker_threads';`,
+    `import { pathToFileURL } from 'node:url';`,
+    `import { runBotWorker } from ${JSON.stringify(WORKER_MODULE)};`,
+    `const file: string = (workerData as { file: string }).file;`,
+    `await runBotWorker(() => import(pathToFileURL(file).href));`,
+  ].join('\n');
+  return (prebuilt ??= bundleScript(entry, process.cwd(), 'bundled-bots').catch(() => TSX_ENTRY));
+}

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { etaMs, gamesPerSecond, type DashboardModel } from './dashboard-store.ts';
+import { etaMs, gamesPerSecond, workersText, type DashboardModel } from './dashboard-store.ts';
 import { fmtDuration, fmtInt } from './layout.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { useTheme } from './theme.ts';
@@ -36,6 +36,12 @@ export function DashboardHeader({ model, width, paused }: Props) {
         {`elapsed ${fmtDuration(model.now - model.startedAt)} · ETA ${model.finished ? '–' : eta === null ? '…' : fmtDuration(eta)} · ${rate === null ? '…' : rate >= 100 ? fmtInt(Math.round(rate)) : rate.toFixed(1)} games/s`}
         {model.resumed > 0 ? ` · ${fmtInt(model.resumed)} resumed` : ''}
       </Text>
+      {model.queue ? (
+        <Text wrap="truncate-end">
+          <Text {...(model.queue.link === 'connected' ? theme.good : theme.warn)}>{`Redis ${model.queue.link}`}</Text>
+          <Text {...theme.muted}>{` · ${workersText(model.queue)}`}</Text>
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -1,7 +1,8 @@
-import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot } from '../arena/events.ts';
+import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot, WorkerStatus } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { Standings } from '../arena/standings.ts';
 import type { SprtResult } from '../arena/summary.ts';
+import { fmtInt } from './layout.ts';
 import { gameLine, repairedLine, storeResetLine } from './plain.ts';
 
 /** A game in flight as the dashboard draws it: who plays what, and its position as of one render. */
@@ -44,17 +45,36 @@ export interface DashboardModel {
   readonly sprt: readonly SprtResult[];
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly finished: FinishedEvent | null;
+  /** A queued tournament's link to Redis and its workers (null when games are played locally). */
+  readonly queue: QueueView | null;
+}
+
+/** What the header shows of a queued tournament. */
+export interface QueueView {
+  readonly link: 'connecting' | 'connected' | 'reconnecting';
+  readonly detail: string;
+  readonly workers: readonly WorkerStatus[];
+  /** Pairs in the queue, not yet folded. */
+  readonly queued: number;
+}
+
+/** The workers of a queued tournament: how many, games each, seconds since each one's heartbeat. */
+export function workersText(q: QueueView): string {
+  if (q.workers.length === 0) return `no worker yet (start one: arena worker --queue …) · ${fmtInt(q.queued)} pairs queued`;
+  const each = q.workers.map((w) => `${w.id} ${fmtInt(w.games)} games (${w.lastBeatS} s${w.state === 'working' || w.state === 'idle' ? '' : `, ${w.state}`})`);
+  return `${q.workers.length} worker${q.workers.length === 1 ? '' : 's'}: ${each.join(' · ')} · ${fmtInt(q.queued)} pairs queued`;
 }
 
 /** Finished games kept for the results view. */
 export const RECENT_KEPT = 200;
 /**
  * One line of the dashboard's scrolling log: a finished game, a batch of games, the count of
- * forfeits a batch did not list, a results log repaired on resume, or a bot's store reset; `warn`
+ * forfeits a batch did not list, a results log repaired on resume, a bot's store reset, or news of
+ * a queued tournament's Redis and workers; `warn`
  * when the view shows it as a warning (a forfeit, a repair, a reset).
  */
 export interface LogEntry {
-  readonly kind: 'game' | 'batch' | 'more' | 'repaired' | 'store-reset';
+  readonly kind: 'game' | 'batch' | 'more' | 'repaired' | 'store-reset' | 'queue';
   readonly warn: boolean;
   readonly text: string;
 }
@@ -151,6 +171,7 @@ export class DashboardStore {
   readonly #sprt = new Map<string, SprtResult>();
   #failedBots: { bot: string; reason: string }[] = [];
   #finished: FinishedEvent | null = null;
+  #queue: QueueView | null = null;
   #snapshot: DashboardModel;
 
   constructor(intervalMs = 100, clock: () => number = Date.now, budget = 0) {
@@ -206,6 +227,17 @@ export class DashboardStore {
         this.#standings = e.standings;
         this.#done = e.done;
         this.#total = e.total;
+        break;
+      case 'queue-link':
+        this.#queue = { link: e.state, detail: e.detail, workers: this.#queue?.workers ?? [], queued: this.#queue?.queued ?? 0 };
+        if (e.state === 'reconnecting') this.#log.push({ kind: 'queue', warn: true, text: `Redis ${e.url}: reconnecting${e.detail ? ` (${e.detail})` : ''}; nothing already logged is lost` });
+        else if (e.detail) this.#log.push({ kind: 'queue', warn: false, text: `Redis ${e.url}: connected again, ${e.detail}` });
+        break;
+      case 'queue-status':
+        this.#queue = { link: e.link, detail: e.detail, workers: e.workers, queued: e.queued };
+        break;
+      case 'queue-problem':
+        this.#log.push({ kind: 'queue', warn: true, text: `! worker ${e.worker}: ${e.reason}` });
         break;
       case 'finished':
         this.#finished = e;
@@ -315,6 +347,7 @@ export class DashboardStore {
       sprt: [...this.#sprt.values()],
       failedBots: this.#failedBots.slice(),
       finished: this.#finished,
+      queue: this.#queue,
     };
   }
 

@@ -111,6 +111,8 @@ export function plainReporter(
   options: { readonly json?: boolean; readonly resumeCommand?: (dir: string) => string } = {},
 ): EventSink {
   const json = options.json ?? false;
+  // Queued tournaments: the workers are printed when who is there changes, not at every status.
+  let workersSeen = '';
   return {
     detail: 'games',
     emit(e: ArenaEvent): void {
@@ -137,6 +139,19 @@ export function plainReporter(
           if (json || e.result.pairs === 0) return;
           write(e.result.decision ? sprtResultLine(e.result) : sprtLine(e.result));
           return;
+        case 'queue-link':
+          if (!json) write(`Redis ${e.url}: ${e.state}${e.detail ? ` (${e.detail})` : ''}${e.state === 'reconnecting' ? '; waiting, nothing already logged is lost' : ''}`);
+          return;
+        case 'queue-problem':
+          if (!json) write(`! worker ${e.worker}: ${e.reason}`);
+          return;
+        case 'queue-status': {
+          const who = e.workers.map((w) => w.id).join(' ');
+          if (json || who === workersSeen) return;
+          workersSeen = who;
+          write(`Workers: ${e.workers.length}${e.workers.length ? ` (${e.workers.map((w) => `${w.id} ${w.state}`).join(', ')})` : ' (start one: arena worker --queue …)'}`);
+          return;
+        }
         case 'finished': {
           if (json) {
             write(JSON.stringify(e.summary, null, 2));

@@ -262,3 +262,33 @@ describe('dashboard fed with a recorded event stream', () => {
     expect(f).toContain('interrupted');
   });
 });
+
+describe('dashboard of a queued tournament', () => {
+  it('shows the link to Redis and the workers (count, games each, last heartbeat), and logs an outage', async () => {
+    const store = new DashboardStore(5);
+    const r = render(<Dashboard store={store} controls={{ quit: () => {} }} width={140} height={40} />);
+    unmount = r.unmount;
+    const { steps, play } = recording();
+    play(steps[0]!, (e) => store.push(e)); // tournament-started
+    const url = 'redis://127.0.0.1:6379';
+    store.push({ type: 'queue-link', state: 'connected', detail: '', url });
+    store.push({
+      type: 'queue-status',
+      link: 'connected',
+      detail: '',
+      queued: 12,
+      workers: [
+        { id: 'w1', host: 'a', state: 'working', games: 8, lastBeatS: 1 },
+        { id: 'w2', host: 'b', state: 'stopping', games: 4, lastBeatS: 3 },
+      ],
+    });
+    await settle();
+    expect(r.lastFrame()).toMatch(/Redis connected · 2 workers: w1 8 games \(1 s\) · w2 4 games \(3 s, stopping\) · 12 pairs queued/);
+    store.push({ type: 'queue-link', state: 'reconnecting', detail: 'connect ECONNREFUSED', url });
+    store.push({ type: 'queue-problem', worker: 'w2', reason: 'refused bundle 0123…' });
+    await settle();
+    expect(r.lastFrame()).toMatch(/Redis reconnecting/);
+    expect(r.frames.join('\n')).toMatch(/Redis redis:\/\/127\.0\.0\.1:6379: reconnecting \(connect ECONNREFUSED\); nothing already logged is lost/);
+    expect(r.frames.join('\n')).toMatch(/! worker w2: refused bundle/);
+  });
+});

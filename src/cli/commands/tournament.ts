@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { resumeSpec } from '../../arena/tournament.ts';
 import type { TournamentSpec } from '../../arena/spec.ts';
+import { parseQueueUrl } from '../../arena/queue-url.ts';
 import { UsageError } from '../../core/errors.ts';
 import { intFlag, last, runOptions, runSpecCommand, specFromArgs, type RunArgs } from '../run-tournament.ts';
 
@@ -36,6 +37,9 @@ export const tournamentCommand: CommandModule<object, Args> = {
       spec = resumeSpec(resumeDir);
       const concurrency = intFlag('concurrency', args.concurrency, 1, 256);
       if (concurrency !== undefined) spec = { ...spec, concurrency };
+      // The Redis may have moved since: --queue on resume overrides the saved one.
+      const queue = last(args.queue);
+      if (queue !== undefined) spec = { ...spec, queue: parseQueueUrl(queue) };
       where = `${resumeDir}/spec.json`;
     } else {
       ({ spec, where } = specFromArgs(args));

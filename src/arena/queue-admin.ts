@@ -1,0 +1,133 @@
+/**
+ * `arena queue status|clean`: what queued tournaments and workers keep in Redis, read and removed
+ * through BullMQ's own queue API (job counts, obliterate) and the registry hashes.
+ */
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  connectRedis,
+  firstConnection,
+  gamesKey,
+  pairsQueueName,
+  PREFIX,
+  resultsQueueName,
+  TOURNAMENTS_KEY,
+  WORKERS_KEY,
+  type TournamentEntry,
+  type WorkerBeat,
+} from './queue-protocol.ts';
+
+/** One tournament as `queue status` shows it. */
+export interface QueuedTournament extends TournamentEntry {
+  readonly id: string;
+  /** The pairs queue: waiting (and delayed for a retry), being played, failed for good. */
+  readonly pairs: { readonly waiting: number; readonly active: number; readonly failed: number };
+  /** Results not yet folded by the coordinator. */
+  readonly results: number;
+  /** Games played per worker id. */
+  readonly games: Readonly<Record<string, number>>;
+}
+
+/** What `queue status` reports. */
+export interface QueueStatus {
+  readonly url: string;
+  readonly tournaments: readonly QueuedTournament[];
+  /** Workers with their last beat's age by their own clock (seconds). */
+  readonly workers: readonly (WorkerBeat & { readonly ageS: number })[];
+}
+
+async function withRedis<T>(url: string, f: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = connectRedis(url, 'take-arena-admin');
+  redis.on('error', () => {});
+  try {
+    await firstConnection(redis, url);
+    return await f(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function counts(redis: Redis, name: string): Promise<Record<string, number>> {
+  const queue = new Queue(name, { connection: redis, prefix: PREFIX });
+  try {
+    return await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'failed');
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Reads the registry, each tournament's queues and the workers' heartbeats. */
+export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
+  return withRedis(url, async (redis) => {
+    const registry = await redis.hgetall(TOURNAMENTS_KEY);
+    const tournaments: QueuedTournament[] = [];
+    for (const [id, text] of Object.entries(registry).sort()) {
+      if (only !== undefined && id !== only) continue;
+      const entry = JSON.parse(text) as TournamentEntry;
+      const p = await counts(redis, pairsQueueName(id));
+      const r = await counts(redis, resultsQueueName(id));
+      const games = Object.fromEntries(Object.entries(await redis.hgetall(gamesKey(id))).map(([w, n]) => [w, Number(n)]));
+      tournaments.push({
+        ...entry,
+        id,
+        pairs: { waiting: (p['waiting'] ?? 0) + (p['delayed'] ?? 0) + (p['prioritized'] ?? 0), active: p['active'] ?? 0, failed: p['failed'] ?? 0 },
+        results: (r['waiting'] ?? 0) + (r['active'] ?? 0),
+        games,
+      });
+    }
+    const now = Date.now();
+    const workers = Object.values(await redis.hgetall(WORKERS_KEY))
+      .map((t) => JSON.parse(t) as WorkerBeat)
+      .map((w) => ({ ...w, ageS: Math.max(0, Math.round((now - w.at) / 1000)) }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    return { url, tournaments, workers };
+  });
+}
+
+/** `queue status` as text. */
+export function formatQueueStatus(s: QueueStatus): string {
+  const lines: string[] = [`Redis ${s.url}`];
+  if (s.tournaments.length === 0) lines.push('No queued tournament.');
+  for (const t of s.tournaments) {
+    lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}; results in ${t.dir})`);
+    lines.push(`  pairs: ${t.pairs.waiting} waiting, ${t.pairs.active} being played, ${t.pairs.failed} failed; results not yet folded: ${t.results}`);
+    const played = Object.entries(t.games);
+    if (played.length) lines.push(`  games by worker: ${played.map(([w, n]) => `${w} ${n}`).join(', ')}`);
+  }
+  if (s.workers.length === 0) lines.push('No worker has reported.');
+  for (const w of s.workers) lines.push(`worker ${w.id} on ${w.host}: ${w.state}, ${w.games} games, concurrency ${w.concurrency}, last heartbeat ${w.ageS} s ago (its clock)`);
+  return lines.join('\n');
+}
+
+/**
+ * Removes one tournament's queues and keys, or (without `only`) everything take-arena keeps in
+ * this Redis: tournaments, queues, bundles and worker heartbeats. Returns what was removed.
+ */
+export function queueClean(url: string, only?: string): Promise<string[]> {
+  return withRedis(url, async (redis) => {
+    const removed: string[] = [];
+    const ids = Object.keys(await redis.hgetall(TOURNAMENTS_KEY)).filter((id) => only === undefined || id === only);
+    for (const id of ids) {
+      for (const name of [pairsQueueName(id), resultsQueueName(id)]) {
+        const queue = new Queue(name, { connection: redis, prefix: PREFIX });
+        await queue.obliterate({ force: true });
+        await queue.close();
+      }
+      await redis.hdel(TOURNAMENTS_KEY, id);
+      await redis.del(gamesKey(id));
+      removed.push(`tournament ${id}`);
+    }
+    if (only === undefined) {
+      // Whatever is left under the prefix: bundles, heartbeats, queues of tournaments no longer registered.
+      let cursor = '0';
+      let keys = 0;
+      do {
+        const [next, batch] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 500);
+        cursor = next;
+        if (batch.length) keys += await redis.del(...batch);
+      } while (cursor !== '0');
+      if (keys) removed.push(`${keys} other keys (bundles, heartbeats, stale queues)`);
+    }
+    return removed;
+  });
+}

@@ -1,0 +1,336 @@
+/**
+ * The queue executor: the coordinator side of `arena tournament --queue redis://…`. It publishes
+ * the module bots' bundles (by content hash) and the tournament in Redis, feeds the schedule's
+ * game pairs into a BullMQ queue a window at a time, and folds the results that `arena worker`
+ * processes send back on a second queue. Each result job completes only once its two lines are
+ * durable in the log, so a coordinator killed at any moment loses nothing: the result is handed
+ * again to the resumed coordinator, and folded once by its place in the schedule.
+ */
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { BotEntry, BotSpec } from '../hosting/index.ts';
+import { bundleScript } from '../platform/bundle.ts';
+import type { WorkerStatus } from './events.ts';
+import type { ExecutionContext, Executor } from './executor.ts';
+import {
+  bundleKey,
+  connectRedis,
+  contentHash,
+  firstConnection,
+  gamesKey,
+  pairsQueueName,
+  PREFIX,
+  QueueError,
+  resultsQueueName,
+  TOURNAMENTS_KEY,
+  WORKERS_KEY,
+  type LinkState,
+  type PairJobData,
+  type QueueBot,
+  type QueueSettings,
+  type ResultJobData,
+  type TournamentEntry,
+  type WorkerBeat,
+} from './queue-protocol.ts';
+import { RESULTS_FILES } from './results.ts';
+import { scheduleCount, type PairJob } from './schedule.ts';
+import type { PreparedTournament } from './tournament.ts';
+
+/** What the coordinator needs from the prepared tournament. */
+export interface QueueExecutorOptions {
+  readonly url: string;
+  readonly name: string;
+  /** The results folder: with the saved spec, it names the tournament in Redis (stable across `--resume`). */
+  readonly dir: string;
+  readonly specText: string;
+  readonly total: number;
+  readonly entrants: readonly { readonly spec: BotSpec; readonly entry: BotEntry }[];
+  readonly settings: QueueSettings;
+  /** Pairs in the queue at once, not yet folded (default 512): bounds Redis memory however long the tournament. */
+  readonly window?: number;
+  /** How long a result job stays locked by a coordinator that stopped answering (ms, default 5000). */
+  readonly resultLockMs?: number;
+  /** How often the dashboard hears about the workers (ms, default 1000). */
+  readonly statusEveryMs?: number;
+}
+
+/** The tournament's id in Redis: the results folder's name and a hash of its spec (same on `--resume`). */
+export function tournamentId(dir: string, specText: string): string {
+  return `${basename(dir).replace(/[^\w.-]/g, '_')}-${contentHash(specText).slice(0, 8)}`;
+}
+
+/** Bundles a module bot into one self-contained ES module (the bot and everything it imports). */
+export async function bundleBot(file: string, name: string): Promise<Buffer> {
+  const url = await bundleScript(`export { default } from ${JSON.stringify(file)};`, dirname(file), `queue-${name}`);
+  return readFileSync(fileURLToPath(url));
+}
+
+/** Plays a tournament's pairs on remote `arena worker` processes through Redis. */
+export class QueueExecutor implements Executor {
+  readonly concurrency: number;
+  readonly id: string;
+  readonly #o: QueueExecutorOptions;
+  #redis: Redis | null = null;
+  #pairs: Queue<PairJobData> | null = null;
+  #results: Worker<ResultJobData> | null = null;
+  #statusTimer: NodeJS.Timeout | null = null;
+  /** Set when every pair was folded: the tournament's keys can leave Redis. */
+  #complete = false;
+
+  constructor(options: QueueExecutorOptions) {
+    this.#o = options;
+    this.id = tournamentId(options.dir, options.specText);
+    this.concurrency = options.window ?? 512;
+  }
+
+  /** Bundles every module bot and stores it under its hash; external bots travel by name. */
+  async #publishBots(redis: Redis): Promise<Record<string, QueueBot>> {
+    const bots: Record<string, QueueBot> = {};
+    const bundles = new Map<string, Promise<Buffer>>();
+    for (const e of this.#o.entrants) {
+      if (e.entry.transport === 'process') {
+        bots[e.spec.label] = { kind: 'external', name: e.entry.name };
+        continue;
+      }
+      const file = e.entry.file;
+      if (!bundles.has(file)) bundles.set(file, bundleBot(file, e.entry.name));
+      const bytes = await bundles.get(file)!;
+      const hash = contentHash(bytes);
+      await redis.set(bundleKey(hash), bytes);
+      bots[e.spec.label] = { kind: 'module', name: e.entry.name, bundle: hash };
+    }
+    return bots;
+  }
+
+  async run(ctx: ExecutionContext): Promise<void> {
+    const o = this.#o;
+    const id = this.id;
+    let link: LinkState = 'connecting';
+    let linkDetail = '';
+    let republish: (() => void) | null = null;
+    const redis = connectRedis(o.url, `take-arena-coordinator-${id}`, (state, detail) => {
+      const was = link;
+      link = state;
+      linkDetail = detail;
+      if (state !== was) ctx.emit({ type: 'queue-link', state, detail, url: o.url });
+      // Back after an outage: a Redis restarted without persistence has lost the registry, the
+      // bundles and the queued pairs; publishing them again is harmless when it kept them.
+      if (state === 'connected' && was === 'reconnecting') republish?.();
+    });
+    this.#redis = redis;
+    await firstConnection(redis, o.url);
+    link = 'connected';
+    ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url: o.url });
+
+    const bots = await this.#publishBots(redis);
+    const entry: TournamentEntry = { name: o.name, dir: o.dir, total: o.total, host: hostname(), pid: process.pid };
+    const register = (): Promise<unknown> => redis.hset(TOURNAMENTS_KEY, id, JSON.stringify(entry));
+    await register();
+    const pairs = new Queue<PairJobData>(pairsQueueName(id), { connection: redis, prefix: PREFIX });
+    pairs.on('error', () => {}); // connection errors: shown by the link status, retried
+    this.#pairs = pairs;
+
+    // Pairs handed to the queue and not yet folded, by pair index.
+    const outstanding = new Map<number, PairJob>();
+    let exhausted = false;
+    let failure: Error | null = null;
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const checkDone = (): void => {
+      if (failure || (exhausted && outstanding.size === 0) || (ctx.signal?.aborted ?? false)) finish();
+    };
+    const jobOf = (pair: PairJob): { name: string; data: PairJobData; opts: { jobId: string; attempts: number; backoff: { type: 'fixed'; delay: number }; removeOnComplete: true; removeOnFail: true } } => ({
+      name: 'pair',
+      data: { tournament: id, pair, bots, settings: o.settings },
+      // The id is the pair's place in the schedule: adding it again while it waits or runs is a no-op.
+      opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
+    });
+    let feeding: Promise<void> = Promise.resolve();
+    const feed = (): void => {
+      feeding = feeding.then(async () => {
+        if (failure || ctx.pause?.paused) return;
+        const batch: PairJob[] = [];
+        while (!exhausted && outstanding.size < this.concurrency) {
+          const pair = ctx.nextPair();
+          if (!pair) {
+            exhausted = true;
+            break;
+          }
+          outstanding.set(pair.index, pair);
+          batch.push(pair);
+        }
+        if (batch.length) await pairs.addBulk(batch.map(jobOf));
+        checkDone();
+      });
+    };
+    republish = () => {
+      feeding = feeding.then(async () => {
+        await register();
+        await this.#publishBots(redis);
+        // Jobs still waiting or running are left alone (same ids); lost ones are queued again.
+        if (outstanding.size) await pairs.addBulk([...outstanding.values()].map(jobOf));
+        ctx.emit({ type: 'queue-link', state: 'connected', detail: `republished ${outstanding.size} pending pairs`, url: o.url });
+      });
+    };
+
+    // Early stop of a pairing (its sequential test decided): its queued pairs that no worker has
+    // started are removed, so workers move on; those already started finish and are folded.
+    let withdrawing = false;
+    const withdraw = async (): Promise<void> => {
+      if (withdrawing) return;
+      withdrawing = true;
+      try {
+        for (const p of [...outstanding.values()]) {
+          if (!ctx.unwanted(p)) continue;
+          if ((await pairs.remove(`p${p.index}`)) === 1) {
+            outstanding.delete(p.index);
+            ctx.skip(p);
+          }
+        }
+      } finally {
+        withdrawing = false;
+      }
+    };
+
+    // Games per worker (this tournament) and when each worker's heartbeat last changed, on this clock.
+    const seen = new Map<string, { beat: number; at: number }>();
+    const status = async (): Promise<void> => {
+      if (link !== 'connected') {
+        ctx.emit({ type: 'queue-status', link, detail: linkDetail, workers: [], queued: outstanding.size });
+        return;
+      }
+      const [beats, games] = await Promise.all([redis.hgetall(WORKERS_KEY), redis.hgetall(gamesKey(id))]);
+      const now = performance.now();
+      const workers: WorkerStatus[] = [];
+      for (const [wid, text] of Object.entries(beats)) {
+        let beat: WorkerBeat;
+        try {
+          beat = JSON.parse(text) as WorkerBeat;
+        } catch {
+          continue;
+        }
+        const last = seen.get(wid);
+        if (!last || last.beat !== beat.beat) seen.set(wid, { beat: beat.beat, at: now });
+        const since = Math.round((now - seen.get(wid)!.at) / 1000);
+        // A worker silent for a minute is gone; it drops off the list (and is retired from Redis by `queue clean`).
+        if (since > 60 && !(Number(games[wid] ?? 0) > 0)) continue;
+        workers.push({ id: wid, host: beat.host, state: beat.state, games: Number(games[wid] ?? 0), lastBeatS: since });
+      }
+      workers.sort((a, b) => a.id.localeCompare(b.id));
+      ctx.emit({ type: 'queue-status', link, detail: linkDetail, workers, queued: outstanding.size });
+    };
+    const everyMs = o.statusEveryMs ?? 1000;
+    this.#statusTimer = setInterval(() => void status().catch(() => {}), everyMs);
+    this.#statusTimer.unref();
+
+    // Results: each job's two records are folded, made durable, and only then is the job completed.
+    const onResult = async (job: Job<ResultJobData>): Promise<void> => {
+      const data = job.data;
+      if (data.kind === 'problem') {
+        ctx.emit({ type: 'queue-problem', worker: data.worker, reason: data.reason });
+        if (data.final) {
+          failure ??= new QueueError(`pair ${data.pairIndex} cannot be played: ${data.reason}`);
+          checkDone();
+        }
+        return;
+      }
+      const pair = outstanding.get(data.pairIndex);
+      for (const rec of data.records) {
+        // A record that names another place in the schedule is never folded.
+        if (rec.index !== data.pairIndex * 2 + rec.seating || ctx.keyAt(rec.index) !== rec.key) {
+          ctx.emit({ type: 'queue-problem', worker: data.worker, reason: `dropped a result that is not game ${data.pairIndex * 2 + rec.seating} of this schedule (${rec.key})` });
+          return;
+        }
+        const behind = ctx.finish(data.retries > 0 ? { ...rec, retries: data.retries } : rec);
+        if (behind) await behind;
+      }
+      await ctx.committed();
+      if (pair && ctx.isDone(pair.games[0].index) && ctx.isDone(pair.games[1].index)) {
+        outstanding.delete(data.pairIndex);
+        await withdraw();
+        feed();
+      }
+      checkDone();
+    };
+    const results = new Worker<ResultJobData>(resultsQueueName(id), onResult, {
+      connection: redis,
+      prefix: PREFIX,
+      concurrency: 64,
+      lockDuration: o.resultLockMs ?? 5000,
+      stalledInterval: Math.max(500, Math.round((o.resultLockMs ?? 5000) / 2)),
+      maxStalledCount: 1000,
+      removeOnComplete: { count: 0 },
+      removeOnFail: { count: 1000 },
+    });
+    results.on('error', () => {}); // connection errors: shown by the link status, retried by BullMQ
+    this.#results = results;
+
+    const onAbort = (): void => checkDone();
+    ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    const unpause = ctx.pause ? setInterval(() => !ctx.pause!.paused && outstanding.size < this.concurrency && !exhausted && feed(), 200) : null;
+    try {
+      feed();
+      await status().catch(() => {});
+      await finished;
+    } finally {
+      ctx.signal?.removeEventListener('abort', onAbort);
+      if (unpause) clearInterval(unpause);
+    }
+    await feeding.catch(() => {});
+    // Results being folded finish first: nothing is handed over once `run` has returned.
+    await results.close().catch(() => {});
+    this.#complete = !failure && exhausted && outstanding.size === 0;
+    if (ctx.signal?.aborted) {
+      // Early stop: the pairs not started are removed (workers move on); the ones running finish and
+      // wait in the results queue for `--resume` (or `arena queue clean`).
+      await pairs.drain().catch(() => {});
+    }
+    if (failure) throw failure;
+  }
+
+  /** Removes a finished tournament's queues and keys. */
+  async #cleanUp(): Promise<void> {
+    const redis = this.#redis;
+    if (!redis || redis.status !== 'ready') return;
+    if (this.#complete) {
+      await this.#pairs?.obliterate({ force: true }).catch(() => {});
+      const results = new Queue(resultsQueueName(this.id), { connection: redis, prefix: PREFIX });
+      results.on('error', () => {});
+      await results.obliterate({ force: true }).catch(() => {});
+      await results.close().catch(() => {});
+      await redis.hdel(TOURNAMENTS_KEY, this.id);
+      await redis.del(gamesKey(this.id));
+    }
+  }
+
+  /** Closes the queues; when the tournament is complete its keys are removed from Redis. */
+  async close(): Promise<void> {
+    if (this.#statusTimer) clearInterval(this.#statusTimer);
+    await this.#results?.close().catch(() => {});
+    await this.#cleanUp().catch(() => {});
+    await this.#pairs?.close().catch(() => {});
+    this.#redis?.disconnect();
+  }
+}
+
+/**
+ * The `executor` option of `runTournament` for a queued tournament: the coordinator side, on the
+ * Redis at `url`. Loaded only when `--queue` is given (BullMQ is not imported otherwise).
+ */
+export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs'> = {}): (t: PreparedTournament, dir: string) => Executor {
+  return (t, dir) =>
+    new QueueExecutor({
+      url,
+      name: t.spec.name,
+      dir,
+      specText: readFileSync(join(dir, RESULTS_FILES.spec), 'utf8'),
+      total: scheduleCount({ variants: t.spec.games, bots: t.entrants.map((e) => e.spec), deals: t.spec.deals }),
+      entrants: t.entrants,
+      settings: { isolation: t.spec.isolation, memoryMb: t.spec.memoryMb, prepareTimeoutMs: t.spec.prepareTimeoutMs, ...(t.spec.adjudicate ? { adjudicate: true } : {}) },
+      ...extra,
+    });
+}

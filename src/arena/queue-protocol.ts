@@ -1,0 +1,188 @@
+/**
+ * What the coordinator (`arena tournament --queue`) and the workers (`arena worker`) share through
+ * Redis: the key names, the job and result shapes, and the bot bundles addressed by content hash.
+ * The queues themselves are BullMQ's; nothing here is a protocol of our own beyond the names.
+ *
+ * Keys (all under the prefix `take-arena`):
+ * - `take-arena:tournaments`: hash, tournament id → JSON `TournamentEntry` (workers poll it to find
+ *   the queues to serve);
+ * - BullMQ queues `pairs-<id>` (one job per game pair) and `results-<id>` (one job per finished
+ *   pair, or a worker's report of a job it cannot play);
+ * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot (workers verify the hash);
+ * - `take-arena:workers`: hash, worker id → JSON `WorkerBeat`;
+ * - `take-arena:t:<id>:games`: hash, worker id → games played for that tournament.
+ */
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { ArenaError } from '../core/errors.ts';
+import type { GameRecord } from './match.ts';
+import type { PairJob } from './schedule.ts';
+
+export { parseQueueUrl } from './queue-url.ts';
+
+/** The prefix of every key (BullMQ's `prefix` too). */
+export const PREFIX = 'take-arena';
+/** The registry of running tournaments. */
+export const TOURNAMENTS_KEY = `${PREFIX}:tournaments`;
+/** Worker heartbeats. */
+export const WORKERS_KEY = `${PREFIX}:workers`;
+/** Games played per worker for one tournament. */
+export const gamesKey = (id: string): string => `${PREFIX}:t:${id}:games`;
+/** A bot bundle by its content hash. */
+export const bundleKey = (hash: string): string => `${PREFIX}:bundle:${hash}`;
+/** The BullMQ queue of a tournament's game pairs. */
+export const pairsQueueName = (id: string): string => `pairs-${id}`;
+/** The BullMQ queue of a tournament's results. */
+export const resultsQueueName = (id: string): string => `results-${id}`;
+
+/** Raised for anything wrong with the queue that is not the user's typing (Redis gone, a refused bundle). */
+export class QueueError extends ArenaError {
+  override name = 'QueueError';
+}
+
+/** How a worker finds a bot of a job. */
+export type QueueBot =
+  /** A module bot: its esbuild bundle is in Redis under this hash. */
+  | { readonly kind: 'module'; readonly name: string; readonly bundle: string }
+  /** An external program: it must be installed on the worker under this name. */
+  | { readonly kind: 'external'; readonly name: string };
+
+/** The host settings of a tournament, as every worker applies them. */
+export interface QueueSettings {
+  readonly isolation: 'worker' | 'none';
+  readonly memoryMb: number;
+  readonly prepareTimeoutMs: number;
+  /** End games whose exact value the variant's solver knows (`--adjudicate`). */
+  readonly adjudicate?: boolean;
+}
+
+/**
+ * One BullMQ job: a game pair with everything needed to play it anywhere (DESIGN.md "Growing past
+ * one machine"): the pair (variant with parameters, deal seed, both bot specs with options and
+ * seeds), how to find each bot (bundle hash or external name), and the host settings.
+ */
+export interface PairJobData {
+  readonly tournament: string;
+  readonly pair: PairJob;
+  /** By bot label. */
+  readonly bots: Readonly<Record<string, QueueBot>>;
+  readonly settings: QueueSettings;
+}
+
+/** A worker's answer for one job, sent on the results queue. */
+export type ResultJobData =
+  | {
+      readonly kind: 'pair';
+      readonly pairIndex: number;
+      readonly worker: string;
+      /** Times the job had been started before the run that produced this result. */
+      readonly retries: number;
+      /** Exactly two records: seating 0, then seating 1. */
+      readonly records: readonly [GameRecord, GameRecord];
+    }
+  | {
+      /** The worker cannot play the job (a refused bundle, a missing external bot). */
+      readonly kind: 'problem';
+      readonly pairIndex: number;
+      readonly worker: string;
+      readonly reason: string;
+      /** No attempts are left: the tournament cannot finish. */
+      readonly final: boolean;
+    };
+
+/** A tournament in the registry. */
+export interface TournamentEntry {
+  readonly name: string;
+  /** The coordinator's results folder (on its machine). */
+  readonly dir: string;
+  readonly total: number;
+  readonly host: string;
+  readonly pid: number;
+}
+
+/** A worker's heartbeat. */
+export interface WorkerBeat {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly concurrency: number;
+  /** Games played since the worker started (all tournaments). */
+  readonly games: number;
+  /** Incremented at every beat: the coordinator notes when it changes (no clock is compared across machines). */
+  readonly beat: number;
+  /** `working`, `idle`, `stopping` or `reconnecting`. */
+  readonly state: string;
+  /** The worker's clock at the beat (ms since the epoch): only `arena queue status` shows it, as an age. */
+  readonly at: number;
+}
+
+/** The SHA-256 of a bundle, in hex: its name in Redis. */
+export function contentHash(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Checks a bundle fetched from Redis against the hash the job names; a mismatch (a tampered or
+ * corrupted bundle) is refused: the code is never written to disk nor run.
+ */
+export function verifiedBundle(hash: string, bytes: Buffer | null): Buffer {
+  if (bytes === null) throw new QueueError(`bundle ${hash.slice(0, 12)}… is not in Redis (its coordinator has not published it, or Redis lost it)`);
+  const got = contentHash(bytes);
+  if (got !== hash) throw new QueueError(`refused bundle ${hash.slice(0, 12)}…: its content hashes to ${got.slice(0, 12)}…, not to the hash the job names (tampered or corrupted)`);
+  return bytes;
+}
+
+/** Connection state as the dashboard and the worker show it. */
+export type LinkState = 'connecting' | 'connected' | 'reconnecting';
+
+/**
+ * A Redis connection that waits and reconnects forever (BullMQ's workers need
+ * `maxRetriesPerRequest: null`): commands issued while Redis is away wait for it. `onState` hears
+ * every change, so the user sees "reconnecting" rather than a hang.
+ */
+export function connectRedis(url: string, name: string, onState?: (state: LinkState, detail: string) => void): Redis {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: null,
+    connectionName: name,
+    // Back off to at most a second between attempts: a restarted Redis is found quickly.
+    retryStrategy: (times) => Math.min(100 * times, 1000),
+    lazyConnect: false,
+  });
+  let last = '';
+  redis.on('ready', () => onState?.('connected', ''));
+  redis.on('error', (err: Error) => {
+    last = err.message;
+  });
+  redis.on('reconnecting', () => onState?.('reconnecting', last));
+  return redis;
+}
+
+/**
+ * Waits for the first connection, failing with one clear line when Redis cannot be reached within
+ * `timeoutMs` (a typo in the URL, no server started): reconnecting forever is for a server that
+ * went away, not for one that was never there.
+ */
+export async function firstConnection(redis: Redis, url: string, timeoutMs = 5000): Promise<void> {
+  if (redis.status === 'ready') return;
+  let lastError = '';
+  const onError = (err: Error): void => {
+    lastError = err.message;
+  };
+  redis.on('error', onError);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new QueueError(`Cannot reach Redis at ${url}${lastError ? `: ${lastError}` : ''} (start one with \`redis-server --port 6379\`; see README "Across machines")`)), timeoutMs);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  } finally {
+    redis.off('error', onError);
+  }
+  const info = await redis.info('server');
+  const version = /redis_version:([\d.]+)/.exec(info)?.[1] ?? '0';
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (major < 6 || (major === 6 && minor < 2)) throw new QueueError(`Redis ${version} at ${url} is too old: take-arena needs Redis 6.2 or later (7.x tested)`);
+}
+

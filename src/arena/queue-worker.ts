@@ -1,0 +1,288 @@
+/**
+ * The worker side of a queued tournament (`arena worker --queue redis://…`): it watches the
+ * registry of tournaments in Redis, serves each one's BullMQ queue of game pairs, plays every pair
+ * with the same hosts, isolation and time rules as a local run, and sends the two records back on
+ * the tournament's results queue. Module bots come as bundles fetched from Redis and checked
+ * against the job's content hash; external bots must be installed here under the same name.
+ *
+ * A worker killed mid-game holds its job's lock no longer: BullMQ's stalled-job check (run by the
+ * other workers) puts the job back in the queue, and whoever plays it next reports how many times
+ * it had been started before (`retries` in the record).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue, WaitingError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AnyGame } from '../core/game.ts';
+import { parseVariant } from '../games/index.ts';
+import { createHost, discoverBots, loadBotFile, bundledBotWorkerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec } from '../hosting/index.ts';
+import { exactJudge, playMatch, type GameRecord } from './match.ts';
+import {
+  bundleKey,
+  connectRedis,
+  firstConnection,
+  gamesKey,
+  pairsQueueName,
+  PREFIX,
+  QueueError,
+  resultsQueueName,
+  TOURNAMENTS_KEY,
+  verifiedBundle,
+  WORKERS_KEY,
+  type PairJobData,
+  type QueueBot,
+  type ResultJobData,
+  type WorkerBeat,
+} from './queue-protocol.ts';
+
+/** Settings of `arena worker`. */
+export interface QueueWorkerOptions {
+  readonly url: string;
+  /** Pairs played at once per tournament (default 1). */
+  readonly concurrency?: number;
+  /** Folders of external bots (and module bots, for discovery) besides the built-in `bots/`. */
+  readonly botDirs?: readonly string[];
+  /** How long a job stays locked by a worker that stopped answering before it is retried elsewhere (ms, default 30000). */
+  readonly lockMs?: number;
+  /** This worker's name in the dashboard (default `<host>-<pid>`). */
+  readonly id?: string;
+  /** Status lines (connected, reconnecting, a refused bundle…). */
+  readonly log?: (line: string) => void;
+  /** How often the registry is read and the heartbeat written (ms, default 1000). */
+  readonly pollMs?: number;
+}
+
+/** What the worker holds for one tournament it serves. */
+interface Served {
+  readonly worker: Worker<PairJobData>;
+  readonly results: Queue<ResultJobData>;
+  /** Bot label → its host (started once, kept while the tournament runs). */
+  readonly hosts: Map<string, Promise<BotHost>>;
+  /** External bots' stderr logs. */
+  readonly dir: string;
+}
+
+/** Plays queued game pairs until stopped. */
+export class QueueWorker {
+  readonly id: string;
+  readonly #o: QueueWorkerOptions;
+  readonly #served = new Map<string, Served>();
+  readonly #games = new Map<string, AnyGame>();
+  readonly #judges = new Map<string, ((state: unknown) => number | null) | undefined>();
+  readonly #abort = new AbortController();
+  #redis: Redis | null = null;
+  #registry: Promise<BotRegistry> | null = null;
+  #cache: string | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #played = 0;
+  #beat = 0;
+  #state = 'idle';
+  #stopping = false;
+  #polling: Promise<void> = Promise.resolve();
+  #closing: Promise<void> | null = null;
+
+  constructor(options: QueueWorkerOptions) {
+    this.#o = options;
+    this.id = options.id ?? `${hostname()}-${process.pid}`;
+  }
+
+  #log(line: string): void {
+    this.#o.log?.(line);
+  }
+
+  /** Connects (failing with one line when Redis cannot be reached) and starts serving. */
+  async start(): Promise<void> {
+    const redis = connectRedis(this.#o.url, `take-arena-worker-${this.id}`, (state, detail) => {
+      this.#log(state === 'connected' ? `Redis at ${this.#o.url}: connected` : `Redis at ${this.#o.url}: ${state}${detail ? ` (${detail})` : ''}; waiting`);
+    });
+    this.#redis = redis;
+    await firstConnection(redis, this.#o.url);
+    this.#registry = discoverBots(this.#o.botDirs ?? []);
+    await this.#registry;
+    const tick = (): void => {
+      this.#polling = this.#polling.then(() => this.#poll()).catch(() => {});
+    };
+    tick();
+    this.#timer = setInterval(tick, this.#o.pollMs ?? 1000);
+    await this.#polling;
+  }
+
+  /** Reads the registry: serves new tournaments, drops finished ones, writes the heartbeat. */
+  async #poll(): Promise<void> {
+    const redis = this.#redis!;
+    if (redis.status !== 'ready' || this.#stopping) return;
+    this.#beat++;
+    const state = redis.status === 'ready' ? this.#state : 'reconnecting';
+    await redis.hset(
+      WORKERS_KEY,
+      this.id,
+      JSON.stringify({ id: this.id, host: hostname(), pid: process.pid, concurrency: this.#o.concurrency ?? 1, games: this.#played, beat: this.#beat, state, at: Date.now() } satisfies WorkerBeat),
+    );
+    const ids = Object.keys(await redis.hgetall(TOURNAMENTS_KEY));
+    for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
+    for (const [id, served] of this.#served) {
+      if (ids.includes(id)) continue;
+      this.#served.delete(id);
+      void this.#retire(served);
+    }
+  }
+
+  #serve(tournament: string): void {
+    const redis = this.#redis!;
+    const lockMs = this.#o.lockMs ?? 30_000;
+    const dir = mkdtempSync(join(tmpdir(), 'take-arena-queue-'));
+    const results = new Queue<ResultJobData>(resultsQueueName(tournament), { connection: redis, prefix: PREFIX });
+    const worker = new Worker<PairJobData>(pairsQueueName(tournament), (job, token) => this.#play(job, token, served), {
+      connection: redis,
+      prefix: PREFIX,
+      concurrency: this.#o.concurrency ?? 1,
+      lockDuration: lockMs,
+      stalledInterval: Math.max(500, Math.round(lockMs / 2)),
+      // A pair may be stranded several times (workers killed, Redis restarts) and still be played.
+      maxStalledCount: 20,
+      name: this.id,
+      drainDelay: 1,
+    });
+    // Connection errors: reported by the link status, retried by BullMQ.
+    worker.on('error', () => {});
+    results.on('error', () => {});
+    const served: Served = { worker, results, hosts: new Map(), dir };
+    this.#served.set(tournament, served);
+    this.#log(`serving tournament ${tournament}`);
+  }
+
+  async #retire(served: Served): Promise<void> {
+    await served.worker.close().catch(() => {});
+    await served.results.close().catch(() => {});
+    await Promise.all([...served.hosts.values()].map((h) => h.then((x) => x.close()).catch(() => {})));
+    rmSync(served.dir, { recursive: true, force: true });
+  }
+
+  /** The folder where fetched bundles are written (removed at exit). */
+  #cacheDir(): string {
+    if (!this.#cache) {
+      const made = mkdtempSync(join(tmpdir(), 'take-arena-bundles-'));
+      this.#cache = made;
+      process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    }
+    return this.#cache;
+  }
+
+  /** The entry of a job's bot: a verified bundle, or an external program installed here. */
+  async #entry(bot: QueueBot): Promise<BotEntry> {
+    if (bot.kind === 'external') {
+      const registry = await this.#registry!;
+      const entry = registry.bots.find((b) => b.name === bot.name && b.transport === 'process');
+      if (!entry) {
+        const dirs = ['bots/', ...(this.#o.botDirs ?? [])].join(', ');
+        throw new QueueError(`external bot \`${bot.name}\` is not installed on worker ${this.id} (looked for ${bot.name}.bot.json in ${dirs})`);
+      }
+      return entry;
+    }
+    const bytes = verifiedBundle(bot.bundle, await this.#redis!.getBuffer(bundleKey(bot.bundle)));
+    const file = join(this.#cacheDir(), `${bot.bundle}.mjs`);
+    writeFileSync(file, bytes);
+    const loaded = await loadBotFile(file);
+    if ('reason' in loaded) throw new QueueError(`bundle of bot \`${bot.name}\` ${loaded.reason}`);
+    if (loaded.name !== bot.name) throw new QueueError(`bundle ${bot.bundle.slice(0, 12)}… holds bot \`${loaded.name}\`, expected \`${bot.name}\``);
+    return loaded;
+  }
+
+  /** The host of a bot for one tournament, started once. */
+  #host(served: Served, spec: BotSpec, data: PairJobData): Promise<BotHost> {
+    let host = served.hosts.get(spec.label);
+    if (!host) {
+      host = (async () => {
+        const entry = await this.#entry(data.bots[spec.label]!);
+        const script = data.settings.isolation === 'worker' && entry.transport !== 'process' ? bundledBotWorkerScript() : undefined;
+        const h = createHost(entry, spec, { ...data.settings, resultsDir: served.dir, ...(script ? { script } : {}) });
+        // A bot that cannot start forfeits its games, as in a local run (the match records why).
+        await h.start().catch(() => {});
+        return h;
+      })();
+      served.hosts.set(spec.label, host);
+      // A refused bundle is not cached: the next job fetches it again (it may have been republished).
+      host.catch(() => served.hosts.delete(spec.label));
+    }
+    return host;
+  }
+
+  /** The `--adjudicate` judge of a variant, built once (solvers keep their tables). */
+  #judge(variant: string, game: AnyGame): ((state: unknown) => number | null) | undefined {
+    if (!this.#judges.has(variant)) this.#judges.set(variant, exactJudge(game));
+    return this.#judges.get(variant);
+  }
+
+  #game(variant: string): AnyGame {
+    let game = this.#games.get(variant);
+    if (!game) {
+      game = parseVariant(variant);
+      this.#games.set(variant, game);
+    }
+    return game;
+  }
+
+  /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
+  async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<void> {
+    const { pair } = job.data;
+    this.#state = 'working';
+    const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1);
+    let records: GameRecord[];
+    try {
+      const [first, second] = pair.games;
+      const hosts = {
+        a: await this.#host(served, first.seats.first, job.data),
+        b: await this.#host(served, first.seats.second, job.data),
+      };
+      const game = this.#game(first.variant);
+      const signal = this.#abort.signal;
+      const judge = job.data.settings.adjudicate ? this.#judge(first.variant, game) : undefined;
+      records = [];
+      for (const g of [first, second]) {
+        const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
+        records.push(await playMatch(g, game, seats, judge ? { signal, judge } : { signal }));
+      }
+    } catch (err) {
+      if (!(err instanceof QueueError)) throw err;
+      const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      this.#log(`cannot play pair ${pair.index}: ${err.message}`);
+      await served.results.add('problem', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final });
+      throw err;
+    }
+    if (records.some((r) => r.termination === 'interrupted')) {
+      // Stopped now (a second Ctrl-C): the job goes back to the queue for another worker.
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    const data: ResultJobData = { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!] };
+    // The result's id is the pair's: a copy already waiting (a job played twice) is not added again.
+    await served.results.add('result', data, { jobId: `r${pair.index}`, removeOnComplete: true, removeOnFail: true });
+    this.#played += 2;
+    await this.#redis!.hincrby(gamesKey(job.data.tournament), this.id, 2);
+    this.#state = 'idle';
+  }
+
+  /**
+   * Stops: `now` false finishes the pairs in play first (the first Ctrl-C); `now` true stops their
+   * games and hands the jobs back to the queue at once (the second). With Redis away, nothing can
+   * be handed back: a stop `now` gives up after a couple of seconds and the stalled-job check
+   * returns the jobs once Redis is back.
+   */
+  async stop(now = false): Promise<void> {
+    this.#stopping = true;
+    this.#state = 'stopping';
+    if (this.#timer) clearInterval(this.#timer);
+    if (now) this.#abort.abort();
+    this.#closing ??= (async () => {
+      await this.#polling.catch(() => {});
+      await Promise.all([...this.#served.values()].map((s) => this.#retire(s)));
+      this.#served.clear();
+      await this.#redis?.hdel(WORKERS_KEY, this.id).catch(() => {});
+    })();
+    const closing = this.#closing;
+    if (now) await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    else await closing;
+    this.#redis?.disconnect();
+  }
+}

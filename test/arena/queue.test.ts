@@ -1,0 +1,222 @@
+/**
+ * Queued tournaments against a real redis-server (started by the tests on a free loopback port,
+ * without persistence) and real `arena worker` processes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArenaEvent } from '../../src/arena/events.ts';
+import { queueExecutor } from '../../src/arena/queue-executor.ts';
+import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../src/arena/queue-protocol.ts';
+import { QueueWorker } from '../../src/arena/queue-worker.ts';
+import { run } from '../cli/run.ts';
+import { comparableLog, readLog, runSpec, tempDir, timeless } from './helpers.ts';
+import { HAVE_REDIS, TestRedis } from './redis-server.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ARENA = join(ROOT, 'bin', 'arena.mjs');
+
+/** Small and deterministic: seeded random bots, one of them slow enough to be caught mid-game. */
+const SPEC = {
+  name: 'queued',
+  seed: 7,
+  games: ['subtraction{n=30..60}'],
+  bots: ['fx-slow', 'fx-random', 'greedy'],
+  deals: 8,
+  timePerMoveMs: 2000,
+  concurrency: 2,
+};
+
+/** An `arena worker` process. */
+function startWorker(url: string, name: string): ChildProcess {
+  const child = spawn(process.execPath, [ARENA, 'worker', '--queue', url, '--name', name, '--lock-ms', '1500'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return child;
+}
+
+async function stopWorkers(workers: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(
+    workers.map(async (w) => {
+      if (w.exitCode !== null || w.signalCode !== null) return;
+      const exited = new Promise((resolve) => w.once('exit', resolve));
+      w.kill('SIGTERM');
+      const timer = setTimeout(() => w.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+/** Waits until `check` holds (polling), or fails after `ms`. */
+async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The tournament id the coordinator registered. */
+async function registeredId(redis: Redis): Promise<string> {
+  let id = '';
+  await until(async () => ((id = Object.keys(await redis.hgetall(TOURNAMENTS_KEY))[0] ?? ''), id !== ''), 30_000, 'the coordinator to register');
+  return id;
+}
+
+/** Records without timing fields and retry counts (what may differ between a queued and a local run). */
+function comparableDir(dir: string): unknown[] {
+  return comparableLog(dir).map((r) => {
+    const { retries: _r, ...rest } = r as { retries?: number };
+    return rest;
+  });
+}
+
+// Skipped only on a developer machine without redis-server: CI installs it, and fails without it.
+describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real redis-server, real workers)', () => {
+  let redis: TestRedis;
+  let client: Redis;
+  let local: Awaited<ReturnType<typeof runSpec>>;
+
+  beforeAll(async () => {
+    redis = await TestRedis.start();
+    client = new Redis(redis.url, { maxRetriesPerRequest: null });
+    client.on('error', () => {});
+    local = await runSpec(SPEC);
+  }, 60_000);
+
+  afterAll(async () => {
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it('refuses a bundle whose content does not match its hash', () => {
+    const bytes = Buffer.from('export default {}');
+    expect(verifiedBundle(contentHash(bytes), bytes)).toBe(bytes);
+    expect(() => verifiedBundle(contentHash(bytes), Buffer.from('export default {} '))).toThrow(/refused bundle .* hashes to/);
+    expect(() => verifiedBundle(contentHash(bytes), null)).toThrow(/not in Redis/);
+  });
+
+  it('three workers, one killed with SIGKILL mid-game: the log equals the local run, the retried pair says so', async () => {
+    const events: ArenaEvent[] = [];
+    const running = runSpec(SPEC, { executor: queueExecutor(redis.url, { statusEveryMs: 200 }), sink: { emit: (e) => events.push(e) } });
+    const workers = ['w1', 'w2', 'w3'].map((n) => startWorker(redis.url, n));
+    try {
+      const id = await registeredId(client);
+      const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
+      pairs.on('error', () => {});
+      // Kill w1 while it holds a pair.
+      await until(async () => (await pairs.getJobs(['active'])).some((j) => j.processedBy === 'w1'), 60_000, 'w1 to play a pair');
+      workers[0]!.kill('SIGKILL');
+      await pairs.close();
+      const { dir, interrupted } = await running;
+      expect(interrupted).toBe(false);
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      const log = readLog(dir);
+      expect(new Set(log.map((r) => r.index)).size).toBe(log.length);
+      // The pair w1 held was retried elsewhere, and its records say how often it had been started.
+      expect(log.some((r) => (r.retries ?? 0) >= 1)).toBe(true);
+      // The dashboard heard of the workers and their games.
+      const status = events.filter((e) => e.type === 'queue-status').at(-1);
+      expect(status?.type === 'queue-status' && status.workers.filter((w) => w.games > 0).length).toBeGreaterThanOrEqual(2);
+      // A finished tournament leaves nothing of its own in Redis.
+      expect(await client.hgetall(TOURNAMENTS_KEY)).toEqual({});
+    } finally {
+      await stopWorkers(workers);
+    }
+  }, 120_000);
+
+  it('survives a Redis restart mid-run (stopped and started empty on the same port): nothing is lost', async () => {
+    const events: ArenaEvent[] = [];
+    let ended = 0;
+    const running = runSpec(SPEC, {
+      executor: queueExecutor(redis.url, { statusEveryMs: 200 }),
+      sink: { emit: (e) => (events.push(e), e.type === 'game-ended' && ended++) },
+    });
+    const workers = ['r1', 'r2'].map((n) => startWorker(redis.url, n));
+    try {
+      await until(() => ended >= 6, 60_000, 'some games to be logged');
+      await redis.stop();
+      await new Promise((r) => setTimeout(r, 700));
+      await redis.start();
+      const { dir, interrupted } = await running;
+      expect(interrupted).toBe(false);
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      // The outage was visible, and the coordinator put its pending pairs back.
+      expect(events.some((e) => e.type === 'queue-link' && e.state === 'reconnecting')).toBe(true);
+      expect(events.some((e) => e.type === 'queue-link' && e.state === 'connected' && /republished/.test(e.detail))).toBe(true);
+    } finally {
+      await stopWorkers(workers);
+    }
+  }, 120_000);
+
+  it('a coordinator killed with SIGKILL and resumed ends with the same standings', async () => {
+    const out = tempDir();
+    const specFile = join(out, 'spec.json');
+    await import('node:fs').then((fs) => fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, out, botDirs: [join(ROOT, 'test', 'fixtures', 'bots')] })));
+    const workers = ['c1', 'c2'].map((n) => startWorker(redis.url, n));
+    try {
+      const coordinator = spawn(process.execPath, [ARENA, 'tournament', specFile, '--queue', redis.url, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      coordinator.stdout!.on('data', (d: Buffer) => (text += d.toString()));
+      coordinator.stderr!.resume();
+      await until(() => /\[\s*10\/\d+\]/.test(text), 60_000, 'ten games from the coordinator');
+      const exited = new Promise((resolve) => coordinator.once('exit', resolve));
+      coordinator.kill('SIGKILL');
+      await exited;
+      const dir = /Results: (.*)/.exec(text)![1]!.trim();
+      expect(existsSync(join(dir, 'summary.json'))).toBe(false);
+      const resumed = spawn(process.execPath, [ARENA, 'tournament', '--resume', dir, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      resumed.stdout!.resume();
+      let err = '';
+      resumed.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise((resolve) => resumed.once('exit', resolve));
+      expect(code, err).toBe(0);
+      const log = readLog(dir);
+      expect(new Set(log.map((r) => r.index)).size).toBe(log.length);
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { standings: unknown };
+      expect(timeless(summary.standings)).toEqual(timeless(local.summary.standings));
+    } finally {
+      await stopWorkers(workers);
+    }
+  }, 120_000);
+
+  it('a worker refuses a tampered bundle, and the coordinator stops saying so', async () => {
+    const running = runSpec({ ...SPEC, deals: 1 }, { executor: queueExecutor(redis.url) });
+    const failed = running.then(
+      () => null,
+      (err: unknown) => err,
+    );
+    await registeredId(client);
+    // Every published bundle is replaced by other code under the same hash.
+    const keys = await client.keys(bundleKey('*'));
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) await client.set(key, `${await client.get(key)}\nglobalThis.tampered = true;\n`);
+    const lines: string[] = [];
+    const worker = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 1500, log: (l) => lines.push(l) });
+    await worker.start();
+    try {
+      const err = await failed;
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/cannot be played: refused bundle .* hashes to/);
+      expect(lines.some((l) => /refused bundle/.test(l))).toBe(true);
+      expect((globalThis as { tampered?: boolean }).tampered).toBeUndefined();
+    } finally {
+      await worker.stop(true);
+    }
+    // The failed tournament is still in Redis: `queue status` shows it, `queue clean` removes everything.
+    const status = await run('queue', 'status', '--queue', redis.url);
+    expect(status.code, status.err).toBe(0);
+    expect(status.out).toMatch(/tournament queued-\S+ \(queued; coordinator/);
+    expect(status.out).toMatch(/pairs: \d+ waiting/);
+    const clean = await run('queue', 'clean', '--queue', redis.url);
+    expect(clean.out).toMatch(/Removed tournament queued-/);
+    expect(await client.keys(`${PREFIX}:*`)).toEqual([]);
+    expect((await run('queue', 'status', '--queue', redis.url)).out).toMatch(/No queued tournament\.\nNo worker has reported\./);
+  }, 60_000);
+});
