@@ -186,6 +186,35 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     }
   }, 120_000);
 
+  it('a gauntlet with SPRT stops each pairing at its decision: unstarted pairs are withdrawn from the queue', async () => {
+    const gauntlet = {
+      name: 'sprt-queued',
+      seed: 7,
+      games: ['subtraction{moves=1,2,3;n=20..40}'],
+      bots: ['optimal', 'random', 'greedy'],
+      format: 'gauntlet' as const,
+      champion: 'optimal',
+      sprt: { elo0: 0, elo1: 50 },
+      deals: 300,
+      isolation: 'none' as const,
+    };
+    const localRun = await runSpec({ ...gauntlet, concurrency: 1 });
+    const workers = ['s1', 's2'].map((id) => new QueueWorker({ url: redis.url, id, concurrency: 2, lockMs: 5000, pollMs: 200 }));
+    await Promise.all(workers.map((w) => w.start()));
+    try {
+      const { summary } = await runSpec(gauntlet, { executor: queueExecutor(redis.url, { window: 64 }) });
+      expect(summary.complete).toBe(true);
+      expect(summary.games.skipped).toBeGreaterThan(0);
+      expect(summary.games.played + summary.games.skipped).toBe(summary.games.total);
+      // The decisions are those of the local run: whole pairs folded in schedule order.
+      expect(summary.sprt).toEqual(localRun.summary.sprt);
+      expect(summary.sprt!.every((r) => r.decision === 'H1')).toBe(true);
+      expect(await client.hgetall(TOURNAMENTS_KEY)).toEqual({});
+    } finally {
+      await Promise.all(workers.map((w) => w.stop(true)));
+    }
+  }, 60_000);
+
   it('a worker refuses a tampered bundle, and the coordinator stops saying so', async () => {
     const running = runSpec({ ...SPEC, deals: 1 }, { executor: queueExecutor(redis.url) });
     const failed = running.then(
