@@ -186,7 +186,9 @@ export class QueueExecutor implements Executor {
       try {
         for (const p of [...outstanding.values()]) {
           if (!ctx.unwanted(p)) continue;
-          if ((await pairs.remove(`p${p.index}`)) === 1) {
+          // A job that has just finished is gone too (remove says 1): its result may be folded
+          // meanwhile, so the pair is asked again after the round trip.
+          if ((await pairs.remove(`p${p.index}`)) === 1 && ctx.unwanted(p)) {
             outstanding.delete(p.index);
             ctx.skip(p);
           }

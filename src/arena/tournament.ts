@@ -367,6 +367,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   // Pairs already played (both games in the log) are passed over without building their jobs.
   const pairs = schedulePairs(input, (p) => isFinished(2 * p) && isFinished(2 * p + 1));
   let logError: unknown = null;
+  // Pairs an executor withdrew after handing them out (counted as skipped until a result comes).
+  const withdrawn = new Set<number>();
   const ctx: ExecutionContext = {
     ...(signal ? { signal } : {}),
     ...(options.pause ? { pause: options.pause } : {}),
@@ -396,12 +398,16 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
       if (isFinished(g.index) || isFinished(pair.games[1].index)) return false;
       return sprt?.decided(...pairOf(g.seating, { first: g.seats.first.label, second: g.seats.second.label })) ?? false;
     },
-    skip() {
+    skip(pair) {
+      if (withdrawn.has(pair.index)) return;
+      withdrawn.add(pair.index);
       skipped += 2;
     },
     finish(rec) {
       if (isFinished(rec.index)) return undefined;
       markFinished(rec.index);
+      // A withdrawn pair that was played after all (its job had just finished): it counts as played.
+      if (withdrawn.size && withdrawn.delete(Math.floor(rec.index / 2))) skipped -= 2;
       pending++;
       const durable = log.append(rec);
       if (durable !== batchDurable) {
