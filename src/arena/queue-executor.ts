@@ -332,7 +332,15 @@ export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'wi
       specText: readFileSync(join(dir, RESULTS_FILES.spec), 'utf8'),
       total: scheduleCount({ variants: t.spec.games, bots: t.entrants.map((e) => e.spec), deals: t.spec.deals }),
       entrants: t.entrants,
-      settings: { isolation: t.spec.isolation, memoryMb: t.spec.memoryMb, prepareTimeoutMs: t.spec.prepareTimeoutMs, ...(t.spec.adjudicate ? { adjudicate: true } : {}) },
+      settings: {
+        isolation: t.spec.isolation,
+        botIsolation: t.spec.botIsolation,
+        ...(t.spec.cpuSeconds !== undefined ? { cpuSeconds: t.spec.cpuSeconds } : {}),
+        ...(t.spec.revealOpponents ? { revealOpponents: true } : {}),
+        memoryMb: t.spec.memoryMb,
+        prepareTimeoutMs: t.spec.prepareTimeoutMs,
+        ...(t.spec.adjudicate ? { adjudicate: true } : {}),
+      },
       ...extra,
     });
 }

@@ -195,8 +195,10 @@ export class QueueWorker {
     if (!host) {
       host = (async () => {
         const entry = await this.#entry(data.bots[spec.label]!);
-        const script = data.settings.isolation === 'worker' && entry.transport !== 'process' ? bundledBotWorkerScript() : undefined;
-        const h = createHost(entry, spec, { ...data.settings, resultsDir: served.dir, ...(script ? { script } : {}) });
+        const { botIsolation, adjudicate: _a, ...settings } = data.settings;
+        const isolation = botIsolation?.[spec.name] ?? settings.isolation;
+        const script = isolation === 'worker' && entry.transport !== 'process' ? bundledBotWorkerScript() : undefined;
+        const h = createHost(entry, spec, { ...settings, isolation, resultsDir: served.dir, ...(script ? { script } : {}) });
         // A bot that cannot start forfeits its games, as in a local run (the match records why).
         await h.start().catch(() => {});
         return h;
