@@ -14,6 +14,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { pidAlive } from '../platform/bundle.ts';
 import type { GameRecord } from './match.ts';
 import { parseRecordLine, readLines } from './results.ts';
 
@@ -104,16 +105,6 @@ export function readLogKey(dir: string): Buffer {
 /** Folders this process holds the lock of (a second run in the same process is refused too). */
 const HELD = new Set<string>();
 
-/** Whether a process with this pid is alive (EPERM: alive, someone else's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Takes the folder's lock file (created exclusively, holding this pid), taking over a lock whose
  * runner is gone (killed with SIGKILL, say). A live runner's lock is a UsageError. Returns the
@@ -131,7 +122,7 @@ export function lockResultsDir(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const owner = Number.parseInt(readFileSync(file, 'utf8'), 10);
-      if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
+      if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && pidAlive(owner)) {
         throw new UsageError(`${dir} is in use by another runner (pid ${owner}); wait for it to finish or stop it (lock: ${file})`);
       }
       unlinkSync(file); // its runner is gone: the lock is stale

@@ -143,6 +143,21 @@ export async function discoverBots(extraDirs: readonly string[] = []): Promise<B
   return { bots, problems };
 }
 
+/**
+ * The bot a loaded module exports, checked to be bot `name`, with its raw options validated: what
+ * a worker thread or a sandboxed runner does before it plays. Throws with the reason otherwise.
+ */
+export function moduleBot(mod: unknown, name: string, raw: Readonly<Record<string, unknown>>): { bot: AnyBot; options: Record<string, unknown> } {
+  let value = (mod as { default?: unknown } | null)?.default;
+  // A TypeScript file compiled to CommonJS arrives as `{ default: { default: bot } }`.
+  if (value !== null && typeof value === 'object' && !('choose' in value) && 'default' in value) value = (value as { default: unknown }).default;
+  const problem = botProblem(value);
+  if (problem) throw new Error(problem);
+  const bot = value as AnyBot;
+  if (bot.name !== name) throw new Error(`expected the module to export bot \`${name}\`, found \`${bot.name}\``);
+  return { bot, options: botOptions(bot, raw) };
+}
+
 /** Validates raw options (strings or JSON values) against a bot's option table, defaults filled. */
 export function botOptions(bot: AnyBot, raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const specs = (bot.options ?? {}) as Readonly<Record<string, ParamSpec<unknown>>>;

@@ -5,12 +5,12 @@
  * copies, so nothing a bot does here can touch the runner's state.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { botProblem, type AnyBot } from '../core/bot.ts';
+import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { createBotStore } from '../platform/bot-store.ts';
-import { botOptions } from './bot-registry.ts';
+import { moduleBot } from './bot-registry.ts';
 import { errorText, isThenable } from './host.ts';
 import { REPLY, REQUEST, spinWhile, WORKER_SPIN_MS, type Reply, type StartMessage, type ToWorker, type WorkerData } from './worker-protocol.ts';
 
@@ -35,15 +35,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   let bot: AnyBot;
   let options: Record<string, unknown>;
   try {
-    const mod = (await load()) as { default?: unknown };
-    let value = mod.default;
-    // A TypeScript file compiled to CommonJS arrives as `{ default: { default: bot } }`.
-    if (value !== null && typeof value === 'object' && !('choose' in value) && 'default' in value) value = (value as { default: unknown }).default;
-    const problem = botProblem(value);
-    if (problem) throw new Error(problem);
-    bot = value as AnyBot;
-    if (bot.name !== init.name) throw new Error(`expected the module to export bot \`${init.name}\`, found \`${bot.name}\``);
-    options = botOptions(bot, init.options);
+    ({ bot, options } = moduleBot(await load(), init.name, init.options));
   } catch (err) {
     start({ t: 'fatal', reason: errorText(err) });
     return; // the host terminates the thread

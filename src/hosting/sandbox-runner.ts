@@ -9,12 +9,12 @@
  */
 import { createInterface } from 'node:readline';
 import { deserialize } from 'node:v8';
-import { botProblem, type AnyBot } from '../core/bot.ts';
+import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { memoryStore } from '../platform/bot-store.ts';
-import { botOptions } from './bot-registry.ts';
+import { moduleBot } from './bot-registry.ts';
 import { errorText } from './host.ts';
 
 /** What the host passes on the command line (JSON): the bot's expected name and raw options. */
@@ -30,14 +30,7 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
   let bot: AnyBot;
   let options: Record<string, unknown>;
   try {
-    const mod = (await load()) as { default?: unknown };
-    let value = mod.default;
-    if (value !== null && typeof value === 'object' && !('choose' in value) && 'default' in value) value = (value as { default: unknown }).default;
-    const problem = botProblem(value);
-    if (problem) throw new Error(problem);
-    bot = value as AnyBot;
-    if (bot.name !== args.name) throw new Error(`expected the module to export bot \`${args.name}\`, found \`${bot.name}\``);
-    options = botOptions(bot, args.options);
+    ({ bot, options } = moduleBot(await load(), args.name, args.options));
   } catch (err) {
     process.stderr.write(`cannot start: ${errorText(err)}\n`);
     process.exit(1);

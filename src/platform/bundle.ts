@@ -18,7 +18,7 @@ let count = 0;
 const PREFIX = 'take-arena-workers-';
 
 /** Whether a process with this pid is alive (EPERM: alive, someone else's). */
-function alive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -45,7 +45,7 @@ export function removeStaleBundleDirs(root = tmpdir()): string[] {
     const m = /^(\d+)-/.exec(name.slice(PREFIX.length));
     const path = join(root, name);
     try {
-      const stale = m ? Number(m[1]) !== process.pid && !alive(Number(m[1])) : Date.now() - statSync(path).mtimeMs > 86_400_000;
+      const stale = m ? Number(m[1]) !== process.pid && !pidAlive(Number(m[1])) : Date.now() - statSync(path).mtimeMs > 86_400_000;
       if (!stale) continue;
       rmSync(path, { recursive: true, force: true });
       removed.push(path);
