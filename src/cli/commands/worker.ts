@@ -2,17 +2,9 @@ import type { Argv, CommandModule } from 'yargs';
 import { parseQueueUrl } from '../../arena/queue-url.ts';
 import { UsageError, show } from '../../core/errors.ts';
 import { io } from '../io.ts';
+import { intFlag } from '../run-tournament.ts';
 
 type Args = { queue?: string; concurrency?: string; 'bots-dir'?: string[]; name?: string; 'lock-ms'?: string };
-
-function intArg(name: string, text: string | undefined, min: number, max: number, fallback: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`Expected --${name} to be an integer from ${min} to ${max}, got ${show(text)}`);
-  }
-  return n;
-}
 
 /** `arena worker --queue redis://…`: plays the game pairs of queued tournaments until Ctrl-C. */
 export const workerCommand: CommandModule<object, Args> = {
@@ -28,8 +20,8 @@ export const workerCommand: CommandModule<object, Args> = {
   async handler(args) {
     if (args.queue === undefined) throw new UsageError('arena worker needs --queue redis://host:6379 (the Redis of the coordinator, `arena tournament --queue`)');
     const url = parseQueueUrl(Array.isArray(args.queue) ? (args.queue.at(-1) as string) : args.queue);
-    const concurrency = intArg('concurrency', args.concurrency, 1, 256, 1);
-    const lockMs = intArg('lock-ms', args['lock-ms'], 1000, 3_600_000, 30_000);
+    const concurrency = intFlag('concurrency', args.concurrency, 1, 256) ?? 1;
+    const lockMs = intFlag('lock-ms', args['lock-ms'], 1000, 3_600_000) ?? 30_000;
     if (args.name !== undefined && !/^[\w.-]{1,64}$/.test(args.name)) throw new UsageError(`Expected --name to be letters, digits, '.', '-' or '_', got ${show(args.name)}`);
     const out = io();
     const stamp = (line: string): void => out.out(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
