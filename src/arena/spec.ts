@@ -236,8 +236,35 @@ export function jsonErrorOffset(text: string): number {
   return text.length;
 }
 
+/** Deepest nesting of arrays and objects a spec file may have: a spec needs four levels. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Offset of the first `[` or `{` that opens a level deeper than `max`, or -1. A linear scan that
+ * skips strings: parsing (and locating a syntax error) recurses once per level, and 100,000
+ * nested brackets would overflow the stack.
+ */
+export function jsonDepthOffset(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22) {
+      // a string: skip to its closing quote, over escapes
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return i;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return -1;
+}
+
 /** Parses JSON text, turning a syntax error into a SpecError with the line and column. */
 export function parseJsonText(text: string, where: string): unknown {
+  const deep = jsonDepthOffset(text, MAX_JSON_DEPTH);
+  if (deep >= 0) {
+    const { line, column } = lineColumn(text, deep);
+    throw new SpecError(`${where}:${line}:${column}: nested deeper than ${MAX_JSON_DEPTH} levels; a tournament spec needs four`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

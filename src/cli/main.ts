@@ -1,8 +1,13 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { ArenaError } from '../core/errors.ts';
+import { readFileSync } from 'node:fs';
+import { ArenaError, UsageError } from '../core/errors.ts';
 import type { CommandModule } from 'yargs';
 import { io } from './io.ts';
+import { checkFlags, failureMessage, lastOfRepeated, type DeclaredOptions, type FailureContext } from './strict.ts';
+
+/** The package's version, for `--version`. */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /**
  * Every CLI command, one module each under `src/cli/commands/`, loaded only when it runs: a
@@ -90,6 +95,33 @@ export function joinNegativeValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/** The part of the yargs instance a middleware receives that strict checking reads (yargs' typings omit it). */
+interface CommandContext {
+  getOptions(): DeclaredOptions;
+  getStrict(): boolean;
+  getStrictOptions(): boolean;
+}
+
+/** Before validation, inside each command: unknown flags fail with the closest one, repeated scalars keep the last value. */
+function strictMiddleware(words: readonly string[]) {
+  return (parsed: Record<string, unknown>, y: CommandContext): void => {
+    const options = y.getOptions();
+    if (y.getStrict() || y.getStrictOptions()) checkFlags(words, options);
+    lastOfRepeated(parsed, options);
+  };
+}
+
+/** A yargs validation failure, with what its message needs from the command it happened in. */
+class ParseFailure extends Error {
+  constructor(
+    message: string,
+    readonly usage: string | undefined,
+    readonly commands: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;
 
@@ -104,21 +136,27 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (io().isTTY) return (await import('./commands/home.ts')).runHomeMenu(runCli);
     argv = ['--help'];
   }
-  let failed: number | undefined;
-  const parser = yargs(joinNegativeValues(argv))
+  const words = joinNegativeValues(argv);
+  const parser = yargs(words)
     .scriptName('arena')
     .usage('$0 <command> [options]\n\nA terminal arena for two-player take-away games.')
-    .strictCommands()
+    // English messages whatever the locale: the failure handler below reads them.
+    .locale('en')
+    .strict()
     .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(false)
+    .version(VERSION)
+    .alias('v', 'version')
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .fail((msg, err) => {
+    // Runs inside each command with that command's own options, before yargs validates.
+    .middleware(strictMiddleware(words) as never, true)
+    .fail((msg, err, usage) => {
       if (err) throw err;
-      io().err(`arena: ${msg}`);
-      failed = EXIT_USAGE;
+      // The failure stops the parse here (a command must not run after it); the message is written below.
+      const context = usage as unknown as FailureContext;
+      throw new ParseFailure(msg, context.getUsage()[0]?.[0], context.getCommands().map((c) => c[0]));
     });
   // Only the command being run is loaded; the others are listed for help and for "did you mean".
   const name = argv.find((a) => !a.startsWith('-'));
@@ -129,17 +167,30 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     await parser.parseAsync();
   } catch (err) {
+    if (err instanceof ParseFailure) {
+      // Family ids (for an unquoted variant id the shell expanded) are loaded only on this path.
+      const families = (await import('../games/index.ts')).FAMILIES.map((f) => f.id);
+      io().err(`arena: ${failureMessage(err.message, words, { usage: err.usage, commands: err.commands }, 'arena', families)}`);
+      return EXIT_USAGE;
+    }
     if (err instanceof ArenaError) {
       io().err(`arena: ${err.message}`);
       return EXIT_USAGE;
     }
     throw err;
   }
-  return failed ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
+  return typeof process.exitCode === 'number' ? process.exitCode : 0;
 }
 
 const isMain = process.argv[1] !== undefined && /[\\/](arena(\.mjs)?|main\.ts)$/.test(process.argv[1]);
 if (isMain) {
+  // `arena … | head`: the reader went away; stop quietly, as Unix tools do, instead of a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
   const args = hideBin(process.argv);
   runCli(args).then(
     (code) => {

@@ -29,7 +29,7 @@ describe('arena analyze', () => {
     [['--moves', 'a,b'], /Expected `moves` to be .*got "a,b"/],
     [['--n', '-4'], /Expected `n` to be a non-negative integer/],
     [['--n', '2.5'], /Expected `n` to be a non-negative integer/],
-    [['--colour', 'red'], /Unknown parameter `colour` for subtraction/],
+    [['--colour', 'red'], /Unknown option --colour\b/],
     [['--upto', 'ten'], /Expected `--upto` to be a non-negative integer, got "ten"/],
   ])('rejects bad input %j with one line and exit 2', async (flags, message) => {
     const { code, err, out } = await run('analyze', 'subtraction', ...flags);

@@ -4,7 +4,7 @@ import { UsageError, show } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
 import type { Tabulation } from '../../core/game.ts';
 import { analyzePosition, findPeriod, isOptimalMove, outcomeClasses, tabulate } from '../../games/analysis.ts';
-import { getFamily, makeGame } from '../../games/index.ts';
+import { FAMILIES, getFamily, makeGame } from '../../games/index.ts';
 import { nimValueCurve, outcomeStrip } from '../../tui/analysis-plots.ts';
 import { io } from '../io.ts';
 import { buildCoinTable } from '../coin-table.ts';
@@ -12,8 +12,12 @@ import { coldCountReport, parseColdBound } from './analyze-squares.ts';
 
 type Args = { family: string; upto?: string; seed: string; move?: string; json: boolean; period: boolean; explain?: boolean; [param: string]: unknown };
 
-/** Options of `analyze` itself; every other `--flag` is a parameter of the family. */
-const OWN = new Set(['_', '$0', 'family', 'upto', 'seed', 'move', 'json', 'period', 'explain', 'help', 'h', 'build-table', 'table-dir', 'workers', 'count-cold', 'plot']);
+/** Each family parameter's name with the families that take it (they are `analyze`'s flags too). */
+function familyParams(): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const f of FAMILIES) for (const name of Object.keys(f.params)) byName.set(name, [...(byName.get(name) ?? []), f.id]);
+  return byName;
+}
 
 /** JSON has no big integers: bigints (piles above 2^53 − 1) are written as exact decimal strings. */
 const bigintAsString = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? String(v) : v);
@@ -51,8 +55,13 @@ function wrap(numbers: readonly number[], width = 78): string {
 export const analyzeCommand: CommandModule<object, Args> = {
   command: 'analyze <family>',
   describe: 'Exact analysis: P-positions / classes / nim-values up to N, or one position with its best move',
-  builder: (y: Argv) =>
-    y
+  builder: (y: Argv) => {
+    // Every family's parameters are declared (as strings), so strict parsing knows them; the handler
+    // then accepts only the chosen family's.
+    for (const [name, families] of familyParams()) {
+      y.option(name, { type: 'string', group: 'Family parameters:', describe: `parameter of ${families.join(', ')} (see \`arena games\`)` });
+    }
+    return y
       .positional('family', { type: 'string', describe: 'game family (see `arena games`)' })
       .option('upto', { type: 'string', describe: 'tabulate start positions 0..N' })
       .option('seed', { type: 'string', default: '0', describe: 'seed for a dealt position (when a parameter is a range)' })
@@ -70,17 +79,21 @@ export const analyzeCommand: CommandModule<object, Args> = {
         describe: 'print the pre-period and period of the outcome (or nim-value) sequence over piles',
       })
       // Parameters stay strings so that piles above 2^53 (e.g. --n 1000000000000000001) keep every digit.
-      .parserConfiguration({ 'camel-case-expansion': false, 'unknown-options-as-args': false, 'parse-numbers': false })
-      .strictOptions(false)
+      .parserConfiguration({ 'camel-case-expansion': false, 'parse-numbers': false })
       .epilog(
         'Family parameters are given as flags, e.g. --moves 1,5,8,10 --n 1764; --piles 3,4,5; --coins 1,2,5; --row "-1 3 9 4".',
-      ) as unknown as Argv<Args>,
+      ) as unknown as Argv<Args>;
+  },
   async handler(args) {
     const family = getFamily(args.family);
     const raw: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(args)) {
-      if (OWN.has(key)) continue;
-      raw[key] = Array.isArray(value) ? value.join(',') : value;
+    for (const [name, families] of familyParams()) {
+      if (args[name] === undefined) continue;
+      if (!families.includes(family.id)) {
+        const own = Object.keys(family.params).map((p) => `--${p}`);
+        throw new UsageError(`\`--${name}\` is a parameter of ${families.join(', ')}, not of ${family.id} (its parameters: ${own.join(', ')})`);
+      }
+      raw[name] = args[name];
     }
     const upto = nonNegativeInt('upto', args.upto);
     if (args.explain === true && upto !== undefined) throw new UsageError('Expected `--explain` without `--upto`: it explains one position');

@@ -1,0 +1,90 @@
+/**
+ * A new user's first ten minutes (issue 17), through the real bin in a real process: a missing
+ * argument, a misspelled flag, a stray word, a flag given twice or an unquoted variant id is one
+ * line and exit 2, never a stack trace, never a half-run command.
+ */
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ROOT, arena, isUsageError, shell } from './spawn.ts';
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+describe.concurrent('a new user at the command line (real bin)', () => {
+  it('new-bot with no name says so and writes no file (bots/undefined.ts)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-newbot-'));
+    const r = await arena(['new-bot', '--dir', dir]);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err).toMatch(/Missing an argument; usage: arena new-bot <name>/);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(join(ROOT, 'bots', 'undefined.ts'))).toBe(false);
+  });
+
+  it.each([
+    [['replay'], /usage: arena replay <dir>/],
+    [['bots', 'check'], /usage: arena bots check <bot>/],
+    [['analyze'], /usage: arena analyze <family>/],
+  ])('%j with no argument: one line, exit 2, no internal error', async (args, usage) => {
+    const r = await arena(args);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err).toMatch(usage);
+  });
+
+  it.each([
+    [['tournament', 'tournaments/quick.json', '--deal', '3'], 'Unknown option --deal (did you mean `--deals`?)'],
+    [['tournament', 'tournaments/quick.json', '--seeed', '3'], 'Unknown option --seeed (did you mean `--seed`?)'],
+    [['games', '--jsno'], 'Unknown option --jsno (did you mean `--json`?)'],
+    [['bots', '--jsn'], 'Unknown option --jsn (did you mean `--json`?)'],
+    [['games', '--foo'], 'Unknown option --foo'],
+    [['bots', 'check', 'mybot', '--famliy', 'coins'], 'Unknown option --famliy (did you mean `--family`?)'],
+    [['play', 'piles', '--bto', 'optimal'], 'Unknown option --bto (did you mean `--bot`?)'],
+    [['replay', 'somewhere', '--gmae', '3'], 'Unknown option --gmae (did you mean `--game`?)'],
+    [['analyze', 'piles', '--pile', '3'], 'Unknown option --pile (did you mean `--piles`?)'],
+    [['tournamnet'], 'Unknown command `tournamnet` (did you mean `tournament`?)'],
+    [['bots', 'chek', 'greedy'], 'Unknown command `chek` (did you mean `check`?)'],
+  ])('%j is an error with the closest name', async (args, message) => {
+    const r = await arena(args);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err.trim()).toBe(`arena: ${message}`);
+  });
+
+  it('stray words are an error before anything runs: games subtraction, analyze --row -1 3 9 4', async () => {
+    const games = await arena(['games', 'subtraction']);
+    expect(isUsageError(games), games.err).toBe(true); // and the list is not printed after it
+    expect(games.err).toMatch(/Unexpected argument `subtraction`; usage: arena games/);
+    const row = await arena(['analyze', 'end-game', '--row', '-1', '3', '9', '4']);
+    expect(isUsageError(row), row.err).toBe(true);
+    expect(row.err.trim()).toBe('arena: Unexpected 3 9 4 after --row=-1 (a value with spaces must be quoted: --row "-1 3 9 4")');
+  });
+
+  it('an unquoted variant id that the shell expanded is recognised, with the quoted form to paste', async () => {
+    // The real shell does the expansion, as it would for a user.
+    for (const line of [
+      `node bin/arena.mjs tournament --games subtraction{moves=1,5,8,10} --deals 1`,
+      `node bin/arena.mjs play subtraction{moves=1,5,8,10}`,
+    ]) {
+      const r = await shell('bash', ['-c', line]);
+      expect(isUsageError(r), r.err).toBe(true);
+      expect(r.err).toContain("quote variant ids: 'subtraction{moves=1,5,8,10}'");
+    }
+  });
+
+  it('a flag given twice keeps its last value, never a crash', async () => {
+    const bot = await arena(['play', 'piles', '--bot', 'nope', '--bot', '0']);
+    expect(isUsageError(bot), bot.err).toBe(true);
+    expect(bot.err).toMatch(/got "0"/);
+    const seed = await arena(['analyze', 'subtraction', '--n', '12', '--n', '13', '--json']);
+    expect(seed.code, seed.err).toBe(0);
+    expect(JSON.parse(seed.out)).toMatchObject({ variant: 'subtraction{moves=1,5,8,10;n=13}' });
+  });
+
+  it('--version and -v print the version', async () => {
+    for (const flag of ['--version', '-v']) {
+      const r = await arena([flag]);
+      expect(r.code).toBe(0);
+      expect(r.out.trim()).toBe(VERSION);
+    }
+  });
+});
