@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArenaError } from '../../src/core/errors.ts';
 import { createRng, type Rng } from '../../src/core/rng.ts';
-import { discoverBots } from '../../src/arena/bot-registry.ts';
+import { discoverBots } from '../../src/hosting/index.ts';
 import { readSpecFile } from '../../src/arena/spec.ts';
 import { prepareTournament } from '../../src/arena/tournament.ts';
 import { run } from '../cli/run.ts';
