@@ -18,6 +18,8 @@ import { useTheme } from './theme.ts';
 export interface DashboardControls {
   /** Stops the tournament (results so far are saved; the resume command is printed at the end). */
   quit(): void;
+  /** After the last game: closes the dashboard (its `q`); without it the dashboard closes by itself. */
+  close?(): void;
   /** Pause and resume the tournament itself; without them `p` freezes only the display. */
   pause?(): void;
   resume?(): void;
@@ -80,7 +82,8 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
 
   useInput((input, key) => {
     if (KEYS.quit.match(input, key)) {
-      if (!quitting && !live.finished) {
+      if (live.finished) controls.close?.();
+      else if (!quitting) {
         setQuitting(true);
         controls.quit();
       }
@@ -158,7 +161,11 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
             <Text bold {...(live.finished.interrupted ? theme.warn : theme.good)}>
               {live.finished.interrupted ? `Stopped after ${live.done} of ${live.total} games; results saved in ${live.finished.dir}` : `Finished: results in ${live.finished.dir}`}
             </Text>
-            {live.finished.interrupted && controls.resumeCommand ? <Text>{`Resume with: ${controls.resumeCommand(live.finished.dir)}`}</Text> : null}
+            {live.finished.interrupted ? null : controls.close ? (
+              <Text {...theme.muted} wrap="truncate-end">
+                {footer([KEYS.nextView, 'views'], [KEYS.view, 'a view'], [KEYS.help, 'help'], [KEYS.quit, 'close'])}
+              </Text>
+            ) : null}
           </Box>
         ) : (
           <Text {...theme.muted} wrap="truncate-end">

@@ -27,13 +27,14 @@ export interface Replay {
 }
 
 /**
- * Every finished game of a results folder's `games.jsonl`, through the one results reader: a
+ * Every finished game of a results folder's `games.jsonl` in schedule order, through the one results reader: a
  * truncated last line (a crash mid-write) is skipped, any other bad line is an error naming it.
  */
 export function readGames(dir: string): GameRecord[] {
   const file = join(dir, RESULTS_FILES.games);
   if (!existsSync(file)) throw new UsageError(`Expected a results folder with ${RESULTS_FILES.games} in it, got ${JSON.stringify(dir)}`);
-  return Array.from(readLog(file), (entry) => entry.record);
+  // Concurrent games are logged as they finish; the list reads in schedule order (#1, #2, …).
+  return Array.from(readLog(file), (entry) => entry.record).sort((a, b) => a.index - b.index);
 }
 
 /** Rebuilds a logged game: the variant from its id, the deal from its seed, then each logged move. */

@@ -9,10 +9,12 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT, arena, isUsageError, shell } from './spawn.ts';
+import { run } from './run.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-describe.concurrent('a new user at the command line (real bin)', () => {
+// Each spawned bin starts Node and tsx: seconds when the machine is shared, hence the minute's timeout.
+describe('a new user at the command line (real bin)', { timeout: 60_000 }, () => {
   it('new-bot with no name says so and writes no file (bots/undefined.ts)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-newbot-'));
     const r = await arena(['new-bot', '--dir', dir]);
@@ -45,7 +47,8 @@ describe.concurrent('a new user at the command line (real bin)', () => {
     [['tournamnet'], 'Unknown command `tournamnet` (did you mean `tournament`?)'],
     [['bots', 'chek', 'greedy'], 'Unknown command `chek` (did you mean `check`?)'],
   ])('%j is an error with the closest name', async (args, message) => {
-    const r = await arena(args);
+    // The first through the real bin; the rest in-process (the same runCli), to spare the machine.
+    const r = args[2] === '--deal' ? await arena(args) : await run(...args);
     expect(isUsageError(r), r.err).toBe(true);
     expect(r.err.trim()).toBe(`arena: ${message}`);
   });
@@ -61,28 +64,25 @@ describe.concurrent('a new user at the command line (real bin)', () => {
 
   it('an unquoted variant id that the shell expanded is recognised, with the quoted form to paste', async () => {
     // The real shell does the expansion, as it would for a user.
-    for (const line of [
-      `node bin/arena.mjs tournament --games subtraction{moves=1,5,8,10} --deals 1`,
-      `node bin/arena.mjs play subtraction{moves=1,5,8,10}`,
-    ]) {
-      const r = await shell('bash', ['-c', line]);
-      expect(isUsageError(r), r.err).toBe(true);
-      expect(r.err).toContain("quote variant ids: 'subtraction{moves=1,5,8,10}'");
-    }
+    const r = await shell('bash', ['-c', `node bin/arena.mjs tournament --games subtraction{moves=1,5,8,10} --deals 1`]);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err).toContain("quote variant ids: 'subtraction{moves=1,5,8,10}'");
+    const play = await run('play', 'subtractionmoves=1', 'subtraction5', 'subtraction8', 'subtraction10');
+    expect(isUsageError(play), play.err).toBe(true);
+    expect(play.err).toContain("quote variant ids: 'subtraction{moves=1,5,8,10}'");
   });
 
   it('a flag given twice keeps its last value, never a crash', async () => {
     const bot = await arena(['play', 'piles', '--bot', 'nope', '--bot', '0']);
     expect(isUsageError(bot), bot.err).toBe(true);
     expect(bot.err).toMatch(/got "0"/);
-    const seed = await arena(['analyze', 'subtraction', '--n', '12', '--n', '13', '--json']);
+    const seed = await run('analyze', 'subtraction', '--n', '12', '--n', '13', '--json');
     expect(seed.code, seed.err).toBe(0);
     expect(JSON.parse(seed.out)).toMatchObject({ variant: 'subtraction{moves=1,5,8,10;n=13}' });
   });
 
   it('--version and -v print the version', async () => {
-    for (const flag of ['--version', '-v']) {
-      const r = await arena([flag]);
+    for (const r of [await arena(['--version']), await arena(['-v'])]) {
       expect(r.code).toBe(0);
       expect(r.out.trim()).toBe(VERSION);
     }

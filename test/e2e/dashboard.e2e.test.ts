@@ -43,7 +43,7 @@ describe.skipIf(!HAVE_TMUX)('tournament dashboard in a real terminal', () => {
     while (doneNow() === held && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 100));
     expect(doneNow()).toBeGreaterThan(held);
     t.send('q');
-    screen = await t.waitFor('Resume with: arena tournament --resume');
+    screen = await t.waitFor(/Resume with: (npx )?arena tournament --resume/);
     expect(screen).toMatch(/Stopped after \d+ of 12000 games; results saved in/);
     const t0 = Date.now();
     while (t.exitStatus() === null && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));

@@ -25,9 +25,16 @@ export class TmuxSession {
     execFileSync('tmux', ['set-option', '-t', this.name, 'remain-on-exit', 'on']);
   }
 
-  /** The visible screen as text. */
-  screen(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-t', this.name], { encoding: 'utf8' });
+  /** The visible screen as text; `joined`: lines the terminal wrapped are joined back (tmux `-J`). */
+  screen(joined = false): string {
+    return execFileSync('tmux', ['capture-pane', '-p', ...(joined ? ['-J'] : []), '-t', this.name], { encoding: 'utf8' });
+  }
+
+  /** Waits for the command to exit; its status, or null on timeout. */
+  async exited(timeoutMs = 15_000): Promise<number | null> {
+    const t0 = Date.now();
+    while (this.exitStatus() === null && Date.now() - t0 < timeoutMs) await new Promise((r) => setTimeout(r, 50));
+    return this.exitStatus();
   }
 
   /** Sends keys (tmux key names such as `Enter`, `Down`, or literal text with `literal`). */

@@ -4,6 +4,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { BUILTIN_BOTS_DIR, discoverBots } from '../../hosting/index.ts';
 import { io } from '../io.ts';
+import { cliName } from '../invocation.ts';
 
 type Args = { name: string; dir?: string };
 
@@ -36,6 +37,6 @@ export const newBotCommand: CommandModule<object, Args> = {
     if (twin) throw new UsageError(`A bot named \`${name}\` already exists in ${twin.file}; pick another name`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(file, botTemplate(name), { flag: 'wx' });
-    io().out(`wrote ${file}\ncheck it:  arena bots check ${name}${args.dir === undefined ? '' : ` --bots-dir ${dir}`}`);
+    io().out(`wrote ${file}\ncheck it:  ${cliName()} bots check ${name}${args.dir === undefined ? '' : ` --bots-dir ${dir}`}`);
   },
 };

@@ -1,0 +1,92 @@
+/**
+ * A new user's first minutes in a real terminal (issue 17): a finished tournament keeps its
+ * dashboard on the final standings until `q` (`--exit` closes it for scripts), and a stopped one
+ * prints its resume command whole below the torn-down dashboard, even at 80×24.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { run } from '../cli/run.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HAVE_TMUX, TmuxSession } from './tmux.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// A PATH with node and the system tools but no global `arena`: the printed commands are then `npx arena …`.
+const PATH = `PATH=${JSON.stringify(`${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`)}`;
+
+let session: TmuxSession | undefined;
+afterEach(() => session?.kill());
+
+describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real terminal)', () => {
+  it('a finished tournament stays on its final standings, every view browsable, until q', { timeout: 60_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'arena-stay-'));
+    session = new TmuxSession(`${PATH} node bin/arena.mjs tournament tournaments/quick.json --isolation none --out ${out}`, ROOT, 100, 30);
+    const t = session;
+    await t.waitFor('Finished: results in', 40_000);
+    // Still open: the views answer their keys, the help lists them, nothing has exited.
+    t.send('2');
+    await t.waitFor(/#\s+bot\s+points\s+W\/D\/L/);
+    t.send('3');
+    await t.waitFor(/Crosstable|optimal\s+·/);
+    t.send('4');
+    await t.waitFor(/#\d+ \w+ vs \w+ [01]-[01]/);
+    t.send('?');
+    await t.waitFor('Keys');
+    expect(t.screen()).toMatch(/q\s+close/);
+    t.send('?');
+    expect(t.exitStatus()).toBeNull();
+    expect(t.screen()).toMatch(/q close/);
+    t.send('q');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('--exit closes the dashboard when the tournament ends (for scripts)', { timeout: 60_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'arena-exit-'));
+    session = new TmuxSession(`${PATH} node bin/arena.mjs tournament tournaments/quick.json --isolation none --exit --out ${out}`, ROOT, 100, 30);
+    expect(await session.exited(40_000)).toBe(0);
+    expect(session.screen()).toContain('Finished: results in');
+  });
+
+  it('Ctrl-C on the results view at 80×24 prints the whole resume command after the dashboard', { timeout: 60_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'arena-resume-with-a-long-folder-name-'));
+    session = new TmuxSession(
+      `${PATH} node bin/arena.mjs tournament --bots random,greedy,optimal --games "subtraction{moves=1,2,3;n=20..40}" --deals 20000 --seed 9 --concurrency 2 --out ${out}`,
+      ROOT,
+      80,
+      24,
+    );
+    const t = session;
+    await t.waitFor(/\d+\/120,000 /);
+    t.send('4');
+    await t.waitFor(/#\d+ \w+ vs \w+ [01]-[01]/);
+    t.send('C-c');
+    expect(await t.exited(20_000)).toBe(130);
+    const [dir] = readdirSync(out);
+    const command = `Resume with: npx arena tournament --resume "${join(out, dir!)}"`;
+    expect(command.length).toBeGreaterThan(80); // longer than the terminal is wide
+    const lines = t
+      .screen(true)
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('Pane is dead'));
+    // The last line (the terminal wrapped it; -J joins it back), whole.
+    expect(lines[lines.length - 1]!.trimEnd(), lines.join('\n')).toBe(command);
+  });
+
+  it('replay lists the games in schedule order, however the log was written', { timeout: 60_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), 'arena-replay-order-'));
+    const made = await run('tournament', 'tournaments/quick.json', '--isolation', 'none', '--deals', '1', '--out', out);
+    expect(made.code).toBe(0);
+    const dir = join(out, readdirSync(out)[0]!);
+    // Concurrent games are logged as they finish: here, last scheduled first.
+    const log = join(dir, 'games.jsonl');
+    writeFileSync(log, `${readFileSync(log, 'utf8').trimEnd().split('\n').reverse().join('\n')}\n`);
+    session = new TmuxSession(`${PATH} node bin/arena.mjs replay ${dir}`, ROOT, 100, 30);
+    const screen = await session.waitFor(/Which game\? \(18 in the log\)/);
+    const numbers = [...screen.matchAll(/#(\d+) /g)].map((m) => Number(m[1]));
+    expect(numbers.length).toBeGreaterThan(10);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    session.send('q');
+    expect(await session.exited()).toBe(0);
+  });
+});
