@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { BoardProps, CoinsView } from './board-view.ts';
+import { turnText, type BoardProps, type CoinsView } from './board-view.ts';
 import type { CoinCursor } from './coin-cursor.ts';
 import { useTheme } from './theme.ts';
 
@@ -73,7 +73,7 @@ export function CoinsBoard({ view, width, names, cursor }: Props) {
         );
       })}
       <Text {...theme.muted}>
-        {`${left} of ${total} coins left · ${names[view.toMove]} to move`}
+        {`${left} of ${total} coins left · ${turnText(view, names)}`}
         {view.lastTaken.length > 0 ? ` · last took ${rangeText(view.lastTaken)}` : ''}
         {view.scores ? ` · points ${names.first} ${view.scores[0]}, ${names.second} ${view.scores[1]}` : ''}
       </Text>

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { BoardProps, EndGameView } from './board-view.ts';
+import { turnText, type BoardProps, type EndGameView } from './board-view.ts';
 import { useTheme } from './theme.ts';
 
 /**
@@ -48,7 +48,7 @@ export function EndGameBoard({ view, width, names }: BoardProps<EndGameView>) {
         <Text {...theme.you}>{`${names.first} ${view.scores[0]}`}</Text>
         <Text {...theme.muted}> · </Text>
         <Text {...theme.them}>{`${names.second} ${view.scores[1]}`}</Text>
-        <Text {...theme.muted}>{` · ${live.length} left · ${names[view.toMove]} to move`}</Text>
+        <Text {...theme.muted}>{` · ${live.length} left · ${turnText(view, names)}`}</Text>
       </Text>
     </Box>
   );

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { BoardProps, PileView } from './board-view.ts';
+import { turnText, type BoardProps, type PileView } from './board-view.ts';
 import { PileStones } from './PileStones.tsx';
 import { useTheme } from './theme.ts';
 
@@ -11,8 +11,8 @@ export function NoRepeatBoard({ view, width, names }: BoardProps<PileView>) {
     <Box flexDirection="column">
       <PileStones view={view} width={width} />
       <Text>
-        <Text {...theme.muted}>{names[view.toMove]} to move · takes </Text>
-        {view.takes.map((t, i) => (
+        <Text {...theme.muted}>{turnText(view, names)}{view.over ? '' : ' · takes '}</Text>
+        {view.over ? null : view.takes.map((t, i) => (
           <Text key={t}>
             {i > 0 ? ', ' : ''}
             {t === forbidden ? (

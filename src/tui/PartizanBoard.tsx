@@ -14,7 +14,7 @@ export function PartizanBoard({ view, width, names }: BoardProps<PileView>) {
         <Text {...(side === 'Left' ? theme.you : theme.them)} bold>
           {side === 'Left' ? `${theme.glyph.leftEnd} Left` : `Right ${theme.glyph.rightEnd}`}
         </Text>
-        <Text>{` (${names[view.toMove]}) to move · takes ${view.takes.join(', ')}`}</Text>
+        <Text>{view.over ? ' · game over' : ` (${names[view.toMove]}) to move · takes ${view.takes.join(', ')}`}</Text>
       </Text>
     </Box>
   );

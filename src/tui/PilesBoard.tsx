@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { BoardProps, PilesView } from './board-view.ts';
+import { turnText, type BoardProps, type PilesView } from './board-view.ts';
 import { fmtInt, layoutStones, scaleNote } from './layout.ts';
 import { StoneRow } from './StoneRow.tsx';
 import { useTheme } from './theme.ts';
@@ -26,7 +26,7 @@ export function PilesBoard({ view, width, names }: BoardProps<PilesView>) {
         </Box>
       ))}
       <Text {...theme.muted}>
-        {`${names[view.toMove]} to move · rule ${view.rule}`}
+        {`${turnText(view, names)} · rule ${view.rule}`}
         {view.last ? ` · last took ${fmtInt(view.last.amount)} from pile ${view.last.pile + 1}` : ''}
         {note ? ` · ${note}` : ''}
       </Text>

@@ -13,7 +13,6 @@ import { usePlay, type PlayOptions } from './use-play.ts';
 import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, standingText } from './verdicts.ts';
-import { Menu } from './Menu.tsx';
 import { Explain } from './Explain.tsx';
 
 /** The cursor direction of an arrow key (only called when one was pressed). */
@@ -199,14 +198,8 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
           <Box marginY={1}>
             <Review game={game} solver={solver} plies={play.history} seat={human} maxLines={Math.max(3, height - 22)} explain={explain} />
           </Box>
-          <Menu
-            items={[
-              { label: 'Play again', value: 'again' as const },
-              { label: 'Quit', value: 'quit' as const },
-            ]}
-            onSelect={(value) => onEnd(value)}
-          />
-          <Text {...theme.muted}>{footer([KEYS.again, 'play again'], [KEYS.explain, explain ? 'hide why' : 'why your first mistake lost'], [KEYS.undo, 'take back your last move'], [KEYS.quit, 'quit'])}</Text>
+          {/* Keys only, no menu: an Enter pressed as the game ends must not skip the review. */}
+          <Text bold>{footer([KEYS.again, 'play again'], [KEYS.explain, explain ? 'hide why' : 'why your first mistake lost'], [KEYS.undo, 'take back your last move'], [KEYS.quit, 'quit'])}</Text>
         </Box>
       )}
     </Box>

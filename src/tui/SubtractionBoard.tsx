@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { BoardProps, PileView } from './board-view.ts';
+import { turnText, type BoardProps, type PileView } from './board-view.ts';
 import { PileStones } from './PileStones.tsx';
 import { useTheme } from './theme.ts';
 
@@ -10,7 +10,7 @@ export function SubtractionBoard({ view, width, names }: BoardProps<PileView>) {
     <Box flexDirection="column">
       <PileStones view={view} width={width} />
       <Text {...theme.muted}>
-        {names[view.toMove]} to move · takes {view.takes.join(', ')}
+        {view.over ? turnText(view, names) : `${turnText(view, names)} · takes ${view.takes.join(', ')}`}
       </Text>
     </Box>
   );

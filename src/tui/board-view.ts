@@ -17,8 +17,19 @@ export interface BoardProps<V extends BoardView = BoardView> {
   readonly names: Readonly<Record<Seat, string>>;
 }
 
+/** What every view has besides its picture. */
+interface ViewBase {
+  /** The game is over: the boards say so instead of whose move it is. */
+  readonly over?: boolean;
+}
+
+/** Whose move it is, or that the game is over, for the line under a board. */
+export function turnText(view: BoardView, names: Readonly<Record<Seat, string>>): string {
+  return view.over ? 'game over' : `${names[view.toMove]} to move`;
+}
+
 /** One pile (subtraction, no-repeat, partizan). */
-export interface PileView {
+export interface PileView extends ViewBase {
   readonly kind: 'pile';
   readonly family: 'subtraction' | 'no-repeat' | 'partizan';
   readonly pile: number;
@@ -34,7 +45,7 @@ export interface PileView {
 }
 
 /** Several piles (Nim, subtract-a-square, finite sets). */
-export interface PilesView {
+export interface PilesView extends ViewBase {
   readonly kind: 'piles';
   readonly piles: readonly number[];
   /** The last move: the pile (0-based) and the amount taken from it. */
@@ -44,7 +55,7 @@ export interface PilesView {
 }
 
 /** The coin triangle or square. */
-export interface CoinsView {
+export interface CoinsView extends ViewBase {
   readonly kind: 'coins';
   readonly shape: 'triangle' | 'square';
   /** Rows of the triangle or side of the square. */
@@ -59,7 +70,7 @@ export interface CoinsView {
 }
 
 /** The End Game row. */
-export interface EndGameView {
+export interface EndGameView extends ViewBase {
   readonly kind: 'end-game';
   readonly row: readonly number[];
   /** The numbers still in play are row[lo..hi) . */
@@ -72,7 +83,7 @@ export interface EndGameView {
 }
 
 /** Any family this TUI does not draw: the game's own one-line description. */
-export interface TextView {
+export interface TextView extends ViewBase {
   readonly kind: 'text';
   readonly text: string;
   readonly toMove: Seat;
@@ -80,7 +91,8 @@ export interface TextView {
 
 /** Final result line for any family, from the game's outcome. */
 export function outcomeText(outcome: Outcome, names: Readonly<Record<Seat, string>>): string {
-  const scores = outcome.scores ? ` (${outcome.scores[0]}–${outcome.scores[1]})` : '';
+  // Each score with its player's name: "7–-9" read as a range with a stray dash.
+  const scores = outcome.scores ? ` (${names.first} ${outcome.scores[0]}, ${names.second} ${outcome.scores[1]})` : '';
   return outcome.winner === null ? `Draw${scores}` : `${names[outcome.winner]} won${scores}`;
 }
 
@@ -95,7 +107,8 @@ const nums = (v: unknown): number[] => (Array.isArray(v) ? v.map((x) => num(x)) 
  */
 export function boardView(game: AnyGame, state: unknown, prev?: unknown): BoardView {
   const json = game.toJSON(state);
-  return viewFromJson(game, json, prev === undefined ? undefined : game.toJSON(prev), game.toMove(state), game.describe(state));
+  const view = viewFromJson(game, json, prev === undefined ? undefined : game.toJSON(prev), game.toMove(state), game.describe(state));
+  return game.outcome(state) === null ? view : { ...view, over: true };
 }
 
 /**

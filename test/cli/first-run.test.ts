@@ -88,3 +88,15 @@ describe('a new user at the command line (real bin)', { timeout: 60_000 }, () =>
     }
   });
 });
+
+describe('the documents a new user reads', () => {
+  it('carry no notes left for the project’s authors (an HTML comment to a "lead" opened docs/EXTERNAL-BOTS.md)', async () => {
+    const { readdirSync: list } = await import('node:fs');
+    const files = ['README.md', ...list(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      expect(text, file).not.toMatch(/<!--/);
+      expect(text.trimStart(), file).toMatch(/^#/); // each opens with its title
+    }
+  });
+});

@@ -89,4 +89,53 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     session.send('q');
     expect(await session.exited()).toBe(0);
   });
+
+  it('play: the end screen keeps the review on Enter, names each score, and the board says the game is over', { timeout: 60_000 }, async () => {
+    session = new TmuxSession(`${PATH} node bin/arena.mjs play "end-game{length=4;values=-9..9}" --bot random --first me --seed 3`, ROOT, 100, 30);
+    const t = session;
+    for (let i = 0; i < 2; i++) {
+      await t.waitFor('Your move');
+      t.send('Enter'); // the first listed move
+      await t.waitFor((s) => !s.includes('Your move') || s.includes('Game over'));
+    }
+    let screen = await t.waitFor('Game over');
+    expect(screen).toMatch(/(you|random) won \(you -?\d+, random -?\d+\)|Draw \(you -?\d+, random -?\d+\)/);
+    expect(screen).not.toMatch(/\d–-\d/);
+    expect(screen).toMatch(/0 left · game over/);
+    expect(screen).not.toMatch(/to move/);
+    t.send('Enter'); // pressed as the game ends: the review stays
+    await new Promise((r) => setTimeout(r, 500));
+    screen = t.screen();
+    expect(screen).toContain('Game over');
+    expect(screen).toMatch(/Review: \d+ of \d+ moves optimal/);
+    t.send('a');
+    await t.waitFor('Your move');
+    t.send('q');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('play: a pile of 0 stones says game over, not whose move it is', { timeout: 60_000 }, async () => {
+    session = new TmuxSession(`${PATH} node bin/arena.mjs play "subtraction{moves=1,5,8,10;n=5}" --bot optimal --first me --seed 1`, ROOT, 100, 30);
+    const t = session;
+    await t.waitFor('Your move');
+    t.send('5', true);
+    await t.waitFor('Your move: 5');
+    t.send('Enter');
+    const screen = await t.waitFor('Game over');
+    expect(screen).toMatch(/│ game over\s+│/);
+    expect(screen).not.toContain('to move · takes');
+    t.send('q');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it("the README's play example deals a position won for the first player, as it says", { timeout: 60_000 }, async () => {
+    session = new TmuxSession(`${PATH} node bin/arena.mjs play "subtraction{moves=1,5,8,10;n=50..200}" --bot optimal --first me --seed 2`, ROOT, 100, 30);
+    const t = session;
+    await t.waitFor('Your move');
+    expect(t.screen()).toContain('179 stones');
+    t.send('h');
+    await t.waitFor('won for you');
+    t.send('q');
+    expect(await t.exited()).toBe(0);
+  });
 });

@@ -39,9 +39,7 @@ describe.skipIf(!HAVE_TMUX)('arena play in a real terminal', () => {
     screen = await t.waitFor('Game over');
     expect(screen).toContain('you won');
     expect(screen).toMatch(/Review: (\d+) of \1 moves optimal/);
-    t.send('Down');
-    await t.waitFor('❯ Quit');
-    t.send('Enter');
+    t.send('q');
     const t0 = Date.now();
     while (t.exitStatus() === null && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
     expect(t.exitStatus()).toBe(0);

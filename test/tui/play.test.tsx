@@ -48,7 +48,7 @@ describe('play loop', () => {
     f = await until(r.lastFrame, 'Game over');
     expect(f).toContain('Game over: you won');
     expect(f).toContain('Review: 3 of 3 moves optimal');
-    expect(f).toContain('Play again');
+    expect(f).toContain('a play again');
   });
 
   it('the review marks a mistake with the move that kept the win; play again deals a new game', async () => {
@@ -69,7 +69,10 @@ describe('play loop', () => {
     const f = await until(r.lastFrame, 'Game over');
     expect(f).toContain('solverbot won');
     expect(f).toMatch(/1\. 3\s+✗ mistake: threw away the win \(2 kept it\)/);
-    r.stdin.write(ENTER); // Play again
+    r.stdin.write(ENTER); // a stray Enter keeps the review on screen
+    await settle();
+    expect(r.lastFrame()).toContain('threw away the win');
+    r.stdin.write('a'); // play again
     await until(r.lastFrame, 'Your move');
     expect(r.lastFrame()).toContain('10 stones');
   });
