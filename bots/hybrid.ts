@@ -5,6 +5,9 @@
  */
 import { defineBot, enumSchema, greedyMove, intSchema, negamaxSearch, solverMove, stopTime, warmSolver } from 'take-arena';
 
+/** Positions the exact search of a game without a solver may visit per move (deterministic; the clock is a safety net). */
+const SEARCH_NODES = 200_000;
+
 export default defineBot({
   name: 'hybrid',
   description: 'greedy (or random) while game.size is above the threshold, exact play at or below it',
@@ -25,13 +28,17 @@ export default defineBot({
   },
   supports: (game) => typeof game.size === 'function',
   prepare: (game) => warmSolver(game),
-  choose({ game, state, moves, rng, deadline, options }) {
+  choose({ game, state, moves, rng, deadline, options, clockStopped }) {
     const size = game.size?.(state) ?? Infinity;
     if (size > options.threshold) {
       return options.early === 'random' ? rng.pick(moves) : greedyMove(game, state, moves, rng);
     }
     const move = solverMove(game, state, moves, deadline);
     if (move !== undefined) return move;
-    return negamaxSearch(game, state, moves, { maxDepth: Number.MAX_SAFE_INTEGER, stopAt: stopTime(deadline) }).move;
+    // A solver that came back empty ran out of time; a game without one gets a budgeted search.
+    if (game.solver?.()) clockStopped?.();
+    const result = negamaxSearch(game, state, moves, { maxDepth: Number.MAX_SAFE_INTEGER, maxNodes: SEARCH_NODES, stopAt: stopTime(deadline) });
+    if (result.clockStopped) clockStopped?.();
+    return result.move;
   },
 });

@@ -1,15 +1,19 @@
-/** mcts: UCT Monte-Carlo tree search with random playouts from the bot's rng, within the deadline. */
+/**
+ * mcts: UCT Monte-Carlo tree search with random playouts from the bot's rng. Deterministic: the
+ * iteration budget ends each search (1,000 playouts fit 100 ms a move with room to spare); the
+ * deadline is a safety net, and when it fires the game's record says so.
+ */
 import { defineBot, intSchema, mctsSearch, numberSchema, stopTime } from 'take-arena';
 
 export default defineBot({
   name: 'mcts',
-  description: 'UCT Monte-Carlo tree search with random playouts, until the deadline or its iteration cap',
+  description: 'UCT Monte-Carlo tree search with random playouts, a fixed number per move',
   options: {
     iterations: {
       schema: intSchema(1, 10_000_000),
-      description: 'most playouts per move (fewer when the deadline comes first)',
+      description: 'playouts per move (fewer only if the deadline comes first, which the game record notes)',
       expected: 'an integer from 1 to 10000000',
-      default: 2000,
+      default: 1000,
     },
     c: {
       schema: numberSchema(0, 100),
@@ -18,6 +22,9 @@ export default defineBot({
       default: 1.41,
     },
   },
-  choose: ({ game, state, moves, rng, deadline, options }) =>
-    mctsSearch(game, state, moves, rng, { iterations: options.iterations, exploration: options.c, stopAt: stopTime(deadline) }).move,
+  choose: ({ game, state, moves, rng, deadline, options, clockStopped }) => {
+    const result = mctsSearch(game, state, moves, rng, { iterations: options.iterations, exploration: options.c, stopAt: stopTime(deadline) });
+    if (result.clockStopped) clockStopped?.();
+    return result.move;
+  },
 });

@@ -1,27 +1,29 @@
 /**
  * minimax: generic negamax with alpha–beta, a transposition table keyed by `game.key` and iterative
- * deepening until the deadline; the heuristic's gains at the horizon, exact when the search completes.
+ * deepening within a node budget; the heuristic's gains at the horizon, exact when the search completes.
  * Needs nothing but the Game interface, so it plays every family, solver or not.
+ *
+ * Deterministic: the node budget, not the clock, ends each search, and the table lives for one game
+ * only (a table shared across games would make a move depend on which games this worker happened to
+ * play before). The deadline is a safety net; when it fires the game's record says so.
  */
-import { defineBot, intSchema, negamaxSearch, stopTime, TranspositionTable } from 'take-arena';
+import { defineBot, intSchema, negamaxSearch, stopTime, TranspositionTable, type Rng } from 'take-arena';
 
-// One table per variant, kept across moves and games: proven values stay valid for the variant's
-// lifetime. At most three variants' tables are kept, each at most 2^18 entries (about 45 MB with string keys).
-const tables = new Map<string, TranspositionTable>();
+// One table per game, found by the game's own generator (a new one each game), dropped with it.
+const tables = new WeakMap<Rng, TranspositionTable>();
 
-function tableOf(id: string): TranspositionTable {
-  let table = tables.get(id);
+function tableOf(rng: Rng): TranspositionTable {
+  let table = tables.get(rng);
   if (!table) {
-    if (tables.size >= 3) tables.delete(tables.keys().next().value!);
     table = new TranspositionTable(1 << 18);
-    tables.set(id, table);
+    tables.set(rng, table);
   }
   return table;
 }
 
 export default defineBot({
   name: 'minimax',
-  description: 'negamax with alpha-beta, transposition table and iterative deepening to the deadline; exact when it completes',
+  description: 'negamax with alpha-beta, transposition table and iterative deepening within a node budget; exact when it completes',
   options: {
     depth: {
       schema: intSchema(1, 10_000),
@@ -29,7 +31,16 @@ export default defineBot({
       expected: 'an integer from 1 to 10000',
       default: 64,
     },
+    nodes: {
+      schema: intSchema(1, 100_000_000),
+      description: 'positions searched per move (the last completed depth answers); 20,000 fit 100 ms a move with room to spare',
+      expected: 'an integer from 1 to 100000000',
+      default: 20_000,
+    },
   },
-  choose: ({ game, state, moves, deadline, options }) =>
-    negamaxSearch(game, state, moves, { maxDepth: options.depth, stopAt: stopTime(deadline), table: tableOf(game.id) }).move,
+  choose: ({ game, state, moves, rng, deadline, options, clockStopped }) => {
+    const result = negamaxSearch(game, state, moves, { maxDepth: options.depth, maxNodes: options.nodes, stopAt: stopTime(deadline), table: tableOf(rng) });
+    if (result.clockStopped) clockStopped?.();
+    return result.move;
+  },
 });

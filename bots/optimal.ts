@@ -14,8 +14,14 @@ export default defineBot({
   options: { strength: strengthOption },
   supports: (game) => game.solver?.() !== undefined,
   prepare: (game) => warmSolver(game),
-  choose({ game, state, moves, deadline, rng, options }) {
+  choose({ game, state, moves, deadline, rng, options, clockStopped }) {
     if (!game.solver?.()) throw new Error(`optimal: ${game.id} has no solver`);
-    return atStrength(options.strength, rng, moves, () => solverMove(game, state, moves, deadline) ?? greedyMove(game, state, moves, rng));
+    return atStrength(options.strength, rng, moves, () => {
+      const move = solverMove(game, state, moves, deadline);
+      if (move !== undefined) return move;
+      // Only a searching solver comes back empty: it did not prove the position before the deadline.
+      clockStopped?.();
+      return greedyMove(game, state, moves, rng);
+    });
   },
 });

@@ -42,6 +42,11 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
    * tournament's worker died or stalled): absent when it was played at the first attempt.
    */
   readonly retries?: number;
+  /**
+   * Present when a bot's clock (its safety net) cut some of its answers short: how many moves per
+   * seat. Such a game may not replay move for move; without it, the same spec and seed replay it exactly.
+   */
+  readonly clockStops?: { readonly first: number; readonly second: number };
 }
 
 /**
@@ -131,6 +136,8 @@ interface GameInPlay {
   /** Moves so far in notation, and each bot's time in integer µs. */
   readonly moves: string[];
   readonly us: number[];
+  /** Moves each seat's bot said were cut short by its clock rather than its own budget. */
+  readonly clock: { first: number; second: number };
   readonly sessions: Sessions;
   /** Made on the first asynchronous reply when the match has a signal (see `playMatch`). */
   abort: AbortWait | null;
@@ -185,6 +192,7 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     faulty,
     reason,
     ...(adjudicated ? { adjudicated } : {}),
+    ...(played.clock.first + played.clock.second > 0 ? { clockStops: { first: played.clock.first, second: played.clock.second } } : {}),
   };
 }
 
@@ -205,7 +213,7 @@ export async function playMatch(
   if (live) live.state = state;
   // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
   // the first asynchronous reply only, and its listener removed at the end (no per-game leak).
-  const played: GameInPlay = { job, start: game.toJSON(state), moves: [], us: [], sessions: { first: null, second: null }, abort: null, live };
+  const played: GameInPlay = { job, start: game.toJSON(state), moves: [], us: [], clock: { first: 0, second: 0 }, sessions: { first: null, second: null }, abort: null, live };
   const { moves, us, sessions } = played;
 
   for (const seat of ['first', 'second'] as const) {
@@ -244,6 +252,7 @@ export async function playMatch(
     moves.push(text);
     us.push(Math.round(reply.ms * 1000));
     moved[seat] = true;
+    if (reply.ok && reply.clock) played.clock[seat]++;
     if (live) {
       live.prev = before;
       live.state = state;

@@ -236,7 +236,8 @@ export function recordLine(r: GameRecord): string {
     `"start":${JSON.stringify(r.start)},"moves":${quote(moves)},"us":[${r.us.join(',')}],"outcome":${outcome},` +
     `"winner":${r.winner === null ? 'null' : quote(r.winner)},"termination":"${r.termination}","faulty":${seatOrNull(r.faulty)},` +
     `"reason":${r.reason === null ? 'null' : quote(r.reason)}` +
-    `${r.adjudicated ? `,"adjudicated":{"value":${r.adjudicated.value},"ply":${r.adjudicated.ply}}` : ''}${r.retries ? `,"retries":${r.retries}` : ''}}\n`
+    `${r.adjudicated ? `,"adjudicated":{"value":${r.adjudicated.value},"ply":${r.adjudicated.ply}}` : ''}${r.retries ? `,"retries":${r.retries}` : ''}` +
+    `${r.clockStops ? `,"clockStops":{"first":${r.clockStops.first},"second":${r.clockStops.second}}` : ''}}\n`
   );
 }
 

@@ -25,6 +25,12 @@ export interface BotContext<S = unknown, M = unknown, O = Record<string, unknown
    * writes are atomic and read by the next run. Without a data folder (`bots check`) it lives in memory.
    */
   readonly store: BotStore;
+  /**
+   * Call when this answer was cut short by the clock (the deadline came before the bot's own node
+   * or iteration budget): such a move may differ from run to run, and the game's record counts it
+   * (`clockStops`). A bot that never depends on the clock never calls it.
+   */
+  readonly clockStopped?: () => void;
 }
 
 /**

@@ -11,7 +11,7 @@ export type FaultKind = 'timeout' | 'crash' | 'illegal-move';
 
 /** A bot host's answer to a move request: the bot's reply (still unchecked) or a fault. */
 export type MoveReply =
-  | { readonly ok: true; readonly move: unknown; readonly ms: number }
+  | { readonly ok: true; readonly move: unknown; readonly ms: number; /** the bot said its clock cut the answer short */ readonly clock?: boolean }
   | { readonly ok: false; readonly kind: FaultKind; readonly reason: string; readonly ms: number };
 
 /** A fault reply (the `ok: false` side of `MoveReply`): what the bot forfeits with. */

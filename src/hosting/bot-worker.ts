@@ -47,9 +47,9 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   let seat: Seat = 'first';
   let rng: Rng = createRng(0);
 
-  const send = (id: number, move: unknown): void => {
+  const send = (id: number, move: unknown, clock: boolean): void => {
     try {
-      post({ t: 'move', id, move });
+      post(clock ? { t: 'move', id, move, clock: true } : { t: 'move', id, move });
     } catch (err) {
       // Functions, symbols and the like cannot cross the thread boundary: not a move at all.
       post({ t: 'garbage', id, reason: `returned something that is not a move (${errorText(err)})` });
@@ -63,19 +63,21 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
       return null;
     }
     let reply: unknown;
+    let clock = false;
+    const clockStopped = (): void => void (clock = true);
     try {
-      reply = bot.choose({ game, state, moves, seat, rng, deadline, options, store });
+      reply = bot.choose({ game, state, moves, seat, rng, deadline, options, store, clockStopped });
     } catch (err) {
       post({ t: 'error', id, reason: errorText(err) });
       return null;
     }
     if (isThenable(reply)) {
       return Promise.resolve(reply).then(
-        (move) => send(id, move),
+        (move) => send(id, move, clock),
         (err: unknown) => post({ t: 'error', id, reason: errorText(err) }),
       );
     }
-    send(id, reply);
+    send(id, reply, clock);
     return null;
   };
 

@@ -241,8 +241,10 @@ class InProcessSession implements BotSession {
     // One clock read per move: the deadline is on the `Date.now()` clock (see `deadlineOf`).
     const t0 = performance.now();
     let reply: unknown;
+    let clock = false;
     try {
       reply = this.#bot.choose({
+        clockStopped: () => void (clock = true),
         game: this.#game,
         state: view,
         moves: list,
@@ -258,7 +260,7 @@ class InProcessSession implements BotSession {
     if (!isThenable(reply)) {
       const ms = performance.now() - t0;
       if (ms > timeMs + this.#graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
-      return { ok: true, move: reply, ms };
+      return clock ? { ok: true, move: reply, ms, clock } : { ok: true, move: reply, ms };
     }
     const limit = timeMs + this.#graceMs;
     return new Promise<MoveReply>((resolve) => {
@@ -266,7 +268,7 @@ class InProcessSession implements BotSession {
       reply.then(
         (move) => {
           clearTimeout(timer);
-          resolve({ ok: true, move, ms: performance.now() - t0 });
+          resolve(clock ? { ok: true, move, ms: performance.now() - t0, clock } : { ok: true, move, ms: performance.now() - t0 });
         },
         (err: unknown) => {
           clearTimeout(timer);

@@ -155,7 +155,7 @@ class BotThread {
     const msg = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
     if (!msg || msg.id !== id) return null;
     const ms = performance.now() - t0;
-    if (msg.t === 'move') return { ok: true, move: msg.move, ms };
+    if (msg.t === 'move') return msg.clock ? { ok: true, move: msg.move, ms, clock: true } : { ok: true, move: msg.move, ms };
     if (msg.t === 'prepared') return { ok: true, move: undefined, ms };
     if (msg.t === 'error') return { ok: false, kind: 'crash', reason: msg.reason, ms };
     return { ok: false, kind: 'illegal-move', reason: msg.reason, ms };

@@ -77,7 +77,7 @@ export type StartMessage = { readonly t: 'ready'; readonly prepares: boolean } |
  */
 export type Reply =
   | { readonly t: 'prepared'; readonly id: number }
-  | { readonly t: 'move'; readonly id: number; readonly move: unknown }
+  | { readonly t: 'move'; readonly id: number; readonly move: unknown; readonly clock?: true }
   | { readonly t: 'error'; readonly id: number; readonly reason: string }
   | { readonly t: 'garbage'; readonly id: number; readonly reason: string };
 

@@ -39,9 +39,11 @@ export interface MctsResult<M> {
   readonly iterations: number;
   /** The chosen move's mean reward for the player to move, in [0, 1]. */
   readonly winRate: number;
+  /** True when `stopAt` (the clock) ended the search before `iterations`: the move may then differ from run to run. */
+  readonly clockStopped: boolean;
 }
 
-/** Runs UCT from `state` and returns the most visited move. Same rng seed and iteration count, same answer. */
+/** Runs UCT from `state` and returns the most visited move. Same rng seed and iteration count, same answer, unless the clock stops it first (`clockStopped`). */
 export function mctsSearch<S, M>(
   game: Game<S, M>,
   state: S,
@@ -61,9 +63,14 @@ export function mctsSearch<S, M>(
     reward: 0,
   };
   let done = 0;
+  let clockStopped = false;
   while (done < options.iterations) {
-    // Checking the clock every iteration costs ~30 ns, far below one playout.
-    if (done > 0 && Date.now() >= options.stopAt) break;
+    // Checking the clock every iteration costs ~30 ns, far below one playout. It is a safety net:
+    // with an iteration budget that fits the time control, the search ends on its budget.
+    if (done > 0 && Date.now() >= options.stopAt) {
+      clockStopped = true;
+      break;
+    }
     let node = root;
     // Selection: descend fully expanded nodes by UCB1.
     while (node.untried.length === 0 && node.children.length > 0) {
@@ -114,6 +121,6 @@ export function mctsSearch<S, M>(
   for (const child of root.children) {
     if (!best || child.visits > best.visits || (child.visits === best.visits && child.reward > best.reward)) best = child;
   }
-  if (!best || best.move === undefined) return { move: moves[0]!, iterations: done, winRate: 0.5 };
-  return { move: best.move, iterations: done, winRate: best.visits ? best.reward / best.visits : 0.5 };
+  if (!best || best.move === undefined) return { move: moves[0]!, iterations: done, winRate: 0.5, clockStopped };
+  return { move: best.move, iterations: done, winRate: best.visits ? best.reward / best.visits : 0.5, clockStopped };
 }

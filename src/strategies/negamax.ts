@@ -86,25 +86,37 @@ export interface SearchResult<M> {
   readonly depth: number;
   /** Positions visited. */
   readonly nodes: number;
+  /**
+   * True when `stopAt` (the clock) ended the search before its depth or node budget did: the move
+   * may then differ from run to run. False when the search is a function of the position alone.
+   */
+  readonly clockStopped: boolean;
 }
 
 /** Options of `negamaxSearch`. */
 export interface SearchOptions {
   /** Deepest iteration, in plies. */
   readonly maxDepth: number;
-  /** Epoch ms at which to stop and answer with the last completed iteration. */
+  /** Epoch ms at which to stop and answer with the last completed iteration: a safety net only when `maxNodes` is set. */
   readonly stopAt: number;
+  /**
+   * Positions one move may visit. The iteration that would pass it is dropped and the last
+   * completed one answers: the same position and table give the same move on any machine, at any load.
+   */
+  readonly maxNodes?: number;
   /** A table to reuse across calls (per game variant); a fresh one otherwise. */
   readonly table?: TranspositionTable;
 }
 
 class Timeout extends Error {}
+class OutOfNodes extends Error {}
 
 /**
  * Negamax with alpha–beta over the Game interface, iterative deepening from depth 1 until the value
- * is proven, `maxDepth` is done or `stopAt` passes. At the horizon a position is estimated by the
- * heuristic gains along the line from the root (mover's gains minus the opponent's). Deterministic:
- * ties go to the earlier move in heuristic order.
+ * is proven, `maxDepth` is done, `maxNodes` would be passed or `stopAt` passes. At the horizon a
+ * position is estimated by the heuristic gains along the line from the root (mover's gains minus
+ * the opponent's). Deterministic unless the clock stops it (`clockStopped`): ties go to the earlier
+ * move in heuristic order.
  */
 export function negamaxSearch<S, M>(
   game: Game<S, M>,
@@ -118,6 +130,8 @@ export function negamaxSearch<S, M>(
   const search = table.nextSearch++;
   let nodes = 0;
   let horizonHits = 0;
+  const maxNodes = options.maxNodes ?? Infinity;
+  let clockStopped = false;
 
   const ordered = (s: S, list: readonly M[], best: number): number[] => {
     const idx = list.map((_, i) => i);
@@ -134,7 +148,8 @@ export function negamaxSearch<S, M>(
   };
 
   const negamax = (s: S, depth: number, alpha: number, beta: number, acc: number): number => {
-    if ((++nodes & 255) === 0 && Date.now() >= options.stopAt) throw new Timeout();
+    if (++nodes > maxNodes) throw new OutOfNodes();
+    if ((nodes & 255) === 0 && Date.now() >= options.stopAt) throw new Timeout();
     const outcome = game.outcome(s);
     if (outcome) {
       const v = terminalValue(game, s, outcome);
@@ -177,7 +192,7 @@ export function negamaxSearch<S, M>(
     return best;
   };
 
-  let result: SearchResult<M> = { move: moves[ordered(state, moves, -1)[0]!]!, value: 0, exact: false, depth: 0, nodes: 0 };
+  let result: Omit<SearchResult<M>, 'clockStopped'> = { move: moves[ordered(state, moves, -1)[0]!]!, value: 0, exact: false, depth: 0, nodes: 0 };
   const rootKey = game.key(state);
   for (let depth = 1; depth <= options.maxDepth; depth++) {
     const hitsBefore = horizonHits;
@@ -196,7 +211,11 @@ export function negamaxSearch<S, M>(
         }
       }
     } catch (err) {
-      if (err instanceof Timeout) break;
+      if (err instanceof OutOfNodes) break;
+      if (err instanceof Timeout) {
+        clockStopped = true;
+        break;
+      }
       throw err;
     }
     const exact = horizonHits === hitsBefore || Math.abs(bestValue) > PROVEN;
@@ -204,7 +223,7 @@ export function negamaxSearch<S, M>(
     result = { move: moves[bestIdx]!, value: toSolverUnits(bestValue), exact, depth, nodes };
     if (exact) break;
   }
-  return { ...result, nodes };
+  return { ...result, nodes: Math.min(nodes, maxNodes), clockStopped };
 }
 
 /** A child's value seen from the parent: negated, and a proven win/loss one ply further away. */

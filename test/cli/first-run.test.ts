@@ -81,6 +81,12 @@ describe('a new user at the command line (real bin)', { timeout: 60_000 }, () =>
     expect(JSON.parse(seed.out)).toMatchObject({ variant: 'subtraction{moves=1,5,8,10;n=13}' });
   });
 
+  it('output piped into head stops quietly (no EPIPE stack trace)', async () => {
+    const r = await shell('bash', ['-c', 'node bin/arena.mjs games | head -1']);
+    expect(r.out).toMatch(/^subtraction — /);
+    expect(r.err).toBe('');
+  });
+
   it('--version and -v print the version', async () => {
     for (const r of [await arena(['--version']), await arena(['-v'])]) {
       expect(r.code).toBe(0);

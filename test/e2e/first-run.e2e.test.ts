@@ -138,4 +138,32 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     t.send('q');
     expect(await t.exited()).toBe(0);
   });
+
+  it('home menu: "List the bots" lists them wrapped between words, aligned, and returns to the menu', { timeout: 60_000 }, async () => {
+    session = new TmuxSession(`${PATH} node bin/arena.mjs`, ROOT, 80, 24);
+    const t = session;
+    await t.waitFor('Run a tournament');
+    t.send('Down');
+    await t.waitFor('❯ Play a bot');
+    t.send('Down');
+    await t.waitFor('❯ List the bots');
+    t.send('Enter');
+    // The menu is back, below the list, and still answers.
+    await t.waitFor((s) => s.includes('Choose a bot with options') && s.includes('Run a tournament'));
+    expect(t.exitStatus()).toBeNull();
+    const screen = t.screen(false, true); // the whole list, with what scrolled off the top
+    const lines = screen.split('\n');
+    // No word cut at the terminal's edge: every line ends with a whole word (the list wraps itself).
+    for (const line of lines) expect(line.length).toBeLessThan(80);
+    expect(screen).toMatch(/an integer from 1 to 10000000/);
+    // Continuation lines of an option start under its description, not at the margin.
+    // hybrid's `threshold` (112 characters) wraps at 80.
+    const at = lines.findIndex((l) => l.startsWith('  :threshold='));
+    expect(at).toBeGreaterThan(0);
+    const column = lines[at]!.indexOf('largest');
+    expect(lines[at + 1]!.length - lines[at + 1]!.trimStart().length).toBe(column);
+    expect(lines[at + 1]!.trimStart()).not.toMatch(/^:/);
+    t.send('q');
+    expect(await t.exited()).toBe(0);
+  });
 });

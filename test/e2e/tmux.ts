@@ -25,9 +25,9 @@ export class TmuxSession {
     execFileSync('tmux', ['set-option', '-t', this.name, 'remain-on-exit', 'on']);
   }
 
-  /** The visible screen as text; `joined`: lines the terminal wrapped are joined back (tmux `-J`). */
-  screen(joined = false): string {
-    return execFileSync('tmux', ['capture-pane', '-p', ...(joined ? ['-J'] : []), '-t', this.name], { encoding: 'utf8' });
+  /** The visible screen as text; `joined`: lines the terminal wrapped are joined back (tmux `-J`); `history`: with the lines scrolled off the top. */
+  screen(joined = false, history = false): string {
+    return execFileSync('tmux', ['capture-pane', '-p', ...(joined ? ['-J'] : []), ...(history ? ['-S', '-'] : []), '-t', this.name], { encoding: 'utf8' });
   }
 
   /** Waits for the command to exit; its status, or null on timeout. */

@@ -4,6 +4,7 @@ import { formatParamValue, type ParamSpec } from '../../core/params.ts';
 import { FAMILIES, makeGame } from '../../games/index.ts';
 import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import { io } from '../io.ts';
+import { hanging } from '../../tui/wrap.ts';
 import { botsCheckCommand } from './bots-check.ts';
 
 type Args = { 'bots-dir': string[]; json: boolean };
@@ -22,6 +23,26 @@ function optionList(bot: AnyBot): { name: string; description: string; expected:
   }));
 }
 
+/**
+ * The bots as text, wrapped to `width` between words with each continuation under its text
+ * (Infinity: one line per item, for pipes).
+ */
+export function botsText(registry: BotRegistry, width: number): string {
+  const lines: string[] = [];
+  for (const b of registry.bots) {
+    lines.push(...hanging(`${b.name} — `, b.description, width), ...hanging('  file:  ', b.file, width));
+    if (b.transport === 'process') lines.push(...hanging('  runs:  ', `${b.command.join(' ')}  (in ${b.cwd}; JSON-lines protocol, docs/PROTOCOL.md)`, width));
+    const options = optionList(b.bot);
+    const pad = Math.max(0, ...options.map((o) => o.name.length));
+    for (const o of options) {
+      lines.push(...hanging(`  :${`${o.name}=`.padEnd(pad + 1)}  `, `${o.description}: ${o.expected}${o.default !== undefined ? ` (default ${o.default})` : ''}`, width));
+    }
+    lines.push(...hanging('  plays: ', families(b.bot).join(', ') || '(none of the registered families)', width), '');
+  }
+  lines.push(...hanging('', 'Choose a bot with options as name:key=value,key=value, e.g. minimax:depth=8 or hybrid:threshold=14.', width));
+  return lines.join('\n');
+}
+
 /** Prints one line per file discovery skipped; they make the command exit 2. */
 export function reportProblems(registry: BotRegistry): void {
   for (const p of registry.problems) io().err(`arena: skipped ${p.file}: ${p.reason}`);
@@ -38,6 +59,7 @@ export const botsCommand: CommandModule<object, Args> = {
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as unknown as Argv<Args>,
   async handler(args) {
+    const out = io();
     const registry = await discoverBots(args['bots-dir']);
     if (args.json) {
       const doc = {
@@ -54,17 +76,7 @@ export const botsCommand: CommandModule<object, Args> = {
       };
       io().out(JSON.stringify(doc, null, 2));
     } else {
-      const lines: string[] = [];
-      for (const b of registry.bots) {
-        lines.push(`${b.name} — ${b.description}`, `  file:  ${b.file}`);
-        if (b.transport === 'process') lines.push(`  runs:  ${b.command.join(' ')}  (in ${b.cwd}; JSON-lines protocol, docs/PROTOCOL.md)`);
-        for (const o of optionList(b.bot)) {
-          lines.push(`  :${o.name}=  ${o.description}: ${o.expected}${o.default !== undefined ? ` (default ${o.default})` : ''}`);
-        }
-        lines.push(`  plays: ${families(b.bot).join(', ') || '(none of the registered families)'}`, '');
-      }
-      lines.push('Choose a bot with options as name:key=value,key=value, e.g. minimax:depth=8 or hybrid:threshold=14.');
-      io().out(lines.join('\n'));
+      io().out(botsText(registry, out.isTTY ? (process.stdout.columns || 80) - 1 : Infinity));
     }
     reportProblems(registry);
   },

@@ -22,10 +22,20 @@ export function tournamentSpecs(cwd: string = process.cwd()): string[] {
  */
 export async function runHomeMenu(run: (argv: readonly string[]) => Promise<number>): Promise<number> {
   if (!io().isTTY) throw new Error('runHomeMenu needs a terminal; print the help instead');
-  let next: readonly string[] | null = null;
   const { render, createElement, HomeApp } = await loadInk();
-  const app = render(createElement(HomeApp, { specs: tournamentSpecs(), families: FAMILIES, onChoose: (argv) => void (next = argv) }));
-  await app.waitUntilExit();
-  const argv = next as readonly string[] | null;
-  return argv ? run(argv) : 0;
+  for (;;) {
+    let next: readonly string[] | null = null;
+    const app = render(createElement(HomeApp, { specs: tournamentSpecs(), families: FAMILIES, onChoose: (argv) => void (next = argv) }));
+    await app.waitUntilExit();
+    const argv = next as readonly string[] | null;
+    if (!argv) return 0;
+    // Listing the bots is a look, not a job: the menu comes back below the list.
+    if (!RETURNS_TO_MENU.has(argv.join(' '))) return run(argv);
+    const code = await run(argv);
+    if (code !== 0) return code;
+    io().out('');
+  }
 }
+
+/** Home menu choices after which the menu opens again. */
+const RETURNS_TO_MENU = new Set(['bots']);
