@@ -17,15 +17,20 @@ import { run } from './run.ts';
 const NEW_BOTS = mkdtempSync(join(tmpdir(), 'arena-fuzz-'));
 const RESULTS = mkdtempSync(join(tmpdir(), 'arena-fuzz-out-'));
 
+/** The module of a top-level command (the CLI loads only the one that runs). */
+async function moduleOf(name: string): Promise<CommandModule> {
+  return (await COMMANDS.find((c) => c.command.split(' ')[0] === name)!.load()) as unknown as CommandModule;
+}
+
 /** A valid call of each command (the base every mutation starts from) and the path of its module. */
 const BASES: readonly { path: string[]; args: string[]; module: CommandModule }[] = [
-  { path: ['games'], args: [], module: COMMANDS.find((c) => c.command === 'games')! as CommandModule },
-  { path: ['bots'], args: [], module: COMMANDS.find((c) => c.command === 'bots')! as CommandModule },
-  { path: ['bots', 'check'], args: ['greedy', '--isolation', 'none'], module: botsCheckCommand as CommandModule },
-  { path: ['analyze'], args: ['subtraction', '--n', '13'], module: COMMANDS.find((c) => String(c.command).startsWith('analyze'))! as CommandModule },
-  { path: ['tournament'], args: ['tournaments/quick.json', '--out', RESULTS], module: COMMANDS.find((c) => String(c.command).startsWith('tournament'))! as CommandModule },
-  { path: ['play'], args: ['piles', '--bot', 'optimal'], module: COMMANDS.find((c) => String(c.command).startsWith('play'))! as CommandModule },
-  { path: ['new-bot'], args: ['fuzzed', '--dir', NEW_BOTS], module: COMMANDS.find((c) => String(c.command).startsWith('new-bot'))! as CommandModule },
+  { path: ['games'], args: [], module: await moduleOf('games') },
+  { path: ['bots'], args: [], module: await moduleOf('bots') },
+  { path: ['bots', 'check'], args: ['greedy', '--isolation', 'none'], module: botsCheckCommand as unknown as CommandModule },
+  { path: ['analyze'], args: ['subtraction', '--n', '13'], module: await moduleOf('analyze') },
+  { path: ['tournament'], args: ['tournaments/quick.json', '--out', RESULTS], module: await moduleOf('tournament') },
+  { path: ['play'], args: ['piles', '--bot', 'optimal'], module: await moduleOf('play') },
+  { path: ['new-bot'], args: ['fuzzed', '--dir', NEW_BOTS], module: await moduleOf('new-bot') },
 ];
 
 /** Values no integer, count, seed, time or choice flag accepts. */
