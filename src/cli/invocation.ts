@@ -5,10 +5,8 @@
  */
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT as ROOT } from '../platform/paths.ts';
 
-/** The package root (where package.json and bin/ are). */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'arena.mjs');
 
 function real(path: string): string | null {

@@ -1,13 +1,15 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../platform/paths.ts';
 import { ArenaError, UsageError } from '../core/errors.ts';
 import type { CommandModule } from 'yargs';
 import { io } from './io.ts';
 import { checkFlags, failureMessage, lastOfRepeated, type DeclaredOptions, type FailureContext } from './strict.ts';
 
 /** The package's version, for `--version`. */
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * Every CLI command, one module each under `src/cli/commands/`, loaded only when it runs: a

@@ -32,7 +32,8 @@ export const newBotCommand: CommandModule<object, Args> = {
     const dir = resolve(args.dir ?? BUILTIN_BOTS_DIR);
     const file = join(dir, `${name}.ts`);
     if (existsSync(file)) throw new UsageError(`${file} already exists; pick another name or edit that file`);
-    const registry = await discoverBots(args.dir === undefined ? [] : [dir]);
+    // A folder that does not exist yet is made below; only an existing one can hold a namesake.
+    const registry = await discoverBots(args.dir === undefined || !existsSync(dir) ? [] : [dir]);
     const twin = registry.bots.find((b) => b.name === name);
     if (twin) throw new UsageError(`A bot named \`${name}\` already exists in ${twin.file}; pick another name`);
     mkdirSync(dir, { recursive: true });
