@@ -3,9 +3,9 @@
  * argument, a misspelled flag, a stray word, a flag given twice or an unquoted variant id is one
  * line and exit 2, never a stack trace, never a half-run command.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROOT, arena, isUsageError, shell } from './spawn.ts';
@@ -92,6 +92,30 @@ describe('a new user at the command line (real bin)', { timeout: 60_000 }, () =>
       expect(r.code).toBe(0);
       expect(r.out.trim()).toBe(VERSION);
     }
+  });
+});
+
+describe('the commands the arena prints are the ones that run (real bin)', () => {
+  const hint = (r: { out: string }): string => /check it: {2}(.*) bots check/.exec(r.out)?.[1] ?? r.out;
+  const PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
+
+  it('inside the project without a global install: npx arena; elsewhere: the bin by its path', { timeout: 60_000 }, async () => {
+    const inside = await arena(['new-bot', 'hinted', '--dir', mkdtempSync(join(tmpdir(), 'arena-hint-'))], { env: { PATH } });
+    expect(hint(inside)).toBe('npx arena');
+    const outside = await arena(['new-bot', 'hinted', '--dir', mkdtempSync(join(tmpdir(), 'arena-hint-'))], { env: { PATH }, cwd: tmpdir() });
+    expect(hint(outside)).toBe(`node ${join(ROOT, 'bin', 'arena.mjs')}`);
+  });
+
+  it('installed on PATH the way `npm link` / `npm install -g .` does it (a bin symlink): plain arena, from any folder', { timeout: 60_000 }, async () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'arena-global-'));
+    mkdirSync(join(prefix, 'bin'));
+    symlinkSync(join(ROOT, 'bin', 'arena.mjs'), join(prefix, 'bin', 'arena'));
+    const env = { PATH: `${join(prefix, 'bin')}:${PATH}` };
+    const version = await shell('arena', ['--version'], { env, cwd: tmpdir() });
+    expect(version.code, version.err).toBe(0);
+    expect(version.out.trim()).toBe(VERSION);
+    const made = await shell('arena', ['new-bot', 'hinted', '--dir', mkdtempSync(join(tmpdir(), 'arena-hint-'))], { env, cwd: tmpdir() });
+    expect(hint(made)).toBe('arena');
   });
 });
 

@@ -74,7 +74,7 @@ describe('resolveBot and options', async () => {
     const choice = resolveBot(registry, 'hybrid:threshold=20,early=random');
     expect(choice.options).toEqual({ threshold: 20, early: 'random' });
     expect(choice.label).toBe('hybrid:threshold=20,early=random');
-    expect(resolveBot(registry, 'minimax').options).toEqual({ depth: 64 });
+    expect(resolveBot(registry, 'minimax').options).toEqual({ depth: 64, nodes: 20_000 });
   });
 
   it('labels a bot canonically: options equal to their defaults are left out', () => {
