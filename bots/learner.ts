@@ -32,10 +32,11 @@ export default defineBot({
   },
   // Win/loss games only: a proof that the mover cannot win is then a proof of a loss.
   supports: (game) => game.family !== 'end-game' && game.params['scoring'] !== 'points',
-  choose({ game, state, moves, rng, deadline, options, store }) {
+  choose({ game, state, moves, rng, deadline, options, store, clockStopped }) {
     const known = knowledgeOf(store, game.id);
     // The clock is only a safety net (stop 20% early); the node budget decides.
     const result = learnerSearch(game, state, known, options.nodes, Date.now() + (deadline - Date.now()) * 0.8);
+    if (result.clockStopped) clockStopped?.();
     const learned = new Map<string, boolean>();
     const remember = (s: unknown, win: boolean | undefined): void => {
       const key = String(game.key(s));

@@ -51,6 +51,8 @@ export interface LearnerSearch<M> {
   readonly proved: ReadonlyMap<string, boolean>;
   /** Nodes expanded. */
   readonly nodes: number;
+  /** True when `stopAt` (the clock) cut the search before its budget: the move may then differ from run to run. */
+  readonly clockStopped: boolean;
 }
 
 /**
@@ -67,13 +69,18 @@ export function learnerSearch<S, M>(
 ): LearnerSearch<M> {
   const proved = new Map<string, boolean>();
   let nodes = 0;
+  let clockStopped = false;
   const solve = (s: S): boolean | undefined => {
     const over = game.outcome(s);
     if (over) return over.winner === game.toMove(s);
     const key = String(game.key(s));
     const hit = known.get(key) ?? proved.get(key);
     if (hit !== undefined) return hit;
-    if (nodes >= budget || ((nodes & 255) === 0 && Date.now() > stopAt)) return undefined;
+    if (nodes >= budget) return undefined;
+    if ((nodes & 255) === 0 && Date.now() > stopAt) {
+      clockStopped = true;
+      return undefined;
+    }
     nodes++;
     let open = false;
     for (const m of game.moves(s)) {
@@ -101,7 +108,7 @@ export function learnerSearch<S, M>(
   }
   const win = move !== undefined ? true : children.length === moves.length && children.every((c) => c === true) ? false : undefined;
   if (win !== undefined) proved.set(String(game.key(state)), win);
-  return { win, move, children, proved, nodes };
+  return { win, move, children, proved, nodes, clockStopped };
 }
 
 /**
