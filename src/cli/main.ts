@@ -6,6 +6,7 @@ import { PACKAGE_ROOT } from '../platform/paths.ts';
 import { ArenaError, UsageError } from '../core/errors.ts';
 import type { CommandModule } from 'yargs';
 import { io } from './io.ts';
+import { setThemeFromCli } from './load-ink.ts';
 import { checkFlags, failureMessage, lastOfRepeated, type DeclaredOptions, type FailureContext } from './strict.ts';
 
 /** The package's version, for `--version`. */
@@ -110,6 +111,8 @@ function strictMiddleware(words: readonly string[]) {
     const options = y.getOptions();
     if (y.getStrict() || y.getStrictOptions()) checkFlags(words, options);
     lastOfRepeated(parsed, options);
+    const theme = parsed['theme'];
+    if (theme === 'light' || theme === 'dark' || theme === 'auto') setThemeFromCli({ theme });
   };
 }
 
@@ -151,6 +154,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .alias('h', 'help')
     .version(VERSION)
     .alias('v', 'version')
+    .option('theme', {
+      choices: ['auto', 'light', 'dark'],
+      global: true,
+      describe: 'colours for a light or dark terminal background (auto: from COLORFGBG, else dark; also ARENA_THEME)',
+    })
     .wrap(Math.min(100, process.stdout.columns || 100))
     // Runs inside each command with that command's own options, before yargs validates.
     .middleware(strictMiddleware(words) as never, true)

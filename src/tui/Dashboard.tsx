@@ -13,6 +13,7 @@ import { RatingsChart } from './RatingsChart.tsx';
 import { SprtBar } from './SprtBar.tsx';
 import { StandingsTable } from './StandingsTable.tsx';
 import { useTheme } from './theme.ts';
+import { tooSmall } from './Screen.tsx';
 
 /** What the dashboard's keys can do to the run. */
 export interface DashboardControls {
@@ -102,6 +103,26 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
     }
   });
 
+  // A terminal too small for the layout gets one line saying so; the keys still work.
+  const small = tooSmall(w ?? stdout.columns ?? 80, h ?? stdout.rows ?? 24);
+  // Printed once above everything; kept mounted (a remount would print the log again).
+  const log = (
+    <Static items={model.log as LogEntry[]}>
+      {(entry, i) => (
+        <Text key={i} {...(entry.warn ? theme.warn : theme.muted)}>
+          {entry.text}
+        </Text>
+      )}
+    </Static>
+  );
+  if (small) {
+    return (
+      <>
+        {log}
+        <Text>{`${small}; ${live.done}/${live.total} games${live.finished ? ', finished (q closes)' : ' (q stops)'}`}</Text>
+      </>
+    );
+  }
   const shownView: View = live.finished && view === 'live' ? 'standings' : view;
   // At most a few test bars: a gauntlet against many bots keeps its undecided tests in view first.
   const bars = [...model.sprt].sort((x, y) => Number(x.decision !== null) - Number(y.decision !== null)).slice(0, 6);
@@ -109,13 +130,7 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   const table = model.standings?.pooled;
   return (
     <>
-      <Static items={model.log as LogEntry[]}>
-        {(entry, i) => (
-          <Text key={i} {...(entry.warn ? theme.warn : theme.muted)}>
-            {entry.text}
-          </Text>
-        )}
-      </Static>
+      {log}
       <Box flexDirection="column" width={width}>
         <DashboardHeader model={model} width={width} paused={paused} />
         {bars.map((r) => (
@@ -131,7 +146,7 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
         {model.failedBots.map((f) => (
           <Text key={f.bot} {...theme.bad} wrap="truncate-end">{`${f.bot} could not start and forfeits every game: ${f.reason}`}</Text>
         ))}
-        {help ? <DashboardHelp pauseWorks={pauseWorks} /> : null}
+        {help ? <DashboardHelp pauseWorks={pauseWorks} finished={live.finished !== null} /> : null}
         {!help && shownView === 'live' ? (
           <LiveGames games={model.live} gameOf={gameOf} width={width} height={body} />
         ) : null}

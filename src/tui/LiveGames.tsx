@@ -47,7 +47,7 @@ export function LiveGames({ games, gameOf, width, height }: Props) {
         {shown.map((g, i) => {
           const view = views[i]!;
           return (
-            <Box key={g.key} width={boxW} flexDirection="column" borderStyle="round" paddingX={1}>
+            <Box key={g.key} width={boxW} flexDirection="column" {...(theme.plain ? {} : { borderStyle: 'round' as const })} paddingX={1}>
               <Text wrap="truncate-end">
                 <Text bold>{`#${g.index + 1} `}</Text>
                 <Text {...theme.you}>{g.seats.first}</Text>

@@ -4,7 +4,8 @@ import { ArenaError } from '../core/errors.ts';
 import type { Seat } from '../core/game.ts';
 import { Board } from './Board.tsx';
 import { boardView, outcomeText, pictureLines } from './board-view.ts';
-import { footer, KEYS } from './keys.ts';
+import { footer, KEYS, type Binding } from './keys.ts';
+import { KeyHelp } from './KeyHelp.tsx';
 import { fmtDuration } from './layout.ts';
 import { MoveList } from './MoveList.tsx';
 import { Review } from './Review.tsx';
@@ -67,8 +68,25 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
     setError(null);
   };
 
+  const [help, setHelp] = useState(false);
+  // Every key of the screen as it is now: the move list, the coin cursor, or the end of the game.
+  const keys: (readonly [Binding, string])[] =
+    play.outcome !== null
+      ? [[KEYS.again, 'play again'], [KEYS.explain, 'why your first mistake lost'], [KEYS.undo, 'take back your last move (and play on)'], [KEYS.help, 'show or hide this help'], [KEYS.quit, 'quit']]
+      : [
+          ...(cursorOn
+            ? ([[KEYS.cursorMove, KEYS.cursorMove.help], [KEYS.mark, KEYS.mark.help], [KEYS.take, KEYS.take.help], [KEYS.unmark, KEYS.unmark.help]] as const)
+            : ([[KEYS.up, 'and ↓ choose a move'], [KEYS.choose, KEYS.choose.help], [KEYS.typeMove, KEYS.typeMove.help], [KEYS.erase, KEYS.erase.help], [KEYS.clear, KEYS.clear.help]] as const)),
+          ...(view.kind === 'coins' ? ([[KEYS.cursor, KEYS.cursor.help]] as const) : []),
+          [KEYS.hints, KEYS.hints.help],
+          [KEYS.explain, KEYS.explain.help],
+          [KEYS.undo, KEYS.undo.help],
+          [KEYS.help, 'show or hide this help'],
+          [KEYS.quit, 'quit'],
+        ];
   useInput((input, key) => {
-    if (KEYS.quit.match(input, key)) onEnd('quit');
+    if (KEYS.help.match(input, key)) setHelp((h) => !h);
+    else if (KEYS.quit.match(input, key)) onEnd('quit');
     // Undo works after the end too: take back the losing move and play on.
     else if (KEYS.undo.match(input, key)) setError(play.undo() ? null : 'nothing to undo yet');
     else if (KEYS.explain.match(input, key)) setExplain((e) => !e);
@@ -109,7 +127,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
         <Text bold>{game.title}</Text>
         <Text {...theme.muted}>{` · you play ${human} against ${opponent.label}`}</Text>
       </Text>
-      <Box marginY={1} paddingX={1} borderStyle="round" flexDirection="column">
+      <Box marginY={1} paddingX={1} {...(theme.plain ? {} : { borderStyle: 'round' as const })} flexDirection="column">
         <Board
           game={game}
           state={play.state}
@@ -129,6 +147,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
         </Text>
       ) : null}
       {error ? <Text {...theme.bad}>{error}</Text> : null}
+      {help ? <KeyHelp keys={keys} /> : null}
       {hint ? (
         <Text>
           <Text {...theme.warn}>hint: </Text>
@@ -164,6 +183,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
               [KEYS.hints, hints ? 'hide hints' : 'hints'],
               [KEYS.explain, explain ? 'hide why' : 'why'],
               [KEYS.undo, 'undo'],
+              [KEYS.help, 'keys'],
               [KEYS.quit, 'quit'],
             )}
           </Text>
@@ -186,6 +206,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
               [KEYS.hints, hints ? 'hide hints' : 'hints'],
               [KEYS.explain, explain ? 'hide why' : 'why'],
               [KEYS.undo, 'undo'],
+              [KEYS.help, 'keys'],
               [KEYS.quit, 'quit'],
             )}
           </Text>
@@ -199,7 +220,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
             <Review game={game} solver={solver} plies={play.history} seat={human} maxLines={Math.max(3, height - 22)} explain={explain} />
           </Box>
           {/* Keys only, no menu: an Enter pressed as the game ends must not skip the review. */}
-          <Text bold>{footer([KEYS.again, 'play again'], [KEYS.explain, explain ? 'hide why' : 'why your first mistake lost'], [KEYS.undo, 'take back your last move'], [KEYS.quit, 'quit'])}</Text>
+          <Text bold>{footer([KEYS.again, 'play again'], [KEYS.explain, explain ? 'hide why' : 'why your first mistake lost'], [KEYS.undo, 'take back your last move'], [KEYS.help, 'keys'], [KEYS.quit, 'quit'])}</Text>
         </Box>
       )}
     </Box>

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import type { GameRecord } from '../arena/match.ts';
 import { Board } from './Board.tsx';
 import { footer, KEYS } from './keys.ts';
+import { KeyHelp } from './KeyHelp.tsx';
 import { fmtDuration, windowAround } from './layout.ts';
 import { replayRecord, resultText } from './replay-data.ts';
 import { useTheme } from './theme.ts';
@@ -28,8 +29,20 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
   const [explain, setExplain] = useState(false);
   const n = replay.plies.length;
 
+  const [help, setHelp] = useState(false);
+  const keys = [
+    [KEYS.back, 'previous move'],
+    [KEYS.forward, 'next move'],
+    [KEYS.start, 'start position (also g)'],
+    [KEYS.end, 'final position (also G)'],
+    [KEYS.explain, 'why the position shown is won or lost'],
+    [KEYS.list, 'back to the list of games (also esc)'],
+    [KEYS.help, 'show or hide this help'],
+    [KEYS.quit, 'quit'],
+  ] as const;
   useInput((input, key) => {
-    if (KEYS.quit.match(input, key)) onQuit();
+    if (KEYS.help.match(input, key)) setHelp((h) => !h);
+    else if (KEYS.quit.match(input, key)) onQuit();
     else if (KEYS.list.match(input, key)) onBack();
     else if (KEYS.forward.match(input, key)) setAt((a) => Math.min(n, a + 1));
     else if (KEYS.back.match(input, key)) setAt((a) => Math.max(0, a - 1));
@@ -52,7 +65,7 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
         {` ${resultText(record)}`}
         <Text {...theme.muted}>{` · ${record.variant}`}</Text>
       </Text>
-      <Box marginY={1} paddingX={1} borderStyle="round" flexDirection="column">
+      <Box marginY={1} paddingX={1} {...(theme.plain ? {} : { borderStyle: 'round' as const })} flexDirection="column">
         <Board game={replay.game} state={state} prev={ply?.before} width={width - 4} names={record.seats} />
       </Box>
       <Text>
@@ -89,8 +102,9 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
         <Explain game={replay.game} state={state} title={`ply ${at}`} mover={record.seats[replay.game.toMove(state)]} />
       ) : null}
       {replay.problem ? <Text {...theme.bad}>{replay.problem}</Text> : null}
+      {help ? <KeyHelp keys={keys} /> : null}
       <Text {...theme.muted}>
-        {footer([KEYS.back, 'back'], [KEYS.forward, 'forward'], [KEYS.start, 'start'], [KEYS.end, 'end'], [KEYS.explain, explain ? 'hide why' : 'why'], [KEYS.list, 'games'], [KEYS.quit, 'quit'])}
+        {footer([KEYS.back, 'back'], [KEYS.forward, 'forward'], [KEYS.start, 'start'], [KEYS.end, 'end'], [KEYS.explain, explain ? 'hide why' : 'why'], [KEYS.list, 'games'], [KEYS.help, 'keys'], [KEYS.quit, 'quit'])}
       </Text>
     </Box>
   );

@@ -3,6 +3,7 @@ import { createElement } from 'react';
 import type { EventSink } from '../arena/events.ts';
 import { Dashboard, type DashboardControls } from './Dashboard.tsx';
 import { DashboardStore } from './dashboard-store.ts';
+import { makeTheme, ThemeContext, type ThemeChoice } from './theme.ts';
 
 /** Options of the dashboard sink (tests pass streams; the CLI passes nothing). */
 export interface DashboardSinkOptions {
@@ -23,6 +24,8 @@ export interface DashboardSinkOptions {
    * view browsable) until `q`. Off, it closes at once (`arena tournament --exit`, for scripts).
    */
   readonly stayOpen?: boolean;
+  /** `--theme` as given on the command line. */
+  readonly theme?: ThemeChoice;
 }
 
 /** The dashboard sink, with the moment it has given the terminal back. */
@@ -56,7 +59,7 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
   let settle: () => void = () => {};
   const closed = new Promise<void>((resolve) => (settle = resolve));
   const mount = (): void => {
-    app ??= render(createElement(Dashboard, { store, controls }), {
+    app ??= render(createElement(ThemeContext.Provider, { value: makeTheme(process.env, options.theme ?? {}) }, createElement(Dashboard, { store, controls })), {
       exitOnCtrlC: false, // ctrl-c is `q`: a clean stop with the resume command, not a torn terminal
       patchConsole: false,
       stdout,

@@ -27,6 +27,7 @@ export const KEYS = {
   up: { label: '↑', help: 'previous item', match: (_i: string, k: Key) => k.upArrow },
   down: { label: '↓', help: 'next item', match: (_i: string, k: Key) => k.downArrow },
   choose: { label: 'enter', help: 'play the highlighted (or typed) move', match: (_i: string, k: Key) => k.return },
+  typeMove: { label: '0–9 : - L R', help: 'type a move (filters the list)', match: (i: string, k: Key) => !k.ctrl && !k.meta && i !== '' && [...i].every((c) => /^[0-9:\-LRlr]$/.test(c)) },
   erase: { label: '⌫', help: 'erase a typed character', match: (_i: string, k: Key) => k.backspace || k.delete },
   clear: { label: 'esc', help: 'clear what was typed', match: (_i: string, k: Key) => k.escape },
   again: { label: 'a', help: 'play again', match: char('a') },

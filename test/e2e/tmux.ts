@@ -30,6 +30,16 @@ export class TmuxSession {
     return execFileSync('tmux', ['capture-pane', '-p', ...(joined ? ['-J'] : []), ...(history ? ['-S', '-'] : []), '-t', this.name], { encoding: 'utf8' });
   }
 
+  /** The screen with its colours and attributes as escape sequences (tmux `-e`). */
+  styled(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-e', '-t', this.name], { encoding: 'utf8' });
+  }
+
+  /** Resizes the terminal, as a user dragging its window would. */
+  resize(width: number, height: number): void {
+    execFileSync('tmux', ['resize-window', '-t', this.name, '-x', String(width), '-y', String(height)]);
+  }
+
   /** Waits for the command to exit; its status, or null on timeout. */
   async exited(timeoutMs = 15_000): Promise<number | null> {
     const t0 = Date.now();

@@ -15,8 +15,11 @@ async function choose(keys: readonly string[], specs: readonly string[] = ['tour
   for (let i = 0; i < 50 && !(r.lastFrame() ?? '').includes('Run a tournament'); i++) await settle(20);
   await settle();
   for (const k of keys) {
+    // Each key once the previous one has been drawn (a fixed pause lost keys on a loaded machine).
+    const before = r.lastFrame();
     r.stdin.write(k);
-    await settle();
+    for (let i = 0; i < 50 && chosen === undefined && r.lastFrame() === before; i++) await settle(20);
+    await settle(20);
   }
   return chosen;
 }

@@ -22,10 +22,10 @@ export function tournamentSpecs(cwd: string = process.cwd()): string[] {
  */
 export async function runHomeMenu(run: (argv: readonly string[]) => Promise<number>): Promise<number> {
   if (!io().isTTY) throw new Error('runHomeMenu needs a terminal; print the help instead');
-  const { render, createElement, HomeApp } = await loadInk();
+  const { render, createElement, screen, HomeApp } = await loadInk();
   for (;;) {
     let next: readonly string[] | null = null;
-    const app = render(createElement(HomeApp, { specs: tournamentSpecs(), families: FAMILIES, onChoose: (argv) => void (next = argv) }));
+    const app = render(screen(createElement(HomeApp, { specs: tournamentSpecs(), families: FAMILIES, onChoose: (argv) => void (next = argv) })));
     await app.waitUntilExit();
     const argv = next as readonly string[] | null;
     if (!argv) return 0;

@@ -7,7 +7,7 @@ import { io } from '../io.ts';
 import { STRENGTH_LEVELS, type StrengthLevel } from '../../strategies/index.ts';
 import { loadInk } from '../load-ink.ts';
 
-type Args = { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; 'bots-dir': string[] };
+type Args = { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; 'bots-dir': string[]; plain: boolean };
 
 /** Exit code of an interactive command run without a terminal. */
 const EXIT_NO_TTY = 2;
@@ -56,7 +56,8 @@ export const playCommand: CommandModule<object, Args> = {
       .option('first', { choices: ['me', 'bot'] as const, describe: 'who moves first' })
       .option('seed', { type: 'string', describe: 'seed of the deals and the bot (default: from the clock)' })
       .option('time-per-move', { type: 'string', default: '2000', describe: 'the bot’s time per move, ms' })
-      .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' }) as unknown as Argv<Args>,
+      .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
+      .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
   async handler(args) {
     const game = args.variant !== undefined ? parseVariant(args.variant) : undefined;
     const seed = parseSeed(args.seed) ?? Date.now() >>> 0;
@@ -74,9 +75,9 @@ export const playCommand: CommandModule<object, Args> = {
       }
     }
     if (!requireTerminal('play')) return;
-    const { render, createElement, PlayApp } = await loadInk();
+    const { render, createElement, screen, PlayApp } = await loadInk({ plain: args.plain });
     const app = render(
-      createElement(PlayApp, {
+      screen(createElement(PlayApp, {
         families: FAMILIES,
         opponents: opponentsOf(registry),
         seed,
@@ -84,7 +85,7 @@ export const playCommand: CommandModule<object, Args> = {
         ...(game ? { game } : {}),
         ...(opponent ? { opponent } : {}),
         ...(args.first ? { first: args.first } : {}),
-      }),
+      })),
     );
     await app.waitUntilExit();
   },

@@ -4,7 +4,7 @@ import { readGames } from '../../tui/replay-data.ts';
 import { requireTerminal } from './play.ts';
 import { loadInk } from '../load-ink.ts';
 
-type Args = { dir: string; game?: string };
+type Args = { dir: string; game?: string; plain: boolean };
 
 /** `arena replay <results dir> [--game N]`: step through a logged game, each move judged by the solver. */
 export const replayCommand: CommandModule<object, Args> = {
@@ -13,7 +13,8 @@ export const replayCommand: CommandModule<object, Args> = {
   builder: (y: Argv) =>
     y
       .positional('dir', { type: 'string', demandOption: true, describe: 'a results folder, e.g. tournaments/results/classic-20261122-043525' })
-      .option('game', { type: 'string', describe: 'open game number N (as listed: #N) at once' }) as unknown as Argv<Args>,
+      .option('game', { type: 'string', describe: 'open game number N (as listed: #N) at once' })
+      .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
   async handler(args) {
     const records = readGames(args.dir);
     if (records.length === 0) throw new UsageError(`No finished games in ${args.dir} yet`);
@@ -27,8 +28,8 @@ export const replayCommand: CommandModule<object, Args> = {
       }
     }
     if (!requireTerminal('replay')) return;
-    const { render, createElement, ReplayApp } = await loadInk();
-    const app = render(createElement(ReplayApp, { records, ...(initial !== undefined ? { initial } : {}) }));
+    const { render, createElement, screen, ReplayApp } = await loadInk({ plain: args.plain });
+    const app = render(screen(createElement(ReplayApp, { records, ...(initial !== undefined ? { initial } : {}) })));
     await app.waitUntilExit();
   },
 };
