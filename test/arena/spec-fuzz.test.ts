@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ArenaError } from '../../src/core/errors.ts';
 import { createRng, type Rng } from '../../src/core/rng.ts';
 import { discoverBots } from '../../src/hosting/index.ts';
-import { readSpecFile } from '../../src/arena/spec.ts';
+import { parseJsonText, validateSpec } from '../../src/arena/spec.ts';
 import { prepareTournament } from '../../src/arena/tournament.ts';
 import { run } from '../cli/run.ts';
 import { arena, isUsageError } from '../cli/spawn.ts';
@@ -58,7 +58,7 @@ describe('tournament spec fuzz (seeded)', () => {
       const file = join(DIR, `spec-${i}.json`);
       writeFileSync(file, text);
       try {
-        prepareTournament(readSpecFile(file), registry, file);
+        prepareTournament(validateSpec(parseJsonText(readFileSync(file, 'utf8'), file), file), registry, file);
         continue; // still valid: nothing to check
       } catch (err) {
         if (!(err instanceof ArenaError) || err.message.includes('\n')) {
