@@ -17,9 +17,13 @@ requireSupportedNode();
 module.enableCompileCache?.();
 // React's development build makes every Ink render about twice as slow.
 process.env.NODE_ENV ??= 'production';
-const compiled = compiledMain(join(dirname(fileURLToPath(import.meta.url)), '..'));
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const compiled = compiledMain(root);
 if (compiled) await import(pathToFileURL(compiled).href);
 else {
+  // The sources' own compiler settings (react-jsx) from any working folder: tsx otherwise looks for
+  // a tsconfig from the folder the arena runs in, and outside the project compiled JSX for a global React.
+  process.env.TSX_TSCONFIG_PATH ??= join(root, 'tsconfig.json');
   const { register: registerEsm } = await import('tsx/esm/api');
   const { register: registerCjs } = await import('tsx/cjs/api');
   registerEsm();

@@ -119,6 +119,18 @@ describe('the commands the arena prints are the ones that run (real bin)', () =>
   });
 });
 
+describe('npm start', () => {
+  it("runs tournaments/classic.json, whose description counts its games right", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    expect(pkg.scripts.start).toMatch(/tournament tournaments\/classic\.json$/);
+    const spec = JSON.parse(readFileSync(join(ROOT, 'tournaments', 'classic.json'), 'utf8')) as { description: string; bots: string[]; games: unknown[]; deals: number };
+    const pairs = (spec.bots.length * (spec.bots.length - 1)) / 2;
+    const games = pairs * spec.games.length * spec.deals * 2;
+    expect(spec.description).toContain(`${games.toLocaleString('en')} games`);
+    expect(spec.description).toContain(`${spec.deals} deals`);
+  });
+});
+
 describe('the documents a new user reads', () => {
   it('carry no notes left for the project’s authors (an HTML comment to a "lead" opened docs/EXTERNAL-BOTS.md)', async () => {
     const { readdirSync: list } = await import('node:fs');
