@@ -10,6 +10,8 @@ import { discoverBots } from '../hosting/index.ts';
 import { plainReporter } from '../tui/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
 import { io } from './io.ts';
+import { cliName } from './invocation.ts';
+import { themeFromCli } from './load-ink.ts';
 
 /*
  * What `arena tournament` and `arena match` share: their flags, the spec built from a file and
@@ -19,7 +21,7 @@ import { io } from './io.ts';
 /** The flags `arena tournament` and `arena match` both take (how games are played, where results go, output). */
 export function runOptions(y: Argv): Argv {
   return y
-    .option('games', { type: 'string', describe: 'variants, comma-separated: "subtraction{moves=1,5,8,10;n=50..200},piles"' })
+    .option('games', { type: 'string', array: true, nargs: 1, describe: 'variants, comma-separated: "subtraction{moves=1,5,8,10;n=50..200},piles"' })
     .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings)' })
     .option('seed', { type: 'string', describe: 'master seed' })
     .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
@@ -35,6 +37,7 @@ export function runOptions(y: Argv): Argv {
     .option('adjudicate', { type: 'boolean', describe: 'end a game once the solver knows its exact result (both bots having moved)' })
     .option('queue', { type: 'string', describe: 'play on `arena worker` processes through this Redis: redis://host:6379[/db]' })
     .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
+    .option('exit', { type: 'boolean', default: false, describe: 'close the dashboard when the run ends (default: it stays on the final standings until q)' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
     .option('report', { type: 'string', describe: 'write the HTML report when the run ends (default: report.html in the results folder)' });
 }
@@ -44,10 +47,10 @@ export const EXIT_INTERRUPTED = 130;
 
 /** The command line that continues an interrupted tournament's results folder. */
 function resumeCommand(dir: string): string {
-  return `arena tournament --resume ${JSON.stringify(dir)}`;
+  return `${cliName()} tournament --resume ${JSON.stringify(dir)}`;
 }
 
-/** yargs gives an array when a flag is repeated. */
+/** `--bots` and `--games` are lists (repeating them joins the lists); other flags keep their last value. */
 export type Flag = string | string[];
 
 /** The flags `arena tournament` and `arena match` share. */
@@ -68,6 +71,8 @@ export type RunArgs = {
   queue?: Flag;
   plain: boolean;
   json: boolean;
+  /** Close the dashboard when the run ends (default: it stays on the final standings until q). */
+  exit?: boolean;
   report?: Flag;
   format?: Flag;
   champion?: Flag;
@@ -187,10 +192,15 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const out = io();
   const pause = new PauseGate(); // the dashboard's `p`
   // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
-  const sink =
+  const dashboard =
     out.isTTY && !args.plain && !args.json
-      ? (await loadDashboardSink()).dashboardSink({ controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand } })
-      : plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
+      ? (await loadDashboardSink()).dashboardSink({
+          controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand },
+          stayOpen: args.exit !== true,
+          theme: themeFromCli(),
+        })
+      : null;
+  const sink = dashboard ?? plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
   // Queued: this process coordinates and `arena worker` processes play (BullMQ is loaded only then).
   const executor = spec.queue !== undefined ? (await import('../arena/queue-executor.ts')).queueExecutor(spec.queue) : undefined;
   const controller = new AbortController();
@@ -209,6 +219,8 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       ...(executor ? { executor } : {}),
       ...(resumeDir !== undefined ? { resumeDir } : {}),
     });
+    // The dashboard stays on the final standings until q; nothing is printed below it before.
+    await dashboard?.closed;
     if (result.interrupted) {
       if (args.json) out.err(`Interrupted; resume with: ${resumeCommand(result.dir)}`);
       if (args.report !== undefined) out.err('No report: the tournament was interrupted (resume it with --report)');

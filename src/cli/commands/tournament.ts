@@ -17,7 +17,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
     runOptions(
       y
         .positional('spec', { type: 'string', describe: 'tournament spec (JSON), e.g. tournaments/classic.json' })
-        .option('bots', { type: 'string', describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all)' })
+        .option('bots', { type: 'string', array: true, nargs: 1, describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all)' })
         .option('format', { type: 'string', describe: 'round-robin (default: every pair plays) or gauntlet (--champion against each other bot)' })
         .option('champion', { type: 'string', describe: "a gauntlet's champion, one of --bots (e.g. minimax:depth=6)" })
         .option('resume', { type: 'string', describe: 'continue an interrupted tournament from its results folder' }),
