@@ -104,7 +104,7 @@ interface Pending {
   readonly id: number;
   readonly t0: number;
   readonly timer: NodeJS.Timeout;
-  readonly resolve: (r: { ok: true; move: string; ms: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }) => void;
+  readonly resolve: (r: { ok: true; move: string; ms: number; clock?: boolean } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }) => void;
 }
 
 /** One running program; plays one game at a time. */
@@ -301,7 +301,7 @@ class BotProcess {
     }
     this.#pending = null;
     clearTimeout(p.timer);
-    p.resolve({ ok: true, move: parsed.move, ms: performance.now() - p.t0 });
+    p.resolve(parsed.clock ? { ok: true, move: parsed.move, ms: performance.now() - p.t0, clock: true } : { ok: true, move: parsed.move, ms: performance.now() - p.t0 });
   }
 
   /** Output that is not a move: the game is forfeited and the process, out of step, replaced. */
@@ -333,7 +333,7 @@ class BotProcess {
   }
 
   /** Sends a move request and waits for the answer, the deadline or the process's end. */
-  request(msg: Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type'> & { readonly nativeOf?: () => string }): Promise<{ ok: true; move: string; ms: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }> {
+  request(msg: Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type'> & { readonly nativeOf?: () => string }): Promise<{ ok: true; move: string; ms: number; clock?: boolean } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }> {
     if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: this.dead, ms: 0 });
     return new Promise((resolve) => {
       const id = this.#nextId++;
@@ -500,7 +500,8 @@ class ProcessSession implements BotSession {
     if (!answer.ok) return answer;
     try {
       // The host's own Game parses the text into one of the legal moves (MoveError otherwise).
-      return { ok: true, move: game.parseMove(answer.move, state), ms: answer.ms };
+      const move = game.parseMove(answer.move, state);
+      return answer.ok && answer.clock ? { ok: true, move, ms: answer.ms, clock: true } : { ok: true, move, ms: answer.ms };
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       return { ok: false, kind: 'illegal-move', reason: `answered ${show(answer.move)}: ${why}`, ms: answer.ms };

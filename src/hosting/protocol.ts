@@ -109,7 +109,7 @@ export function parseHelloReply(line: string): { ok: true; name: string | null }
 
 /** A line a bot wrote while a move was requested: a move text (with the id it answers, if any) or garbage. */
 export type MoveLine =
-  | { readonly ok: true; readonly move: string; readonly id: number | null }
+  | { readonly ok: true; readonly move: string; readonly id: number | null; /** `"clock": true`: the deadline, not the bot's budget, ended its search */ readonly clock: boolean }
   | { readonly ok: false; readonly reason: string; readonly id?: number | null; readonly error?: string };
 
 /** Parses a bot's answer to `move-request`: `{"move": "13-15"}`, optionally with `"id"` and `"type": "move"`. */
@@ -136,7 +136,7 @@ export function parseMoveLine(line: string): MoveLine {
     return { ok: false, reason: `answered ${show(value)}: expected \`move\` to be a string in GAMES.md notation, got ${show(move)}` };
   }
   if (id !== undefined && !Number.isSafeInteger(id)) return { ok: false, reason: `answered ${show(value)}: expected \`id\` to be an integer, got ${show(id)}` };
-  return { ok: true, move, id: (id as number | undefined) ?? null };
+  return { ok: true, move, id: (id as number | undefined) ?? null, clock: o['clock'] === true };
 }
 
 /** A long line shortened for a message (the full line is in the bot's log). */

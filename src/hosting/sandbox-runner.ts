@@ -69,8 +69,9 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
     if (!game) return write({ type: 'error', id, reason: 'internal: move requested before a game was opened' });
     const { state, moves } = deserialize(Buffer.from(native, 'base64')) as { state: unknown; moves: readonly unknown[] };
     let move: unknown;
+    let clock = false;
     try {
-      move = await bot.choose({ game, state, moves, seat, rng, deadline: t0 + timeMs, options, store });
+      move = await bot.choose({ game, state, moves, seat, rng, deadline: t0 + timeMs, options, store, clockStopped: () => void (clock = true) });
     } catch (err) {
       return write({ type: 'error', id, reason: errorText(err) });
     }
@@ -80,7 +81,7 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
     } catch (err) {
       return write({ type: 'error', id, reason: `returned something that is not a move (${errorText(err)})` });
     }
-    write({ type: 'move', id, move: text });
+    write(clock ? { type: 'move', id, move: text, clock: true } : { type: 'move', id, move: text });
   };
 
   // One request at a time, in order: a move waits for the previous message's work.

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { arena } from '../cli/spawn.ts';
+import { sandboxProblem } from '../../src/platform/sandbox.ts';
 
 /** The games of a results folder in schedule order, without their timings. */
 function games(out: string): { key: string; moves: unknown; outcome: unknown; termination: unknown; clockStops?: unknown }[] {
@@ -37,10 +38,10 @@ describe('determinism of the built-in bots (real bin)', () => {
     expect(second).toEqual(first);
   });
 
-  it('when the clock cuts a search short, the game record says so (clockStops per seat)', { timeout: 120_000 }, async () => {
+  it.each(['none', 'worker', ...(sandboxProblem() === null ? ['sandbox'] : [])])('when the clock cuts a search short, the game record says so (clockStops per seat; isolation %s)', { timeout: 120_000 }, async (isolation) => {
     const out = mkdtempSync(join(tmpdir(), 'arena-det-clock-'));
     // A node budget far beyond 40 ms a move: the clock, the safety net, ends the searches.
-    const r = await arena(['tournament', '--bots', 'minimax:nodes=100000000,random', '--games', 'coins{board=triangle;rows=6}', '--deals', '1', '--time-per-move', '40', '--isolation', 'none', '--plain', '--out', out]);
+    const r = await arena(['tournament', '--bots', 'minimax:nodes=100000000,random', '--games', 'coins{board=triangle;rows=6}', '--deals', '1', '--time-per-move', '40', '--isolation', isolation, '--plain', '--out', out]);
     expect(r.code, r.err).toBe(0);
     const stopped = games(out).filter((g) => g.clockStops);
     expect(stopped.length).toBeGreaterThan(0);

@@ -49,8 +49,10 @@ describe('protocol messages', () => {
 
 describe('parsing what a bot writes', () => {
   it('accepts {"move": text} with or without an id', () => {
-    expect(parseMoveLine('{"move":"13-15"}')).toEqual({ ok: true, move: '13-15', id: null });
-    expect(parseMoveLine(' {"type": "move", "move": "L", "id": 7} ')).toEqual({ ok: true, move: 'L', id: 7 });
+    expect(parseMoveLine('{"move":"13-15"}')).toEqual({ ok: true, move: '13-15', id: null, clock: false });
+    expect(parseMoveLine(' {"type": "move", "move": "L", "id": 7} ')).toEqual({ ok: true, move: 'L', id: 7, clock: false });
+    // A bot whose deadline cut its search short says so; the game record counts it (clockStops).
+    expect(parseMoveLine('{"move":"5","id":2,"clock":true}')).toEqual({ ok: true, move: '5', id: 2, clock: true });
   });
 
   it('rejects garbage with a reason that shows what came', () => {
