@@ -94,8 +94,12 @@ process.on('exit', () => {
   for (const p of LIVE) p.killNow();
 });
 
-/** What runtimes write when they run out of memory (Node, V8, Python, C++, C). */
-const OOM_TEXT = /out of memory|\bOOM\b|allocation failed|Cannot allocate memory|MemoryError|bad_alloc/i;
+/**
+ * What runtimes write when they run out of memory (Node, V8, Python, C++, C). Node 20 says "Array
+ * buffer allocation failed" of a buffer past the address-space cap, Node 24 "Failed to allocate
+ * memory" (ERR_MEMORY_ALLOCATION_FAILED).
+ */
+const OOM_TEXT = /out of memory|\bOOM\b|allocation failed|failed to allocate memory|ERR_MEMORY_ALLOCATION_FAILED|Cannot allocate memory|MemoryError|bad_alloc/i;
 
 /** A line longer than this without a newline is garbage (a bot dumping binary, say). */
 const MAX_LINE = 1 << 20;

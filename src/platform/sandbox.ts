@@ -155,7 +155,12 @@ export function sandboxProblem(): string | null {
   const plan = sandboxPlan(['/bin/true'], [], '/', { addressSpaceMb: 256, cpuSeconds: 5, fileSizeMb: 1, processes: 16, openFiles: 64 });
   const run = spawnSync(plan.file, plan.args, { env: plan.env, encoding: 'utf8', timeout: 10_000, ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid! } : {}) });
   if (run.status !== 0) {
-    const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0];
+    const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0] ?? '';
+    // A bind source the sandbox's user cannot reach (as root the sandbox runs as nobody, who cannot
+    // enter /root: a Node.js installed under a root home, e.g. by nvm) is not a namespace problem.
+    if (/Can't find source path/.test(why)) {
+      return (checked = `isolation sandbox cannot show its bot ${asRoot() ? 'user (nobody, as the arena runs as root)' : 'process'} a path it needs (bwrap: ${why}); install Node.js (now ${nodeRuntimeDir()}) where every user can read it, e.g. under /usr/local or /opt`);
+    }
     return (checked = `isolation sandbox cannot create its namespaces here (bwrap: ${why}); enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run where bubblewrap works`);
   }
   return (checked = null);

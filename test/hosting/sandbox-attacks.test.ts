@@ -100,7 +100,13 @@ const problem = sandboxProblem();
 const connections: string[] = [];
 let listener: Server;
 
-describe.skipIf(problem !== null)('isolation sandbox against attacker bots', () => {
+// Under CI the sandbox must work (.ci/run installs bubblewrap): there a problem fails these tests
+// instead of skipping them.
+describe.skipIf(problem !== null && !process.env['CI'])('isolation sandbox against attacker bots', () => {
+  it('can run on this machine', () => {
+    expect(problem).toBeNull();
+  });
+
   beforeAll(async () => {
     // Open to everyone, as a careless machine would be: only the sandbox stands in the way (the
     // sandbox runs as nobody when the tests run as root).
