@@ -5,10 +5,26 @@
  * `arena worker` processes), and hands back each finished game. The runner folds every result
  * once, by its place in the schedule, so a result that arrives twice (a retried job) is harmless.
  */
+import type { Isolation } from '../hosting/index.ts';
 import type { ArenaEvent } from './events.ts';
 import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
 import type { PairJob } from './schedule.ts';
+
+/** How a run's bots are hosted and judged: settings that travel with every pair, whoever plays it. */
+export interface PairSettings {
+  readonly isolation: Isolation;
+  /** Isolation of particular bots, by name (the rest use `isolation`). */
+  readonly botIsolation?: Readonly<Record<string, Isolation>>;
+  /** CPU seconds per sandboxed process. */
+  readonly cpuSeconds?: number;
+  /** Tell bots the game's key, which names both bots. */
+  readonly revealOpponents?: boolean;
+  readonly memoryMb: number;
+  readonly prepareTimeoutMs: number;
+  /** End games whose exact value the variant's solver knows (`--adjudicate`; see `exactJudge`). */
+  readonly adjudicate?: boolean;
+}
 
 /** What the runner offers an executor while it runs. */
 export interface ExecutionContext {

@@ -7,33 +7,22 @@ import type { BotDataSettings } from '../platform/bot-store.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AnyGame } from '../core/game.ts';
 import { createHost, moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec, type Isolation } from '../hosting/index.ts';
-import type { ExecutionContext, Executor } from './executor.ts';
+import type { ExecutionContext, Executor, PairSettings } from './executor.ts';
 import { LiveTracker } from './live.ts';
 import { exactJudge, playMatch, type GameRecord, type MatchOptions } from './match.ts';
 import type { GameJob } from './schedule.ts';
 
 /** What a local pool needs: the bots, the variants and the host settings of the run. */
-export interface LocalPoolOptions {
+export interface LocalPoolOptions extends PairSettings {
   readonly entrants: readonly { readonly spec: BotSpec; readonly entry: BotEntry }[];
   readonly variants: readonly AnyGame[];
   readonly concurrency: number;
-  readonly isolation: Isolation;
-  /** Isolation of particular bots, by name (the rest use `isolation`). */
-  readonly botIsolation?: Readonly<Record<string, Isolation>>;
-  /** CPU seconds per sandboxed process. */
-  readonly cpuSeconds?: number;
-  /** Tell bots the game's key, which names both bots. */
-  readonly revealOpponents?: boolean;
-  readonly memoryMb: number;
-  readonly prepareTimeoutMs: number;
   /** The results folder (external bots' stderr logs go under it). */
   readonly resultsDir: string;
   /** The bots' persistent stores (`ctx.store`): one folder per bot under a root. */
   readonly botData?: BotDataSettings;
   /** Extra time after a deadline before a bot is out of time (ms). */
   readonly graceMs?: number;
-  /** End games whose exact value the variant's solver knows (`--adjudicate`; see `exactJudge`). */
-  readonly adjudicate?: boolean;
 }
 
 /** Plays pairs on this machine with `concurrency` matches at once. */

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ArenaError } from '../core/errors.ts';
-import type { Isolation } from '../hosting/index.ts';
+import type { PairSettings } from './executor.ts';
 import type { GameRecord } from './match.ts';
 import type { PairJob } from './schedule.ts';
 
@@ -49,19 +49,7 @@ export type QueueBot =
   | { readonly kind: 'external'; readonly name: string };
 
 /** The host settings of a tournament, as every worker applies them. */
-export interface QueueSettings {
-  readonly isolation: Isolation;
-  /** Isolation per bot name, where the spec sets one. */
-  readonly botIsolation?: Readonly<Record<string, Isolation>>;
-  /** CPU seconds per sandboxed process. */
-  readonly cpuSeconds?: number;
-  /** Whether bots learn their opponent's name. */
-  readonly revealOpponents?: boolean;
-  readonly memoryMb: number;
-  readonly prepareTimeoutMs: number;
-  /** End games whose exact value the variant's solver knows (`--adjudicate`). */
-  readonly adjudicate?: boolean;
-}
+export type QueueSettings = PairSettings;
 
 /**
  * One BullMQ job: a game pair with everything needed to play it anywhere (DESIGN.md "Growing past
