@@ -4,15 +4,14 @@
  * bots that answer at once, so the figure is the protocol's cost, not thinking time. Target: a
  * median under 1 ms.
  */
-import { existsSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcessHost } from '../src/hosting/index.ts';
 import { createRng } from '../src/core/rng.ts';
 import { parseVariant } from '../src/games/index.ts';
-import { report } from './util.ts';
+import { moveRoundTrips, report } from './util.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const logs = mkdtempSync(join(tmpdir(), 'protocol-bench-'));
@@ -34,17 +33,9 @@ for (const bot of bots) {
     const state = game.deal(createRng(1));
     const moves = game.moves(state);
     const session = await host.open({ key: 'bench', variant, seat: 'first', rngSeed: 1 });
-    const times: number[] = [];
-    for (let i = 0; i < N; i++) {
-      const t = performance.now();
-      const reply = await session.move(state, moves, 1000);
-      times.push(performance.now() - t);
-      if (!reply.ok) throw new Error(`${bot.label}: ${reply.reason}`);
-    }
+    const trips = await moveRoundTrips(session, state, moves, N, bot.label);
     session.close();
-    times.sort((a, b) => a - b);
-    const at = (q: number): string => `${(times[Math.floor(q * (N - 1))]! * 1000).toFixed(0)} µs`;
-    report(`${bot.label}: move round trip, ${game.family} (${moves.length} legal moves), ${N} requests`, `median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}`);
+    report(`${bot.label}: move round trip, ${game.family} (${moves.length} legal moves), ${N} requests`, trips);
   }
   await host.close();
 }

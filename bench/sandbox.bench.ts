@@ -12,7 +12,7 @@ import { createRng } from '../src/core/rng.ts';
 import { parseVariant } from '../src/games/index.ts';
 import { createHost, discoverBots, resolveBot, type BotHost } from '../src/hosting/index.ts';
 import { sandboxProblem } from '../src/platform/sandbox.ts';
-import { report } from './util.ts';
+import { moveRoundTrips, report } from './util.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const logs = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
@@ -35,13 +35,7 @@ async function measure(label: string, bot: string, isolation: 'worker' | 'sandbo
   await host.start();
   report(`${label}: start (first process or thread ready)`, `${(performance.now() - t0).toFixed(1)} ms`);
   const session = await host.open({ key: 'bench', variant, seat: 'first', rngSeed: 1 });
-  const times: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const t = performance.now();
-    const reply = await session.move(state, moves, 1000);
-    times.push(performance.now() - t);
-    if (!reply.ok) throw new Error(`${label}: ${reply.reason}`);
-  }
+  const trips = await moveRoundTrips(session, state, moves, N, label);
   session.close();
   // A second process: the bundle is built, so this is the start-up per bot process.
   const t1 = performance.now();
@@ -50,9 +44,7 @@ async function measure(label: string, bot: string, isolation: 'worker' | 'sandbo
   const second = performance.now() - t1;
   again.close();
   await host.close();
-  times.sort((a, b) => a - b);
-  const at = (q: number): string => `${(times[Math.floor(q * (N - 1))]! * 1000).toFixed(0)} µs`;
-  report(`${label}: move round trip (${moves.length} legal moves), ${N} requests`, `median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}`);
+  report(`${label}: move round trip (${moves.length} legal moves), ${N} requests`, trips);
   report(`${label}: a later game's first move (reuses the warm process)`, `${second.toFixed(1)} ms`);
 }
 

@@ -1,4 +1,5 @@
 /** Helpers shared by the benchmarks. */
+import type { BotSession } from '../src/hosting/index.ts';
 
 /** Runs `fn` `runs` times (after one warm-up when `warmup`) and returns the median wall time in ms. */
 export function medianMs(fn: () => void, runs = 5, warmup = true): number {
@@ -16,4 +17,21 @@ export function medianMs(fn: () => void, runs = 5, warmup = true): number {
 /** Prints one aligned result line: `label ........ value`. */
 export function report(label: string, value: string): void {
   console.log(`${label.padEnd(56, ' ')} ${value}`);
+}
+
+/**
+ * Asks `session` for a move `n` times on one position and returns the round trips' median, p90 and
+ * p99 as text (µs); a fault stops the bench with `label` and the reason.
+ */
+export async function moveRoundTrips(session: BotSession, state: unknown, moves: readonly unknown[], n: number, label: string): Promise<string> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const reply = await session.move(state, moves, 1000);
+    times.push(performance.now() - t);
+    if (!reply.ok) throw new Error(`${label}: ${reply.reason}`);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number): string => `${(times[Math.floor(q * (n - 1))]! * 1000).toFixed(0)} µs`;
+  return `median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}`;
 }
