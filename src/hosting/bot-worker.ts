@@ -56,6 +56,10 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     }
   };
 
+  /** Set through `ctx.clockStopped` during the current move: one function for the thread, not one per move. */
+  let clock = false;
+  const clockStopped = (): void => void (clock = true);
+
   /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
   const onMove = (id: number, state: unknown, moves: readonly unknown[], deadline: number): Promise<void> | null => {
     if (!game) {
@@ -63,8 +67,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
       return null;
     }
     let reply: unknown;
-    let clock = false;
-    const clockStopped = (): void => void (clock = true);
+    clock = false;
     try {
       reply = bot.choose({ game, state, moves, seat, rng, deadline, options, store, clockStopped });
     } catch (err) {

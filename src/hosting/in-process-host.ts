@@ -219,6 +219,12 @@ class InProcessSession implements BotSession {
 
   /** The last move list the bot received as it was (frozen, deep): the same list again needs no check. */
   #sharedMoves: readonly unknown[] | null = null;
+  /** Set through `ctx.clockStopped` during the current move (one session has one move at a time). */
+  #clock = false;
+  /** One function per session rather than a closure per move: moves take well under a microsecond. */
+  readonly #clockStopped = (): void => {
+    this.#clock = true;
+  };
 
   move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
     if (this.#prepare) {
@@ -241,10 +247,10 @@ class InProcessSession implements BotSession {
     // One clock read per move: the deadline is on the `Date.now()` clock (see `deadlineOf`).
     const t0 = performance.now();
     let reply: unknown;
-    let clock = false;
+    this.#clock = false;
     try {
       reply = this.#bot.choose({
-        clockStopped: () => void (clock = true),
+        clockStopped: this.#clockStopped,
         game: this.#game,
         state: view,
         moves: list,
@@ -260,7 +266,7 @@ class InProcessSession implements BotSession {
     if (!isThenable(reply)) {
       const ms = performance.now() - t0;
       if (ms > timeMs + this.#graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
-      return clock ? { ok: true, move: reply, ms, clock } : { ok: true, move: reply, ms };
+      return this.#clock ? { ok: true, move: reply, ms, clock: true } : { ok: true, move: reply, ms };
     }
     const limit = timeMs + this.#graceMs;
     return new Promise<MoveReply>((resolve) => {
@@ -268,7 +274,7 @@ class InProcessSession implements BotSession {
       reply.then(
         (move) => {
           clearTimeout(timer);
-          resolve(clock ? { ok: true, move, ms: performance.now() - t0, clock } : { ok: true, move, ms: performance.now() - t0 });
+          resolve(this.#clock ? { ok: true, move, ms: performance.now() - t0, clock: true } : { ok: true, move, ms: performance.now() - t0 });
         },
         (err: unknown) => {
           clearTimeout(timer);
