@@ -22,8 +22,10 @@ export interface QueuedTournament extends TournamentEntry {
   readonly id: string;
   /** The pairs queue: waiting (and delayed for a retry), being played, failed for good. */
   readonly pairs: { readonly waiting: number; readonly active: number; readonly failed: number };
-  /** Results not yet folded by the coordinator. */
+  /** Played pairs whose results the coordinator has not yet folded (completed jobs). */
   readonly results: number;
+  /** Reports of jobs a worker could not play, not yet read by the coordinator. */
+  readonly problems: number;
   /** Games played per worker id. */
   readonly games: Readonly<Record<string, number>>;
 }
@@ -50,7 +52,7 @@ async function withRedis<T>(url: string, f: (redis: Redis) => Promise<T>): Promi
 async function counts(redis: Redis, name: string): Promise<Record<string, number>> {
   const queue = new Queue(name, { connection: redis, prefix: PREFIX });
   try {
-    return await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'failed');
+    return await queue.getJobCounts('waiting', 'delayed', 'prioritized', 'active', 'failed', 'completed');
   } finally {
     await queue.close();
   }
@@ -71,7 +73,8 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
         ...entry,
         id,
         pairs: { waiting: (p['waiting'] ?? 0) + (p['delayed'] ?? 0) + (p['prioritized'] ?? 0), active: p['active'] ?? 0, failed: p['failed'] ?? 0 },
-        results: (r['waiting'] ?? 0) + (r['active'] ?? 0),
+        results: p['completed'] ?? 0,
+        problems: (r['waiting'] ?? 0) + (r['active'] ?? 0),
         games,
       });
     }
@@ -90,7 +93,7 @@ export function formatQueueStatus(s: QueueStatus): string {
   if (s.tournaments.length === 0) lines.push('No queued tournament.');
   for (const t of s.tournaments) {
     lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}; results in ${t.dir})`);
-    lines.push(`  pairs: ${t.pairs.waiting} waiting, ${t.pairs.active} being played, ${t.pairs.failed} failed; results not yet folded: ${t.results}`);
+    lines.push(`  pairs: ${t.pairs.waiting} waiting, ${t.pairs.active} being played, ${t.pairs.failed} failed; results not yet folded: ${t.results}${t.problems ? `; problem reports: ${t.problems}` : ''}`);
     const played = Object.entries(t.games);
     if (played.length) lines.push(`  games by worker: ${played.map(([w, n]) => `${w} ${n}`).join(', ')}`);
   }

@@ -2,9 +2,9 @@
  * The queue executor: the coordinator side of `arena tournament --queue redis://…`. It publishes
  * the module bots' bundles (by content hash) and the tournament in Redis, feeds the schedule's
  * game pairs into a BullMQ queue a window at a time, and folds the results that `arena worker`
- * processes send back on a second queue. Each result job completes only once its two lines are
- * durable in the log, so a coordinator killed at any moment loses nothing: the result is handed
- * again to the resumed coordinator, and folded once by its place in the schedule.
+ * processes return with the completed jobs. A completed job is removed only once its two lines are
+ * durable in the log, so a coordinator killed at any moment loses nothing: the resumed coordinator
+ * finds the same completed jobs and folds each once, by its place in the schedule.
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -30,6 +30,7 @@ import {
   WORKERS_KEY,
   type LinkState,
   type PairJobData,
+  type PairResultData,
   type QueueBot,
   type QueueSettings,
   type ResultJobData,
@@ -143,11 +144,12 @@ export class QueueExecutor implements Executor {
     const checkDone = (): void => {
       if (failure || (exhausted && outstanding.size === 0) || (ctx.signal?.aborted ?? false)) finish();
     };
-    const jobOf = (pair: PairJob): { name: string; data: PairJobData; opts: { jobId: string; attempts: number; backoff: { type: 'fixed'; delay: number }; removeOnComplete: true; removeOnFail: true } } => ({
+    const jobOf = (pair: PairJob): { name: string; data: PairJobData; opts: { jobId: string; attempts: number; backoff: { type: 'fixed'; delay: number }; removeOnComplete: false; removeOnFail: true } } => ({
       name: 'pair',
       data: { tournament: id, pair, bots, settings: o.settings },
-      // The id is the pair's place in the schedule: adding it again while it waits or runs is a no-op.
-      opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: true, removeOnFail: true },
+      // The id is the pair's place in the schedule: adding it again while it waits, runs or holds
+      // its result is a no-op. A completed job holds the result until the coordinator removes it.
+      opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
     });
     let feeding: Promise<void> = Promise.resolve();
     const feed = (): void => {
@@ -185,7 +187,7 @@ export class QueueExecutor implements Executor {
       withdrawing = true;
       try {
         for (const p of [...outstanding.values()]) {
-          if (!ctx.unwanted(p)) continue;
+          if (!ctx.unwanted(p) || folding.has(p.index)) continue;
           // A job that has just finished is gone too (remove says 1): its result may be folded
           // meanwhile, so the pair is asked again after the round trip.
           if ((await pairs.remove(`p${p.index}`)) === 1 && ctx.unwanted(p)) {
@@ -198,14 +200,23 @@ export class QueueExecutor implements Executor {
       }
     };
 
-    // Games per worker (this tournament) and when each worker's heartbeat last changed, on this clock.
+    // Games per worker (this tournament), counted here from the results folded (a worker spends no
+    // round trip on it), carried over from before a `--resume`, and copied to Redis with the status
+    // for `arena queue status`.
+    const games = new Map<string, number>(Object.entries(await redis.hgetall(gamesKey(id))).map(([w, n]) => [w, Number(n)]));
+    let gamesChanged = false;
+    // When each worker's heartbeat last changed, on this clock.
     const seen = new Map<string, { beat: number; at: number }>();
     const status = async (): Promise<void> => {
       if (link !== 'connected') {
         ctx.emit({ type: 'queue-status', link, detail: linkDetail, workers: [], queued: outstanding.size });
         return;
       }
-      const [beats, games] = await Promise.all([redis.hgetall(WORKERS_KEY), redis.hgetall(gamesKey(id))]);
+      const beats = await redis.hgetall(WORKERS_KEY);
+      if (gamesChanged) {
+        gamesChanged = false;
+        await redis.hset(gamesKey(id), Object.fromEntries(games));
+      }
       const now = performance.now();
       const workers: WorkerStatus[] = [];
       for (const [wid, text] of Object.entries(beats)) {
@@ -219,8 +230,9 @@ export class QueueExecutor implements Executor {
         if (!last || last.beat !== beat.beat) seen.set(wid, { beat: beat.beat, at: now });
         const since = Math.round((now - seen.get(wid)!.at) / 1000);
         // A worker silent for a minute is gone; it drops off the list (and is retired from Redis by `queue clean`).
-        if (since > 60 && !(Number(games[wid] ?? 0) > 0)) continue;
-        workers.push({ id: wid, host: beat.host, state: beat.state, games: Number(games[wid] ?? 0), lastBeatS: since });
+        const played = games.get(wid) ?? 0;
+        if (since > 60 && played === 0) continue;
+        workers.push({ id: wid, host: beat.host, state: beat.state, games: played, lastBeatS: since });
       }
       workers.sort((a, b) => a.id.localeCompare(b.id));
       ctx.emit({ type: 'queue-status', link, detail: linkDetail, workers, queued: outstanding.size });
@@ -229,39 +241,74 @@ export class QueueExecutor implements Executor {
     this.#statusTimer = setInterval(() => void status().catch(() => {}), everyMs);
     this.#statusTimer.unref();
 
-    // Results: each job's two records are folded, made durable, and only then is the job completed.
-    const onResult = async (job: Job<ResultJobData>): Promise<void> => {
-      const data = job.data;
-      if (data.kind === 'problem') {
-        ctx.emit({ type: 'queue-problem', worker: data.worker, reason: data.reason });
-        if (data.final) {
-          failure ??= new QueueError(`pair ${data.pairIndex} cannot be played: ${data.reason}`);
-          checkDone();
-        }
-        return;
-      }
-      const pair = outstanding.get(data.pairIndex);
+    // A pair's result is its job's return value: the worker completes the job with its two records
+    // (one round trip, which also fetches its next job), and the completed job stays in Redis until
+    // its records are durable here. The coordinator reads completed jobs in batches, folds them,
+    // waits for one group commit and only then removes them, so a coordinator killed at any moment
+    // loses nothing: the resumed one finds the same completed jobs and folds each once.
+    const folding = new Set<number>();
+    const foldPair = async (data: PairResultData): Promise<void> => {
       for (const rec of data.records) {
         // A record that names another place in the schedule is never folded.
         if (rec.index !== data.pairIndex * 2 + rec.seating || ctx.keyAt(rec.index) !== rec.key) {
           ctx.emit({ type: 'queue-problem', worker: data.worker, reason: `dropped a result that is not game ${data.pairIndex * 2 + rec.seating} of this schedule (${rec.key})` });
           return;
         }
+        const fresh = !ctx.isDone(rec.index);
         const behind = ctx.finish(data.retries > 0 ? { ...rec, retries: data.retries } : rec);
+        if (fresh) {
+          games.set(data.worker, (games.get(data.worker) ?? 0) + 1);
+          gamesChanged = true;
+        }
         if (behind) await behind;
       }
-      await ctx.committed();
-      if (pair && ctx.isDone(pair.games[0].index) && ctx.isDone(pair.games[1].index)) {
-        outstanding.delete(data.pairIndex);
+    };
+    let intakeOpen = true;
+    const intake = async (): Promise<void> => {
+      while (intakeOpen) {
+        let jobs: Job<PairJobData, PairResultData>[] = [];
+        if (link === 'connected') {
+          try {
+            jobs = ((await pairs.getJobs(['completed'], 0, 255, true)) as (Job<PairJobData, PairResultData> | undefined)[]).filter((j): j is Job<PairJobData, PairResultData> => j !== undefined && j.returnvalue?.kind === 'pair');
+          } catch {
+            jobs = []; // Redis went away: the link status says so; try again
+          }
+        }
+        if (!intakeOpen) return;
+        if (jobs.length === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          continue;
+        }
+        for (const job of jobs) folding.add(job.returnvalue.pairIndex);
+        for (const job of jobs) await foldPair(job.returnvalue);
+        await ctx.committed();
+        // Durable: the jobs may go (one pipelined round trip for the batch).
+        await Promise.all(jobs.map((job) => job.remove().catch(() => {})));
+        for (const job of jobs) {
+          const index = job.returnvalue.pairIndex;
+          folding.delete(index);
+          const pair = outstanding.get(index);
+          if (pair && ctx.isDone(pair.games[0].index) && ctx.isDone(pair.games[1].index)) outstanding.delete(index);
+        }
         await withdraw();
         feed();
+        checkDone();
       }
-      checkDone();
+    };
+
+    // Problems: a worker that cannot play a job says why on the results queue.
+    const onResult = async (job: Job<ResultJobData>): Promise<void> => {
+      const data = job.data;
+      ctx.emit({ type: 'queue-problem', worker: data.worker, reason: data.reason });
+      if (data.final) {
+        failure ??= new QueueError(`pair ${data.pairIndex} cannot be played: ${data.reason}`);
+        checkDone();
+      }
     };
     const results = new Worker<ResultJobData>(resultsQueueName(id), onResult, {
       connection: redis,
       prefix: PREFIX,
-      concurrency: 64,
+      concurrency: 8,
       lockDuration: o.resultLockMs ?? 5000,
       stalledInterval: Math.max(500, Math.round((o.resultLockMs ?? 5000) / 2)),
       maxStalledCount: 1000,
@@ -274,21 +321,24 @@ export class QueueExecutor implements Executor {
     const onAbort = (): void => checkDone();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     const unpause = ctx.pause ? setInterval(() => !ctx.pause!.paused && outstanding.size < this.concurrency && !exhausted && feed(), 200) : null;
+    const intakeLoop = intake();
     try {
       feed();
       await status().catch(() => {});
       await finished;
     } finally {
+      intakeOpen = false;
       ctx.signal?.removeEventListener('abort', onAbort);
       if (unpause) clearInterval(unpause);
     }
     await feeding.catch(() => {});
     // Results being folded finish first: nothing is handed over once `run` has returned.
+    await intakeLoop;
     await results.close().catch(() => {});
     this.#complete = !failure && exhausted && outstanding.size === 0;
     if (ctx.signal?.aborted) {
       // Early stop: the pairs not started are removed (workers move on); the ones running finish and
-      // wait in the results queue for `--resume` (or `arena queue clean`).
+      // wait, completed, for `--resume` (or `arena queue clean`).
       await pairs.drain().catch(() => {});
     }
     if (failure) throw failure;

@@ -6,11 +6,13 @@
  * Keys (all under the prefix `take-arena`):
  * - `take-arena:tournaments`: hash, tournament id → JSON `TournamentEntry` (workers poll it to find
  *   the queues to serve);
- * - BullMQ queues `pairs-<id>` (one job per game pair) and `results-<id>` (one job per finished
- *   pair, or a worker's report of a job it cannot play);
+ * - BullMQ queues `pairs-<id>` (one job per game pair; a completed job's return value is the pair's
+ *   two records, kept until the coordinator has them on disk) and `results-<id>` (a worker's report
+ *   of a job it cannot play);
  * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot (workers verify the hash);
  * - `take-arena:workers`: hash, worker id → JSON `WorkerBeat`;
- * - `take-arena:t:<id>:games`: hash, worker id → games played for that tournament.
+ * - `take-arena:t:<id>:games`: hash, worker id → games played for that tournament (counted by the
+ *   coordinator from the results it folds, written with its status about once a second).
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -64,26 +66,29 @@ export interface PairJobData {
   readonly settings: QueueSettings;
 }
 
-/** A worker's answer for one job, sent on the results queue. */
-export type ResultJobData =
-  | {
-      readonly kind: 'pair';
-      readonly pairIndex: number;
-      readonly worker: string;
-      /** Times the job had been started before the run that produced this result. */
-      readonly retries: number;
-      /** Exactly two records: seating 0, then seating 1. */
-      readonly records: readonly [GameRecord, GameRecord];
-    }
-  | {
-      /** The worker cannot play the job (a refused bundle, a missing external bot). */
-      readonly kind: 'problem';
-      readonly pairIndex: number;
-      readonly worker: string;
-      readonly reason: string;
-      /** No attempts are left: the tournament cannot finish. */
-      readonly final: boolean;
-    };
+/**
+ * A worker's answer for one pair: the return value of its completed job. The completed job stays in
+ * Redis until the coordinator has made both records durable, then the coordinator removes it.
+ */
+export interface PairResultData {
+  readonly kind: 'pair';
+  readonly pairIndex: number;
+  readonly worker: string;
+  /** Times the job had been started before the run that produced this result. */
+  readonly retries: number;
+  /** Exactly two records: seating 0, then seating 1. */
+  readonly records: readonly [GameRecord, GameRecord];
+}
+
+/** A worker cannot play a job (a refused bundle, a missing external bot): sent on the results queue. */
+export interface ResultJobData {
+  readonly kind: 'problem';
+  readonly pairIndex: number;
+  readonly worker: string;
+  readonly reason: string;
+  /** No attempts are left: the tournament cannot finish. */
+  readonly final: boolean;
+}
 
 /** A tournament in the registry. */
 export interface TournamentEntry {

@@ -1,8 +1,8 @@
 /**
  * The worker side of a queued tournament (`arena worker --queue redis://…`): it watches the
  * registry of tournaments in Redis, serves each one's BullMQ queue of game pairs, plays every pair
- * with the same hosts, isolation and time rules as a local run, and sends the two records back on
- * the tournament's results queue. Module bots come as bundles fetched from Redis and checked
+ * with the same hosts, isolation and time rules as a local run, and sends the two records back as
+ * the pair job's return value. Module bots come as bundles fetched from Redis and checked
  * against the job's content hash; external bots must be installed here under the same name.
  *
  * A worker killed mid-game holds its job's lock no longer: BullMQ's stalled-job check (run by the
@@ -22,7 +22,6 @@ import {
   bundleKey,
   connectRedis,
   firstConnection,
-  gamesKey,
   pairsQueueName,
   PREFIX,
   QueueError,
@@ -31,6 +30,7 @@ import {
   verifiedBundle,
   WORKERS_KEY,
   type PairJobData,
+  type PairResultData,
   type QueueBot,
   type ResultJobData,
   type WorkerBeat,
@@ -55,7 +55,7 @@ export interface QueueWorkerOptions {
 
 /** What the worker holds for one tournament it serves. */
 interface Served {
-  readonly worker: Worker<PairJobData>;
+  readonly worker: Worker<PairJobData, PairResultData>;
   readonly results: Queue<ResultJobData>;
   /** Bot label → its host (started once, kept while the tournament runs). */
   readonly hosts: Map<string, Promise<BotHost>>;
@@ -133,7 +133,7 @@ export class QueueWorker {
     const lockMs = this.#o.lockMs ?? 30_000;
     const dir = mkdtempSync(join(tmpdir(), 'take-arena-queue-'));
     const results = new Queue<ResultJobData>(resultsQueueName(tournament), { connection: redis, prefix: PREFIX });
-    const worker = new Worker<PairJobData>(pairsQueueName(tournament), (job, token) => this.#play(job, token, served), {
+    const worker = new Worker<PairJobData, PairResultData>(pairsQueueName(tournament), (job, token) => this.#play(job, token, served), {
       connection: redis,
       prefix: PREFIX,
       concurrency: this.#o.concurrency ?? 1,
@@ -226,7 +226,7 @@ export class QueueWorker {
   }
 
   /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
-  async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<void> {
+  async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<PairResultData> {
     const { pair } = job.data;
     this.#state = 'working';
     const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1);
@@ -257,12 +257,10 @@ export class QueueWorker {
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    const data: ResultJobData = { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!] };
-    // The result's id is the pair's: a copy already waiting (a job played twice) is not added again.
-    await served.results.add('result', data, { jobId: `r${pair.index}`, removeOnComplete: true, removeOnFail: true });
     this.#played += 2;
-    await this.#redis!.hincrby(gamesKey(job.data.tournament), this.id, 2);
     this.#state = 'idle';
+    // The result travels as the job's return value: completing the job stores it (one round trip).
+    return { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!] };
   }
 
   /**
