@@ -114,6 +114,11 @@ export interface GameStartedEvent {
   readonly seats: { readonly first: string; readonly second: string };
   /** The game in flight, to poll. */
   readonly live: LiveGame;
+  /**
+   * The `arena worker` playing it (queued tournaments): its view is the worker's last published
+   * position, refreshed about ten times a second, not every move.
+   */
+  readonly worker?: string;
 }
 
 /** A game finished and its line is on disk. */

@@ -14,13 +14,14 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { BotEntry, BotSpec } from '../hosting/index.ts';
 import { bundleScript } from '../platform/bundle.ts';
-import type { WorkerStatus } from './events.ts';
+import type { LiveGame, LiveSnapshot, WorkerStatus } from './events.ts';
 import type { ExecutionContext, Executor } from './executor.ts';
 import {
   bundleKey,
   connectRedis,
   contentHash,
   firstConnection,
+  liveChannel,
   gamesKey,
   pairsQueueName,
   PREFIX,
@@ -29,6 +30,7 @@ import {
   TOURNAMENTS_KEY,
   WORKERS_KEY,
   type LinkState,
+  type LiveMessage,
   type PairJobData,
   type PairResultData,
   type QueueBot,
@@ -70,6 +72,32 @@ export async function bundleBot(file: string, name: string): Promise<Buffer> {
   return readFileSync(fileURLToPath(url));
 }
 
+/** A game in flight on a worker, as its last live message showed it: what the dashboard polls. */
+class RemoteLive implements LiveGame {
+  readonly worker: string;
+  over = false;
+  #snapshot: LiveSnapshot;
+
+  constructor(worker: string, snapshot: LiveSnapshot) {
+    this.worker = worker;
+    this.#snapshot = snapshot;
+    this.over = snapshot.position.toMove === null;
+  }
+
+  get ply(): number {
+    return this.#snapshot.ply;
+  }
+
+  update(snapshot: LiveSnapshot): void {
+    this.#snapshot = snapshot;
+    if (snapshot.position.toMove === null) this.over = true;
+  }
+
+  snapshot(): LiveSnapshot {
+    return this.#snapshot;
+  }
+}
+
 /** Plays a tournament's pairs on remote `arena worker` processes through Redis. */
 export class QueueExecutor implements Executor {
   readonly concurrency: number;
@@ -79,6 +107,8 @@ export class QueueExecutor implements Executor {
   #pairs: Queue<PairJobData> | null = null;
   #results: Worker<ResultJobData> | null = null;
   #statusTimer: NodeJS.Timeout | null = null;
+  /** The connection that listens to the workers' live games (only when the sink watches them). */
+  #subscriber: Redis | null = null;
   /** Set when every pair was folded: the tournament's keys can leave Redis. */
   #complete = false;
 
@@ -128,7 +158,7 @@ export class QueueExecutor implements Executor {
     ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url: o.url });
 
     const bots = await this.#publishBots(redis);
-    const entry: TournamentEntry = { name: o.name, dir: o.dir, total: o.total, host: hostname(), pid: process.pid };
+    const entry: TournamentEntry = { name: o.name, dir: o.dir, total: o.total, host: hostname(), pid: process.pid, ...(ctx.wantLive ? { live: true } : {}) };
     const register = (): Promise<unknown> => redis.hset(TOURNAMENTS_KEY, id, JSON.stringify(entry));
     await register();
     const pairs = new Queue<PairJobData>(pairsQueueName(id), { connection: redis, prefix: PREFIX });
@@ -241,6 +271,10 @@ export class QueueExecutor implements Executor {
     this.#statusTimer = setInterval(() => void status().catch(() => {}), everyMs);
     this.#statusTimer.unref();
 
+    // Live boards: the workers' games in flight, as they publish them (when the sink watches).
+    const remote = new Map<number, RemoteLive>();
+    if (ctx.wantLive) this.#subscriber = await this.#watchLive(ctx, remote);
+
     // A pair's result is its job's return value: the worker completes the job with its two records
     // (one round trip, which also fetches its next job), and the completed job stays in Redis until
     // its records are durable here. The coordinator reads completed jobs in batches, folds them,
@@ -248,6 +282,7 @@ export class QueueExecutor implements Executor {
     // loses nothing: the resumed one finds the same completed jobs and folds each once.
     const folding = new Set<number>();
     const foldPair = async (data: PairResultData): Promise<void> => {
+      for (const rec of data.records) remote.delete(rec.index);
       for (const rec of data.records) {
         // A record that names another place in the schedule is never folded.
         if (rec.index !== data.pairIndex * 2 + rec.seating || ctx.keyAt(rec.index) !== rec.key) {
@@ -334,6 +369,8 @@ export class QueueExecutor implements Executor {
     await feeding.catch(() => {});
     // Results being folded finish first: nothing is handed over once `run` has returned.
     await intakeLoop;
+    // No board after the run: late live messages are not heard.
+    this.#subscriber?.disconnect();
     await results.close().catch(() => {});
     this.#complete = !failure && exhausted && outstanding.size === 0;
     if (ctx.signal?.aborted) {
@@ -342,6 +379,47 @@ export class QueueExecutor implements Executor {
       await pairs.drain().catch(() => {});
     }
     if (failure) throw failure;
+  }
+
+  /**
+   * Subscribes to the workers' live games and maps them onto the events a local pool sends: a
+   * `game-started` (with the worker's name) for each game first heard of, a view refreshed by every
+   * later message, a `game-aborted` for a game a worker stopped. A game already folded is never
+   * shown again (a late message), and anything malformed is ignored: live boards are only a view.
+   */
+  async #watchLive(ctx: ExecutionContext, remote: Map<number, RemoteLive>): Promise<Redis> {
+    const sub = this.#redis!.duplicate({ connectionName: `take-arena-live-${this.id}` });
+    sub.on('error', () => {}); // the link status reports outages; ioredis subscribes again on reconnecting
+    sub.on('message', (_channel: string, text: string) => {
+      let message: LiveMessage;
+      try {
+        message = JSON.parse(text) as LiveMessage;
+        if (!Array.isArray(message.games) || !Array.isArray(message.aborted)) return;
+      } catch {
+        return;
+      }
+      for (const g of message.games) {
+        if (typeof g?.index !== 'number' || ctx.isDone(g.index) || ctx.keyAt(g.index) !== g.key) continue;
+        const known = remote.get(g.index);
+        if (known && known.worker === message.worker) {
+          known.update(g.snapshot);
+          continue;
+        }
+        // New, or played again elsewhere (a retried pair): a board of its own.
+        const live = new RemoteLive(message.worker, g.snapshot);
+        remote.set(g.index, live);
+        ctx.emit({ type: 'game-started', index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: g.seats, live, worker: message.worker });
+      }
+      for (const index of message.aborted) {
+        const known = remote.get(index);
+        if (!known || known.worker !== message.worker) continue;
+        remote.delete(index);
+        known.over = true;
+        ctx.emit({ type: 'game-aborted', index, key: ctx.keyAt(index) ?? '' });
+      }
+    });
+    await sub.subscribe(liveChannel(this.id)).catch(() => {});
+    return sub;
   }
 
   /** Removes a finished tournament's queues and keys. */
@@ -362,6 +440,7 @@ export class QueueExecutor implements Executor {
   /** Closes the queues; when the tournament is complete its keys are removed from Redis. */
   async close(): Promise<void> {
     if (this.#statusTimer) clearInterval(this.#statusTimer);
+    this.#subscriber?.disconnect();
     await this.#results?.close().catch(() => {});
     await this.#cleanUp().catch(() => {});
     await this.#pairs?.close().catch(() => {});

@@ -11,12 +11,15 @@
  *   of a job it cannot play);
  * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot (workers verify the hash);
  * - `take-arena:workers`: hash, worker id → JSON `WorkerBeat`;
+ * - pub/sub channel `take-arena:t:<id>:live`: the games in flight on the workers, as `LiveMessage`s
+ *   (only while the coordinator watches live games; a lost message costs a board update, never a result);
  * - `take-arena:t:<id>:games`: hash, worker id → games played for that tournament (counted by the
  *   coordinator from the results it folds, written with its status about once a second).
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ArenaError } from '../core/errors.ts';
+import type { LiveSnapshot } from './events.ts';
 import type { PairSettings } from './executor.ts';
 import type { GameRecord } from './match.ts';
 import type { PairJob } from './schedule.ts';
@@ -31,6 +34,10 @@ export const TOURNAMENTS_KEY = `${PREFIX}:tournaments`;
 export const WORKERS_KEY = `${PREFIX}:workers`;
 /** Games played per worker for one tournament. */
 export const gamesKey = (id: string): string => `${PREFIX}:t:${id}:games`;
+/** The pub/sub channel of a tournament's live games. */
+export const liveChannel = (id: string): string => `${PREFIX}:t:${id}:live`;
+/** How often a worker publishes the positions of its games in flight (ms): at most one message per tick and tournament. */
+export const LIVE_EVERY_MS = 100;
 /** A bot bundle by its content hash. */
 export const bundleKey = (hash: string): string => `${PREFIX}:bundle:${hash}`;
 /** The BullMQ queue of a tournament's game pairs. */
@@ -90,9 +97,31 @@ export interface ResultJobData {
   readonly final: boolean;
 }
 
+/** One game in flight on a worker, as it stood at the worker's last tick. */
+export interface LiveGameData {
+  readonly index: number;
+  readonly key: string;
+  readonly variant: string;
+  readonly deal: number;
+  readonly seats: { readonly first: string; readonly second: string };
+  readonly snapshot: LiveSnapshot;
+}
+
+/**
+ * A worker's tick of live games for one tournament: the games that started or moved since its last
+ * tick, and those it stopped (a second Ctrl-C: handed back to the queue, to be replayed).
+ */
+export interface LiveMessage {
+  readonly worker: string;
+  readonly games: readonly LiveGameData[];
+  readonly aborted: readonly number[];
+}
+
 /** A tournament in the registry. */
 export interface TournamentEntry {
   readonly name: string;
+  /** The coordinator watches live games (its dashboard): workers publish their games in flight. */
+  readonly live?: boolean;
   /** The coordinator's results folder (on its machine). */
   readonly dir: string;
   readonly total: number;

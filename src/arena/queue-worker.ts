@@ -17,11 +17,14 @@ import type { Redis } from 'ioredis';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
 import { createHost, discoverBots, loadBotFile, bundledBotWorkerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec } from '../hosting/index.ts';
+import { LiveTracker } from './live.ts';
 import { exactJudge, playMatch, type GameRecord } from './match.ts';
 import {
   bundleKey,
   connectRedis,
   firstConnection,
+  LIVE_EVERY_MS,
+  liveChannel,
   pairsQueueName,
   PREFIX,
   QueueError,
@@ -29,10 +32,13 @@ import {
   TOURNAMENTS_KEY,
   verifiedBundle,
   WORKERS_KEY,
+  type LiveGameData,
+  type LiveMessage,
   type PairJobData,
   type PairResultData,
   type QueueBot,
   type ResultJobData,
+  type TournamentEntry,
   type WorkerBeat,
 } from './queue-protocol.ts';
 
@@ -61,6 +67,13 @@ interface Served {
   readonly hosts: Map<string, Promise<BotHost>>;
   /** External bots' stderr logs. */
   readonly dir: string;
+  /** The coordinator watches live games: the games in flight are published every `LIVE_EVERY_MS`. */
+  live: boolean;
+  /** Games in flight (when `live`), by schedule index, with the ply last published. */
+  readonly inFlight: Map<number, { readonly meta: Omit<LiveGameData, 'snapshot'>; readonly tracker: LiveTracker; sent: number }>;
+  /** Games stopped since the last tick (handed back to the queue). */
+  aborted: number[];
+  readonly liveTimer: NodeJS.Timeout;
 }
 
 /** Plays queued game pairs until stopped. */
@@ -119,8 +132,16 @@ export class QueueWorker {
       this.id,
       JSON.stringify({ id: this.id, host: hostname(), pid: process.pid, concurrency: this.#o.concurrency ?? 1, games: this.#played, beat: this.#beat, state, at: Date.now() } satisfies WorkerBeat),
     );
-    const ids = Object.keys(await redis.hgetall(TOURNAMENTS_KEY));
+    const registry = await redis.hgetall(TOURNAMENTS_KEY);
+    const ids = Object.keys(registry);
     for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
+    for (const [id, served] of this.#served) {
+      try {
+        served.live = (JSON.parse(registry[id] ?? '{}') as Partial<TournamentEntry>).live === true;
+      } catch {
+        served.live = false;
+      }
+    }
     for (const [id, served] of this.#served) {
       if (ids.includes(id)) continue;
       this.#served.delete(id);
@@ -147,12 +168,35 @@ export class QueueWorker {
     // Connection errors: reported by the link status, retried by BullMQ.
     worker.on('error', () => {});
     results.on('error', () => {});
-    const served: Served = { worker, results, hosts: new Map(), dir };
+    const served: Served = { worker, results, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
+    served.liveTimer.unref();
     this.#served.set(tournament, served);
     this.#log(`serving tournament ${tournament}`);
   }
 
+  /**
+   * Publishes the games in flight that started or moved since the last tick (one message per tick
+   * and tournament, whatever the number of moves): the coordinator's dashboard draws them. Fire and
+   * forget: a message lost (nobody subscribed, Redis away) costs a board update, never a result.
+   */
+  #publishLive(tournament: string, served: Served): void {
+    const redis = this.#redis;
+    if (!served.live || redis?.status !== 'ready') return;
+    const games: LiveGameData[] = [];
+    for (const g of served.inFlight.values()) {
+      if (g.sent === g.tracker.ply && g.sent >= 0) continue;
+      g.sent = g.tracker.ply;
+      games.push({ ...g.meta, snapshot: g.tracker.snapshot() });
+    }
+    const aborted = served.aborted;
+    if (games.length === 0 && aborted.length === 0) return;
+    served.aborted = [];
+    const message: LiveMessage = { worker: this.id, games, aborted };
+    redis.publish(liveChannel(tournament), JSON.stringify(message)).catch(() => {});
+  }
+
   async #retire(served: Served): Promise<void> {
+    clearInterval(served.liveTimer);
     await served.worker.close().catch(() => {});
     await served.results.close().catch(() => {});
     await Promise.all([...served.hosts.values()].map((h) => h.then((x) => x.close()).catch(() => {})));
@@ -243,7 +287,22 @@ export class QueueWorker {
       records = [];
       for (const g of [first, second]) {
         const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
-        records.push(await playMatch(g, game, seats, judge ? { signal, judge } : { signal }));
+        const options = judge ? { signal, judge } : { signal };
+        if (!served.live) {
+          records.push(await playMatch(g, game, seats, options));
+          continue;
+        }
+        // Watched: the match writes its moves into a live view, published by the tick.
+        const labels = { first: g.seats.first.label, second: g.seats.second.label };
+        const tracker = new LiveTracker(game, labels);
+        served.inFlight.set(g.index, { meta: { index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: labels }, tracker, sent: -1 });
+        try {
+          const rec = await playMatch(g, game, seats, { ...options, live: tracker });
+          if (rec.termination === 'interrupted') served.aborted.push(g.index);
+          records.push(rec);
+        } finally {
+          served.inFlight.delete(g.index);
+        }
       }
     } catch (err) {
       if (!(err instanceof QueueError)) throw err;

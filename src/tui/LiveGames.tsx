@@ -53,7 +53,7 @@ export function LiveGames({ games, gameOf, width, height }: Props) {
                 <Text {...theme.you}>{g.seats.first}</Text>
                 <Text {...theme.muted}> vs </Text>
                 <Text {...theme.them}>{g.seats.second}</Text>
-                <Text {...theme.muted}>{` · ${g.variant}`}</Text>
+                <Text {...theme.muted}>{` · ${g.variant}${g.worker !== undefined ? ` · on ${g.worker}` : ''}`}</Text>
               </Text>
               <BoardPicture view={view} width={boxW - 4} names={g.seats} />
               <Text {...theme.muted} wrap="truncate-end">

@@ -11,6 +11,8 @@ export interface LiveBoard extends LiveSnapshot {
   readonly key: string;
   readonly variant: string;
   readonly seats: { readonly first: string; readonly second: string };
+  /** The `arena worker` playing it (queued tournaments). */
+  readonly worker?: string;
 }
 
 /** Everything the dashboard shows, as of one render. */
@@ -360,14 +362,14 @@ export class DashboardStore {
   #liveBoards(): LiveBoard[] {
     const boards: LiveBoard[] = [];
     for (const [i, g] of this.#live) {
-      const { index, key, variant, seats, live } = g.started;
+      const { index, key, variant, seats, live, worker } = g.started;
       if (live.over) {
         this.#live.delete(i); // deleting the current entry while iterating a Map is safe
         continue;
       }
       if (g.board === null || g.board.ply !== live.ply) {
         const s = live.snapshot();
-        g.board = { index, key, variant, seats, ply: s.ply, position: s.position, prevState: s.prevState, last: s.last };
+        g.board = { index, key, variant, seats, ply: s.ply, position: s.position, prevState: s.prevState, last: s.last, ...(worker !== undefined ? { worker } : {}) };
       }
       if (g.board.position.toMove !== null) boards.push(g.board);
     }

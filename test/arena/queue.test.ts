@@ -13,6 +13,7 @@ import type { ArenaEvent } from '../../src/arena/events.ts';
 import { queueExecutor } from '../../src/arena/queue-executor.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../src/arena/queue-protocol.ts';
 import { QueueWorker } from '../../src/arena/queue-worker.ts';
+import { DashboardStore, type LiveBoard } from '../../src/tui/dashboard-store.ts';
 import { run } from '../cli/run.ts';
 import { comparableLog, readLog, runSpec, tempDir, timeless } from './helpers.ts';
 import { HAVE_REDIS, TestRedis } from './redis-server.ts';
@@ -101,9 +102,19 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     expect(() => verifiedBundle(contentHash(bytes), null)).toThrow(/not in Redis/);
   });
 
-  it('three workers, one killed with SIGKILL mid-game: the log equals the local run, the retried pair says so', async () => {
+  it('three workers, one killed with SIGKILL mid-game: the log equals the local run, the retried pair says so; the dashboard draws the workers\' games', async () => {
     const events: ArenaEvent[] = [];
-    const running = runSpec(SPEC, { executor: queueExecutor(redis.url, { statusEveryMs: 200 }), sink: { emit: (e) => events.push(e) } });
+    // The dashboard's store, fed as the dashboard is: its boards are read while the games run.
+    const store = new DashboardStore(1e9);
+    const boards: LiveBoard[] = [];
+    const running = runSpec(SPEC, {
+      executor: queueExecutor(redis.url, { statusEveryMs: 200 }),
+      sink: { detail: 'live', emit: (e) => (events.push(e), store.push(e)) },
+    });
+    const drawing = setInterval(() => {
+      store.flush();
+      boards.push(...store.getSnapshot().live);
+    }, 50);
     const workers = ['w1', 'w2', 'w3'].map((n) => startWorker(redis.url, n));
     try {
       const id = await registeredId(client);
@@ -125,7 +136,16 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
       expect(status?.type === 'queue-status' && status.workers.filter((w) => w.games > 0).length).toBeGreaterThanOrEqual(2);
       // A finished tournament leaves nothing of its own in Redis.
       expect(await client.hgetall(TOURNAMENTS_KEY)).toEqual({});
+      // Live boards: games started on the workers, named by worker, drawn with their moves, and
+      // only games of this schedule (a board's key is the key of its place in the log).
+      const started = events.filter((e) => e.type === 'game-started');
+      expect(started.length).toBeGreaterThan(0);
+      expect(started.every((e) => e.type === 'game-started' && ['w1', 'w2', 'w3'].includes(e.worker ?? ''))).toBe(true);
+      const keys = new Map(log.map((r) => [r.index, r.key]));
+      expect(started.every((e) => e.type === 'game-started' && keys.get(e.index) === e.key)).toBe(true);
+      expect(boards.some((b) => b.worker !== undefined && b.ply > 0 && b.last !== null)).toBe(true);
     } finally {
+      clearInterval(drawing);
       await stopWorkers(workers);
     }
   }, 120_000);

@@ -290,4 +290,20 @@ describe('dashboard of a queued tournament', () => {
     expect(r.frames.join('\n')).toMatch(/Redis redis:\/\/127\.0\.0\.1:6379: reconnecting \(connect ECONNREFUSED\); nothing already logged is lost/);
     expect(r.frames.join('\n')).toMatch(/! worker w2: refused bundle/);
   });
+
+  it('draws the games in flight on workers like local ones, each labelled with its worker', async () => {
+    const store = new DashboardStore(5);
+    const r = render(<Dashboard store={store} controls={{ quit: () => {} }} width={100} height={40} />);
+    unmount = r.unmount;
+    const { steps, play } = recording();
+    // The coordinator's events for a queued game: the same `game-started`, with the worker's name.
+    const push = (e: ArenaEvent): void => store.push(e.type === 'game-started' ? { ...e, worker: 'w1' } : e);
+    const firstMove = steps.findIndex((e) => e.type === 'move');
+    for (const e of steps.slice(0, firstMove + 1)) play(e, push);
+    await settle();
+    const f = r.lastFrame()!;
+    expect(f).toMatch(/#1 optimal vs random · subtraction\{moves=1,2,3;n=12\.\.20\} · on w1/);
+    expect(f).toMatch(/ply 1: optimal played \d in/);
+    expect(f).not.toContain('no games in flight');
+  });
 });
