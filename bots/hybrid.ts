@@ -3,7 +3,7 @@
  * most the threshold ("choose greedily until the list is short enough to plan ahead"). Exact play
  * uses the game's solver, or a full negamax search when the game has none.
  */
-import { defineBot, enumSchema, greedyMove, intSchema, negamaxSearch, solverMove, stopTime, warmSolver } from 'take-arena';
+import { budgetDeadline, defineBot, enumSchema, greedyMove, intSchema, negamaxSearch, solverMove, stopTime, warmSolver } from 'take-arena';
 
 /** Positions the exact search of a game without a solver may visit per move (deterministic; the clock is a safety net). */
 const SEARCH_NODES = 200_000;
@@ -28,16 +28,18 @@ export default defineBot({
   },
   supports: (game) => typeof game.size === 'function',
   prepare: (game) => warmSolver(game),
-  choose({ game, state, moves, rng, deadline, options, clockStopped }) {
+  choose({ game, state, moves, rng, deadline, clock, options, clockStopped }) {
     const size = game.size?.(state) ?? Infinity;
     if (size > options.threshold) {
       return options.early === 'random' ? rng.pick(moves) : greedyMove(game, state, moves, rng);
     }
-    const move = solverMove(game, state, moves, deadline);
+    // Under a time control, a share of the bank rather than all of it (see `budgetDeadline`).
+    const by = budgetDeadline(deadline, clock);
+    const move = solverMove(game, state, moves, by);
     if (move !== undefined) return move;
     // A solver that came back empty ran out of time; a game without one gets a budgeted search.
     if (game.solver?.()) clockStopped?.();
-    const result = negamaxSearch(game, state, moves, { maxDepth: Number.MAX_SAFE_INTEGER, maxNodes: SEARCH_NODES, stopAt: stopTime(deadline) });
+    const result = negamaxSearch(game, state, moves, { maxDepth: Number.MAX_SAFE_INTEGER, maxNodes: SEARCH_NODES, stopAt: stopTime(by) });
     if (result.clockStopped) clockStopped?.();
     return result.move;
   },

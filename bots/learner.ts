@@ -6,7 +6,7 @@
  * losing. Its games depend on the store as it was when the run began (the same store, spec and seed
  * replay move for move); win/loss games only.
  */
-import { defineBot, greedyMove, intSchema, knowledgeKey, decodeKnowledge, learnerSearch, rememberKnowledge, StoreError, type BotStore } from 'take-arena';
+import { budgetDeadline, defineBot, greedyMove, intSchema, knowledgeKey, decodeKnowledge, learnerSearch, rememberKnowledge, StoreError, type BotStore } from 'take-arena';
 
 // The stored table of each variant, read once per store (one store per host, so once per run).
 const tables = new WeakMap<BotStore, Map<string, Map<string, boolean>>>();
@@ -32,10 +32,11 @@ export default defineBot({
   },
   // Win/loss games only: a proof that the mover cannot win is then a proof of a loss.
   supports: (game) => game.family !== 'end-game' && game.params['scoring'] !== 'points',
-  choose({ game, state, moves, rng, deadline, options, store, clockStopped }) {
+  choose({ game, state, moves, rng, deadline, clock, options, store, clockStopped }) {
     const known = knowledgeOf(store, game.id);
     // The clock is only a safety net (stop 20% early); the node budget decides.
-    const result = learnerSearch(game, state, known, options.nodes, Date.now() + (deadline - Date.now()) * 0.8);
+    const by = budgetDeadline(deadline, clock); // under a time control, a share of the bank
+    const result = learnerSearch(game, state, known, options.nodes, Date.now() + (by - Date.now()) * 0.8);
     if (result.clockStopped) clockStopped?.();
     const learned = new Map<string, boolean>();
     const remember = (s: unknown, win: boolean | undefined): void => {

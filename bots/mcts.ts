@@ -3,7 +3,7 @@
  * iteration budget ends each search (1,000 playouts fit 100 ms a move with room to spare); the
  * deadline is a safety net, and when it fires the game's record says so.
  */
-import { defineBot, intSchema, mctsSearch, numberSchema, stopTime } from 'take-arena';
+import { budgetDeadline, defineBot, intSchema, mctsSearch, numberSchema, stopTime } from 'take-arena';
 
 export default defineBot({
   name: 'mcts',
@@ -22,8 +22,8 @@ export default defineBot({
       default: 1.41,
     },
   },
-  choose: ({ game, state, moves, rng, deadline, options, clockStopped }) => {
-    const result = mctsSearch(game, state, moves, rng, { iterations: options.iterations, exploration: options.c, stopAt: stopTime(deadline) });
+  choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped }) => {
+    const result = mctsSearch(game, state, moves, rng, { iterations: options.iterations, exploration: options.c, stopAt: stopTime(budgetDeadline(deadline, clock)) });
     if (result.clockStopped) clockStopped?.();
     return result.move;
   },

@@ -7,7 +7,7 @@
  * only (a table shared across games would make a move depend on which games this worker happened to
  * play before). The deadline is a safety net; when it fires the game's record says so.
  */
-import { defineBot, intSchema, negamaxSearch, stopTime, TranspositionTable, type Rng } from 'take-arena';
+import { budgetDeadline, defineBot, intSchema, negamaxSearch, stopTime, TranspositionTable, type Rng } from 'take-arena';
 
 // One table per game, found by the game's own generator (a new one each game), dropped with it.
 const tables = new WeakMap<Rng, TranspositionTable>();
@@ -38,8 +38,8 @@ export default defineBot({
       default: 20_000,
     },
   },
-  choose: ({ game, state, moves, rng, deadline, options, clockStopped }) => {
-    const result = negamaxSearch(game, state, moves, { maxDepth: options.depth, maxNodes: options.nodes, stopAt: stopTime(deadline), table: tableOf(rng) });
+  choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped }) => {
+    const result = negamaxSearch(game, state, moves, { maxDepth: options.depth, maxNodes: options.nodes, stopAt: stopTime(budgetDeadline(deadline, clock)), table: tableOf(rng) });
     if (result.clockStopped) clockStopped?.();
     return result.move;
   },

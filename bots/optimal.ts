@@ -6,7 +6,7 @@
  * `strength` below 1 (`optimal:strength=0.6`, or `easy`/`medium`) plays that best move with that
  * probability and a random legal move otherwise, from its seeded rng: an opponent a beginner can beat.
  */
-import { atStrength, defineBot, greedyMove, solverMove, strengthOption, warmSolver } from 'take-arena';
+import { atStrength, budgetDeadline, defineBot, greedyMove, solverMove, strengthOption, warmSolver } from 'take-arena';
 
 export default defineBot({
   name: 'optimal',
@@ -14,10 +14,11 @@ export default defineBot({
   options: { strength: strengthOption },
   supports: (game) => game.solver?.() !== undefined,
   prepare: (game) => warmSolver(game),
-  choose({ game, state, moves, deadline, rng, options, clockStopped }) {
+  choose({ game, state, moves, deadline, clock, rng, options, clockStopped }) {
     if (!game.solver?.()) throw new Error(`optimal: ${game.id} has no solver`);
     return atStrength(options.strength, rng, moves, () => {
-      const move = solverMove(game, state, moves, deadline);
+      // Under a time control, a searching solver gets a share of the bank (see `budgetDeadline`).
+      const move = solverMove(game, state, moves, budgetDeadline(deadline, clock));
       if (move !== undefined) return move;
       // Only a searching solver comes back empty: it did not prove the position before the deadline.
       clockStopped?.();

@@ -24,6 +24,11 @@ export interface PairSettings {
   readonly prepareTimeoutMs: number;
   /** End games whose exact value the variant's solver knows (`--adjudicate`; see `exactJudge`). */
   readonly adjudicate?: boolean;
+  /**
+   * How far past its limit (per move or bank) a bot may answer before it loses on time, in ms: the
+   * spec's `timeMarginMs` (`--time-margin`); absent, `DEFAULT_GRACE_MS`.
+   */
+  readonly graceMs?: number;
 }
 
 /** What the runner offers an executor while it runs. */

@@ -21,8 +21,6 @@ export interface LocalPoolOptions extends PairSettings {
   readonly resultsDir: string;
   /** The bots' persistent stores (`ctx.store`): one folder per bot under a root. */
   readonly botData?: BotDataSettings;
-  /** Extra time after a deadline before a bot is out of time (ms). */
-  readonly graceMs?: number;
 }
 
 /** Plays pairs on this machine with `concurrency` matches at once. */
@@ -98,7 +96,8 @@ export class LocalPool implements Executor {
       let o = judges.get(variant);
       if (!o) {
         const judge = this.#options.adjudicate ? exactJudge(games.get(variant)!) : undefined;
-        o = { ...(signal ? { signal } : {}), ...(judge ? { judge } : {}) };
+        const marginMs = this.#options.graceMs;
+        o = { ...(signal ? { signal } : {}), ...(judge ? { judge } : {}), ...(marginMs !== undefined ? { marginMs } : {}) };
         judges.set(variant, o);
       }
       return o;

@@ -2,8 +2,9 @@ import { ArenaError } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { judgeReply } from '../core/referee.ts';
-import { BotStartError, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
+import { BotStartError, DEFAULT_GRACE_MS, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
 import type { GameJob } from './schedule.ts';
+import type { TimeControl } from './time-control.ts';
 
 /**
  * How a game ended: a closed set (fastchess `MatchTermination`). `adjudicated`: stopped by
@@ -24,8 +25,21 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
   readonly start: unknown;
   /** Every move in GAMES.md notation, in order. */
   readonly moves: readonly string[];
-  /** The time each move took its bot, in whole microseconds (parallel to `moves`). */
+  /**
+   * The time each move took its bot, in whole microseconds (parallel to `moves`). Under a time
+   * control it is the think time charged to the bot's bank, measured where the bot runs (its
+   * thread, or reported by its process: see docs/TOURNAMENTS.md "Time controls"); otherwise the
+   * time the host measured around the bot (the round trip through a worker or process).
+   */
   readonly us: readonly number[];
+  /**
+   * Under a time control only: the arena's overhead on each move in whole microseconds (parallel to
+   * `moves`): the round trip its host measured (messages, copies, scheduling) minus the think time in
+   * `us`; 0 for in-process bots, which have no transport. Never charged to a bank.
+   */
+  readonly ovh?: readonly number[];
+  /** The game's time control (each seat's bank: base and increment, ms), absent without one. */
+  readonly timeControl?: TimeControl;
   /** The winner's seat (null for a draw) and, for scored games that ended normally, the scores. */
   readonly outcome: { readonly winner: Seat | null; readonly scores?: readonly [number, number] };
   /** The winner's label, or null for a draw. */
@@ -82,6 +96,12 @@ export interface MatchOptions {
    * Asked after every move once both seats have moved; a known value ends the game with it.
    */
   readonly judge?: (state: unknown) => number | null;
+  /**
+   * How far past its limit a bot may answer (ms; the tournament's `timeMarginMs`, default
+   * `DEFAULT_GRACE_MS`). The hosts cut a silent bot off there; under a time control the match also
+   * forfeits a move whose think time overran the bank by more than this.
+   */
+  readonly marginMs?: number;
 }
 
 /**
@@ -136,6 +156,8 @@ interface GameInPlay {
   /** Moves so far in notation, and each bot's time in integer µs. */
   readonly moves: string[];
   readonly us: number[];
+  /** Each move's arena overhead in integer µs (only under a time control). */
+  readonly ovh: number[] | null;
   /** Moves each seat's bot said were cut short by its clock rather than its own budget. */
   readonly clock: { first: number; second: number };
   readonly sessions: Sessions;
@@ -155,6 +177,11 @@ interface Ending {
 }
 
 const INTERRUPTED: Ending = { outcome: null, termination: 'interrupted', faulty: null, reason: 'tournament interrupted' };
+
+/** Integer µs as ms with one decimal, for reasons. */
+function msText(us: number): string {
+  return (us / 1000).toFixed(1);
+}
 
 /** A forfeit of `seat`: its fault kind and the reason. */
 function forfeit(seat: Seat, termination: FaultKind, reason: string): Ending {
@@ -186,6 +213,7 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     start: played.start,
     moves: played.moves,
     us: played.us,
+    ...(played.ovh ? { ovh: played.ovh, timeControl: job.timeControl! } : {}),
     outcome: out,
     winner: winner === null ? null : job.seats[winner].label,
     termination,
@@ -213,7 +241,8 @@ export async function playMatch(
   if (live) live.state = state;
   // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
   // the first asynchronous reply only, and its listener removed at the end (no per-game leak).
-  const played: GameInPlay = { job, start: game.toJSON(state), moves: [], us: [], clock: { first: 0, second: 0 }, sessions: { first: null, second: null }, abort: null, live };
+  const tc = job.timeControl;
+  const played: GameInPlay = { job, start: game.toJSON(state), moves: [], us: [], ovh: tc ? [] : null, clock: { first: 0, second: 0 }, sessions: { first: null, second: null }, abort: null, live };
   const { moves, us, sessions } = played;
 
   for (const seat of ['first', 'second'] as const) {
@@ -227,9 +256,15 @@ export async function playMatch(
     }
   }
 
-  const limit = job.timePerMoveMs;
+  // Without a time control this is the whole limit, and nothing below touches a clock.
+  const perMove = job.timePerMoveMs ?? Infinity;
   const { judge } = options;
   const moved = { first: false, second: false };
+  // Under a time control: each seat's bank in integer µs (the record's `us` sum to it exactly), and
+  // the one clock object the sessions are shown, updated in place before each move.
+  const bank = tc ? { first: tc.baseMs * 1000, second: tc.baseMs * 1000 } : null;
+  const view = tc ? { remainingMs: 0, incrementMs: tc.incMs, opponentRemainingMs: 0 } : undefined;
+  const marginUs = (options.marginMs ?? DEFAULT_GRACE_MS) * 1000;
   for (;;) {
     const outcome = game.outcome(state);
     if (outcome) return finishGame(played, { outcome, termination: 'normal', faulty: null, reason: null });
@@ -237,20 +272,51 @@ export async function playMatch(
     const legal = game.moves(state);
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
-    const asked = sessions[seat]!.move(state, legal, limit);
+    let limit = perMove;
+    if (bank) {
+      const left = bank[seat];
+      view!.remainingMs = left / 1000;
+      view!.opponentRemainingMs = bank[otherSeat(seat)] / 1000;
+      // The bank limits the move when it is the smaller (whole ms: hosts' messages show the limit).
+      if (left / 1000 < limit) limit = Math.floor(left / 1000);
+    }
+    const asked = sessions[seat]!.move(state, legal, limit, view);
     let reply: MoveReply | null;
     if (!(asked instanceof Promise)) reply = asked;
     else if (!signal) reply = await asked;
     else reply = await Promise.race([asked, (played.abort ??= abortWait(signal)).promise]);
     if (reply === null) return finishGame(played, INTERRUPTED);
+    let spent = 0;
+    let overhead = 0;
+    if (bank) {
+      const left = bank[seat];
+      if (!reply.ok) {
+        if (reply.kind === 'timeout' && limit < perMove) {
+          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted (${msText(left)} ms left): ${reply.reason}`));
+        }
+      } else {
+        // Charged: the bot's own think time where it was measured apart from the round trip (a
+        // thread, a process), else what the host measured around it (in-process: the same thing).
+        const roundTrip = Math.round(reply.ms * 1000);
+        spent = reply.think === undefined ? roundTrip : Math.min(roundTrip, Math.round(reply.think * 1000));
+        overhead = roundTrip - spent;
+        if (spent > left + marginUs) {
+          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted: thought ${msText(spent)} ms with ${msText(left)} ms left (margin ${marginUs / 1000} ms)`));
+        }
+      }
+    }
     const i = judgeReply(game, legal, reply);
     if (typeof i !== 'number') return finishGame(played, forfeit(seat, i.kind, i.reason));
+    if (bank) {
+      bank[seat] = Math.max(0, bank[seat] - spent) + tc!.incMs * 1000;
+      played.ovh!.push(overhead);
+    }
     const move = legal[i];
     const before = state;
     state = game.play(state, move);
     const text = game.formatMove(move);
     moves.push(text);
-    us.push(Math.round(reply.ms * 1000));
+    us.push(bank ? spent : Math.round(reply.ms * 1000));
     moved[seat] = true;
     if (reply.ok && reply.clock) played.clock[seat]++;
     if (live) {

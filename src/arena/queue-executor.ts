@@ -469,6 +469,7 @@ export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'wi
         memoryMb: t.spec.memoryMb,
         prepareTimeoutMs: t.spec.prepareTimeoutMs,
         ...(t.spec.adjudicate ? { adjudicate: true } : {}),
+        ...(t.spec.timeMarginMs !== undefined ? { graceMs: t.spec.timeMarginMs } : {}),
       },
       ...extra,
     });

@@ -287,7 +287,8 @@ export class QueueWorker {
       records = [];
       for (const g of [first, second]) {
         const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
-        const options = judge ? { signal, judge } : { signal };
+        const marginMs = job.data.settings.graceMs;
+        const options = { signal, ...(judge ? { judge } : {}), ...(marginMs !== undefined ? { marginMs } : {}) };
         if (!served.live) {
           records.push(await playMatch(g, game, seats, options));
           continue;

@@ -91,7 +91,8 @@ export interface LogEntry {
 
 /**
  * Decodes one log line (without its newline) into a record, or null when it is not a game line.
- * Reads the compact form (`moves` one string, `us` integer microseconds) and the earlier one
+ * Reads the compact form (`moves` one string, `us` and, under a time control, `ovh` integer
+ * microseconds) and the earlier one
  * (`moves` a list of `{ move, ms }`), so folders written before the compact record still resume.
  */
 export function parseRecordLine(text: string): GameRecord | null {
@@ -109,6 +110,8 @@ export function parseRecordLine(text: string): GameRecord | null {
     const us = raw['us'];
     const list = moves === '' ? [] : moves.split(' ');
     if (!Array.isArray(us) || us.length !== list.length) return null;
+    const ovh = raw['ovh'];
+    if (ovh !== undefined && (!Array.isArray(ovh) || ovh.length !== list.length)) return null;
     raw['moves'] = list;
   } else if (Array.isArray(moves)) {
     const legacy = moves as { move?: unknown; ms?: unknown }[];
@@ -233,7 +236,8 @@ export function recordLine(r: GameRecord): string {
   return (
     `{"index":${r.index},"key":${quote(r.key)},"variant":${quote(r.variant)},"deal":${r.deal},"dealSeed":${r.dealSeed},"seating":${r.seating},` +
     `"seats":{"first":${quote(r.seats.first)},"second":${quote(r.seats.second)}},"botSeeds":{"first":${r.botSeeds.first},"second":${r.botSeeds.second}},` +
-    `"start":${JSON.stringify(r.start)},"moves":${quote(moves)},"us":[${r.us.join(',')}],"outcome":${outcome},` +
+    `"start":${JSON.stringify(r.start)},"moves":${quote(moves)},"us":[${r.us.join(',')}],` +
+    `${r.ovh ? `"ovh":[${r.ovh.join(',')}],"timeControl":{"baseMs":${r.timeControl!.baseMs},"incMs":${r.timeControl!.incMs}},` : ''}"outcome":${outcome},` +
     `"winner":${r.winner === null ? 'null' : quote(r.winner)},"termination":"${r.termination}","faulty":${seatOrNull(r.faulty)},` +
     `"reason":${r.reason === null ? 'null' : quote(r.reason)}` +
     `${r.adjudicated ? `,"adjudicated":{"value":${r.adjudicated.value},"ply":${r.adjudicated.ply}}` : ''}${r.retries ? `,"retries":${r.retries}` : ''}` +

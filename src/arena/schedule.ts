@@ -1,6 +1,7 @@
 import type { Seat } from '../core/game.ts';
 import { deriveSeed } from '../core/rng.ts';
 import type { BotSpec } from '../hosting/index.ts';
+import type { TimeControl } from './time-control.ts';
 
 /**
  * One scheduled game: a self-contained, serializable job whose result is exactly one line of
@@ -24,8 +25,10 @@ export interface GameJob {
   readonly seats: { readonly first: BotSpec; readonly second: BotSpec };
   /** Seed of each seat's bot generator for this game. */
   readonly botSeeds: { readonly first: number; readonly second: number };
-  /** Time limit per move in milliseconds. */
-  readonly timePerMoveMs: number;
+  /** Time limit per move in milliseconds; absent only with a time control (the bank alone limits a move). */
+  readonly timePerMoveMs?: number | undefined;
+  /** Each seat's time bank (`--tc`), absent without one. */
+  readonly timeControl?: TimeControl | undefined;
 }
 
 /**
@@ -47,7 +50,8 @@ export interface ScheduleInput {
   readonly variants: readonly string[];
   readonly bots: readonly BotSpec[];
   readonly deals: number;
-  readonly timePerMoveMs: number;
+  readonly timePerMoveMs?: number;
+  readonly timeControl?: TimeControl;
   /** Whether a bot plays a variant (its `supports`); pairs with an unsupported bot are skipped. */
   readonly supports?: (bot: BotSpec, variant: string) => boolean;
   /** A gauntlet's champion (a bot label): only it plays, against each other bot. Absent: a round robin. */
@@ -150,7 +154,7 @@ export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | '
  * key and two seeds for each.
  */
 export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boolean): Generator<GameJob> {
-  const { seed, variants, bots, deals, timePerMoveMs } = input;
+  const { seed, variants, bots, deals, timePerMoveMs, timeControl } = input;
   const supports = input.supports ?? (() => true);
   const pairs = pairings(bots, input.champion);
   let index = 0;
@@ -179,7 +183,9 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
             seating,
             seats: { first, second },
             botSeeds: { first: botSeed(seed, key, 'first'), second: botSeed(seed, key, 'second') },
+            // Undefined when unset, rather than spread in: no spread per job (jobs travel as JSON, which drops them).
             timePerMoveMs,
+            timeControl,
           };
         }
       }

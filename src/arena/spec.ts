@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { makeGame, parseVariant } from '../games/index.ts';
-import { DEFAULT_PREPARE_TIMEOUT_MS, DEFAULT_SANDBOX_CPU_SECONDS } from '../hosting/index.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, DEFAULT_SANDBOX_CPU_SECONDS } from '../hosting/index.ts';
+import { TIME_CONTROL_EXPECTED, TIME_CONTROL_PATTERN, timeControlProblem } from './time-control.ts';
+
+/** The per-move limit of a spec that sets neither `timePerMoveMs` nor `timeControl` (ms). */
+export const DEFAULT_TIME_PER_MOVE_MS = 1000;
 
 /** A variant in a spec: a variant id string, or a family with raw parameters. */
 export const VariantSpecSchema = z.union([
@@ -69,7 +73,30 @@ export const TournamentSpecSchema = z
       .default(false)
       .describe("End a game as soon as the variant's exact solver knows its result (both bots having moved): termination `adjudicated`"),
     deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings'),
-    timePerMoveMs: z.number().positive().max(3_600_000).default(1000).describe('Time limit per move in milliseconds'),
+    timePerMoveMs: z
+      .number()
+      .positive()
+      .max(3_600_000)
+      .optional()
+      .describe(`Time limit per move in milliseconds (default ${DEFAULT_TIME_PER_MOVE_MS}; with \`timeControl\`, none unless set: a move may then use the whole bank)`),
+    timeControl: z
+      .string()
+      .regex(new RegExp(TIME_CONTROL_PATTERN), { error: `expected ${TIME_CONTROL_EXPECTED}`, abort: true })
+      .superRefine((text, ctx) => {
+        const problem = timeControlProblem(text);
+        if (problem) ctx.addIssue({ code: 'custom', message: `expected ${problem}`, abort: true });
+      })
+      .optional()
+      .describe(
+        'A time bank per bot and game, as cutechess writes it: "10+0.1" is 10 s per game plus 0.1 s added after each move. Each move\'s think time is taken from the bank; a move longer than the bank (plus `timeMarginMs`) loses on time. With `timePerMoveMs` too, a move is limited by whichever is smaller',
+      ),
+    timeMarginMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .describe(`How far past its limit (per move or bank) a bot may answer before it loses on time: room for the arena's own overhead, in milliseconds (default ${DEFAULT_GRACE_MS})`),
     prepareTimeoutMs: z
       .number()
       .positive()
@@ -296,7 +323,11 @@ function pathText(path: readonly PropertyKey[]): string {
 /** Validates a parsed spec; throws a one-line SpecError naming the field. */
 export function validateSpec(raw: unknown, where = 'spec'): TournamentSpec {
   const parsed = TournamentSpecSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    // The per-move default applies only without a time control (then the bank alone limits a move).
+    const spec = parsed.data;
+    return spec.timePerMoveMs === undefined && spec.timeControl === undefined ? { ...spec, timePerMoveMs: DEFAULT_TIME_PER_MOVE_MS } : spec;
+  }
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => `\`${k}\``).join(', ');

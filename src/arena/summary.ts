@@ -1,5 +1,5 @@
 import { cpus as cpuList, platform, release } from 'node:os';
-import type { Termination } from './match.ts';
+import type { GameRecord, Termination } from './match.ts';
 import type { SprtStatus } from './sprt.ts';
 import type { Standings, StandingsTable } from './standings.ts';
 
@@ -30,6 +30,8 @@ export interface TournamentSummary {
   };
   /** One sequential test per pairing, when the spec has `sprt`. */
   readonly sprt?: readonly SprtResult[];
+  /** Under a time control: the bots' think time apart from the arena's overhead (clock-dependent, like `run`). */
+  readonly time?: TimeTotals;
   /** Bots that could not be started (they forfeit every game). */
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly standings: Standings;
@@ -39,6 +41,53 @@ export interface TournamentSummary {
    * (ms; a resumed run counts only itself), and the machine.
    */
   readonly run?: RunInfo;
+}
+
+/**
+ * The moves of a run under a time control, timed two ways: the bots' think time (what their banks
+ * were charged, the records' `us`) and the arena's overhead on top (messages, copies, scheduling:
+ * the records' `ovh`). Sums of whole microseconds, so exact in any order and after a resume.
+ */
+export interface TimeTotals {
+  /** Moves with both times (every move played under the time control). */
+  readonly moves: number;
+  readonly thinkMs: number;
+  readonly overheadMs: number;
+  /** Mean and largest overhead of one move, in µs. */
+  readonly meanOverheadUs: number;
+  readonly maxOverheadUs: number;
+}
+
+/** Folds records' think and overhead times into `TimeTotals` (records without `ovh` are passed over). */
+export class TimeTally {
+  #moves = 0;
+  #thinkUs = 0;
+  #overheadUs = 0;
+  #maxOverheadUs = 0;
+
+  add(rec: GameRecord): void {
+    const ovh = rec.ovh;
+    if (!ovh) return;
+    this.#moves += ovh.length;
+    for (let i = 0; i < ovh.length; i++) {
+      const o = ovh[i]!;
+      this.#overheadUs += o;
+      if (o > this.#maxOverheadUs) this.#maxOverheadUs = o;
+      this.#thinkUs += rec.us[i]!;
+    }
+  }
+
+  /** The totals so far, or null before any timed move. */
+  totals(): TimeTotals | null {
+    if (this.#moves === 0) return null;
+    return {
+      moves: this.#moves,
+      thinkMs: this.#thinkUs / 1000,
+      overheadMs: this.#overheadUs / 1000,
+      meanOverheadUs: Math.round(this.#overheadUs / this.#moves),
+      maxOverheadUs: this.#maxOverheadUs,
+    };
+  }
 }
 
 /** The clock and machine facts of a run, for reports. */

@@ -15,8 +15,9 @@ import { createLogKey, GUARD_FILES, lockResultsDir, LogChain, readLogKey, repair
 import { pairings, pairOf, scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize, type ScheduleInput } from './schedule.ts';
 import { InOrder, pairScore, sprtConfig, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
 import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
+import { parseTimeControl } from './time-control.ts';
 import { StandingsBuilder } from './standings.ts';
-import { machineInfo, standingsCsv, type SprtResult, type TournamentSummary } from './summary.ts';
+import { machineInfo, standingsCsv, TimeTally, type SprtResult, type TournamentSummary } from './summary.ts';
 import { defaultBotDataRoot } from '../platform/bot-store.ts';
 
 /** A bot taking part: its schedule spec and where it comes from. */
@@ -150,7 +151,8 @@ function scheduleOf(t: PreparedTournament): ScheduleInput {
     variants: spec.games,
     bots: t.entrants.map((e) => e.spec),
     deals: spec.deals,
-    timePerMoveMs: spec.timePerMoveMs,
+    ...(spec.timePerMoveMs !== undefined ? { timePerMoveMs: spec.timePerMoveMs } : {}),
+    ...(spec.timeControl !== undefined ? { timeControl: parseTimeControl(spec.timeControl) } : {}),
     supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
     ...(spec.champion !== undefined ? { champion: spec.champion } : {}),
   };
@@ -246,7 +248,8 @@ export function localExecutor(t: PreparedTournament, dir: string, graceMs?: numb
     resultsDir: dir,
     // The stores as the run began are kept in the results folder, so a resume starts from them too.
     botData: { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024, snapshotRoot: join(dir, 'bot-data') },
-    ...(graceMs !== undefined ? { graceMs } : {}),
+    // A test's grace first, else the spec's margin: how far past its limit a bot may answer.
+    ...((graceMs ?? spec.timeMarginMs) !== undefined ? { graceMs: (graceMs ?? spec.timeMarginMs)! } : {}),
     ...(spec.adjudicate ? { adjudicate: true } : {}),
   });
 }
@@ -274,6 +277,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const markFinished = (index: number): void => void (finished[index >>> 3]! |= 1 << (index & 7));
   const standings = new StandingsBuilder(spec.bots, spec.games);
   const sprt = spec.sprt ? new SprtBook(t, sprtConfig(spec.sprt)) : null;
+  // Think time and arena overhead of the moves played under the time control (`ovh` in the records).
+  const time = spec.timeControl !== undefined ? new TimeTally() : null;
   // Games not played because their pairing's test has decided.
   let skipped = 0;
   const byTermination: Record<Exclude<Termination, 'interrupted'>, number> = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0, adjudicated: 0 };
@@ -306,6 +311,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
         done++;
         standings.add(rec);
         sprt?.add(rec);
+        time?.add(rec);
         byTermination[rec.termination]++;
       });
       if (scan.anyDropped) {
@@ -355,6 +361,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     done++;
     byTermination[rec.termination as Exclude<Termination, 'interrupted'>]++;
     standings.add(rec);
+    time?.add(rec);
     emit({ type: 'game-ended', record: rec, done, total });
     const moved = sprt?.add(rec);
     if (moved) emit({ type: 'sprt', result: { a: moved.a, b: moved.b, ...moved.test.status } });
@@ -467,6 +474,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     failedBots,
     standings: snapshot,
     ...(sprt ? { sprt: sprt.results() } : {}),
+    ...(time?.totals() ? { time: time.totals()! } : {}),
     run: { startedAt: startedAt.toISOString(), wallMs: Math.round(performance.now() - wallStart), machine: machineInfo() },
   };
   if (!interrupted) {

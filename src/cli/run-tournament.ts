@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/sprt.ts';
+import { timeControlProblem } from '../arena/time-control.ts';
 import { parseQueueUrl } from '../arena/queue-url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
@@ -25,7 +26,9 @@ export function runOptions(y: Argv): Argv {
     .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings)' })
     .option('seed', { type: 'string', describe: 'master seed' })
     .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
-    .option('time-per-move', { type: 'string', describe: 'time limit per move, ms' })
+    .option('time-per-move', { type: 'string', describe: 'time limit per move, ms (default 1000, or none with --tc)' })
+    .option('tc', { type: 'string', describe: 'time bank per bot and game, seconds+increment: 10+0.1 (or 10); a move longer than the bank loses on time' })
+    .option('time-margin', { type: 'string', describe: "ms a bot may answer past its limit (per move or bank) before it loses on time: the arena's own overhead (default 50)" })
     .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
     .option('isolation', {
       type: 'string',
@@ -62,6 +65,8 @@ export type RunArgs = {
   seed?: Flag;
   concurrency?: Flag;
   'time-per-move'?: Flag;
+  tc?: Flag;
+  'time-margin'?: Flag;
   out?: Flag;
   resume?: Flag;
   isolation?: Flag;
@@ -144,6 +149,14 @@ export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknow
   if (concurrency !== undefined) flags['concurrency'] = concurrency;
   const time = positiveFlag('time-per-move', args['time-per-move']);
   if (time !== undefined) flags['timePerMoveMs'] = time;
+  const tc = last(args.tc);
+  if (tc !== undefined) {
+    const problem = timeControlProblem(tc);
+    if (problem) throw new UsageError(`Expected --tc to be ${problem}, got ${show(tc)}`);
+    flags['timeControl'] = tc.trim();
+  }
+  const margin = intFlag('time-margin', args['time-margin'], 0, 60_000);
+  if (margin !== undefined) flags['timeMarginMs'] = margin;
   const out = last(args.out);
   if (out !== undefined) flags['out'] = out;
   const isolation = last(args.isolation);

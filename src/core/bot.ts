@@ -14,8 +14,18 @@ export interface BotContext<S = unknown, M = unknown, O = Record<string, unknown
   readonly seat: Seat;
   /** The bot's own seeded generator; use it instead of Math.random so games replay exactly. */
   readonly rng: Rng;
-  /** Epoch milliseconds (`Date.now()` clock) by which the move must be returned. */
+  /**
+   * Epoch milliseconds (`Date.now()` clock) by which the move must be returned: the move's start
+   * plus its limit, the per-move limit or, with a time control, the bank left (`clock.remainingMs`)
+   * when that is smaller. A bot with a clock should plan to spend only part of it (see `clock`).
+   */
   readonly deadline: number;
+  /**
+   * The game's time control (`--tc`), absent without one: this bot's bank as the move began. A
+   * bot that budgets its time from it is clock-dependent: it calls `clockStopped` when the clock,
+   * not its own node or iteration budget, ended a search.
+   */
+  readonly clock?: BotClock | undefined;
   /** The bot's options, validated against its `options` table with defaults filled in. */
   readonly options: O;
   /**
@@ -31,6 +41,20 @@ export interface BotContext<S = unknown, M = unknown, O = Record<string, unknown
    * (`clockStops`). A bot that never depends on the clock never calls it.
    */
   readonly clockStopped?: () => void;
+}
+
+/**
+ * A bot's time bank under a time control (`--tc base+inc`): the bank starts at the base, each move's
+ * think time is taken from it and then the increment is added. A move that takes longer than the
+ * bank plus the tournament's margin (`--time-margin`) loses the game on time.
+ */
+export interface BotClock {
+  /** This bot's bank (ms) as this move began: more than this (plus the margin) loses on time. */
+  readonly remainingMs: number;
+  /** Added to the bank after each of its moves (ms). */
+  readonly incrementMs: number;
+  /** The opponent's bank (ms). */
+  readonly opponentRemainingMs: number;
 }
 
 /**

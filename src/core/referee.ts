@@ -11,7 +11,19 @@ export type FaultKind = 'timeout' | 'crash' | 'illegal-move';
 
 /** A bot host's answer to a move request: the bot's reply (still unchecked) or a fault. */
 export type MoveReply =
-  | { readonly ok: true; readonly move: unknown; readonly ms: number; /** the bot said its clock cut the answer short */ readonly clock?: boolean }
+  | {
+      readonly ok: true;
+      readonly move: unknown;
+      /** The time the host measured around the bot (ms): its think time in-process, the round trip through a thread or process otherwise. */
+      readonly ms: number;
+      /** The bot said its clock cut the answer short. */
+      readonly clock?: boolean;
+      /**
+       * The bot's own think time (ms), measured where it runs (its worker thread, or reported by its
+       * process), when the move was asked with a clock (a time control): what its bank is charged.
+       */
+      readonly think?: number;
+    }
   | { readonly ok: false; readonly kind: FaultKind; readonly reason: string; readonly ms: number };
 
 /** A fault reply (the `ok: false` side of `MoveReply`): what the bot forfeits with. */

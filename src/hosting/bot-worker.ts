@@ -5,7 +5,7 @@
  * copies, so nothing a bot does here can touch the runner's state.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { AnyBot } from '../core/bot.ts';
+import type { AnyBot, BotClock } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
@@ -47,9 +47,10 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   let seat: Seat = 'first';
   let rng: Rng = createRng(0);
 
-  const send = (id: number, move: unknown, clock: boolean): void => {
+  const send = (id: number, move: unknown, clock: boolean, think: number | undefined): void => {
     try {
-      post(clock ? { t: 'move', id, move, clock: true } : { t: 'move', id, move });
+      if (think !== undefined) post(clock ? { t: 'move', id, move, clock: true, think } : { t: 'move', id, move, think });
+      else post(clock ? { t: 'move', id, move, clock: true } : { t: 'move', id, move });
     } catch (err) {
       // Functions, symbols and the like cannot cross the thread boundary: not a move at all.
       post({ t: 'garbage', id, reason: `returned something that is not a move (${errorText(err)})` });
@@ -61,26 +62,29 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   const clockStopped = (): void => void (clock = true);
 
   /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
-  const onMove = (id: number, state: unknown, moves: readonly unknown[], deadline: number): Promise<void> | null => {
+  const onMove = (id: number, state: unknown, moves: readonly unknown[], deadline: number, bank: BotClock | undefined): Promise<void> | null => {
     if (!game) {
       post({ t: 'error', id, reason: 'internal: move requested before a game was opened' });
       return null;
     }
     let reply: unknown;
     clock = false;
+    // Under a time control the bank is charged the think time timed here, on the bot's own thread,
+    // apart from the messages both ways (the arena's overhead). Untimed otherwise: no clock reads.
+    const t0 = bank ? performance.now() : 0;
     try {
-      reply = bot.choose({ game, state, moves, seat, rng, deadline, options, store, clockStopped });
+      reply = bot.choose({ game, state, moves, seat, rng, deadline, options, store, clockStopped, clock: bank });
     } catch (err) {
       post({ t: 'error', id, reason: errorText(err) });
       return null;
     }
     if (isThenable(reply)) {
       return Promise.resolve(reply).then(
-        (move) => send(id, move, clock),
+        (move) => send(id, move, clock, bank ? performance.now() - t0 : undefined),
         (err: unknown) => post({ t: 'error', id, reason: errorText(err) }),
       );
     }
-    send(id, reply, clock);
+    send(id, reply, clock, bank ? performance.now() - t0 : undefined);
     return null;
   };
 
@@ -115,7 +119,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
       seat = msg.open.seat;
       rng = createRng(msg.open.seed);
     }
-    return onMove(msg.id, msg.state, msg.moves, msg.deadline);
+    return onMove(msg.id, msg.state, msg.moves, msg.deadline, msg.clock);
   };
 
   /**

@@ -2,6 +2,7 @@
  * The bot-host contract: what the tournament (or the play screen, or the conformance check) asks of
  * a bot whatever runs it, and the faults a host reports instead of throwing.
  */
+import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import type { FaultKind, FaultReply, MoveReply } from '../core/referee.ts';
 
@@ -34,9 +35,13 @@ export interface BotSession {
   /**
    * Asks for a move. The host never throws for anything the bot does: throws, hangs, exits and
    * unclonable replies come back as faults. Synchronous when it can be (in-process bots), so a
-   * match of trusted bots runs without a promise per move.
+   * match of trusted bots runs without a promise per move. `timeMs` is the move's limit; `clock`,
+   * given only under a time control, is the bot's bank as the move begins (the bot sees it as
+   * `ctx.clock`): the match reuses one object per game and changes it between moves, so a host
+   * copies what it keeps, and answers with the bot's own think time (`think`) when it is measured
+   * apart from the round trip.
    */
-  move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply>;
+  move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): MoveReply | Promise<MoveReply>;
   /**
    * Ends the session; the host may reuse its resources for another game. `end` says how the game
    * ended (external bots hear it as `game-over`); it is absent when a game is abandoned early.

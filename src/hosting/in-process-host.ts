@@ -1,7 +1,7 @@
 /**
  * Isolation `none`: the bot runs on the runner's thread, with its own Game objects and read-only states.
  */
-import type { AnyBot, BotStore } from '../core/bot.ts';
+import type { AnyBot, BotClock, BotStore } from '../core/bot.ts';
 import { createBotStore, runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
@@ -186,6 +186,11 @@ function deadlineOf(t0: number, timeMs: number): number {
   return wallClock.offset + t0 + timeMs;
 }
 
+/** A bot's own copy of its clock (the match reuses one object per game). */
+function copyClock(c: BotClock): BotClock {
+  return { remainingMs: c.remainingMs, incrementMs: c.incrementMs, opponentRemainingMs: c.opponentRemainingMs };
+}
+
 class InProcessSession implements BotSession {
   readonly #bot: AnyBot;
   readonly #game: AnyGame;
@@ -226,18 +231,22 @@ class InProcessSession implements BotSession {
     this.#clock = true;
   };
 
-  move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
+  move(state: unknown, moves: readonly unknown[], timeMs: number, bank?: BotClock): MoveReply | Promise<MoveReply> {
     if (this.#prepare) {
       const ready = this.#prepare();
       this.#prepare = null;
       // The move's clock starts only once the bot is prepared: the warm-up has its own budget.
-      if (ready instanceof Promise) return ready.then((fault) => fault ?? this.#choose(state, moves, timeMs));
+      if (ready instanceof Promise) {
+        // The match changes its clock object once this move is answered: keep a copy across the wait.
+        const kept = bank && copyClock(bank);
+        return ready.then((fault) => fault ?? this.#choose(state, moves, timeMs, kept));
+      }
       if (ready) return ready;
     }
-    return this.#choose(state, moves, timeMs);
+    return this.#choose(state, moves, timeMs, bank);
   }
 
-  #choose(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
+  #choose(state: unknown, moves: readonly unknown[], timeMs: number, bank: BotClock | undefined): MoveReply | Promise<MoveReply> {
     const view = readOnly(state);
     let list = moves;
     if (moves !== this.#sharedMoves) {
@@ -259,6 +268,8 @@ class InProcessSession implements BotSession {
         deadline: deadlineOf(t0, timeMs),
         options: this.#options,
         store: this.#store,
+        // The bot's own copy (the match reuses its object); made only under a time control.
+        clock: bank && copyClock(bank),
       });
     } catch (err) {
       return { ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 };

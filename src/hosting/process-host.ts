@@ -15,6 +15,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { show } from '../core/errors.ts';
+import type { BotClock } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
 import type { SandboxPlan } from '../platform/sandbox.ts';
@@ -104,12 +105,23 @@ const OOM_TEXT = /out of memory|\bOOM\b|allocation failed|failed to allocate mem
 /** A line longer than this without a newline is garbage (a bot dumping binary, say). */
 const MAX_LINE = 1 << 20;
 
+/** A process's answer to a move request: the move text (still unparsed), or a fault. */
+type ProcessAnswer = { ok: true; move: string; ms: number; clock?: boolean; think?: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number };
+
 interface Pending {
   readonly id: number;
   readonly t0: number;
   readonly timer: NodeJS.Timeout;
-  readonly resolve: (r: { ok: true; move: string; ms: number; clock?: boolean } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }) => void;
+  /** Asked with a clock (a time control): the bot's reported think time is then taken into account. */
+  readonly timed: boolean;
+  readonly resolve: (r: ProcessAnswer) => void;
 }
+
+/** A move request as the session asks it: the protocol's fields, the runner's own values for a sandboxed module bot, and the clock. */
+type MoveAsk = Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type' | 'timeLeftMs' | 'incrementMs' | 'opponentTimeLeftMs'> & {
+  readonly nativeOf?: () => string;
+  readonly clock?: BotClock | undefined;
+};
 
 /** One running program; plays one game at a time. */
 class BotProcess {
@@ -305,7 +317,14 @@ class BotProcess {
     }
     this.#pending = null;
     clearTimeout(p.timer);
-    p.resolve(parsed.clock ? { ok: true, move: parsed.move, ms: performance.now() - p.t0, clock: true } : { ok: true, move: parsed.move, ms: performance.now() - p.t0 });
+    const ms = performance.now() - p.t0;
+    const answer: ProcessAnswer = parsed.clock ? { ok: true, move: parsed.move, ms, clock: true } : { ok: true, move: parsed.move, ms };
+    if (p.timed && parsed.thinkMs !== undefined) {
+      // A process reports its own think time, which the arena cannot check: it is believed only to
+      // within the margin (grace), so a bot that under-reports gains at most that much per move.
+      answer.think = Math.min(ms, Math.max(parsed.thinkMs, ms - this.#opts.graceMs));
+    }
+    p.resolve(answer);
   }
 
   /** Output that is not a move: the game is forfeited and the process, out of step, replaced. */
@@ -337,7 +356,7 @@ class BotProcess {
   }
 
   /** Sends a move request and waits for the answer, the deadline or the process's end. */
-  request(msg: Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type'> & { readonly nativeOf?: () => string }): Promise<{ ok: true; move: string; ms: number; clock?: boolean } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number }> {
+  request(msg: MoveAsk): Promise<ProcessAnswer> {
     if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: this.dead, ms: 0 });
     return new Promise((resolve) => {
       const id = this.#nextId++;
@@ -348,11 +367,13 @@ class BotProcess {
         this.kill(`killed after no move within ${msg.timeMs} ms`);
         resolve({ ok: false, kind: 'timeout', reason: `no move within ${msg.timeMs} ms`, ms: performance.now() - t0 });
       }, msg.timeMs + this.#opts.graceMs);
-      this.#pending = { id, t0, timer, resolve };
+      const c = msg.clock;
+      this.#pending = { id, t0, timer, timed: c !== undefined, resolve };
+      const clock = c ? { timeLeftMs: c.remainingMs, incrementMs: c.incrementMs, opponentTimeLeftMs: c.opponentRemainingMs } : {};
       this.send(
         msg.nativeOf
-          ? { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, native: msg.nativeOf() }
-          : { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs },
+          ? { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, ...clock, native: msg.nativeOf() }
+          : { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, ...clock },
       );
     });
   }
@@ -493,19 +514,20 @@ class ProcessSession implements BotSession {
     this.#native = native;
   }
 
-  async move(state: unknown, moves: readonly unknown[], timeMs: number): Promise<MoveReply> {
+  async move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): Promise<MoveReply> {
     const game = this.#game;
     const answer = await this.#proc.request(
       this.#native
         ? // The runner rebuilds its own values; the text forms stay for the bot's log.
-          { position: null, moves: [], timeMs, nativeOf: () => serialize({ state, moves }).toString('base64') }
-        : { position: game.toJSON(state), moves: moves.map((m) => game.formatMove(m)), timeMs },
+          { position: null, moves: [], timeMs, clock, nativeOf: () => serialize({ state, moves }).toString('base64') }
+        : { position: game.toJSON(state), moves: moves.map((m) => game.formatMove(m)), timeMs, clock },
     );
     if (!answer.ok) return answer;
     try {
       // The host's own Game parses the text into one of the legal moves (MoveError otherwise).
       const move = game.parseMove(answer.move, state);
-      return answer.ok && answer.clock ? { ok: true, move, ms: answer.ms, clock: true } : { ok: true, move, ms: answer.ms };
+      const reply = answer.clock ? { ok: true as const, move, ms: answer.ms, clock: true } : { ok: true as const, move, ms: answer.ms };
+      return answer.think !== undefined ? { ...reply, think: answer.think } : reply;
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       return { ok: false, kind: 'illegal-move', reason: `answered ${show(answer.move)}: ${why}`, ms: answer.ms };

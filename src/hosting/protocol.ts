@@ -38,6 +38,12 @@ export type ToBot =
       readonly moves: readonly string[];
       /** Milliseconds left for this move. */
       readonly timeMs: number;
+      /** Under a time control only: the bot's bank as this move begins (ms; `timeMs` is never more). */
+      readonly timeLeftMs?: number;
+      /** Under a time control only: added to the bot's bank after each of its moves (ms). */
+      readonly incrementMs?: number;
+      /** Under a time control only: the opponent's bank (ms). */
+      readonly opponentTimeLeftMs?: number;
       /** Sandboxed module bots only: the position and moves as v8-serialized values (base64). */
       readonly native?: string;
     }
@@ -109,7 +115,15 @@ export function parseHelloReply(line: string): { ok: true; name: string | null }
 
 /** A line a bot wrote while a move was requested: a move text (with the id it answers, if any) or garbage. */
 export type MoveLine =
-  | { readonly ok: true; readonly move: string; readonly id: number | null; /** `"clock": true`: the deadline, not the bot's budget, ended its search */ readonly clock: boolean }
+  | {
+      readonly ok: true;
+      readonly move: string;
+      readonly id: number | null;
+      /** `"clock": true`: the deadline, not the bot's budget, ended its search */
+      readonly clock: boolean;
+      /** `"thinkMs"`: the bot's own think time for this move (ms), present when it reports one. */
+      readonly thinkMs?: number;
+    }
   | { readonly ok: false; readonly reason: string; readonly id?: number | null; readonly error?: string };
 
 /** Parses a bot's answer to `move-request`: `{"move": "13-15"}`, optionally with `"id"` and `"type": "move"`. */
@@ -136,7 +150,10 @@ export function parseMoveLine(line: string): MoveLine {
     return { ok: false, reason: `answered ${show(value)}: expected \`move\` to be a string in GAMES.md notation, got ${show(move)}` };
   }
   if (id !== undefined && !Number.isSafeInteger(id)) return { ok: false, reason: `answered ${show(value)}: expected \`id\` to be an integer, got ${show(id)}` };
-  return { ok: true, move, id: (id as number | undefined) ?? null, clock: o['clock'] === true };
+  const think = o['thinkMs'];
+  // A think time that is not a finite number ≥ 0 is ignored (the round trip is charged), not a fault.
+  const answer = { ok: true as const, move, id: (id as number | undefined) ?? null, clock: o['clock'] === true };
+  return typeof think === 'number' && Number.isFinite(think) && think >= 0 ? { ...answer, thinkMs: think } : answer;
 }
 
 /** A long line shortened for a message (the full line is in the bot's log). */

@@ -9,7 +9,7 @@
  */
 import { createInterface } from 'node:readline';
 import { deserialize } from 'node:v8';
-import type { AnyBot } from '../core/bot.ts';
+import type { AnyBot, BotClock } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
@@ -21,6 +21,16 @@ import { errorText } from './host.ts';
 export interface RunnerArgs {
   readonly name: string;
   readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** The clock as the runner reads it before any bot code runs (a bot cannot swap it for its own). */
+const now = performance.now.bind(performance);
+
+/** The bot's clock from a move request's time-control fields, or undefined without a time control. */
+function clockOf(msg: Readonly<Record<string, unknown>>): BotClock | undefined {
+  const left = msg['timeLeftMs'];
+  if (typeof left !== 'number') return undefined;
+  return { remainingMs: left, incrementMs: msg['incrementMs'] as number, opponentRemainingMs: msg['opponentTimeLeftMs'] as number };
 }
 
 /** Runs the bot loaded by `load` until stdin closes or `quit` arrives. */
@@ -62,7 +72,7 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
     return p;
   };
 
-  const onMove = async (id: number, native: string, timeMs: number): Promise<void> => {
+  const onMove = async (id: number, native: string, timeMs: number, bank: BotClock | undefined): Promise<void> => {
     const t0 = Date.now();
     const failed = await ready;
     if (failed) return write({ type: 'error', id, reason: failed });
@@ -70,18 +80,23 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
     const { state, moves } = deserialize(Buffer.from(native, 'base64')) as { state: unknown; moves: readonly unknown[] };
     let move: unknown;
     let clock = false;
+    // Under a time control, the think time is timed here around `choose` and reported (`thinkMs`):
+    // the arena believes it to within its margin (docs/PROTOCOL.md).
+    const started = now();
     try {
-      move = await bot.choose({ game, state, moves, seat, rng, deadline: t0 + timeMs, options, store, clockStopped: () => void (clock = true) });
+      move = await bot.choose({ game, state, moves, seat, rng, deadline: t0 + timeMs, options, store, clockStopped: () => void (clock = true), clock: bank });
     } catch (err) {
       return write({ type: 'error', id, reason: errorText(err) });
     }
+    const thinkMs = now() - started;
     let text: string;
     try {
       text = game.formatMove(move);
     } catch (err) {
       return write({ type: 'error', id, reason: `returned something that is not a move (${errorText(err)})` });
     }
-    write(clock ? { type: 'move', id, move: text, clock: true } : { type: 'move', id, move: text });
+    const answer = clock ? { type: 'move', id, move: text, clock: true } : { type: 'move', id, move: text };
+    write(bank ? { ...answer, thinkMs } : answer);
   };
 
   // One request at a time, in order: a move waits for the previous message's work.
@@ -107,7 +122,7 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
           return;
         }
         case 'move-request':
-          return onMove(msg['id'] as number, msg['native'] as string, msg['timeMs'] as number);
+          return onMove(msg['id'] as number, msg['native'] as string, msg['timeMs'] as number, clockOf(msg));
         case 'quit':
           process.exit(0);
       }

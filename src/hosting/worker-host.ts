@@ -1,4 +1,5 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import {
   BotStartError,
@@ -155,7 +156,10 @@ class BotThread {
     const msg = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
     if (!msg || msg.id !== id) return null;
     const ms = performance.now() - t0;
-    if (msg.t === 'move') return msg.clock ? { ok: true, move: msg.move, ms, clock: true } : { ok: true, move: msg.move, ms };
+    if (msg.t === 'move') {
+      if (msg.think !== undefined) return msg.clock ? { ok: true, move: msg.move, ms, clock: true, think: msg.think } : { ok: true, move: msg.move, ms, think: msg.think };
+      return msg.clock ? { ok: true, move: msg.move, ms, clock: true } : { ok: true, move: msg.move, ms };
+    }
     if (msg.t === 'prepared') return { ok: true, move: undefined, ms };
     if (msg.t === 'error') return { ok: false, kind: 'crash', reason: msg.reason, ms };
     return { ok: false, kind: 'illegal-move', reason: msg.reason, ms };
@@ -191,8 +195,8 @@ class BotThread {
     Atomics.notify(this.#ctl, REQUEST);
   }
 
-  move(state: unknown, moves: readonly unknown[], timeMs: number): MoveReply | Promise<MoveReply> {
-    return this.#request(timeMs, false, state, moves, '');
+  move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): MoveReply | Promise<MoveReply> {
+    return this.#request(timeMs, false, state, moves, '', clock);
   }
 
   /** Runs the bot's `prepare` for a variant within `limitMs`: null when ready, else the fault. */
@@ -207,7 +211,7 @@ class BotThread {
    * One request with a time limit: past it (plus the grace) the thread is terminated. A reply that
    * comes while the runner spins briefly is returned at once; otherwise a promise of it.
    */
-  #request(limitMs: number, prepare: boolean, state: unknown, moves: readonly unknown[], variant: string): MoveReply | Promise<MoveReply> {
+  #request(limitMs: number, prepare: boolean, state: unknown, moves: readonly unknown[], variant: string, clock?: BotClock): MoveReply | Promise<MoveReply> {
     if (this.dead !== null) return { ok: false, kind: 'crash', reason: prepare ? `prepare failed: ${this.dead}` : this.dead, ms: 0 };
     const id = this.#nextId++;
     const t0 = performance.now();
@@ -221,7 +225,9 @@ class BotThread {
       // The deadline on the bot's `Date.now()` clock, from the one monotonic reading.
       const deadline = this.#epoch + t0 + limitMs;
       const open = this.#opening;
-      this.#send(open ? { t: 'move', id, state, moves, deadline, open } : { t: 'move', id, state, moves, deadline });
+      // `postMessage` copies the clock at once: the match may change its object afterwards.
+      if (clock) this.#send(open ? { t: 'move', id, state, moves, deadline, open, clock } : { t: 'move', id, state, moves, deadline, clock });
+      else this.#send(open ? { t: 'move', id, state, moves, deadline, open } : { t: 'move', id, state, moves, deadline });
       this.#opening = null;
     }
     if (spinWhile(this.#ctl, REPLY, before, RUNNER_SPIN_MS)) {
@@ -327,10 +333,12 @@ export class WorkerHost implements BotHost {
       return fault;
     };
     return {
-      move: (state, moves, timeMs) => {
-        if (ready) return t.move(state, moves, timeMs);
+      move: (state, moves, timeMs, clock) => {
+        if (ready) return t.move(state, moves, timeMs, clock);
         ready = true;
-        return warmUp().then((fault) => fault ?? t.move(state, moves, timeMs));
+        // The match changes its clock object once this move is answered: keep a copy across the warm-up.
+        const kept = clock && { ...clock };
+        return warmUp().then((fault) => fault ?? t.move(state, moves, timeMs, kept));
       },
       close: () => this.#pool.release(t),
     };

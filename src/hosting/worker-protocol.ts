@@ -9,6 +9,7 @@
  * its round trip here) while keeping structured cloning, so a bot still only ever sees copies.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import type { StoreLocation, StoreSnapshot } from '../platform/bot-store.ts';
 
@@ -66,6 +67,8 @@ export type ToWorker =
       readonly moves: readonly unknown[];
       readonly deadline: number;
       readonly open?: OpenGame;
+      /** The bot's bank under a time control (`ctx.clock`): the worker then times `choose` itself. */
+      readonly clock?: BotClock;
     };
 
 /** Worker → runner at start-up, on the worker's port: loaded (and whether the bot has a `prepare`), or could not load. */
@@ -77,7 +80,15 @@ export type StartMessage = { readonly t: 'ready'; readonly prepares: boolean } |
  */
 export type Reply =
   | { readonly t: 'prepared'; readonly id: number }
-  | { readonly t: 'move'; readonly id: number; readonly move: unknown; readonly clock?: true }
+  | {
+      readonly t: 'move';
+      readonly id: number;
+      readonly move: unknown;
+      /** The bot's clock, not its own budget, ended its search (`ctx.clockStopped`). */
+      readonly clock?: true;
+      /** Under a time control: the bot's think time (ms), timed on its own thread around `choose`. */
+      readonly think?: number;
+    }
   | { readonly t: 'error'; readonly id: number; readonly reason: string }
   | { readonly t: 'garbage'; readonly id: number; readonly reason: string };
 

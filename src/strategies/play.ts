@@ -2,6 +2,7 @@
  * Small play helpers for bots: a time budget with a safety margin, greedy choice by the game's
  * heuristic, and the solver's move with its warm-up.
  */
+import type { BotClock } from '../core/bot.ts';
 import type { AnyGame, Game } from '../core/game.ts';
 import { TooLargeError } from '../core/errors.ts';
 import { findMove } from '../core/referee.ts';
@@ -14,6 +15,23 @@ import { createRng, type Rng } from '../core/rng.ts';
 export function stopTime(deadline: number, now: number = Date.now()): number {
   const left = deadline - now;
   return now + Math.max(0, Math.min(left - 20, left * 0.85));
+}
+
+/**
+ * Moves a bot under a time control plans its bank for: take-away games here last a few dozen plies,
+ * so a twentieth of the bank (plus most of the increment) leaves room for the rest of the game.
+ */
+export const BANK_MOVES = 20;
+
+/**
+ * The deadline a move should aim for (epoch ms, `Date.now()` clock): `deadline` itself without a
+ * clock, else the smaller of it and a share of the bank, `remainingMs / BANK_MOVES` plus 90% of the
+ * increment, from `now`. Pass it to `stopTime`; a search it cuts short is clock-dependent, so the
+ * bot calls `ctx.clockStopped` as for any deadline.
+ */
+export function budgetDeadline(deadline: number, clock?: BotClock, now: number = Date.now()): number {
+  if (!clock) return deadline;
+  return Math.min(deadline, now + clock.remainingMs / BANK_MOVES + clock.incrementMs * 0.9);
 }
 
 /** The moves with the largest `game.heuristic`, in list order (all of them when the game has none). */

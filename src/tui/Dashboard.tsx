@@ -14,6 +14,7 @@ import { SprtBar } from './SprtBar.tsx';
 import { StandingsTable } from './StandingsTable.tsx';
 import { useTheme } from './theme.ts';
 import { tooSmall } from './Screen.tsx';
+import { timeLine } from './plain.ts';
 
 /** What the dashboard's keys can do to the run. */
 export interface DashboardControls {
@@ -126,7 +127,7 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   const shownView: View = live.finished && view === 'live' ? 'standings' : view;
   // At most a few test bars: a gauntlet against many bots keeps its undecided tests in view first.
   const bars = [...model.sprt].sort((x, y) => Number(x.decision !== null) - Number(y.decision !== null)).slice(0, 6);
-  const body = height - 8 - model.failedBots.length - bars.length; // header (3), tabs, footer, a spare line
+  const body = height - 8 - model.failedBots.length - bars.length - (model.time ? 1 : 0); // header (3), tabs, footer, a spare line
   const table = model.standings?.pooled;
   return (
     <>
@@ -136,6 +137,11 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
         {bars.map((r) => (
           <SprtBar key={`${r.a}\t${r.b}`} result={r} width={width} />
         ))}
+        {model.time ? (
+          <Text {...theme.muted} wrap="truncate-end">
+            {timeLine(model.time)}
+          </Text>
+        ) : null}
         <Text>
           {VIEWS.map((v, i) => (
             <Text key={v} {...(v === shownView ? theme.accent : theme.muted)} bold={v === shownView} inverse={v === shownView && !theme.color}>

@@ -1,7 +1,7 @@
 import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot, WorkerStatus } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { Standings } from '../arena/standings.ts';
-import type { SprtResult } from '../arena/summary.ts';
+import { TimeTally, type SprtResult, type TimeTotals } from '../arena/summary.ts';
 import { fmtInt } from './layout.ts';
 import { gameLine, repairedLine, storeResetLine } from './plain.ts';
 
@@ -49,6 +49,8 @@ export interface DashboardModel {
   readonly finished: FinishedEvent | null;
   /** A queued tournament's link to Redis and its workers (null when games are played locally). */
   readonly queue: QueueView | null;
+  /** Under a time control: think time and arena overhead of the games finished so far (null otherwise). */
+  readonly time: TimeTotals | null;
 }
 
 /** What the header shows of a queued tournament. */
@@ -174,6 +176,9 @@ export class DashboardStore {
   #failedBots: { bot: string; reason: string }[] = [];
   #finished: FinishedEvent | null = null;
   #queue: QueueView | null = null;
+  /** Think time and overhead of this run's finished games (the summary's totals, with a resumed log's, at the end). */
+  readonly #time = new TimeTally();
+  #timeTotals: TimeTotals | null = null;
   #snapshot: DashboardModel;
 
   constructor(intervalMs = 100, clock: () => number = Date.now, budget = 0) {
@@ -216,6 +221,7 @@ export class DashboardStore {
         this.#total = e.total;
         this.#live.delete(e.record.index);
         this.#recent.push(e.record);
+        this.#time.add(e.record);
         if (this.#recent.length >= 2 * RECENT_KEPT) this.#recent.splice(0, this.#recent.length - RECENT_KEPT);
         this.#addToBatch(e.record, e.done, e.total);
         break;
@@ -243,6 +249,7 @@ export class DashboardStore {
         break;
       case 'finished':
         this.#finished = e;
+        this.#timeTotals = e.summary.time ?? null;
         this.#live.clear();
         this.#standings = e.summary.standings;
         this.flush();
@@ -350,6 +357,7 @@ export class DashboardStore {
       failedBots: this.#failedBots.slice(),
       finished: this.#finished,
       queue: this.#queue,
+      time: this.#finished ? this.#timeTotals : this.#time.totals(),
     };
   }
 

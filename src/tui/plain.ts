@@ -6,6 +6,7 @@
 import type { ArenaEvent, EventSink } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
 import type { StandingsTable } from '../arena/standings.ts';
+import type { TimeTotals } from '../arena/summary.ts';
 import { droppedText, type DropCounts } from '../arena/results-guard.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 
@@ -46,6 +47,23 @@ export function gameLine(rec: GameRecord, done: number, total: number): string {
         ? `adjudicated after ${rec.moves.length} moves (${rec.reason ?? ''})`
         : `${rec.faulty ? rec.seats[rec.faulty] : '?'} forfeits: ${rec.termination}${rec.reason ? ` (${rec.reason})` : ''}`;
   return `[${String(done).padStart(width)}/${total}] ${rec.variant} deal ${rec.deal}: ${first} vs ${second} ${score}${scores}, ${how}`;
+}
+
+/** Seconds or milliseconds, whichever reads better. */
+function duration(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}
+
+/**
+ * The time line of a run under a time control: the bots' think time (charged to their banks) and
+ * the arena's overhead, measured apart (dashboard and plain output).
+ */
+export function timeLine(t: TimeTotals, timeControl?: unknown): string {
+  const tc = typeof timeControl === 'string' ? ` (time control ${timeControl})` : '';
+  return (
+    `Time${tc}: think ${duration(t.thinkMs)}, arena overhead ${duration(t.overheadMs)} over ${t.moves} moves ` +
+    `(${t.meanOverheadUs} µs a move on average, at most ${duration(t.maxOverheadUs / 1000)})`
+  );
 }
 
 /** The standings table. */
@@ -175,6 +193,10 @@ export function plainReporter(
           if (e.summary.sprt) {
             write('');
             for (const r of e.summary.sprt) write(sprtResultLine(r));
+          }
+          if (e.summary.time) {
+            write('');
+            write(timeLine(e.summary.time, e.summary.spec['timeControl']));
           }
           const variants = Object.entries(standings.variants);
           if (variants.length > 1) {

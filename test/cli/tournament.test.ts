@@ -62,6 +62,19 @@ describe('arena match (CLI)', () => {
     expect(summary.games.byTermination.adjudicated).toBeGreaterThan(0);
   });
 
+  it('--tc plays on time banks and prints think time apart from the arena overhead', async () => {
+    const out = tempDir();
+    const { code, out: text } = await run('match', 'fx-random', 'fx-first', ...BASE, '--games', 'subtraction{n=20..30}', '--deals', '2', '--tc', '2+0.05', '--time-margin', '80', '--isolation', 'worker', '--out', out);
+    expect(code).toBe(0);
+    expect(text).toMatch(/^Time \(time control 2\+0.05\): think \d+(\.\d+)? m?s, arena overhead \d+(\.\d+)? m?s over \d+ moves \(\d+ µs a move on average, at most \d+(\.\d+)? m?s\)$/m);
+    const [dir] = readdirSync(out);
+    const spec = JSON.parse(readFileSync(join(out, dir!, 'spec.json'), 'utf8'));
+    expect(spec).toMatchObject({ timeControl: '2+0.05', timeMarginMs: 80 });
+    expect(spec.timePerMoveMs).toBeUndefined();
+    const summary = JSON.parse(readFileSync(join(out, dir!, 'summary.json'), 'utf8'));
+    expect(summary.time.moves).toBeGreaterThan(0);
+  });
+
   it('rejects a bad --sprt with one line and exit 2', async () => {
     const { code, err } = await run('match', 'optimal', 'random', '--games', 'subtraction', '--sprt', 'elo0=0,elo1=x');
     expect(code).toBe(2);
@@ -97,6 +110,11 @@ describe('arena tournament (CLI)', () => {
     [['--games', 'subtraction', '--sprt', 'elo0=0,elo1=10'], /`sprt`: a sequential test needs a gauntlet or a match/],
     [['--games', 'subtraction', '--format', 'gauntlet', '--champion', 'fx-first', '--sprt', 'elo0=0'], /Expected --sprt to give elo0 and elo1/],
     [['--games', 'subtraction', '--format', 'gauntlet', '--champion', 'fx-first', '--sprt', 'elo0=0,elo1=10,alpha=0.7'], /Expected SPRT `alpha` between 0 and 0.5, got 0.7/],
+    [['--games', 'subtraction', '--tc', '10+'], /^arena: Expected --tc to be a time control like 10\+0.1 \(seconds per game, plus seconds added per move\) or 10 \(no increment\), got "10\+"$/m],
+    [['--games', 'subtraction', '--tc=-5'], /Expected --tc to be a time control like 10\+0.1 .*, got "-5"/],
+    [['--games', 'subtraction', '--tc', '0'], /Expected --tc to be a time control whose base is from 0.001 to 86400 seconds, got "0"/],
+    [['--games', 'subtraction', '--tc', '40/60+1'], /moves per period, like 40\/60, are not supported\), got "40\/60\+1"/],
+    [['--games', 'subtraction', '--tc', '10', '--time-margin', '-1'], /Expected --time-margin to be an integer from 0 to 60000, got "-1"/],
   ])('rejects bad input %j with one line and exit 2, creating nothing', async (args, message) => {
     const out = tempDir();
     const bots = args.includes('--bots') ? [] : ['--bots', 'fx-random,fx-first'];

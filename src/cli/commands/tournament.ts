@@ -27,7 +27,7 @@ export const tournamentCommand: CommandModule<object, Args> = {
     let where: string;
     let resumeDir: string | undefined;
     if (args.resume !== undefined) {
-      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const).filter(
+      const clash = (['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'tc', 'time-margin', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const).filter(
         (k) => args[k] !== undefined,
       );
       if (clash.length) {
