@@ -292,7 +292,7 @@ export async function playMatch(
       const left = bank[seat];
       if (!reply.ok) {
         if (reply.kind === 'timeout' && limit < perMove) {
-          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted (${msText(left)} ms left): ${reply.reason}`));
+          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted (${msText(left)} ms left + ${marginUs / 1000} ms margin): ${reply.reason}`));
         }
       } else {
         // Charged: the bot's own think time where it was measured apart from the round trip (a
@@ -301,7 +301,7 @@ export async function playMatch(
         spent = reply.think === undefined ? roundTrip : Math.min(roundTrip, Math.round(reply.think * 1000));
         overhead = roundTrip - spent;
         if (spent > left + marginUs) {
-          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted: thought ${msText(spent)} ms with ${msText(left)} ms left (margin ${marginUs / 1000} ms)`));
+          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted (${msText(left)} ms left + ${marginUs / 1000} ms margin): thought ${msText(spent)} ms`));
         }
       }
     }

@@ -235,6 +235,29 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     }
   }, 60_000);
 
+  it('time controls and the margin travel with queued jobs: a bot past its bank loses on time on a worker', async () => {
+    const worker = new QueueWorker({ url: redis.url, id: 't1', concurrency: 2, lockMs: 5000, pollMs: 200 });
+    await worker.start();
+    try {
+      // 1 s a game, 400 ms a move: the third move overruns the bank, on the worker.
+      const { dir, summary } = await runSpec(
+        { name: 'tc-queued', games: ['subtraction{moves=1,2;n=30..40}'], bots: ['fx-clock:ms=400', 'fx-first'], deals: 1, timeControl: '1', timeMarginMs: 30, isolation: 'worker' },
+        { executor: queueExecutor(redis.url) },
+      );
+      expect(summary.complete).toBe(true);
+      for (const rec of readLog(dir)) {
+        expect(rec.termination, rec.reason ?? '').toBe('timeout');
+        expect(rec.seats[rec.faulty!]).toBe('fx-clock:ms=400');
+        expect(rec.reason).toMatch(/^time bank exhausted \(\d+\.\d ms left \+ 30 ms margin\): /);
+        expect(rec.timeControl).toEqual({ baseMs: 1000, incMs: 0 });
+        expect(rec.ovh).toHaveLength(rec.moves.length);
+      }
+      expect(summary.time!.moves).toBeGreaterThan(0);
+    } finally {
+      await worker.stop(true);
+    }
+  }, 60_000);
+
   it('a worker refuses a tampered bundle, and the coordinator stops saying so', async () => {
     const running = runSpec({ ...SPEC, deals: 1 }, { executor: queueExecutor(redis.url) });
     const failed = running.then(
