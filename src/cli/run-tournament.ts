@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { parseJsonText, splitList, validateSpec, type TournamentSpec } from '../arena/spec.ts';
+import { parseJsonText, resolveVariants, splitList, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/sprt.ts';
 import { timeControlProblem } from '../arena/time-control.ts';
 import { parseQueueUrl } from '../arena/queue-url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
 import { FAMILIES } from '../games/index.ts';
-import { discoverBots } from '../hosting/index.ts';
+import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
+import { sandboxProblem } from '../platform/sandbox.ts';
 import { plainReporter } from '../tui/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
 import { io } from './io.ts';
@@ -197,9 +198,25 @@ async function loadDashboardSink(): Promise<typeof import('../tui/dashboard-sink
   return import('../tui/dashboard-sink.ts');
 }
 
+/**
+ * How discovery reads the run's bot files: asking `supports` about the run's variants at once, and
+ * inside bubblewrap when any bot is to be sandboxed (and bubblewrap works: if it does not, the run
+ * is refused with the reason right after discovery, before any game).
+ */
+function discoverySettings(spec: TournamentSpec, where: string): DiscoverySettings {
+  let variants: string[] = [];
+  try {
+    variants = resolveVariants(spec.games, where).map((g) => g.id);
+  } catch {
+    // a bad variant: prepareTournament reports it
+  }
+  const sandbox = spec.isolation === 'sandbox' || Object.values(spec.botIsolation ?? {}).includes('sandbox');
+  return { variants, sandbox: sandbox && sandboxProblem() === null };
+}
+
 /** Runs a spec (or continues `resumeDir`) with the dashboard on a terminal, else plain lines; sets the exit code. */
 export async function runSpecCommand(spec: TournamentSpec, where: string, args: RunArgs, resumeDir?: string): Promise<void> {
-  const registry = await discoverBots(spec.botDirs);
+  const registry = await discoverBots(spec.botDirs, discoverySettings(spec, where));
   const prepared = prepareTournament(spec, registry, where);
 
   const out = io();

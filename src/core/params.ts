@@ -44,27 +44,105 @@ export function toNumberList(v: unknown): unknown {
   return v;
 }
 
-/** An integer in [min, max]. */
-export function intSchema(min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): z.ZodType<number> {
-  return z.preprocess(toNumber, z.number().int().min(min).max(max));
+/**
+ * What a parameter's schema accepts, as plain data. Discovery reads a bot's option table in a child
+ * process (the bot's code never runs in the arena's): the child sends each option's shape, and the
+ * arena rebuilds the same schema from it (`schemaFromShape`) to validate options. The helpers below
+ * make every schema from its shape, so a table built with them is always describable.
+ */
+export type SchemaShape =
+  | { readonly kind: 'int'; readonly min: number; readonly max: number }
+  | { readonly kind: 'number'; readonly min: number; readonly max: number; readonly exclusiveMin?: boolean; readonly levels?: Readonly<Record<string, number>> }
+  | { readonly kind: 'int-set'; readonly maxSize: number; readonly maxValue: number }
+  | { readonly kind: 'int-list'; readonly minLength: number; readonly maxLength: number; readonly min: number; readonly max: number }
+  | { readonly kind: 'range'; readonly min: number; readonly max: number }
+  | { readonly kind: 'enum'; readonly choices: readonly [string, ...string[]] }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'string' };
+
+/** Where a schema keeps its shape: a global symbol, so copies of this module (a bundle's) agree. */
+const SHAPE = Symbol.for('take-arena.schema-shape');
+
+function shaped<T>(schema: z.ZodType<T>, shape: SchemaShape): z.ZodType<T> {
+  Object.defineProperty(schema, SHAPE, { value: shape, enumerable: false });
+  return schema;
 }
 
-/** A number in [min, max] (or (min, max] with `exclusiveMin`). */
-export function numberSchema(min: number, max: number, exclusiveMin = false): z.ZodType<number> {
+/** The schema a shape describes (what the helpers below build). */
+export function schemaFromShape(shape: SchemaShape): z.ZodType<unknown> {
+  switch (shape.kind) {
+    case 'int':
+      return intSchema(shape.min, shape.max);
+    case 'number':
+      return numberSchema(shape.min, shape.max, shape.exclusiveMin === true, shape.levels);
+    case 'int-set':
+      return intSetSchema(shape.maxSize, shape.maxValue);
+    case 'int-list':
+      return intListSchema(shape.minLength, shape.maxLength, shape.min, shape.max);
+    case 'range':
+      return rangeSchema(shape.min, shape.max);
+    case 'enum':
+      return enumSchema(shape.choices);
+    case 'boolean':
+      return shaped(z.boolean(), shape);
+    case 'string':
+      return shaped(z.string(), shape);
+  }
+}
+
+/**
+ * The shape of a schema, or null when it cannot be described: one built by the helpers here, or a
+ * plain `z.boolean()`, `z.string()` (without checks) or `z.enum([...])`.
+ */
+export function schemaShape(schema: unknown): SchemaShape | null {
+  if (schema === null || typeof schema !== 'object') return null;
+  const tagged = (schema as { [SHAPE]?: SchemaShape })[SHAPE];
+  if (tagged) return tagged;
+  const def = (schema as { _zod?: { def?: { type?: unknown; checks?: unknown[]; entries?: Record<string, unknown> } } })._zod?.def;
+  if (!def || (def.checks?.length ?? 0) > 0) return null;
+  if (def.type === 'boolean') return { kind: 'boolean' };
+  if (def.type === 'string') return { kind: 'string' };
+  if (def.type === 'enum' && def.entries) {
+    const values = Object.values(def.entries);
+    if (values.length > 0 && values.every((v) => typeof v === 'string')) return { kind: 'enum', choices: values as [string, ...string[]] };
+  }
+  return null;
+}
+
+/** An integer in [min, max]. */
+export function intSchema(min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): z.ZodType<number> {
+  return shaped(z.preprocess(toNumber, z.number().int().min(min).max(max)), { kind: 'int', min, max });
+}
+
+/**
+ * A number in [min, max] (or (min, max] with `exclusiveMin`); `levels` names values (`easy` → 0.3),
+ * matched without regard to case.
+ */
+export function numberSchema(min: number, max: number, exclusiveMin = false, levels?: Readonly<Record<string, number>>): z.ZodType<number> {
   const base = exclusiveMin ? z.number().gt(min) : z.number().min(min);
-  return z.preprocess(toNumber, base.max(max));
+  const named = (v: unknown): unknown => {
+    if (levels && typeof v === 'string') {
+      const t = v.trim().toLowerCase();
+      if (Object.hasOwn(levels, t)) return levels[t];
+    }
+    return toNumber(v);
+  };
+  return shaped(z.preprocess(named, base.max(max)), { kind: 'number', min, max, ...(exclusiveMin ? { exclusiveMin } : {}), ...(levels ? { levels: { ...levels } } : {}) });
 }
 
 /** A set of distinct positive integers, returned sorted ascending. */
 export function intSetSchema(maxSize = 64, maxValue = Number.MAX_SAFE_INTEGER): z.ZodType<readonly number[]> {
-  return z.preprocess(
-    toNumberList,
-    z
-      .array(z.number().int().min(1).max(maxValue))
-      .min(1)
-      .max(maxSize)
-      .refine((xs) => new Set(xs).size === xs.length)
-      .transform((xs) => [...xs].sort((a, b) => a - b)),
+  return shaped(
+    z.preprocess(
+      toNumberList,
+      z
+        .array(z.number().int().min(1).max(maxValue))
+        .min(1)
+        .max(maxSize)
+        .refine((xs) => new Set(xs).size === xs.length)
+        .transform((xs) => [...xs].sort((a, b) => a - b)),
+    ),
+    { kind: 'int-set', maxSize, maxValue },
   );
 }
 
@@ -75,34 +153,37 @@ export function intListSchema(
   min = Number.MIN_SAFE_INTEGER,
   max = Number.MAX_SAFE_INTEGER,
 ): z.ZodType<readonly number[]> {
-  return z.preprocess(toNumberList, z.array(z.number().int().min(min).max(max)).min(minLength).max(maxLength));
+  return shaped(z.preprocess(toNumberList, z.array(z.number().int().min(min).max(max)).min(minLength).max(maxLength)), { kind: 'int-list', minLength, maxLength, min, max });
 }
 
 /** An integer or an inclusive range: `7`, `[50, 200]`, `"50..200"`; returned as `{min, max}`. */
 export function rangeSchema(min = 0, max = Number.MAX_SAFE_INTEGER): z.ZodType<Range> {
   const int = z.number().int().min(min).max(max);
-  return z.preprocess(
-    (v) => {
-      if (typeof v === 'string') {
-        const m = /^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$/.exec(v);
-        if (m) return [Number(m[1]), Number(m[2])];
-        return toNumber(v);
-      }
-      if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'min' in v && 'max' in v) {
-        return [(v as Range).min, (v as Range).max];
-      }
-      return v;
-    },
-    z
-      .union([int.transform((n) => [n, n] as const), z.tuple([int, int])])
-      .refine(([a, b]) => a <= b)
-      .transform(([a, b]): Range => ({ min: a, max: b })),
+  return shaped(
+    z.preprocess(
+      (v) => {
+        if (typeof v === 'string') {
+          const m = /^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$/.exec(v);
+          if (m) return [Number(m[1]), Number(m[2])];
+          return toNumber(v);
+        }
+        if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'min' in v && 'max' in v) {
+          return [(v as Range).min, (v as Range).max];
+        }
+        return v;
+      },
+      z
+        .union([int.transform((n) => [n, n] as const), z.tuple([int, int])])
+        .refine(([a, b]) => a <= b)
+        .transform(([a, b]): Range => ({ min: a, max: b })),
+    ),
+    { kind: 'range', min, max },
   );
 }
 
 /** One of a fixed set of strings. */
 export function enumSchema<const T extends readonly [string, ...string[]]>(choices: T): z.ZodType<T[number]> {
-  return z.enum(choices) as unknown as z.ZodType<T[number]>;
+  return shaped(z.enum(choices) as unknown as z.ZodType<T[number]>, { kind: 'enum', choices: [...choices] as [string, ...string[]] });
 }
 
 /** Canonical text of a parameter value, as used in variant ids and listings. */

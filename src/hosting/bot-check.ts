@@ -19,7 +19,7 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, deriveSeed } from '../core/rng.ts';
 import { show } from '../core/errors.ts';
 import { FAMILIES, getFamily, makeGame, parseVariant } from '../games/index.ts';
-import { supportedBy, type BotEntry } from './bot-registry.ts';
+import { importModuleBot, supportedBy, type BotEntry } from './bot-registry.ts';
 import { judgeReply, type MoveReply } from '../core/referee.ts';
 import { createHost } from './create-host.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, errorText, type BotHost, type BotSpec } from './host.ts';
@@ -162,7 +162,7 @@ export async function checkBot(
   settings: Partial<CheckOptions> = {},
 ): Promise<CheckRow[]> {
   const cfg = { ...DEFAULT_CHECK, ...settings };
-  const bot = entry.bot;
+  let bot = entry.bot;
   const variants = checkVariants(cfg.families);
   const spec: BotSpec = { label: entry.name, name: entry.name, options };
   if (entry.transport === 'process') {
@@ -194,6 +194,14 @@ export async function checkBot(
       await host.close();
       return [{ family: '*', variant: '', status: 'fail', positions: 0, maxMs: 0, detail: `cannot start in a worker thread: ${errorText(err)}` }];
     }
+  }
+  // The in-process half of the check plays the bot itself: the one bot named, imported only now
+  // (after the worker has shown that it loads without hanging).
+  try {
+    bot = await importModuleBot(entry);
+  } catch (err) {
+    await host?.close();
+    return [{ family: '*', variant: '', status: 'fail', positions: 0, maxMs: 0, detail: `cannot load: ${errorText(err)}` }];
   }
   const rows: CheckRow[] = [];
   try {

@@ -1,22 +1,32 @@
 /**
- * Bot discovery: every `.ts`, `.js` and `.mjs` module in `bots/` and in extra folders is imported
- * and its default export validated as it loads (STYLE.md 9), and every `<name>.bot.json` manifest
- * of an external bot (a program speaking docs/PROTOCOL.md) is validated. A broken file is reported
- * with its reason and skipped; it never stops the others from loading. Also parses bot choices
- * written `name:key=value,key=value` and validates their options.
+ * Bot discovery: every `.ts`, `.js` and `.mjs` module in `bots/` and in extra folders, and every
+ * `<name>.bot.json` manifest of an external bot (a program speaking docs/PROTOCOL.md). A module is
+ * never imported here: its metadata (name, description, options, `supports`) is read in a child
+ * process with a time limit (discovery.ts), so a file that loops, throws or exits at import is
+ * reported with its reason and skipped, and the others still load. Also parses bot choices written
+ * `name:key=value,key=value` and validates their options.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { botProblem, type AnyBot } from '../core/bot.ts';
+import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
-import { BotLoadError, ParamError, UsageError, didYouMean, show } from '../core/errors.ts';
-import { formatParamValue, parseKeyValues, parseParams, type ParamSpec } from '../core/params.ts';
+import { BotLoadError, UsageError, didYouMean, show } from '../core/errors.ts';
+import { parseKeyValues } from '../core/params.ts';
 import { PACKAGE_ROOT } from '../platform/paths.ts';
 import { importableModule } from '../platform/typescript.ts';
+import { botLabel, botOptions, exportedBot, oneLine } from './bot-module.ts';
+import { describeModules, type DiscoverySettings } from './discovery.ts';
 import { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';
 
-/** A bot module (run in-process or in worker threads): its file and the validated default export. */
+export { botLabel, botOptions, moduleBot } from './bot-module.ts';
+export { DISCOVERY_TIMEOUT_MS, defaultDiscoveryCacheDir, type DiscoverySettings } from './discovery.ts';
+
+/**
+ * A bot module (run in worker threads, a sandbox or, with isolation `none`, in-process): its file
+ * and its descriptor. `bot` has the module's name, description, options and `supports`, read in a
+ * child process; its `choose` throws. `importModuleBot` imports the real bot, for in-process play.
+ */
 export interface ModuleBotEntry {
   /** Absent on entries made before external bots existed; `module` otherwise. */
   readonly transport?: 'module';
@@ -59,58 +69,62 @@ export function isBotFileName(name: string): boolean {
 }
 
 /**
- * One line from whatever an import threw. Syntax errors from tsx/esbuild open with a header line
- * ("Transform failed with 1 error:") followed by the useful one (file:line:col: message): keep both.
+ * Reads one bot file: a manifest in-process (it is JSON), a module in a child process. Returns the
+ * entry, or the reason the file is not a bot (it threw, hung or exited at import, has no default
+ * export, or the export is not a valid bot).
  */
-function oneLine(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  if (lines.length === 0) return text.trim() || 'unknown error';
-  return lines[0]!.endsWith(':') && lines[1] !== undefined ? `${lines[0]} ${lines[1]}` : lines[0]!;
+export async function loadBotFile(file: string, settings: DiscoverySettings = {}): Promise<BotEntry | { reason: string }> {
+  return (await loadBotFiles([resolve(file)], settings))[0]!;
+}
+
+/** Reads bot files (modules all at once, in parallel children), one result per file in order. */
+async function loadBotFiles(files: readonly string[], settings: DiscoverySettings): Promise<(BotEntry | { reason: string })[]> {
+  const modules = files.filter((f) => !isManifestFileName(basename(f)));
+  const described = await describeModules(modules, settings);
+  return files.map((path) => {
+    if (isManifestFileName(basename(path))) {
+      const external = loadManifest(path);
+      return 'reason' in external ? external : { ...external, transport: 'process' as const };
+    }
+    const d = described[modules.indexOf(path)]!;
+    if ('reason' in d) return d;
+    return { transport: 'module' as const, name: d.meta.name, description: d.meta.description, file: path, bot: d.bot };
+  });
 }
 
 /**
- * Imports one bot module and validates its default export. Returns the entry, or the reason the
- * file is not a bot (it threw at import, has no default export, or the export is not a valid bot).
+ * Imports a module bot into this process, for the cases that play it here: isolation `none` (the
+ * user chose to trust it) and the in-process half of `bots check`, only ever for the bot selected.
+ * Rejects when it does not load, is not a valid bot or is no longer the bot discovery found.
  */
-export async function loadBotFile(file: string): Promise<BotEntry | { reason: string }> {
-  const path = resolve(file);
-  if (isManifestFileName(basename(path))) {
-    const external = loadManifest(path);
-    return 'reason' in external ? external : { ...external, transport: 'process' };
-  }
-  let mod: Record<string, unknown>;
+export async function importModuleBot(entry: Pick<ModuleBotEntry, 'file' | 'name'>): Promise<AnyBot> {
+  let mod: unknown;
   try {
-    mod = (await import(pathToFileURL(await importableModule(path)).href)) as Record<string, unknown>;
+    mod = await import(pathToFileURL(await importableModule(entry.file)).href);
   } catch (err) {
-    return { reason: `failed to load: ${oneLine(err)}` };
+    throw new BotLoadError(`Bot file ${entry.file} failed to load: ${oneLine(err)}`);
   }
-  let value = mod['default'];
-  // A TypeScript file compiled to CommonJS arrives as `{ default: { default: bot } }`.
-  if (value !== null && typeof value === 'object' && !('choose' in value) && 'default' in value) {
-    value = (value as { default: unknown }).default;
-  }
-  if (value === undefined) return { reason: 'has no default export (expected `export default defineBot({...})`)' };
-  const problem = botProblem(value);
-  if (problem) return { reason: `default export is not a valid bot: ${problem}` };
-  const bot = value as AnyBot;
-  return { transport: 'module', name: bot.name, description: bot.description, file: path, bot };
+  const bot = exportedBot(mod);
+  if ('reason' in bot) throw new BotLoadError(`Bot file ${entry.file} ${bot.reason}`);
+  if (bot.name !== entry.name) throw new BotLoadError(`Bot file ${entry.file} now exports bot \`${bot.name}\`, not \`${entry.name}\``);
+  return bot;
 }
 
 /** Loads one bot file for a command that names it directly; throws BotLoadError with the reason. */
-export async function loadBotFileOrThrow(file: string): Promise<BotEntry> {
+export async function loadBotFileOrThrow(file: string, settings: DiscoverySettings = {}): Promise<BotEntry> {
   const path = resolve(file);
   if (!existsSync(path)) throw new BotLoadError(`Bot file ${show(file)} does not exist`);
-  const loaded = await loadBotFile(path);
+  const loaded = await loadBotFile(path, settings);
   if ('reason' in loaded) throw new BotLoadError(`Bot file ${path} ${loaded.reason}`);
   return loaded;
 }
 
 /**
- * Loads every .ts/.js/.mjs module and .bot.json manifest in `bots/` plus `extraDirs`; broken files go to `problems`; two
- * bots with one name throw BotLoadError naming both files. A folder named twice is read once.
+ * Reads every .ts/.js/.mjs module (in child processes: see discovery.ts) and .bot.json manifest in
+ * `bots/` plus `extraDirs`; broken files go to `problems`; two bots with one name throw
+ * BotLoadError naming both files. A folder named twice is read once.
  */
-export async function discoverBots(extraDirs: readonly string[] = []): Promise<BotRegistry> {
+export async function discoverBots(extraDirs: readonly string[] = [], settings: DiscoverySettings = {}): Promise<BotRegistry> {
   const dirs: string[] = [];
   for (const dir of [BUILTIN_BOTS_DIR, ...extraDirs.map((d) => resolve(d))]) {
     if (dirs.includes(dir)) continue;
@@ -129,9 +143,9 @@ export async function discoverBots(extraDirs: readonly string[] = []): Promise<B
   );
   const bots: BotEntry[] = [];
   const problems: { file: string; reason: string }[] = [];
-  // Imports run one after another so a file's top-level side effects happen in a stable order.
-  for (const file of files) {
-    const loaded = await loadBotFile(file);
+  const results = await loadBotFiles(files, settings);
+  for (const [i, file] of files.entries()) {
+    const loaded = results[i]!;
     if ('reason' in loaded) {
       problems.push({ file, reason: loaded.reason });
       continue;
@@ -141,48 +155,6 @@ export async function discoverBots(extraDirs: readonly string[] = []): Promise<B
     bots.push(loaded);
   }
   return { bots, problems };
-}
-
-/**
- * The bot a loaded module exports, checked to be bot `name`, with its raw options validated: what
- * a worker thread or a sandboxed runner does before it plays. Throws with the reason otherwise.
- */
-export function moduleBot(mod: unknown, name: string, raw: Readonly<Record<string, unknown>>): { bot: AnyBot; options: Record<string, unknown> } {
-  let value = (mod as { default?: unknown } | null)?.default;
-  // A TypeScript file compiled to CommonJS arrives as `{ default: { default: bot } }`.
-  if (value !== null && typeof value === 'object' && !('choose' in value) && 'default' in value) value = (value as { default: unknown }).default;
-  const problem = botProblem(value);
-  if (problem) throw new Error(problem);
-  const bot = value as AnyBot;
-  if (bot.name !== name) throw new Error(`expected the module to export bot \`${name}\`, found \`${bot.name}\``);
-  return { bot, options: botOptions(bot, raw) };
-}
-
-/** Validates raw options (strings or JSON values) against a bot's option table, defaults filled. */
-export function botOptions(bot: AnyBot, raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const specs = (bot.options ?? {}) as Readonly<Record<string, ParamSpec<unknown>>>;
-  try {
-    return parseParams<Record<string, unknown>>(`bot ${bot.name}`, specs, raw);
-  } catch (err) {
-    if (err instanceof ParamError && !err.message.includes(`bot ${bot.name}`)) {
-      throw new ParamError(`${err.message} (option of bot ${bot.name})`);
-    }
-    throw err;
-  }
-}
-
-/** The canonical label of a bot with options: its name, then the options that differ from their defaults. */
-export function botLabel(bot: AnyBot, options: Readonly<Record<string, unknown>>): string {
-  const specs = (bot.options ?? {}) as Readonly<Record<string, ParamSpec<unknown>>>;
-  const parts: string[] = [];
-  for (const [key, spec] of Object.entries(specs)) {
-    const value = options[key];
-    if (value === undefined) continue;
-    const text = formatParamValue(value);
-    if (spec.default !== undefined && formatParamValue(spec.default) === text) continue;
-    parts.push(`${key}=${text}`);
-  }
-  return parts.length ? `${bot.name}:${parts.join(',')}` : bot.name;
 }
 
 /** A bot file's name without its extension (`x.ts` and `x.bot.json` both give `x`). */

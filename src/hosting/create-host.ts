@@ -5,7 +5,7 @@
  * with isolation `none`, on the runner's thread.
  */
 import type { AnyBot } from '../core/bot.ts';
-import type { BotEntry } from './bot-registry.ts';
+import { importModuleBot, type BotEntry } from './bot-registry.ts';
 import type { BotHost, BotSpec } from './host.ts';
 import { InProcessHost } from './in-process-host.ts';
 import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts';
@@ -88,7 +88,8 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
     });
   }
   if (settings.isolation === 'none') {
-    return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, entry.name) : null, data?.warn);
+    // Trusted by the user: imported into this process, and only now that it plays.
+    return new InProcessHost(spec, () => importModuleBot(entry), settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, entry.name) : null, data?.warn);
   }
   return new WorkerHost(spec.label, {
     file: entry.file,

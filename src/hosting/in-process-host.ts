@@ -65,7 +65,8 @@ export function readOnly<T>(v: T): T {
 export class InProcessHost implements BotHost {
   readonly label: string;
   failure: string | null = null;
-  readonly #bot: AnyBot;
+  /** The bot, or what imports it (at `start`: a discovered module is imported only when it plays). */
+  #bot: AnyBot | (() => Promise<AnyBot>);
   readonly #options: Readonly<Record<string, unknown>>;
   readonly #graceMs: number;
   readonly #prepareTimeoutMs: number;
@@ -76,12 +77,12 @@ export class InProcessHost implements BotHost {
   readonly #store: BotStore;
 
   /**
-   * `store` is the bot's data folder (none: a store in memory, for checks and tests); `warn` hears
-   * a store that had to be reset.
+   * `bot` is the bot or a function that imports it (called by `start`); `store` is the bot's data
+   * folder (none: a store in memory, for checks and tests); `warn` hears a store that had to be reset.
    */
   constructor(
     spec: BotSpec,
-    bot: AnyBot,
+    bot: AnyBot | (() => Promise<AnyBot>),
     graceMs = DEFAULT_GRACE_MS,
     prepareTimeoutMs = DEFAULT_PREPARE_TIMEOUT_MS,
     store: StoreLocation | null = null,
@@ -107,7 +108,7 @@ export class InProcessHost implements BotHost {
     const t0 = performance.now();
     let done: unknown;
     try {
-      done = this.#bot.prepare!(game, this.#options);
+      done = this.#loaded.prepare!(game, this.#options);
     } catch (err) {
       const fault = prepareCrash(err, performance.now() - t0);
       this.#prepared.set(variant, fault);
@@ -135,8 +136,20 @@ export class InProcessHost implements BotHost {
     return result;
   }
 
-  start(): Promise<void> {
-    return Promise.resolve();
+  async start(): Promise<void> {
+    if (typeof this.#bot !== 'function') return;
+    try {
+      this.#bot = await this.#bot();
+    } catch (err) {
+      this.failure = errorText(err);
+      throw err;
+    }
+  }
+
+  /** The bot; only after `start` when it is imported then. */
+  get #loaded(): AnyBot {
+    if (typeof this.#bot === 'function') throw new Error(`internal: bot ${this.label} used before its host started`);
+    return this.#bot;
   }
 
   open(info: SessionInfo): BotSession {
@@ -147,8 +160,9 @@ export class InProcessHost implements BotHost {
       this.#games.set(info.variant, game);
     }
     const g = game;
-    const prepare = this.#bot.prepare && this.#prepared.get(info.variant) !== true ? () => this.#prepare(info.variant, g) : null;
-    return new InProcessSession(this.#bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#store, this.#graceMs, prepare);
+    const bot = this.#loaded;
+    const prepare = bot.prepare && this.#prepared.get(info.variant) !== true ? () => this.#prepare(info.variant, g) : null;
+    return new InProcessSession(bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#store, this.#graceMs, prepare);
   }
 
   close(): Promise<void> {

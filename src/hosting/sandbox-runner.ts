@@ -14,7 +14,7 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { memoryStore } from '../platform/bot-store.ts';
-import { moduleBot } from './bot-registry.ts';
+import { moduleBot } from './bot-module.ts';
 import { errorText } from './host.ts';
 
 /** What the host passes on the command line (JSON): the bot's expected name and raw options. */

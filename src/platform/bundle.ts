@@ -1,6 +1,6 @@
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
@@ -69,6 +69,30 @@ function bundleDir(): string {
   return dir;
 }
 
+/** The esbuild settings every bundle shares. */
+async function build(entrySource: string, resolveDir: string, name: string, alias: Readonly<Record<string, string>>, metafile: boolean) {
+  const esbuild = await import('esbuild');
+  return esbuild.build({
+    stdin: { contents: entrySource, resolveDir, sourcefile: `${name}-entry.ts`, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    alias: { ...alias },
+    metafile,
+    absWorkingDir: resolveDir,
+    // CommonJS dependencies inside an ESM bundle need a `require`.
+    banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
+  });
+}
+
+/** A fresh file name in this arena's bundle folder (world-readable, removed at exit). */
+export function temporaryBundlePath(name: string): string {
+  return join(bundleDir(), `${name}-${count++}.mjs`);
+}
+
 /**
  * Bundles the TypeScript module `entrySource` (imports resolved from `resolveDir`) with everything
  * it imports into one `.mjs` file, and returns its URL. Rejects when esbuild cannot bundle it.
@@ -80,20 +104,26 @@ export async function bundleScript(
   name: string,
   alias: Readonly<Record<string, string>> = {},
 ): Promise<URL> {
-  const { build } = await import('esbuild');
-  const result = await build({
-    stdin: { contents: entrySource, resolveDir, sourcefile: `${name}-entry.ts`, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-    alias: { ...alias },
-    // CommonJS dependencies inside an ESM bundle need a `require`.
-    banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
-  });
-  const out = join(bundleDir(), `${name}-${count++}.mjs`);
+  const result = await build(entrySource, resolveDir, name, alias, false);
+  const out = temporaryBundlePath(name);
   writeFileSync(out, result.outputFiles[0]!.contents, { mode: 0o644 });
   return pathToFileURL(out);
+}
+
+/**
+ * Bundles like `bundleScript` but returns the code and the absolute paths of every file that went
+ * into it (what a cache of anything derived from the bundle must watch).
+ */
+export async function bundleWithInputs(
+  entrySource: string,
+  resolveDir: string,
+  name: string,
+  alias: Readonly<Record<string, string>> = {},
+): Promise<{ code: Uint8Array; inputs: string[] }> {
+  const result = await build(entrySource, resolveDir, name, alias, true);
+  const inputs = Object.keys(result.metafile?.inputs ?? {})
+    // The entry itself (`<name>-entry.ts`, from `entrySource`) is not a file.
+    .filter((f) => f !== `${name}-entry.ts` && !f.includes(':'))
+    .map((f) => resolve(resolveDir, f));
+  return { code: result.outputFiles[0]!.contents, inputs };
 }

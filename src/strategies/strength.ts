@@ -2,8 +2,7 @@
  * Playing strength for a beginner's opponent: the best move with probability p, else a uniformly
  * random legal move, both drawn from the bot's own seeded generator (so a game replays exactly).
  */
-import { z } from 'zod';
-import type { ParamSpec } from '../core/params.ts';
+import { numberSchema, type ParamSpec } from '../core/params.ts';
 import type { Rng } from '../core/rng.ts';
 
 /** The named strength levels of `arena play` and the `strength` option. */
@@ -14,12 +13,8 @@ export type StrengthLevel = keyof typeof STRENGTH_LEVELS;
 
 /** The `strength` option: a probability in [0, 1] or a level name (`easy`, `medium`, `perfect`); default perfect. */
 export const strengthOption: ParamSpec<number> = {
-  schema: z.preprocess((v) => {
-    if (typeof v !== 'string') return v;
-    const t = v.trim().toLowerCase();
-    if (t in STRENGTH_LEVELS) return STRENGTH_LEVELS[t as StrengthLevel];
-    return t === '' ? v : Number(t);
-  }, z.number().min(0).max(1)),
+  // A number or a level name, described as a shape so discovery can send it to the arena.
+  schema: numberSchema(0, 1, false, STRENGTH_LEVELS),
   description: `probability of the best move (else a random legal one): 0..1 or ${Object.entries(STRENGTH_LEVELS)
     .map(([k, v]) => `${k} (${v})`)
     .join(', ')}`,

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
-import { checkBot, DEFAULT_CHECK, discoverBots, loadBotFileOrThrow, resolveBot, tempStderrLogPath, type BotEntry, type CheckRow } from '../../hosting/index.ts';
+import { checkBot, checkVariants, DEFAULT_CHECK, discoverBots, loadBotFileOrThrow, resolveBot, tempStderrLogPath, type BotEntry, type CheckRow } from '../../hosting/index.ts';
 import { io } from '../io.ts';
 
 type Args = { bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: string; family: string[] };
@@ -59,11 +59,13 @@ export const botsCheckCommand: CommandModule<object, Args> = {
     const seed = intArg('seed', args.seed, 0, 0xffffffff);
     let entry: BotEntry;
     let options: Readonly<Record<string, unknown>> = {};
+    // Discovery asks the bot's `supports` about the check's variants at once (in its child process).
+    const discovery = { variants: checkVariants(args.family).flatMap((v) => (v.game ? [v.game.id] : [])) };
     if (looksLikeFile(args.bot)) {
-      entry = await loadBotFileOrThrow(args.bot);
+      entry = await loadBotFileOrThrow(args.bot, discovery);
       options = resolveBot({ bots: [entry], problems: [] }, entry.name).options;
     } else {
-      const choice = resolveBot(await discoverBots(args['bots-dir']), args.bot);
+      const choice = resolveBot(await discoverBots(args['bots-dir'], discovery), args.bot);
       entry = choice.entry;
       options = choice.options;
     }

@@ -4,10 +4,12 @@ import { formatParamValue, type ParamSpec } from '../../core/params.ts';
 import { FAMILIES, makeGame } from '../../games/index.ts';
 import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import { io } from '../io.ts';
+import { UsageError } from '../../core/errors.ts';
+import { sandboxProblem } from '../../platform/sandbox.ts';
 import { hanging } from '../../tui/wrap.ts';
 import { botsCheckCommand } from './bots-check.ts';
 
-type Args = { 'bots-dir': string[]; json: boolean };
+type Args = { 'bots-dir': string[]; json: boolean; sandbox: boolean };
 
 /** The families whose default variant a bot supports. */
 function families(bot: AnyBot): string[] {
@@ -57,10 +59,15 @@ export const botsCommand: CommandModule<object, Args> = {
     y
       .command(botsCheckCommand as never)
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as unknown as Argv<Args>,
+      .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
+      .option('sandbox', { type: 'boolean', default: false, describe: 'read the bot files inside bubblewrap too (for bots written by others)' }) as unknown as Argv<Args>,
   async handler(args) {
     const out = io();
-    const registry = await discoverBots(args['bots-dir']);
+    if (args.sandbox) {
+      const problem = sandboxProblem();
+      if (problem) throw new UsageError(`Cannot read the bots in a sandbox: ${problem}`);
+    }
+    const registry = await discoverBots(args['bots-dir'], { sandbox: args.sandbox });
     if (args.json) {
       const doc = {
         bots: registry.bots.map((b) => ({

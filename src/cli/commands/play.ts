@@ -65,7 +65,7 @@ export const playCommand: CommandModule<object, Args> = {
     if (!Number.isInteger(time) || time <= 0) {
       throw new UsageError(`Expected \`--time-per-move\` to be a positive whole number of ms, got ${JSON.stringify(args['time-per-move'])}`);
     }
-    const registry = await discoverBots(args['bots-dir']);
+    const registry = await discoverBots(args['bots-dir'], game ? { variants: [game.id] } : {});
     let opponent: Opponent | undefined;
     if (args.bot !== undefined) {
       const choice = resolveBot(registry, args.bot);

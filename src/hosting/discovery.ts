@@ -1,0 +1,433 @@
+/**
+ * Discovery of module bots without running their code in the arena's process. Each bot file is
+ * bundled with the discovery runner (discovery-runner.ts) and the bundle runs in a child process:
+ * Node's permission model lets it read only its bundle (no writes, child processes, workers or
+ * addons), its environment is empty, it has a time limit, and with `sandbox` it runs inside
+ * bubblewrap with the sandbox's caps as well. The child answers with the bot's metadata as plain
+ * data; the arena rebuilds the option schemas from their shapes, so `botOptions`, `botLabel` and
+ * listings work on a descriptor that has no code of the bot in it.
+ *
+ * Start-up stays fast through a cache (`<cache>/discovery`, one JSON file per bot file, written
+ * only by the arena): an entry holds the metadata and the size, mtime and SHA-256 of every file
+ * that went into the bundle (the bot, what it imports, the runner). When they all still match, no
+ * bundle is built and no child starts. A `supports` question about a variant the cache has no
+ * answer for runs the cached bundle once more, synchronously (`supports` is synchronous).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { defineBot, type AnyBot } from '../core/bot.ts';
+import { schemaFromShape, type ParamSpec, type SchemaShape } from '../core/params.ts';
+import { FAMILIES, makeGame } from '../games/index.ts';
+import { bundleWithInputs, temporaryBundlePath } from '../platform/bundle.ts';
+import { siblingModule } from '../platform/paths.ts';
+import { sandboxPlan, type SandboxPlan } from '../platform/sandbox.ts';
+import { oneLine } from './bot-module.ts';
+import { DISCOVERY_PREFIX, type BotMeta, type DiscoveryAnswer } from './discovery-runner.ts';
+import { permissionFlags } from './sandbox-host.ts';
+import { PACKAGE_ENTRY } from './worker-bundle.ts';
+
+/** How discovery runs its children. */
+export interface DiscoverySettings {
+  /** Variant ids to ask each bot's `supports` about now, beyond every family's default variant. */
+  readonly variants?: readonly string[];
+  /** Run the children inside bubblewrap too (for bots that are to be sandboxed; `arena bots --sandbox`). */
+  readonly sandbox?: boolean;
+  /** Time limit of one child (ms); a file that takes longer is reported and skipped. */
+  readonly timeoutMs?: number;
+  /** The cache folder; null: no cache (every file is run afresh). */
+  readonly cacheDir?: string | null;
+}
+
+/**
+ * Default time limit of one discovery child (clock-dependent: a file is skipped past it). A bundle
+ * loads in a tenth of a second; this is ample for a cold start on a busy machine.
+ */
+export const DISCOVERY_TIMEOUT_MS = 5_000;
+
+/** Heap of a discovery child (MB): loading a bot needs little. */
+const CHILD_HEAP_MB = 256;
+
+/** Largest answer a child may print (bytes): a bot that floods stdout is cut off there. */
+const MAX_OUTPUT = 1 << 20;
+
+/** The default discovery cache: `$TAKE_ARENA_CACHE/discovery`, else `$XDG_CACHE_HOME/take-arena/discovery`, else `~/.cache/take-arena/discovery`. */
+export function defaultDiscoveryCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env['TAKE_ARENA_CACHE']) return join(env['TAKE_ARENA_CACHE'], 'discovery');
+  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'take-arena', 'discovery');
+}
+
+/** Every family's default variant: what `arena bots` lists a bot's families from. */
+export function defaultVariantIds(): string[] {
+  return FAMILIES.map((f) => makeGame(f.id, {}).id);
+}
+
+const shapeSchema: z.ZodType<SchemaShape> = z.union([
+  z.strictObject({ kind: z.enum(['int', 'range']), min: z.number(), max: z.number() }),
+  z.strictObject({
+    kind: z.literal('number'),
+    min: z.number(),
+    max: z.number(),
+    exclusiveMin: z.boolean().optional(),
+    levels: z.record(z.string().max(64), z.number()).optional(),
+  }),
+  z.strictObject({ kind: z.literal('int-set'), maxSize: z.number().int(), maxValue: z.number() }),
+  z.strictObject({ kind: z.literal('int-list'), minLength: z.number().int(), maxLength: z.number().int(), min: z.number(), max: z.number() }),
+  z.strictObject({ kind: z.literal('enum'), choices: z.tuple([z.string().max(200)], z.string().max(200)) }),
+  z.strictObject({ kind: z.enum(['boolean', 'string']) }),
+]) as z.ZodType<SchemaShape>;
+
+/** The answer a child may give: anything else is a file that is not a bot. */
+const answerSchema: z.ZodType<DiscoveryAnswer> = z.union([
+  z.strictObject({
+    meta: z.strictObject({
+      name: z.string().regex(/^[A-Za-z][\w-]*$/).max(64),
+      description: z.string().max(2000),
+      options: z.record(
+        z.string().regex(/^[A-Za-z][\w-]*$/).max(64),
+        z.strictObject({
+          shape: shapeSchema,
+          description: z.string().max(2000),
+          expected: z.string().max(2000),
+          default: z.unknown().optional(),
+          optional: z.boolean().optional(),
+          choices: z.array(z.string().max(200)).max(1000).optional(),
+        }),
+      ),
+      supports: z.record(z.string(), z.boolean()).nullable(),
+    }),
+  }),
+  z.strictObject({ reason: z.string().max(4000) }),
+]) as z.ZodType<DiscoveryAnswer>;
+
+/** One file that went into a bundle, as the cache saw it. */
+interface InputStamp {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly sha256: string;
+}
+
+/** A cache entry: one bot file's metadata and what it was derived from. */
+interface CacheEntry {
+  readonly version: 1;
+  readonly file: string;
+  readonly inputs: readonly InputStamp[];
+  /** The bundle (a file in the cache folder) that answers later `supports` questions. */
+  readonly bundle: string;
+  /** What the child answered: the metadata, or why the file is not a bot (it threw at import, …). */
+  readonly answer: DiscoveryAnswer;
+}
+
+const CACHE_VERSION = 1;
+
+/** The discovery runner as this copy has it (sources or `dist/`). */
+const RUNNER = siblingModule(import.meta.url, 'discovery-runner');
+
+const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** Hashes of files already read by this process, by path, size and mtime (a file is hashed once per version). */
+const stamps = new Map<string, InputStamp>();
+
+function stamp(path: string): InputStamp | null {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return null; // gone: the entry that names it is stale
+  }
+  const key = `${path}\0${st.size}\0${st.mtimeMs}`;
+  let s = stamps.get(key);
+  if (!s) {
+    try {
+      s = { path, size: st.size, mtimeMs: st.mtimeMs, sha256: sha256(readFileSync(path)) };
+    } catch {
+      return null;
+    }
+    stamps.set(key, s);
+  }
+  return s;
+}
+
+/** Whether an input is unchanged: same size and mtime, or (touched) the same content. */
+function unchanged(input: InputStamp): boolean {
+  let st;
+  try {
+    st = statSync(input.path);
+  } catch {
+    return false;
+  }
+  if (st.size !== input.size) return false;
+  if (st.mtimeMs === input.mtimeMs) return true;
+  return stamp(input.path)?.sha256 === input.sha256;
+}
+
+/** A file's entry; the runner's path is part of the key, so the sources and `dist/` keep their own. */
+function entryPath(cacheDir: string, file: string): string {
+  return join(cacheDir, `${sha256(`${RUNNER}\0${file}`).slice(0, 32)}.json`);
+}
+
+/** A valid, current cache entry for `file`, or null. */
+function readEntry(cacheDir: string, file: string): CacheEntry | null {
+  let entry: CacheEntry;
+  try {
+    entry = JSON.parse(readFileSync(entryPath(cacheDir, file), 'utf8')) as CacheEntry;
+  } catch {
+    return null;
+  }
+  if (entry?.version !== CACHE_VERSION || entry.file !== file || !Array.isArray(entry.inputs)) return null;
+  if (!answerSchema.safeParse(entry.answer).success) return null;
+  return entry.inputs.every(unchanged) ? entry : null;
+}
+
+/** Writes a file atomically (a reader sees the old or the new one, never half). */
+function writeAtomically(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, data, { mode: 0o644 });
+  renameSync(tmp, path);
+}
+
+function writeEntry(cacheDir: string, entry: CacheEntry): void {
+  try {
+    writeAtomically(entryPath(cacheDir, entry.file), JSON.stringify(entry));
+  } catch {
+    // a read-only cache folder only makes the next start slower
+  }
+}
+
+/** Bundles one bot file with the discovery runner; the reason when esbuild cannot. */
+async function bundleFor(file: string): Promise<{ code: Uint8Array; inputs: string[] } | { reason: string }> {
+  const entry = [`import { runDiscovery } from ${JSON.stringify(RUNNER)};`, `await runDiscovery(() => import(${JSON.stringify(file)}));`].join('\n');
+  try {
+    return await bundleWithInputs(entry, process.cwd(), 'discovery', { 'take-arena': PACKAGE_ENTRY });
+  } catch (err) {
+    const errors = (err as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
+    const first = errors?.[0];
+    if (first) {
+      const at = first.location ? `${first.location.file}:${first.location.line}:${first.location.column}: ` : '';
+      return { reason: `failed to load: ${at}${first.text}` };
+    }
+    return { reason: `failed to load: ${oneLine(err)}` };
+  }
+}
+
+/** Where a bundle runs inside the sandbox. */
+const BUNDLE_IN_SANDBOX = '/bot/bot.mjs';
+
+/** The command that runs a discovery bundle, under the permission model (and in bubblewrap with `sandbox`). */
+function childPlan(bundle: string, variants: readonly string[], sandbox: boolean): SandboxPlan {
+  const node = [...permissionFlags(), `--max-old-space-size=${CHILD_HEAP_MB}`];
+  if (!sandbox) {
+    return { file: process.execPath, args: [...node, `--allow-fs-read=${bundle}`, bundle, JSON.stringify(variants)], env: {} };
+  }
+  // The sandbox's user (nobody, as root) may not reach the cache folder: it gets a copy in the
+  // arena's world-readable bundle folder.
+  const copy = temporaryBundlePath('discovery');
+  copyFileSync(bundle, copy);
+  return sandboxPlan(
+    [process.execPath, ...node, '--allow-fs-read=/bot/', BUNDLE_IN_SANDBOX, JSON.stringify(variants)],
+    [{ src: copy, dest: BUNDLE_IN_SANDBOX }],
+    '/bot',
+    { addressSpaceMb: CHILD_HEAP_MB + 2048, cpuSeconds: Math.ceil(DISCOVERY_TIMEOUT_MS / 1000), fileSizeMb: 1, processes: 32, openFiles: 64 },
+  );
+}
+
+/** The answer in a child's output, or why there is none. */
+function judge(stdout: string, stderr: string, status: number | null, signal: string | null, timedOut: boolean, timeoutMs: number): DiscoveryAnswer {
+  const at = stdout.lastIndexOf(`\n${DISCOVERY_PREFIX}`);
+  if (at >= 0) {
+    const line = stdout.slice(at + 1 + DISCOVERY_PREFIX.length).split('\n')[0]!;
+    try {
+      const parsed = answerSchema.safeParse(JSON.parse(line));
+      if (parsed.success) return parsed.data;
+      return { reason: `failed to load: its metadata is malformed (${parsed.error.issues[0]?.message ?? 'invalid'})` };
+    } catch {
+      // a cut-off line: judged below
+    }
+  }
+  if (timedOut) return { reason: `did not finish loading within ${timeoutMs / 1000} s (discovery's time limit; a loop at the top level?)` };
+  const last = stderr.trim().split('\n').filter((l) => l.trim() !== '').pop();
+  const how = signal ? `was killed by ${signal}` : `exited with code ${status}`;
+  return { reason: `failed to load: the module ${how} while loading${last ? ` (${last.trim().slice(0, 300)})` : ''}` };
+}
+
+/**
+ * Runs one discovery child and resolves to its answer (never rejects); `answered` says the runner
+ * gave it, rather than the arena judging a child that hung, died or printed too much.
+ */
+function runChild(bundle: string, variants: readonly string[], sandbox: boolean, timeoutMs: number): Promise<{ answer: DiscoveryAnswer; answered: boolean }> {
+  return new Promise((resolvePromise) => {
+    let plan: SandboxPlan;
+    try {
+      plan = childPlan(bundle, variants, sandbox);
+    } catch (err) {
+      resolvePromise({ answer: { reason: `failed to load: cannot start its discovery process (${oneLine(err)})` }, answered: false });
+      return;
+    }
+    const child = spawn(plan.file, plan.args, {
+      env: plan.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid! } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let done = false;
+    const finish = (answer: DiscoveryAnswer, answered = false): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      resolvePromise({ answer, answered });
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < MAX_OUTPUT) stdout += chunk;
+      // The answer is complete at its newline: no need to wait for a module that keeps the process alive.
+      const at = stdout.lastIndexOf(`\n${DISCOVERY_PREFIX}`);
+      if (at >= 0 && stdout.indexOf('\n', at + 1) >= 0) finish(judge(stdout, stderr, null, null, false, timeoutMs), true);
+      else if (stdout.length >= MAX_OUTPUT) finish({ reason: `failed to load: printed more than ${MAX_OUTPUT} bytes while loading` });
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4096);
+    });
+    child.on('error', (err) => finish({ reason: `failed to load: cannot start its discovery process (${oneLine(err)})` }));
+    child.on('close', (status, signal) => finish(judge(stdout, stderr, status, signal, timedOut, timeoutMs)));
+  });
+}
+
+/** Runs `tasks` with at most `limit` at once, keeping their order. */
+async function pooled<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < tasks.length) {
+      const i = next++;
+      out[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
+  return out;
+}
+
+/** A module bot known by its metadata: `bot` is a descriptor (options, `supports`) that cannot play. */
+export interface DescribedModule {
+  readonly meta: BotMeta;
+  readonly bot: AnyBot;
+}
+
+/** Adds a `supports` answer learned later to a file's cache entry (when the entry is still current). */
+function remember(cacheDir: string, file: string, name: string, id: string, yes: boolean): void {
+  const entry = readEntry(cacheDir, file);
+  if (!entry || !('meta' in entry.answer) || entry.answer.meta.name !== name || entry.answer.meta.supports === null) return;
+  const meta = { ...entry.answer.meta, supports: { ...entry.answer.meta.supports, [id]: yes } };
+  writeEntry(cacheDir, { ...entry, answer: { meta } });
+}
+
+/**
+ * The descriptor of a module bot: its name, description and rebuilt option table, and a
+ * `supports` answered from the metadata (or by running the bundle again for a variant not asked
+ * about yet). `choose` throws: the bot itself runs only in its host.
+ */
+function descriptor(file: string, meta: BotMeta, bundle: string | null, settings: DiscoverySettings, cacheDir: string | null): AnyBot {
+  const options: Record<string, ParamSpec<unknown>> = {};
+  for (const [key, o] of Object.entries(meta.options)) {
+    options[key] = {
+      schema: schemaFromShape(o.shape),
+      description: o.description,
+      expected: o.expected,
+      ...(o.default !== undefined ? { default: o.default } : {}),
+      ...(o.optional ? { optional: true } : {}),
+      ...(o.choices ? { choices: o.choices } : {}),
+    };
+  }
+  const known = new Map(Object.entries(meta.supports ?? {}));
+  const timeoutMs = settings.timeoutMs ?? DISCOVERY_TIMEOUT_MS;
+  const supports = (game: { readonly id: string }): boolean => {
+    const answer = known.get(game.id);
+    if (answer !== undefined) return answer;
+    let yes = false;
+    if (bundle !== null) {
+      const plan = childPlan(bundle, [game.id], settings.sandbox === true);
+      const run = spawnSync(plan.file, plan.args, {
+        env: plan.env,
+        encoding: 'utf8',
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: MAX_OUTPUT,
+        ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid! } : {}),
+      });
+      const a = judge(run.stdout ?? '', run.stderr ?? '', run.status, run.signal, run.error !== undefined, timeoutMs);
+      yes = 'meta' in a && a.meta.name === meta.name && a.meta.supports?.[game.id] === true;
+    }
+    known.set(game.id, yes);
+    if (cacheDir !== null) remember(cacheDir, file, meta.name, game.id, yes);
+    return yes;
+  };
+  return defineBot({
+    name: meta.name,
+    description: meta.description,
+    options,
+    ...(meta.supports !== null ? { supports } : {}),
+    choose() {
+      throw new Error(`bot ${meta.name} (${file}) was discovered in a child process; it plays through its host, not from discovery`);
+    },
+  });
+}
+
+/**
+ * Reads the metadata of module bot files, each in its own child process (in parallel), from the
+ * cache when it is current. Resolves to one result per file, in order: the described bot, or the
+ * reason the file is not one. Never runs a file's code in this process.
+ */
+export async function describeModules(files: readonly string[], settings: DiscoverySettings = {}): Promise<(DescribedModule | { reason: string })[]> {
+  const cacheDir = settings.cacheDir === undefined ? defaultDiscoveryCacheDir() : settings.cacheDir;
+  const variants = [...new Set([...defaultVariantIds(), ...(settings.variants ?? [])])];
+  const timeoutMs = settings.timeoutMs ?? DISCOVERY_TIMEOUT_MS;
+  if (cacheDir !== null) {
+    try {
+      mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
+    } catch {
+      // unwritable: no cache this time
+    }
+  }
+  const tasks = files.map((file) => async (): Promise<DescribedModule | { reason: string }> => {
+    const cached = cacheDir !== null ? readEntry(cacheDir, file) : null;
+    if (cached && 'reason' in cached.answer) return cached.answer;
+    if (cached && 'meta' in cached.answer) {
+      const meta = cached.answer.meta;
+      if (meta.supports === null || variants.every((v) => v in meta.supports!)) return { meta, bot: descriptor(file, meta, join(cacheDir!, cached.bundle), settings, cacheDir) };
+    }
+    const built = await bundleFor(file);
+    if ('reason' in built) return built;
+    const name = `${sha256(built.code).slice(0, 32)}.mjs`;
+    let bundle: string;
+    if (cacheDir !== null) {
+      bundle = join(cacheDir, name);
+      try {
+        writeAtomically(bundle, built.code);
+      } catch {
+        bundle = temporaryBundlePath('discovery');
+        writeFileSync(bundle, built.code, { mode: 0o644 });
+      }
+    } else {
+      bundle = temporaryBundlePath('discovery');
+      writeFileSync(bundle, built.code, { mode: 0o644 });
+    }
+    const { answer, answered } = await runChild(bundle, variants, settings.sandbox === true, timeoutMs);
+    // Only what the runner itself answered depends on the files alone (a time limit does not).
+    if (answered && cacheDir !== null && bundle.startsWith(cacheDir)) {
+      const inputs = built.inputs.map((p) => stamp(p)).filter((s): s is InputStamp => s !== null);
+      if (inputs.length === built.inputs.length) writeEntry(cacheDir, { version: CACHE_VERSION, file, inputs, bundle: name, answer });
+    }
+    if ('reason' in answer) return answer;
+    return { meta: answer.meta, bot: descriptor(file, answer.meta, bundle, settings, cacheDir) };
+  });
+  return pooled(tasks, Math.max(2, availableParallelism()));
+}

@@ -1,0 +1,163 @@
+/**
+ * Discovery never runs a bot's code in the arena's process (issue 18): files that loop, throw, exit,
+ * flood stdout, write files or patch globals at import are read in child processes; the hanging
+ * one is skipped at the time limit, the others are reported or listed, and nothing reaches the
+ * arena. The descriptors built from the children's metadata validate options exactly as the bots
+ * themselves do.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AnyBot } from '../../src/core/bot.ts';
+import { parseVariant } from '../../src/games/index.ts';
+import { botOptions, BUILTIN_BOTS_DIR, discoverBots, importModuleBot, supportedBy, type ModuleBotEntry } from '../../src/hosting/index.ts';
+import { botFolder } from '../arena/bot-fixtures.ts';
+import { comparableLog, tempDir } from '../arena/helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ATTACKERS = join(ROOT, 'test/fixtures/discovery-attackers');
+const MARKER = '/tmp/take-arena-dx-marker.txt';
+
+describe('discovery in child processes', () => {
+  const cacheDir = tempDir('arena-discovery-cache-');
+  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  it('skips files that hang, throw, exit or flood at import, lists the rest, and nothing reaches this process', async () => {
+    rmSync(MARKER, { force: true });
+    const t0 = performance.now();
+    const registry = await discoverBots([ATTACKERS], { cacheDir, timeoutMs: 3000 });
+    const seconds = (performance.now() - t0) / 1000;
+    const reasons = Object.fromEntries(registry.problems.map((p) => [basename(p.file), p.reason]));
+    expect(reasons['dx-loops.ts']).toBe("did not finish loading within 3 s (discovery's time limit; a loop at the top level?)");
+    expect(reasons['dx-throws.ts']).toBe('failed to load: dx-throws blows up at import');
+    expect(reasons['dx-exits.ts']).toBe('failed to load: the module exited with code 0 while loading');
+    expect(reasons['dx-flood.ts']).toMatch(/^failed to load: printed more than \d+ bytes while loading$/);
+    expect(Object.keys(reasons).sort()).toEqual(['dx-exits.ts', 'dx-flood.ts', 'dx-loops.ts', 'dx-throws.ts']);
+    // The two that still export a bot are listed under their own names (dx-patch's rename of itself
+    // on stdout did not take), beside the built-ins.
+    const names = registry.bots.map((b) => b.name);
+    expect(names).toEqual(expect.arrayContaining(['random', 'greedy', 'dx-marker', 'dx-patch']));
+    expect(names.filter((n) => n === 'random')).toHaveLength(1);
+    // The child could not write, spawn or read this environment; this process's globals are its own.
+    expect(existsSync(MARKER)).toBe(false);
+    expect(JSON.stringify({ winner: 'first' })).toBe('{"winner":"first"}');
+    expect(typeof Math.random()).toBe('number');
+    // The children run in parallel: the hanging one costs one time limit, not the whole run.
+    expect(seconds).toBeLessThan(60);
+  });
+
+  it('answers from the cache the second time, and still reports the files that failed', async () => {
+    const registry = await discoverBots([ATTACKERS], { cacheDir, timeoutMs: 3000 });
+    expect(registry.problems.map((p) => basename(p.file)).sort()).toEqual(['dx-exits.ts', 'dx-flood.ts', 'dx-loops.ts', 'dx-throws.ts']);
+    // One entry per file that answered (the bots, and the files that threw or exited: a fact of their
+    // contents); never the one that hit the time limit, nor the flood the arena cut off.
+    const entries = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
+    const cachedFiles = entries.map((f) => (JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as { file: string }).file);
+    expect(cachedFiles).toContain(join(ATTACKERS, 'dx-throws.ts'));
+    expect(cachedFiles).toContain(join(ATTACKERS, 'dx-patch.ts'));
+    expect(cachedFiles).not.toContain(join(ATTACKERS, 'dx-loops.ts'));
+    expect(cachedFiles).not.toContain(join(ATTACKERS, 'dx-flood.ts'));
+    expect(existsSync(MARKER)).toBe(false);
+  });
+
+  it('rebuilds every built-in option table: the descriptors validate and default exactly as the bots do', async () => {
+    const registry = await discoverBots([], { cacheDir });
+    const raws: Record<string, unknown>[] = [
+      {},
+      { depth: '8' },
+      { depth: 0 },
+      { nodes: '1e3' },
+      { iterations: '50', c: '0.5' },
+      { c: '-1' },
+      { threshold: '14', early: 'random' },
+      { early: 'sideways' },
+      { strength: 'Easy' },
+      { strength: ' medium ' },
+      { strength: '0.25' },
+      { strength: '2' },
+      { strength: '' },
+      { nope: 1 },
+    ];
+    const outcome = (bot: AnyBot, raw: Record<string, unknown>): unknown => {
+      try {
+        return botOptions(bot, raw);
+      } catch (err) {
+        return `${(err as Error).name}: ${(err as Error).message}`;
+      }
+    };
+    for (const entry of registry.bots) {
+      if (entry.file.startsWith(BUILTIN_BOTS_DIR) === false || entry.transport === 'process') continue;
+      const real = await importModuleBot(entry as ModuleBotEntry);
+      expect(entry.bot.description).toBe(real.description);
+      for (const raw of raws) {
+        const relevant = Object.fromEntries(Object.entries(raw).filter(([k]) => k === 'nope' || k in (real.options ?? {})));
+        expect(outcome(entry.bot, relevant), `${entry.name} ${JSON.stringify(relevant)}`).toEqual(outcome(real, relevant));
+      }
+      for (const id of ['subtraction', 'piles', 'coins', 'end-game', 'subtraction{moves=1,2,3;n=0..30}']) {
+        expect(supportedBy(entry.bot, parseVariant(id)), `${entry.name} ${id}`).toBe(supportedBy(real, parseVariant(id)));
+      }
+      expect(() => entry.bot.choose({} as never)).toThrow(/discovered in a child process/);
+    }
+  });
+
+  it('asks a child about a variant the metadata has no answer for', async () => {
+    const user = botFolder({
+      'picky.ts': `import { defineBot } from 'take-arena';
+export default defineBot({
+  name: 'picky',
+  description: 'plays nim with three piles only',
+  supports: (game) => game.id.startsWith('piles{') && game.id.includes('piles=') && (game.id.match(/piles=([\\d,]+)/)?.[1]?.split(',').length === 3),
+  choose: ({ moves }) => moves[0],
+});
+`,
+    });
+    try {
+      const registry = await discoverBots([user.dir], { cacheDir });
+      const picky = registry.bots.find((b) => b.name === 'picky')!;
+      expect(supportedBy(picky.bot, parseVariant('piles'))).toBe(false);
+      expect(supportedBy(picky.bot, parseVariant('piles{rule=nim;piles=1,2,3}'))).toBe(true);
+      expect(supportedBy(picky.bot, parseVariant('piles{rule=nim;piles=1,2}'))).toBe(false);
+    } finally {
+      user.cleanup();
+    }
+  });
+});
+
+describe('the CLI with a folder of import-time attackers', () => {
+  const arena = (args: readonly string[]) =>
+    spawnSync(process.execPath, ['bin/arena.mjs', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000, env: { ...process.env, CI: 'true' } });
+
+  it('`arena bots` finishes, reports each broken file in one line and writes no marker', () => {
+    rmSync(MARKER, { force: true });
+    const run = arena(['bots', '--bots-dir', ATTACKERS]);
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(2);
+    expect(run.stdout).toMatch(/^dx-marker — tries to write a file at import$/m);
+    expect(run.stdout).toMatch(/^dx-patch — patches globals at import$/m);
+    expect(run.stderr).toMatch(/^arena: skipped .*dx-loops\.ts: did not finish loading within 5 s/m);
+    expect(run.stderr).toMatch(/^arena: skipped .*dx-exits\.ts: failed to load: the module exited with code 0 while loading$/m);
+    expect(run.stderr.trim().split('\n')).toHaveLength(4);
+    expect(existsSync(MARKER)).toBe(false);
+  });
+
+  it('a tournament of random and greedy with the attackers beside them is honest: the same games as without them', () => {
+    const withAttackers = tempDir();
+    const without = tempDir();
+    const common = ['tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10..30}', '--deals', '4', '--seed', '7', '--plain', '--exit'];
+    const a = arena([...common, '--bots-dir', ATTACKERS, '--out', withAttackers]);
+    const b = arena([...common, '--out', without]);
+    expect(a.signal).toBeNull();
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.status, b.stderr).toBe(0);
+    const dir = (root: string): string => join(root, readdirSync(root)[0]!);
+    const log = comparableLog(dir(withAttackers));
+    expect(log).toHaveLength(8);
+    expect(log).toEqual(comparableLog(dir(without)));
+    for (const rec of log as { outcome: { winner: string } }[]) expect(['first', 'second']).toContain(rec.outcome.winner);
+    expect(existsSync(MARKER)).toBe(false);
+    rmSync(withAttackers, { recursive: true, force: true });
+    rmSync(without, { recursive: true, force: true });
+  });
+});
