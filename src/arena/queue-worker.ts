@@ -227,7 +227,8 @@ export class QueueWorker {
     const bytes = verifiedBundle(bot.bundle, await this.#redis!.getBuffer(bundleKey(bot.bundle)));
     const file = join(this.#cacheDir(), `${bot.bundle}.mjs`);
     writeFileSync(file, bytes);
-    const loaded = await loadBotFile(file);
+    // A fetched bundle is a one-off file: read in a child like any bot file, but not cached.
+    const loaded = await loadBotFile(file, { cacheDir: null });
     if ('reason' in loaded) throw new QueueError(`bundle of bot \`${bot.name}\` ${loaded.reason}`);
     if (loaded.name !== bot.name) throw new QueueError(`bundle ${bot.bundle.slice(0, 12)}… holds bot \`${loaded.name}\`, expected \`${bot.name}\``);
     return loaded;

@@ -15,7 +15,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -322,6 +322,46 @@ export interface DescribedModule {
   readonly bot: AnyBot;
 }
 
+/** Entries beyond this many make a cold discovery prune the cache. */
+const PRUNE_ABOVE = 256;
+
+/**
+ * Removes the entries of bot files that no longer exist and bundles no entry names (an hour old
+ * at least, so a bundle another arena is about to name stays). Runs only after a cold discovery.
+ */
+function prune(cacheDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(cacheDir);
+  } catch {
+    return;
+  }
+  const entries = names.filter((n) => n.endsWith('.json'));
+  if (entries.length <= PRUNE_ABOVE) return;
+  const named = new Set<string>();
+  for (const name of entries) {
+    const path = join(cacheDir, name);
+    try {
+      const entry = JSON.parse(readFileSync(path, 'utf8')) as Partial<CacheEntry>;
+      if (typeof entry.file === 'string' && existsSync(entry.file)) {
+        if (typeof entry.bundle === 'string') named.add(entry.bundle);
+        continue;
+      }
+      rmSync(path, { force: true });
+    } catch {
+      rmSync(path, { force: true });
+    }
+  }
+  for (const name of names) {
+    if (!name.endsWith('.mjs') || named.has(name)) continue;
+    try {
+      if (Date.now() - statSync(join(cacheDir, name)).mtimeMs > 3_600_000) rmSync(join(cacheDir, name), { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 /** Adds a `supports` answer learned later to a file's cache entry (when the entry is still current). */
 function remember(cacheDir: string, file: string, name: string, id: string, yes: boolean): void {
   const entry = readEntry(cacheDir, file);
@@ -397,6 +437,7 @@ export async function describeModules(files: readonly string[], settings: Discov
       // unwritable: no cache this time
     }
   }
+  let cold = false;
   const tasks = files.map((file) => async (): Promise<DescribedModule | { reason: string }> => {
     const cached = cacheDir !== null ? readEntry(cacheDir, file) : null;
     if (cached && 'reason' in cached.answer) return cached.answer;
@@ -404,6 +445,7 @@ export async function describeModules(files: readonly string[], settings: Discov
       const meta = cached.answer.meta;
       if (meta.supports === null || variants.every((v) => v in meta.supports!)) return { meta, bot: descriptor(file, meta, join(cacheDir!, cached.bundle), settings, cacheDir) };
     }
+    cold = true;
     const built = await bundleFor(file);
     if ('reason' in built) return built;
     const name = `${sha256(built.code).slice(0, 32)}.mjs`;
@@ -429,5 +471,7 @@ export async function describeModules(files: readonly string[], settings: Discov
     if ('reason' in answer) return answer;
     return { meta: answer.meta, bot: descriptor(file, answer.meta, bundle, settings, cacheDir) };
   });
-  return pooled(tasks, Math.max(2, availableParallelism()));
+  const results = await pooled(tasks, Math.max(2, availableParallelism()));
+  if (cacheDir !== null && cold) prune(cacheDir);
+  return results;
 }

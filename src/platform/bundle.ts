@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -72,6 +73,7 @@ function bundleDir(): string {
 /** The esbuild settings every bundle shares. */
 async function build(entrySource: string, resolveDir: string, name: string, alias: Readonly<Record<string, string>>, metafile: boolean) {
   const esbuild = await import('esbuild');
+  const req = `__arenaRequire_${createHash('sha256').update(entrySource).digest('hex').slice(0, 12)}`;
   return esbuild.build({
     stdin: { contents: entrySource, resolveDir, sourcefile: `${name}-entry.ts`, loader: 'ts' },
     bundle: true,
@@ -83,8 +85,10 @@ async function build(entrySource: string, resolveDir: string, name: string, alia
     alias: { ...alias },
     metafile,
     absWorkingDir: resolveDir,
-    // CommonJS dependencies inside an ESM bundle need a `require`.
-    banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
+    // CommonJS dependencies inside an ESM bundle need a `require`. The import's name is the
+    // entry's own: a bundle of a bundle (discovery reading a bundle a queue worker received) then
+    // holds two such imports that do not clash.
+    banner: { js: `import { createRequire as ${req} } from 'node:module'; const require = ${req}(import.meta.url);` },
   });
 }
 
