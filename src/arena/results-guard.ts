@@ -40,6 +40,13 @@ function sumOf(key: Buffer, prev: string, body: string): string {
   return createHmac('sha256', key).update(prev).update('\n').update(body).digest('hex').slice(0, SUM_HEX);
 }
 
+/** The two lowercase hex digits of each byte value, as character codes. */
+const HEX = Buffer.from('0123456789abcdef');
+
+/** `,"chk":"` and `"}` + newline, the bytes around a line's checksum. */
+const CHK_OPEN = Buffer.from(',"chk":"');
+const CHK_CLOSE = Buffer.from('"}\n');
+
 /**
  * The running hash chain of one log: each line is its record's JSON with a last field `chk`, the
  * keyed hash of the previous line's `chk` and this line's body. A line moved, edited, inserted or
@@ -47,23 +54,67 @@ function sumOf(key: Buffer, prev: string, body: string): string {
  */
 export class LogChain {
   readonly #key: Buffer;
+  /** The last checksum as text, and as its ASCII bytes (what `sealInto` hashes: the same bytes). */
   #last: string;
+  #lastBytes: Buffer;
+  /** `sealInto` updated only the bytes; the text is made when asked for. */
+  #stale = false;
 
   constructor(key: Buffer, last = '') {
     this.#key = key;
     this.#last = last;
+    this.#lastBytes = Buffer.from(last, 'latin1');
+  }
+
+  #lastText(): string {
+    if (this.#stale) {
+      this.#last = this.#lastBytes.toString('latin1');
+      this.#stale = false;
+    }
+    return this.#last;
+  }
+
+  #advance(sum: string): void {
+    this.#last = sum;
+    this.#stale = false;
+    this.#lastBytes = Buffer.from(sum, 'latin1');
   }
 
   /** The checksum of the last line sealed or verified. */
   get last(): string {
-    return this.#last;
+    return this.#lastText();
   }
 
   /** The line (without newline) for a record's JSON text `body` (an object with fields); advances the chain. */
   seal(body: string): string {
-    const sum = sumOf(this.#key, this.#last, body);
-    this.#last = sum;
+    const sum = sumOf(this.#key, this.#lastText(), body);
+    this.#advance(sum);
     return `${body.slice(0, -1)},"chk":"${sum}"}`;
+  }
+
+  /**
+   * Seals a line encoded in place: `buf[start, end)` holds a record's JSON without its closing brace
+   * (the body is that and `}`); writes `,"chk":"…"}` and the newline after it and returns the new
+   * end. The same checksum as `seal`, hashed from the bytes already in the batch buffer, so no
+   * string of the line, of its sealed form or of the digest is made per line. `buf` must have 44
+   * bytes free past `end`.
+   */
+  sealInto(buf: Buffer, start: number, end: number): number {
+    const digest = createHmac('sha256', this.#key).update(this.#lastBytes).update('\n').update(buf.subarray(start, end)).update('}').digest();
+    let at = end + CHK_OPEN.copy(buf, end);
+    if (this.#lastBytes.length !== SUM_HEX) this.#lastBytes = Buffer.allocUnsafe(SUM_HEX); // its own bytes, hashed above already
+    const last = this.#lastBytes;
+    for (let i = 0; i < SUM_HEX / 2; i++) {
+      const b = digest[i]!;
+      const hi = HEX[b >>> 4]!;
+      const lo = HEX[b & 15]!;
+      buf[at++] = hi;
+      buf[at++] = lo;
+      last[2 * i] = hi;
+      last[2 * i + 1] = lo;
+    }
+    this.#stale = true;
+    return at + CHK_CLOSE.copy(buf, at);
   }
 
   /** The body of a line that follows the chain (which then advances), or null. */
@@ -71,8 +122,8 @@ export class LogChain {
     const m = SEALED.exec(line);
     if (!m) return null;
     const body = `${line.slice(0, m.index)}}`;
-    if (sumOf(this.#key, this.#last, body) !== m[1]) return null;
-    this.#last = m[1]!;
+    if (sumOf(this.#key, this.#lastText(), body) !== m[1]) return null;
+    this.#advance(m[1]!);
     return body;
   }
 }

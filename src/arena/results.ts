@@ -218,6 +218,19 @@ function seatOrNull(seat: string | null): string {
   return seat === null ? 'null' : `"${seat}"`;
 }
 
+/** Quoted labels and variant ids: a tournament has few, and every line repeats them. */
+const quoted = new Map<string, string>();
+
+/** `quote` of a string that recurs from line to line (a bot label, a variant id, a seat). */
+function quoteRecurring(s: string): string {
+  let q = quoted.get(s);
+  if (q === undefined) {
+    q = quote(s);
+    if (quoted.size < 4096) quoted.set(s, q);
+  }
+  return q;
+}
+
 /**
  * One game as its compact log line: still one self-describing JSON object, with the moves as one
  * space-separated string (no notation has a space) and the move times as integer microseconds.
@@ -225,23 +238,29 @@ function seatOrNull(seat: string | null): string {
  * walks the object generically and, with an object per move, wrote twice the bytes.
  */
 export function recordLine(r: GameRecord): string {
-  let moves = '';
-  for (let i = 0; i < r.moves.length; i++) {
-    const m = r.moves[i]!;
-    if (m.includes(' ')) throw new Error(`move notation ${JSON.stringify(m)} has a space: the log cannot store it`);
-    moves = i === 0 ? m : `${moves} ${m}`;
+  return `${recordOpen(r)}}\n`;
+}
+
+/**
+ * A game's line without its closing brace and newline: the log seals it (results-guard.ts) by
+ * appending its checksum field, with no copy of the line made to cut the brace off again.
+ */
+export function recordOpen(r: GameRecord): string {
+  const list = r.moves;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i]!.includes(' ')) throw new Error(`move notation ${JSON.stringify(list[i])} has a space: the log cannot store it`);
   }
   const o = r.outcome;
   const outcome = o.scores ? `{"winner":${seatOrNull(o.winner)},"scores":[${o.scores[0]},${o.scores[1]}]}` : `{"winner":${seatOrNull(o.winner)}}`;
   return (
-    `{"index":${r.index},"key":${quote(r.key)},"variant":${quote(r.variant)},"deal":${r.deal},"dealSeed":${r.dealSeed},"seating":${r.seating},` +
-    `"seats":{"first":${quote(r.seats.first)},"second":${quote(r.seats.second)}},"botSeeds":{"first":${r.botSeeds.first},"second":${r.botSeeds.second}},` +
-    `"start":${JSON.stringify(r.start)},"moves":${quote(moves)},"us":[${r.us.join(',')}],` +
+    `{"index":${r.index},"key":${quote(r.key)},"variant":${quoteRecurring(r.variant)},"deal":${r.deal},"dealSeed":${r.dealSeed},"seating":${r.seating},` +
+    `"seats":{"first":${quoteRecurring(r.seats.first)},"second":${quoteRecurring(r.seats.second)}},"botSeeds":{"first":${r.botSeeds.first},"second":${r.botSeeds.second}},` +
+    `"start":${JSON.stringify(r.start)},"moves":${quote(list.join(' '))},"us":[${r.us.join(',')}],` +
     `${r.ovh ? `"ovh":[${r.ovh.join(',')}],"timeControl":{"baseMs":${r.timeControl!.baseMs},"incMs":${r.timeControl!.incMs}},` : ''}"outcome":${outcome},` +
-    `"winner":${r.winner === null ? 'null' : quote(r.winner)},"termination":"${r.termination}","faulty":${seatOrNull(r.faulty)},` +
+    `"winner":${r.winner === null ? 'null' : quoteRecurring(r.winner)},"termination":"${r.termination}","faulty":${seatOrNull(r.faulty)},` +
     `"reason":${r.reason === null ? 'null' : quote(r.reason)}` +
     `${r.adjudicated ? `,"adjudicated":{"value":${r.adjudicated.value},"ply":${r.adjudicated.ply}}` : ''}${r.retries ? `,"retries":${r.retries}` : ''}` +
-    `${r.clockStops ? `,"clockStops":{"first":${r.clockStops.first},"second":${r.clockStops.second}}` : ''}}\n`
+    `${r.clockStops ? `,"clockStops":{"first":${r.clockStops.first},"second":${r.clockStops.second}}` : ''}`
   );
 }
 
@@ -298,15 +317,25 @@ export class ResultsLog {
    */
   append(record: GameRecord): Promise<void> {
     if (this.#failed) return Promise.reject(this.#failed);
-    const plain = recordLine(record);
-    const line = this.#chain ? `${this.#chain.seal(plain.slice(0, -1))}\n` : plain;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (this.#used + line.length * 3 > this.#buf.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#used + line.length * 3));
+    const open = recordOpen(record);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; the checksum field and newline 44 more.
+    const room = open.length * 3 + 64;
+    if (this.#used + room > this.#buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#used + room));
       this.#buf.copy(bigger, 0, 0, this.#used);
       this.#buf = bigger;
     }
-    this.#used += this.#buf.write(line, this.#used, 'utf8');
+    // The line is encoded once, into the batch buffer, and sealed there (its checksum hashed from
+    // those bytes): no sealed copy of it is made as a string.
+    const buf = this.#buf;
+    const start = this.#used;
+    const end = start + buf.write(open, start, 'utf8');
+    if (this.#chain) this.#used = this.#chain.sealInto(buf, start, end);
+    else {
+      buf[end] = 0x7d; // }
+      buf[end + 1] = 0x0a;
+      this.#used = end + 2;
+    }
     this.#lines++;
     const done = (this.#batch ??= deferred()).promise;
     if (this.#lines >= this.#maxBatch) {

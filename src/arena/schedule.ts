@@ -1,5 +1,5 @@
 import type { Seat } from '../core/game.ts';
-import { deriveSeed } from '../core/rng.ts';
+import { deriveSeed, fnvEnd, fnvText, seedFromState, seedState } from '../core/rng.ts';
 import type { BotSpec } from '../hosting/index.ts';
 import type { TimeControl } from './time-control.ts';
 
@@ -157,11 +157,18 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
   const { seed, variants, bots, deals, timePerMoveMs, timeControl } = input;
   const supports = input.supports ?? (() => true);
   const pairs = pairings(bots, input.champion);
+  // Seeds are `dealSeed` and `botSeed` exactly; the labels they share are hashed once (`seedState`),
+  // not again for every game of a million.
+  const dealState = seedState(seed, 'deal');
+  const botState = seedState(seed, 'bot');
   let index = 0;
   for (const variant of variants) {
     const playing = bots.map((b) => supports(b, variant));
+    const dealVariant = fnvEnd(fnvText(dealState, variant));
+    // A game's key starts with `variant|`: hashed once per variant.
+    const keyVariant = fnvText(botState, `${variant}|`);
     for (let deal = 0; deal < deals; deal++) {
-      const ds = dealSeed(seed, variant, deal);
+      const ds = seedFromState(fnvEnd(fnvText(dealVariant, String(deal))));
       for (const [i, j] of pairs) {
         const a = bots[i]!;
         const b = bots[j]!;
@@ -169,11 +176,12 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
           index += 2;
           continue;
         }
-        for (const seating of [0, 1] as const) {
-          const key = gameKey(variant, deal, a.label, b.label, seating);
+        for (let seating: 0 | 1 = 0; seating <= 1; seating = (seating + 1) as 0 | 1) {
+          const rest = `${deal}|${a.label}|${b.label}|${seating}`;
+          const key = `${variant}|${rest}`;
           const here = index++;
           if (!playing[i] || !playing[j]) continue;
-          const [first, second] = seating === 0 ? [a, b] : [b, a];
+          const keyState = fnvEnd(fnvText(keyVariant, rest));
           yield {
             index: here,
             key,
@@ -181,8 +189,8 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
             deal,
             dealSeed: ds,
             seating,
-            seats: { first, second },
-            botSeeds: { first: botSeed(seed, key, 'first'), second: botSeed(seed, key, 'second') },
+            seats: seating === 0 ? { first: a, second: b } : { first: b, second: a },
+            botSeeds: { first: seedFromState(fnvEnd(fnvText(keyState, 'first'))), second: seedFromState(fnvEnd(fnvText(keyState, 'second'))) },
             // Undefined when unset, rather than spread in: no spread per job (jobs travel as JSON, which drops them).
             timePerMoveMs,
             timeControl,

@@ -5,7 +5,6 @@ import { parseVariant } from '../games/index.ts';
 import type { FaultKind } from '../hosting/index.ts';
 import type { GameRecord } from './match.ts';
 import { fitRatings, type RatingFit, type SeatedResult } from './ratings.ts';
-import { pairOf } from './schedule.ts';
 import { pairScore, type Pentanomial } from './sprt.ts';
 
 /** Exact-play statistics of one bot: moves judged by the solver, how many kept the best result, blunders. */
@@ -313,6 +312,33 @@ function cmp(a: string, b: string): number {
 interface Judge {
   readonly game: AnyGame;
   readonly solver: Solver<unknown, unknown> | undefined;
+  /**
+   * The notation of each frozen legal-move list met so far (games that cache their lists hand out
+   * the same frozen ones): a logged move is found among them without parsing its text.
+   */
+  readonly texts?: WeakMap<readonly unknown[], readonly string[]>;
+}
+
+/**
+ * The move a logged notation names in `state`: looked up among the legal moves' own notations when
+ * the game hands out a cached (frozen) list and exactly one of them matches, else parsed, as
+ * `parseMove` would (the log holds `formatMove` of the move played, so both give that move).
+ */
+function loggedMove(judge: Judge, state: unknown, text: string): unknown {
+  const { game, texts } = judge;
+  if (texts) {
+    const legal = game.moves(state);
+    if (Object.isFrozen(legal)) {
+      let known = texts.get(legal);
+      if (known === undefined) {
+        known = legal.map((m) => game.formatMove(m));
+        texts.set(legal, known);
+      }
+      const i = known.indexOf(text);
+      if (i >= 0 && known.indexOf(text, i + 1) < 0) return legal[i];
+    }
+  }
+  return game.parseMove(text, state);
 }
 
 /**
@@ -331,7 +357,7 @@ export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.
     let value = solver.value(state);
     for (const move of rec.moves) {
       const seat = game.toMove(state);
-      const m = game.parseMove(move, state);
+      const m = loggedMove(judge, state, move);
       const before = value;
       const next = game.play(state, m);
       value = solver.value(next);
@@ -349,6 +375,19 @@ export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.
   return acc;
 }
 
+/** One pairing's pairs in one variant: its pair counts (once a pair completes) and the first finished game of each pair still waiting for its other seating (`a`'s points, by deal). */
+interface PairingFold {
+  cell: PairsCell | null;
+  readonly halves: Map<number, number>;
+}
+
+/** The inner map under `key`, made when missing. */
+function nested<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let inner = outer.get(key);
+  if (!inner) outer.set(key, (inner = new Map()));
+  return inner;
+}
+
 /**
  * Folds finished games into standings, pooled and per variant, through one `PairCell` per
  * variant and seating of each pairing: memory stays constant however many games are added, and
@@ -356,13 +395,15 @@ export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.
  * so a resumed tournament ends with exactly the standings of an uninterrupted one (move times aside).
  */
 export class StandingsBuilder {
-  /** Cells keyed `variant \n first \n second`. */
-  readonly #cells = new Map<string, PairCell>();
+  /** Cells in the order they were made. */
+  readonly #cells: PairCell[] = [];
+  /** The cells by variant, first seat's label, second seat's label (no key string built per game). */
+  readonly #cellIndex = new Map<string, Map<string, Map<string, PairCell>>>();
   readonly #judges = new Map<string, Judge>();
-  /** Pair counts keyed `variant \n a \n b`. */
-  readonly #pairCells = new Map<string, PairsCell>();
-  /** The first finished game of each pair still waiting for its other seating: `a`'s points, keyed `variant \n deal \n a \n b`. */
-  readonly #halves = new Map<string, number>();
+  /** Pair counts per variant and pairing (made when its first pair completes), in that order. */
+  readonly #pairCells: PairsCell[] = [];
+  /** Per variant, pairing's first bot `a`, then `b`: its pair counts and its halves. */
+  readonly #pairings = new Map<string, Map<string, Map<string, PairingFold>>>();
   readonly #bots: readonly string[];
   readonly #variants: string[];
 
@@ -381,7 +422,7 @@ export class StandingsBuilder {
       // A solver that searches (it offers `bestMoveBy`) answers within a time budget: judging with it
       // would make accuracy depend on the machine's speed, and a resumed run could then differ.
       if (solver?.bestMoveBy) solver = undefined;
-      j = { game, solver };
+      j = { game, solver, texts: new WeakMap() };
       this.#judges.set(variant, j);
     }
     return j;
@@ -393,11 +434,13 @@ export class StandingsBuilder {
     const judge = this.#judge(rec.variant);
     const start = judge.game.deal(createRng(rec.dealSeed));
     const judged = judgeGame(judge, rec, start);
-    const key = `${rec.variant}\n${rec.seats.first}\n${rec.seats.second}`;
-    let cell = this.#cells.get(key);
+    const { first, second } = rec.seats;
+    const bySecond = nested(nested(this.#cellIndex, rec.variant), first);
+    let cell = bySecond.get(second);
     if (!cell) {
-      cell = newCell(rec.variant, rec.seats.first, rec.seats.second);
-      this.#cells.set(key, cell);
+      cell = newCell(rec.variant, first, second);
+      bySecond.set(second, cell);
+      this.#cells.push(cell);
       if (!this.#variants.includes(rec.variant)) this.#variants.push(rec.variant);
     }
     addToCell(cell, rec, judge.game.toMove(start), judged, judge.solver !== undefined);
@@ -406,30 +449,32 @@ export class StandingsBuilder {
 
   /** Completes a game pair when its other seating is in (games of a pair may finish in either order). */
   #addHalf(rec: GameRecord): void {
-    const [a, b] = pairOf(rec.seating, rec.seats);
+    // The pairing's bots, the seating swap undone (`pairOf`, without its array).
+    const a = rec.seating === 0 ? rec.seats.first : rec.seats.second;
+    const b = rec.seating === 0 ? rec.seats.second : rec.seats.first;
     const points = rec.winner === null ? 0.5 : rec.winner === a ? 1 : 0;
-    const key = `${rec.variant}\n${rec.deal}\n${a}\n${b}`;
-    const other = this.#halves.get(key);
+    const byB = nested(nested(this.#pairings, rec.variant), a);
+    let fold = byB.get(b);
+    if (!fold) byB.set(b, (fold = { cell: null, halves: new Map() }));
+    const other = fold.halves.get(rec.deal);
     if (other === undefined) {
-      this.#halves.set(key, points);
+      fold.halves.set(rec.deal, points);
       return;
     }
-    this.#halves.delete(key);
-    const cellKey = `${rec.variant}\n${a}\n${b}`;
-    let cell = this.#pairCells.get(cellKey);
-    if (!cell) this.#pairCells.set(cellKey, (cell = { variant: rec.variant, a, b, counts: [0, 0, 0, 0, 0] }));
-    cell.counts[pairScore(other, points)]++;
+    fold.halves.delete(rec.deal);
+    if (!fold.cell) this.#pairCells.push((fold.cell = { variant: rec.variant, a, b, counts: [0, 0, 0, 0, 0] }));
+    fold.cell.counts[pairScore(other, points)]++;
   }
 
   /** The aggregates folded so far, one per variant and seating of a pairing (copies). */
   cells(): PairCell[] {
-    return [...this.#cells.values()].map((c) => structuredClone(c));
+    return this.#cells.map((c) => structuredClone(c));
   }
 
   /** The current standings with ratings. */
   snapshot(): Standings {
-    const all = [...this.#cells.values()];
-    const pairs = [...this.#pairCells.values()];
+    const all = this.#cells;
+    const pairs = this.#pairCells;
     const variants: Record<string, StandingsTable> = {};
     for (const v of this.#variants) {
       variants[v] = tableOf(

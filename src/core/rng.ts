@@ -68,14 +68,46 @@ export function createRng(seed: number): Rng {
   return new XoroshiroRng(seed);
 }
 
-/** FNV-1a of one label into `h`, then a separator byte (a plain function: this runs per game). */
-function fnvFeed(h: number, text: string): number {
+/** FNV-1a of a label's characters into `h` (no separator: labels fed in pieces hash as one). */
+export function fnvText(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
+  return h;
+}
+
+/** The separator byte that ends a label. */
+export function fnvEnd(h: number): number {
   h ^= 0xff;
   return Math.imul(h, 0x01000193) >>> 0;
+}
+
+/** FNV-1a of one label into `h`, then a separator byte (a plain function: this runs per game). */
+function fnvFeed(h: number, text: string): number {
+  return fnvEnd(fnvText(h, text));
+}
+
+/**
+ * The hash state of `deriveSeed` after the master seed and the leading labels: a schedule that
+ * derives millions of seeds sharing a prefix hashes it once, then goes on with `fnvText`/`fnvEnd`
+ * and ends with `seedFromState`; the seeds are exactly `deriveSeed`'s.
+ */
+export function seedState(master: number, ...labels: readonly (string | number)[]): number {
+  let h = fnvFeed(0x811c9dc5, String(master));
+  for (const label of labels) h = fnvFeed(h, String(label));
+  return h;
+}
+
+/** The seed of a hash state (murmur3's finaliser): see `seedState`. */
+export function seedFromState(state: number): number {
+  let h = state;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /**
@@ -86,12 +118,5 @@ function fnvFeed(h: number, text: string): number {
 export function deriveSeed(master: number, ...labels: readonly (string | number)[]): number {
   // The master seed enters once, as its decimal text: xoring it into the offset basis as well made
   // the single-digit seeds 0..9 collide (d ^ '0'+d is 0x30 for every digit d).
-  let h = fnvFeed(0x811c9dc5, String(master));
-  for (const label of labels) h = fnvFeed(h, String(label));
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b) >>> 0;
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35) >>> 0;
-  h ^= h >>> 16;
-  return h >>> 0;
+  return seedFromState(seedState(master, ...labels));
 }

@@ -240,10 +240,16 @@ class InProcessSession implements BotSession {
   #sharedMoves: readonly unknown[] | null = null;
   /** Set through `ctx.clockStopped` during the current move (one session has one move at a time). */
   #clock = false;
-  /** One function per session rather than a closure per move: moves take well under a microsecond. */
-  readonly #clockStopped = (): void => {
+  /**
+   * `ctx.clockStopped`: one function per session rather than a closure per move (moves take well
+   * under a microsecond), bound rather than an arrow so that tsx's name-keeping wrapper (a
+   * `defineProperty` per function made) does not run for every game either.
+   */
+  readonly #clockStopped = this.#markClock.bind(this);
+
+  #markClock(): void {
     this.#clock = true;
-  };
+  }
 
   move(state: unknown, moves: readonly unknown[], timeMs: number, bank?: BotClock): MoveReply | Promise<MoveReply> {
     if (this.#prepare) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { parseRecordLine, readLog, recordLine, ResultsLog } from '../../src/arena/results.ts';
+import { LogChain } from '../../src/arena/results-guard.ts';
 import { tempDir } from './helpers.ts';
 
 /** A finished game as the match makes it. */
@@ -61,6 +62,32 @@ describe('ResultsLog (group commit)', () => {
     const results = await Promise.allSettled([log.append(rec('a')), log.append(rec('b'))].concat(log.flush()));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     await expect(log.append(rec('c'))).rejects.toThrow(/ENOSPC/);
+  });
+});
+
+describe('sealed lines', () => {
+  it('are written byte for byte as recordLine sealed by the chain, and the chain goes on from them', async () => {
+    const file = join(tempDir(), 'games.jsonl');
+    const key = Buffer.alloc(32, 7);
+    const records = [
+      rec('plain'),
+      rec('a "quoted" \\ key\twith tab', { moves: [], us: [], termination: 'crash', faulty: 'second', reason: 'threw "Error: ünïcode \u2028 😀"', outcome: { winner: 'first' } }),
+      rec('d', { outcome: { winner: null, scores: [7, -2] }, winner: null, seats: { first: 'bot:x=1,y="2"', second: 'zé' } }),
+      rec('e', { start: { coins: [1, 2, 3], nested: { a: null } }, adjudicated: { value: -1, ply: 4 }, retries: 2, clockStops: { first: 1, second: 0 } }),
+    ];
+    const log = new ResultsLog(file, { chain: new LogChain(key) });
+    for (const r of records) void log.append(r);
+    await log.close();
+    const expected = new LogChain(key);
+    const want = records.map((r) => `${expected.seal(recordLine(r).slice(0, -1))}\n`).join('');
+    expect(readFileSync(file, 'utf8')).toBe(want);
+    // A resumed chain (from the text of the last checksum) seals the next line as an unbroken one would.
+    const resumed = new ResultsLog(file, { chain: new LogChain(key, expected.last) });
+    void resumed.append(rec('after'));
+    await resumed.close();
+    expect(readFileSync(file, 'utf8')).toBe(`${want}${expected.seal(recordLine(rec('after')).slice(0, -1))}\n`);
+    const verifier = new LogChain(key);
+    for (const line of readFileSync(file, 'utf8').trimEnd().split('\n')) expect(verifier.verify(line)).not.toBeNull();
   });
 });
 

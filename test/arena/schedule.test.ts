@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BotSpec } from '../../src/hosting/index.ts';
-import { schedule, scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize } from '../../src/arena/schedule.ts';
+import { gameKey, schedule, scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize } from '../../src/arena/schedule.ts';
+import { deriveSeed } from '../../src/core/rng.ts';
 
 const bot = (label: string): BotSpec => ({ label, name: label.split(':')[0]!, options: {} });
 const BOTS = ['a', 'b', 'c', 'd', 'e'].map(bot);
@@ -65,6 +66,21 @@ describe('schedule', () => {
     const other = [...schedule({ seed: 6, variants: VARIANTS, bots: BOTS, deals: 2, timePerMoveMs: 100 })];
     expect(other[0]!.dealSeed).not.toBe(full[0]!.dealSeed);
     expect(new Set(full.map((j) => j.botSeeds.first)).size).toBe(full.length);
+  });
+
+  it('gives the keys and seeds of their definitions (gameKey, deriveSeed) though it hashes shared labels once', () => {
+    const bots = [bot('a'), bot('b:x=1'), bot('greedy')];
+    let n = 0;
+    for (const seed of [0, 1, 123456789, -5]) {
+      for (const j of schedule({ seed, variants: VARIANTS, bots, deals: 12, timePerMoveMs: 10 })) {
+        const [a, b] = j.seating === 0 ? [j.seats.first, j.seats.second] : [j.seats.second, j.seats.first];
+        expect(j.key).toBe(gameKey(j.variant, j.deal, a.label, b.label, j.seating));
+        expect(j.dealSeed).toBe(deriveSeed(seed, 'deal', j.variant, j.deal));
+        expect(j.botSeeds).toEqual({ first: deriveSeed(seed, 'bot', j.key, 'first'), second: deriveSeed(seed, 'bot', j.key, 'second') });
+        n++;
+      }
+    }
+    expect(n).toBe(4 * 2 * 12 * 3 * 2);
   });
 
   it('skips pairs where a bot does not support the variant', () => {
