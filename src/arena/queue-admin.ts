@@ -102,9 +102,21 @@ export function formatQueueStatus(s: QueueStatus): string {
   return lines.join('\n');
 }
 
+/** Deletes the keys matching a pattern (SCAN, a batch at a time); returns how many. */
+async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+  let cursor = '0';
+  let keys = 0;
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    if (batch.length) keys += await redis.del(...batch);
+  } while (cursor !== '0');
+  return keys;
+}
+
 /**
  * Removes one tournament's queues and keys, or (without `only`) everything take-arena keeps in
- * this Redis: tournaments, queues, bundles and worker heartbeats. Returns what was removed.
+ * this Redis: tournaments, queues, bundles, bot store snapshots and live copies, worker heartbeats. Returns what was removed.
  */
 export function queueClean(url: string, only?: string): Promise<string[]> {
   return withRedis(url, async (redis) => {
@@ -118,18 +130,14 @@ export function queueClean(url: string, only?: string): Promise<string[]> {
       }
       await redis.hdel(TOURNAMENTS_KEY, id);
       await redis.del(gamesKey(id));
+      // Its bots' live stores (`take-arena:t:<id>:live:<bot>`): the coordinator has copied them back.
+      await deleteMatching(redis, `${PREFIX}:t:${id}:*`);
       removed.push(`tournament ${id}`);
     }
     if (only === undefined) {
       // Whatever is left under the prefix: bundles, heartbeats, queues of tournaments no longer registered.
-      let cursor = '0';
-      let keys = 0;
-      do {
-        const [next, batch] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 500);
-        cursor = next;
-        if (batch.length) keys += await redis.del(...batch);
-      } while (cursor !== '0');
-      if (keys) removed.push(`${keys} other keys (bundles, heartbeats, stale queues)`);
+      const keys = await deleteMatching(redis, `${PREFIX}:*`);
+      if (keys) removed.push(`${keys} other keys (bundles, store snapshots, heartbeats, stale queues)`);
     }
     return removed;
   });

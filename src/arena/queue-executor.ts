@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { BotEntry, BotSpec } from '../hosting/index.ts';
+import type { BotDataSettings } from '../platform/bot-store.ts';
 import { bundleScript } from '../platform/bundle.ts';
 import type { LiveGame, LiveSnapshot, WorkerStatus } from './events.ts';
 import type { ExecutionContext, Executor } from './executor.ts';
@@ -39,9 +40,10 @@ import {
   type TournamentEntry,
   type WorkerBeat,
 } from './queue-protocol.ts';
+import { QueueStores } from './queue-stores.ts';
 import { RESULTS_FILES } from './results.ts';
 import { scheduleCount, type PairJob } from './schedule.ts';
-import type { PreparedTournament } from './tournament.ts';
+import { runBotData, type PreparedTournament } from './tournament.ts';
 
 /** What the coordinator needs from the prepared tournament. */
 export interface QueueExecutorOptions {
@@ -53,6 +55,8 @@ export interface QueueExecutorOptions {
   readonly total: number;
   readonly entrants: readonly { readonly spec: BotSpec; readonly entry: BotEntry }[];
   readonly settings: QueueSettings;
+  /** The bots' stores (`ctx.store`): snapshots shipped to the workers, live copies in Redis, copied back here. */
+  readonly botData?: BotDataSettings;
   /** Pairs in the queue at once, not yet folded (default 512): bounds Redis memory however long the tournament. */
   readonly window?: number;
   /** How long a result job stays locked by a coordinator that stopped answering (ms, default 5000). */
@@ -107,6 +111,7 @@ export class QueueExecutor implements Executor {
   #pairs: Queue<PairJobData> | null = null;
   #results: Worker<ResultJobData> | null = null;
   #statusTimer: NodeJS.Timeout | null = null;
+  #stores: QueueStores | null = null;
   /** The connection that listens to the workers' live games (only when the sink watches them). */
   #subscriber: Redis | null = null;
   /** Set when every pair was folded: the tournament's keys can leave Redis. */
@@ -118,9 +123,13 @@ export class QueueExecutor implements Executor {
     this.concurrency = options.window ?? 512;
   }
 
-  /** Bundles every module bot and stores it under its hash; external bots travel by name. */
+  /**
+   * Bundles every module bot and stores it under its hash, with its store's snapshot and live copy;
+   * external bots travel by name (their stores stay on the workers).
+   */
   async #publishBots(redis: Redis): Promise<Record<string, QueueBot>> {
     const bots: Record<string, QueueBot> = {};
+    await this.#stores?.publish();
     const bundles = new Map<string, Promise<Buffer>>();
     for (const e of this.#o.entrants) {
       if (e.entry.transport === 'process') {
@@ -132,7 +141,8 @@ export class QueueExecutor implements Executor {
       const bytes = await bundles.get(file)!;
       const hash = contentHash(bytes);
       await redis.set(bundleKey(hash), bytes);
-      bots[e.spec.label] = { kind: 'module', name: e.entry.name, bundle: hash };
+      const store = this.#stores?.of(e.entry.name);
+      bots[e.spec.label] = { kind: 'module', name: e.entry.name, bundle: hash, ...(store ? { store } : {}) };
     }
     return bots;
   }
@@ -156,6 +166,12 @@ export class QueueExecutor implements Executor {
     await firstConnection(redis, o.url);
     link = 'connected';
     ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url: o.url });
+    if (o.botData) {
+      // The snapshots a local run's hosts would take, now (before any game), reset stores reported alike.
+      const modules = o.entrants.filter((e) => e.entry.transport !== 'process');
+      const labelOf = new Map(modules.map((e) => [e.entry.name, e.spec.label]));
+      this.#stores = new QueueStores(redis, id, o.botData, [...labelOf.keys()], (bot, reason) => ctx.storeReset(labelOf.get(bot) ?? bot, reason));
+    }
 
     const bots = await this.#publishBots(redis);
     const entry: TournamentEntry = { name: o.name, dir: o.dir, total: o.total, host: hostname(), pid: process.pid, ...(ctx.wantLive ? { live: true } : {}) };
@@ -242,6 +258,7 @@ export class QueueExecutor implements Executor {
         ctx.emit({ type: 'queue-status', link, detail: linkDetail, workers: [], queued: outstanding.size });
         return;
       }
+      await this.#stores?.copyBack();
       const beats = await redis.hgetall(WORKERS_KEY);
       if (gamesChanged) {
         gamesChanged = false;
@@ -371,6 +388,8 @@ export class QueueExecutor implements Executor {
     await intakeLoop;
     // No board after the run: late live messages are not heard.
     this.#subscriber?.disconnect();
+    // The bots' folders end as a local run leaves them (what the workers wrote, up to now).
+    if (link === 'connected') await this.#stores?.copyBack().catch(() => {});
     await results.close().catch(() => {});
     this.#complete = !failure && exhausted && outstanding.size === 0;
     if (ctx.signal?.aborted) {
@@ -434,6 +453,7 @@ export class QueueExecutor implements Executor {
       await results.close().catch(() => {});
       await redis.hdel(TOURNAMENTS_KEY, this.id);
       await redis.del(gamesKey(this.id));
+      await this.#stores?.remove();
     }
   }
 
@@ -471,6 +491,7 @@ export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'wi
         ...(t.spec.adjudicate ? { adjudicate: true } : {}),
         ...(t.spec.timeMarginMs !== undefined ? { graceMs: t.spec.timeMarginMs } : {}),
       },
+      botData: runBotData(t.spec, dir),
       ...extra,
     });
 }

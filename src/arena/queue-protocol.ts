@@ -53,7 +53,13 @@ export class QueueError extends ArenaError {
 /** How a worker finds a bot of a job. */
 export type QueueBot =
   /** A module bot: its esbuild bundle is in Redis under this hash. */
-  | { readonly kind: 'module'; readonly name: string; readonly bundle: string }
+  | {
+      readonly kind: 'module';
+      readonly name: string;
+      readonly bundle: string;
+      /** Its store: the run's snapshot by hash (`take-arena:store:<hash>`) and the cap of its live copy. */
+      readonly store?: { readonly snapshot: string; readonly capBytes: number };
+    }
   /** An external program: it must be installed on the worker under this name. */
   | { readonly kind: 'external'; readonly name: string };
 

@@ -16,7 +16,8 @@ import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
-import { createHost, discoverBots, loadBotFile, bundledBotWorkerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec } from '../hosting/index.ts';
+import { createHost, discoverBots, loadBotFile, bundledBotWorkerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings } from '../hosting/index.ts';
+import { mirrorStoreFolder } from '../platform/bot-store.ts';
 import { LiveTracker } from './live.ts';
 import { exactJudge, playMatch, type GameRecord } from './match.ts';
 import {
@@ -41,6 +42,7 @@ import {
   type TournamentEntry,
   type WorkerBeat,
 } from './queue-protocol.ts';
+import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './queue-stores.ts';
 
 /** Settings of `arena worker`. */
 export interface QueueWorkerOptions {
@@ -234,16 +236,35 @@ export class QueueWorker {
     return loaded;
   }
 
+  /**
+   * A module bot's store on this worker: its run snapshot, fetched and checked against the job's
+   * hash, laid out as the run's kept snapshot (what every read sees), and its live copy in Redis
+   * (where every write goes, `updateBlob` by compare-and-set).
+   */
+  async #store(served: Served, tournament: string, bot: QueueBot): Promise<Pick<HostSettings, 'botData' | 'storeBackend'>> {
+    if (bot.kind !== 'module' || !bot.store) return {};
+    const redis = this.#redis!;
+    const snapshot = verifiedSnapshot(bot.store.snapshot, await redis.getBuffer(storeSnapshotKey(bot.store.snapshot)));
+    const snapshotRoot = join(served.dir, 'store-snapshots');
+    mirrorStoreFolder(join(snapshotRoot, bot.name), snapshot);
+    return {
+      botData: { root: join(served.dir, 'store-unused'), capBytes: bot.store.capBytes, snapshotRoot, warn: () => {} },
+      storeBackend: redisStoreBackend(redis, liveStoreKey(tournament, bot.name), bot.store.capBytes),
+    };
+  }
+
   /** The host of a bot for one tournament, started once. */
   #host(served: Served, spec: BotSpec, data: PairJobData): Promise<BotHost> {
     let host = served.hosts.get(spec.label);
     if (!host) {
       host = (async () => {
-        const entry = await this.#entry(data.bots[spec.label]!);
+        const bot = data.bots[spec.label]!;
+        const entry = await this.#entry(bot);
         const { botIsolation, adjudicate: _a, ...settings } = data.settings;
         const isolation = botIsolation?.[spec.name] ?? settings.isolation;
         const script = isolation === 'worker' && entry.transport !== 'process' ? bundledBotWorkerScript() : undefined;
-        const h = createHost(entry, spec, { ...settings, isolation, resultsDir: served.dir, ...(script ? { script } : {}) });
+        const store = await this.#store(served, data.tournament, bot);
+        const h = createHost(entry, spec, { ...settings, isolation, resultsDir: served.dir, ...store, ...(script ? { script } : {}) });
         // A bot that cannot start forfeits its games, as in a local run (the match records why).
         await h.start().catch(() => {});
         return h;

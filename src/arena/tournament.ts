@@ -18,7 +18,7 @@ import { resolveVariants, validateSpec, type TournamentSpec } from './spec.ts';
 import { parseTimeControl } from './time-control.ts';
 import { StandingsBuilder } from './standings.ts';
 import { machineInfo, standingsCsv, TimeTally, type SprtResult, type TournamentSummary } from './summary.ts';
-import { defaultBotDataRoot } from '../platform/bot-store.ts';
+import { defaultBotDataRoot, type BotDataSettings } from '../platform/bot-store.ts';
 
 /** A bot taking part: its schedule spec and where it comes from. */
 export interface Entrant {
@@ -232,6 +232,14 @@ export function resumeSpec(dir: string): TournamentSpec {
   return validateSpec(openResultsFolder(dir).spec, join(dir, RESULTS_FILES.spec));
 }
 
+/**
+ * Where a run's bots keep their stores: the spec's bot-data folder, with the stores as the run
+ * began kept in the results folder (`bot-data/`), so a resume starts from them too.
+ */
+export function runBotData(spec: Pick<TournamentSpec, 'botData' | 'botDataCapKb'>, dir: string): BotDataSettings {
+  return { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024, snapshotRoot: join(dir, 'bot-data') };
+}
+
 /** The default executor: a pool of `spec.concurrency` matches on this machine. */
 export function localExecutor(t: PreparedTournament, dir: string, graceMs?: number): Executor {
   const { spec } = t;
@@ -246,8 +254,7 @@ export function localExecutor(t: PreparedTournament, dir: string, graceMs?: numb
     memoryMb: spec.memoryMb,
     prepareTimeoutMs: spec.prepareTimeoutMs,
     resultsDir: dir,
-    // The stores as the run began are kept in the results folder, so a resume starts from them too.
-    botData: { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024, snapshotRoot: join(dir, 'bot-data') },
+    botData: runBotData(spec, dir),
     // A test's grace first, else the spec's margin: how far past its limit a bot may answer.
     ...((graceMs ?? spec.timeMarginMs) !== undefined ? { graceMs: (graceMs ?? spec.timeMarginMs)! } : {}),
     ...(spec.adjudicate ? { adjudicate: true } : {}),

@@ -10,6 +10,7 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { createBotStore } from '../platform/bot-store.ts';
+import { createStoreCall } from '../platform/store-bridge.ts';
 import { moduleBot } from './bot-registry.ts';
 import { errorText, isThenable } from './host.ts';
 import { REPLY, REQUEST, spinWhile, WORKER_SPIN_MS, type Reply, type StartMessage, type ToWorker, type WorkerData } from './worker-protocol.ts';
@@ -41,7 +42,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     return; // the host terminates the thread
   }
 
-  const store = createBotStore(init.store.snapshot, init.store.location);
+  const store = createBotStore(init.store.snapshot, init.store.location, init.storeBridge ? createStoreCall(init.storeBridge) : undefined);
   const games = new Map<string, AnyGame>();
   let game: AnyGame | undefined;
   let seat: Seat = 'first';

@@ -12,6 +12,7 @@ import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts
 import { DEFAULT_SANDBOX_CPU_SECONDS, sandboxModuleHost, sandboxProgramHost } from './sandbox-host.ts';
 import { WorkerHost } from './worker-host.ts';
 import { storeLocation, type BotDataSettings } from '../platform/bot-store.ts';
+import type { StoreBackend } from '../platform/store-bridge.ts';
 
 /** What every host of a run shares. */
 export interface HostSettings {
@@ -33,6 +34,11 @@ export interface HostSettings {
   readonly botData?: BotDataSettings;
   /** An external bot's stderr log, when it goes elsewhere than `resultsDir` says. */
   readonly stderrLog?: string;
+  /**
+   * The store's live copy, when a queued run holds it in Redis: a module bot's writes (isolation
+   * `worker`) go there instead of its folder; reads still see the run's snapshot.
+   */
+  readonly storeBackend?: StoreBackend;
 }
 
 /** A bot object given directly rather than found by discovery (a test's bot): it runs in-process only. */
@@ -100,5 +106,6 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
     ...(settings.script ? { script: settings.script } : {}),
     ...grace,
     ...store,
+    ...(settings.storeBackend ? { storeBackend: settings.storeBackend } : {}),
   });
 }

@@ -15,6 +15,7 @@ import {
 } from './host.ts';
 import { WarmPool } from './pool.ts';
 import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
+import { openStoreBridge, type StoreBackend } from '../platform/store-bridge.ts';
 import { workerScript } from './worker-bundle.ts';
 import { REPLY, REQUEST, RUNNER_SPIN_MS, spinWhile, type OpenGame, type Reply, type StartMessage, type ToWorker, type WorkerData, type WorkerInit } from './worker-protocol.ts';
 
@@ -38,6 +39,8 @@ export interface WorkerHostOptions {
   readonly store?: StoreLocation;
   /** Where the warning of a store that had to be reset goes (default: stderr). */
   readonly warn?: (message: string) => void;
+  /** The store's live copy, when it is held elsewhere (a queued run's Redis): each thread's writes go there. */
+  readonly storeBackend?: StoreBackend;
 }
 
 
@@ -84,6 +87,7 @@ class BotThread {
 
   readonly #graceMs: number;
   readonly #onDeath: (thread: BotThread) => void;
+  readonly #closeBridge: () => void;
 
   constructor(
     script: URL,
@@ -91,15 +95,19 @@ class BotThread {
     memoryMb: number,
     graceMs: number,
     onDeath: (thread: BotThread) => void,
+    storeBackend?: StoreBackend,
   ) {
     this.#graceMs = graceMs;
     this.#onDeath = onDeath;
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
-    const data: WorkerData = { ...init, channel: { sab: this.#ctl.buffer as SharedArrayBuffer, port: port2 } };
+    // Each thread has its own bridge to a live copy held elsewhere (its synchronous store calls).
+    const bridge = storeBackend ? openStoreBridge(storeBackend) : null;
+    this.#closeBridge = bridge ? () => bridge.close() : () => {};
+    const data: WorkerData = { ...init, channel: { sab: this.#ctl.buffer as SharedArrayBuffer, port: port2 }, ...(bridge ? { storeBridge: bridge.end } : {}) };
     this.worker = new Worker(script, {
       workerData: data,
-      transferList: [port2],
+      transferList: bridge ? [port2, bridge.end.port] : [port2],
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, memoryMb >> 3)) },
       stdout: false,
       stderr: false,
@@ -124,6 +132,7 @@ class BotThread {
         if (!started) reject(new BotStartError(reason));
       });
       this.worker.on('exit', (code) => {
+        this.#closeBridge();
         const reason = `exited with code ${code}`;
         this.#die(reason);
         if (!started) reject(new BotStartError(reason));
@@ -303,7 +312,7 @@ export class WorkerHost implements BotHost {
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
     this.#script = options.script ?? workerScript([options.file]);
     this.#pool = new WarmPool<BotThread>({
-      create: async (onDeath) => new BotThread(await this.#script, init, memoryMb, graceMs, onDeath),
+      create: async (onDeath) => new BotThread(await this.#script, init, memoryMb, graceMs, onDeath, options.storeBackend),
       stop: async (thread) => void (await thread.terminate()),
       failureText: (err) => (err instanceof Error ? err.message : String(err)),
     });

@@ -12,6 +12,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import type { StoreLocation, StoreSnapshot } from '../platform/bot-store.ts';
+import type { StoreBridgeEnd } from '../platform/store-bridge.ts';
 
 /** `workerData` of a bot worker: the bot module to load and its options. */
 export interface WorkerInit {
@@ -31,6 +32,8 @@ export interface WorkerChannel {
 /** What a bot worker gets as `workerData`. */
 export interface WorkerData extends WorkerInit {
   readonly channel: WorkerChannel;
+  /** The thread's bridge to its store's live copy, when that is held elsewhere (a queued run). */
+  readonly storeBridge?: StoreBridgeEnd;
 }
 
 /** Slot of the id of the latest request (written by the runner, waited on by the worker). */

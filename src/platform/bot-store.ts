@@ -19,6 +19,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { BotStore } from '../core/bot.ts';
+import type { StoreCall, StoreReply } from './store-bridge.ts';
 
 /** Default cap of one bot's store folder: 4 MiB. */
 export const DEFAULT_STORE_CAP_BYTES = 4 << 20;
@@ -218,11 +219,60 @@ export function runSnapshot(location: StoreLocation, warn: (message: string) => 
 }
 
 /**
+ * Makes a folder hold exactly `files` (name → payload): files that differ are written atomically,
+ * store files that are not in `files` are removed. How a queued run's live copy lands in the bot's
+ * folder (src/arena/queue-stores.ts).
+ */
+export function mirrorStoreFolder(dir: string, files: StoreSnapshot): void {
+  mkdirSync(dir, { recursive: true });
+  for (const name of safeList(dir)) if (isStoreFile(name) && !files.has(name)) rmSync(join(dir, name), { force: true });
+  for (const [name, payload] of files) {
+    if (!isStoreFile(name)) continue;
+    const path = join(dir, name);
+    let same = false;
+    try {
+      const now = decode(new Uint8Array(readFileSync(path)));
+      same = typeof now !== 'string' && Buffer.compare(now, payload) === 0;
+    } catch {
+      same = false;
+    }
+    if (!same) writeAtomic(path, encode(payload));
+  }
+}
+
+/** The writes of a store whose live copy is elsewhere (a queued run's Redis), made synchronously. */
+function remoteWrites(call: StoreCall): { write(name: string, payload: Uint8Array): void; remove(name: string): void; used(): number; update(name: string, update: (current: Uint8Array | undefined) => Uint8Array): void } {
+  const check = (reply: StoreReply): StoreReply => {
+    if (!reply.ok && !reply.conflict) throw new StoreError(reply.error ?? 'store write refused');
+    return reply;
+  };
+  return {
+    write: (name, payload) => void check(call({ op: 'put', name, payload: payload.slice() })),
+    remove: (name) => void check(call({ op: 'del', names: [name] })),
+    used: () => check(call({ op: 'used' })).bytes ?? 0,
+    // A compare-and-set loop: the function may run again when another thread or machine wrote the
+    // blob between the read and the write (it must be a function of `current` alone, as it is for
+    // a merge).
+    update: (name, update) => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const got = check(call({ op: 'get', name }));
+        const next = update(got.payload ? got.payload.slice() : undefined);
+        if (check(call({ op: 'cas', name, version: got.version ?? 0, payload: next })).ok) return;
+      }
+      throw new StoreError(`Store key ${name} kept changing under 100 attempts to update it`);
+    },
+  };
+}
+
+/**
  * The store a bot sees: reads from `snapshot`, writes to `location.dir` — or, without a location
  * (`bots check`, tests), to memory, with the same rule: reads still see the snapshot, and only
- * `updateBlob` sees what was written since.
+ * `updateBlob` sees what was written since. With `remote`, writes and `updateBlob` go to a live
+ * copy held elsewhere (a queued tournament's Redis, see store-bridge.ts), and reads still see the
+ * snapshot.
  */
-export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation | null): BotStore {
+export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation | null, remote?: StoreCall): BotStore {
+  if (remote) return remoteStore(snapshot, location?.capBytes ?? DEFAULT_STORE_CAP_BYTES, remote);
   const memory = location === null ? new Map(snapshot) : null;
   const read = (name: string): Uint8Array | undefined => snapshot.get(name);
   const capBytes = location?.capBytes ?? DEFAULT_STORE_CAP_BYTES;
@@ -268,12 +318,7 @@ export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation 
       return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
     },
     set(key: string, value: unknown): void {
-      checkKey(key);
-      const text = JSON.stringify(value);
-      if (text === undefined) throw new StoreError(`Expected a JSON value for store key ${key}, got ${typeof value}`);
-      const bytes = new TextEncoder().encode(text);
-      if (bytes.length > MAX_VALUE_BYTES) throw new StoreError(`Store value ${key} is ${bytes.length} bytes; values are at most ${MAX_VALUE_BYTES} (use a blob)`);
-      write(fileName(key, 'json'), bytes);
+      write(fileName(key, 'json'), jsonPayload(key, value));
     },
     getBlob(key: string): Uint8Array | undefined {
       checkKey(key);
@@ -314,6 +359,55 @@ export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation 
       return [...new Set(names.map((n) => n.slice(0, n.lastIndexOf('.'))))].sort();
     },
   });
+}
+
+/** A store whose reads see `snapshot` and whose writes go to a live copy through `call`. */
+function remoteStore(snapshot: StoreSnapshot, capBytes: number, call: StoreCall): BotStore {
+  const live = remoteWrites(call);
+  const read = (name: string): Uint8Array | undefined => snapshot.get(name);
+  return Object.freeze({
+    capBytes,
+    usedBytes: live.used,
+    get(key: string): unknown {
+      checkKey(key);
+      const bytes = read(fileName(key, 'json'));
+      return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
+    },
+    set(key: string, value: unknown): void {
+      live.write(fileName(key, 'json'), jsonPayload(key, value));
+    },
+    getBlob(key: string): Uint8Array | undefined {
+      checkKey(key);
+      return read(fileName(key, 'bin'))?.slice();
+    },
+    setBlob(key: string, bytes: Uint8Array): void {
+      checkKey(key);
+      if (!(bytes instanceof Uint8Array)) throw new StoreError(`Expected a Uint8Array for store blob ${key}`);
+      live.write(fileName(key, 'bin'), bytes);
+    },
+    updateBlob(key: string, update: (current: Uint8Array | undefined) => Uint8Array): void {
+      checkKey(key);
+      live.update(fileName(key, 'bin'), update);
+    },
+    delete(key: string): void {
+      checkKey(key);
+      live.remove(fileName(key, 'json'));
+      live.remove(fileName(key, 'bin'));
+    },
+    keys(): string[] {
+      return [...new Set([...snapshot.keys()].map((n) => n.slice(0, n.lastIndexOf('.'))))].sort();
+    },
+  });
+}
+
+/** A `set` value as its file's payload (key and size checked). */
+function jsonPayload(key: string, value: unknown): Uint8Array {
+  checkKey(key);
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new StoreError(`Expected a JSON value for store key ${key}, got ${typeof value}`);
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length > MAX_VALUE_BYTES) throw new StoreError(`Store value ${key} is ${bytes.length} bytes; values are at most ${MAX_VALUE_BYTES} (use a blob)`);
+  return bytes;
 }
 
 /** Where the bots of a run keep their stores: one folder per bot name under `root`. */

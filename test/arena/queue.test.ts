@@ -3,7 +3,7 @@
  * without persistence) and real `arena worker` processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../src/arena/events.ts';
 import { queueExecutor } from '../../src/arena/queue-executor.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../src/arena/queue-protocol.ts';
+import { encodeSnapshot, verifiedSnapshot } from '../../src/arena/queue-stores.ts';
 import { QueueWorker } from '../../src/arena/queue-worker.ts';
 import { DashboardStore, type LiveBoard } from '../../src/tui/dashboard-store.ts';
 import { run } from '../cli/run.ts';
@@ -69,6 +70,14 @@ async function registeredId(redis: Redis): Promise<string> {
   return id;
 }
 
+/** A bot-data folder's files and their bytes, sorted by path. */
+function storeFiles(root: string): [string, string][] {
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => statSync(join(root, f)).isFile())
+    .sort()
+    .map((f) => [f, readFileSync(join(root, f)).toString('base64')]);
+}
+
 /** Records without timing fields and retry counts (what may differ between a queued and a local run). */
 function comparableDir(dir: string): unknown[] {
   return comparableLog(dir).map((r) => {
@@ -100,7 +109,51 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     expect(verifiedBundle(contentHash(bytes), bytes)).toBe(bytes);
     expect(() => verifiedBundle(contentHash(bytes), Buffer.from('export default {} '))).toThrow(/refused bundle .* hashes to/);
     expect(() => verifiedBundle(contentHash(bytes), null)).toThrow(/not in Redis/);
+    // Bot store snapshots likewise.
+    const snapshot = encodeSnapshot(new Map([['b.bin', new Uint8Array([1, 2])], ['a.json', new TextEncoder().encode('{"x":1}')]]));
+    expect([...verifiedSnapshot(contentHash(snapshot), snapshot).keys()]).toEqual(['a.json', 'b.bin']);
+    const tampered = Buffer.from(snapshot);
+    tampered[tampered.length - 1] = 9;
+    expect(() => verifiedSnapshot(contentHash(snapshot), tampered)).toThrow(/refused bot store snapshot .* hashes to/);
   });
+
+  it("a learning bot's store travels with the queue: same games as the local run from the same store, same store after", async () => {
+    // The learner proves positions within a small node budget and merges them into its store
+    // (`updateBlob`) every move; its reads see the store as the run began.
+    const learn = {
+      name: 'learning',
+      seed: 5,
+      games: ['subtraction{moves=1,2,3;n=30..60}'],
+      bots: ['learner:nodes=40', 'greedy'],
+      deals: 6,
+      concurrency: 2,
+      timePerMoveMs: 5000,
+    };
+    // A starting store that already knows something: one local run from an empty one.
+    const start = tempDir();
+    await runSpec({ ...learn, botData: start });
+    expect(storeFiles(start).length).toBeGreaterThan(0);
+    const localData = tempDir();
+    const queuedData = tempDir();
+    cpSync(start, localData, { recursive: true });
+    cpSync(start, queuedData, { recursive: true });
+    const localRun = await runSpec({ ...learn, botData: localData });
+    // The local run learned more: the store changed.
+    expect(storeFiles(localData)).not.toEqual(storeFiles(start));
+    const workers = ['l1', 'l2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 5000, pollMs: 200 }));
+    await Promise.all(workers.map((w) => w.start()));
+    try {
+      const queued = await runSpec({ ...learn, botData: queuedData }, { executor: queueExecutor(redis.url) });
+      expect(comparableDir(queued.dir)).toEqual(comparableDir(localRun.dir));
+      expect(storeFiles(queuedData)).toEqual(storeFiles(localData));
+      // The run kept the snapshot it started from (for --resume), as a local run does.
+      expect(storeFiles(join(queued.dir, 'bot-data'))).toEqual(storeFiles(start));
+      expect(await client.keys(`${PREFIX}:*store*`)).toEqual([]);
+      expect(await client.keys(`${PREFIX}:t:*`)).toEqual([]);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop(true)));
+    }
+  }, 90_000);
 
   it('three workers, one killed with SIGKILL mid-game: the log equals the local run, the retried pair says so; the dashboard draws the workers\' games', async () => {
     const events: ArenaEvent[] = [];

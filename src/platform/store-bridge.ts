@@ -1,0 +1,99 @@
+/**
+ * A bot store's live copy held outside the bot's folder (a queued tournament keeps it in Redis, so
+ * that every worker's writes land in one place), reached synchronously from the bot's thread: the
+ * store API is synchronous (`ctx.store.updateBlob` runs the bot's function between a read and a
+ * write), and a bot thread may block while its host's thread does the asynchronous work.
+ *
+ * The bot's thread posts a request on a `MessageChannel` port nobody listens to on its side, then
+ * sleeps in `Atomics.wait` on a shared counter; the host's thread answers through a
+ * `StoreBackend`, posts the reply and bumps the counter; the bot's thread takes the reply with
+ * `receiveMessageOnPort`. The same trick as the move channel (src/hosting/worker-protocol.ts).
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+
+/** What a store asks of its live copy. Names are store file names (`<key>.json`, `<key>.bin`). */
+export type StoreRequest =
+  /** Write a file (cap checked by the backend). */
+  | { readonly op: 'put'; readonly name: string; readonly payload: Uint8Array }
+  /** Write a file only if it is still at `version` (a compare-and-set: `updateBlob`). */
+  | { readonly op: 'cas'; readonly name: string; readonly version: number; readonly payload: Uint8Array }
+  /** Read a file and its version (0: never written). */
+  | { readonly op: 'get'; readonly name: string }
+  /** Remove files. */
+  | { readonly op: 'del'; readonly names: readonly string[] }
+  /** Bytes the live copy takes (files with their 12-byte headers, as on disk). */
+  | { readonly op: 'used' };
+
+/** The answer: `ok` false with `error` for a refused write (over the cap), `conflict` for a stale compare-and-set. */
+export interface StoreReply {
+  readonly ok: boolean;
+  readonly payload?: Uint8Array | null;
+  readonly version?: number;
+  readonly bytes?: number;
+  readonly conflict?: boolean;
+  readonly error?: string;
+}
+
+/** Serves a store's requests on the host's thread. */
+export interface StoreBackend {
+  handle(request: StoreRequest): Promise<StoreReply>;
+}
+
+/** A synchronous call to a store's live copy (from the bot's thread). */
+export type StoreCall = (request: StoreRequest) => StoreReply;
+
+/** The bot thread's end of a bridge: transfer `port` to the thread (it is in `transferList`). */
+export interface StoreBridgeEnd {
+  readonly port: MessagePort;
+  readonly sab: SharedArrayBuffer;
+}
+
+/** How long a bot's thread waits for its live copy before the store call fails (the host's thread or Redis is gone). */
+export const STORE_CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens a bridge served by `backend` on this thread: hand `end` to the bot's thread (and
+ * `createStoreCall` it there); `close` stops serving.
+ */
+export function openStoreBridge(backend: StoreBackend): { readonly end: StoreBridgeEnd; close(): void } {
+  const { port1, port2 } = new MessageChannel();
+  const sab = new SharedArrayBuffer(4);
+  const seq = new Int32Array(sab);
+  port1.on('message', (msg: { readonly id: number; readonly request: StoreRequest }) => {
+    void backend
+      .handle(msg.request)
+      .catch((err: unknown): StoreReply => ({ ok: false, error: `store unreachable: ${err instanceof Error ? err.message : String(err)}` }))
+      .then((reply) => {
+        port1.postMessage({ id: msg.id, reply });
+        Atomics.store(seq, 0, msg.id);
+        Atomics.notify(seq, 0);
+      });
+  });
+  // The bridge never keeps the host's process alive by itself.
+  port1.unref();
+  return { end: { port: port2, sab }, close: () => port1.close() };
+}
+
+/** The bot thread's synchronous call over a bridge end. */
+export function createStoreCall(end: StoreBridgeEnd, timeoutMs = STORE_CALL_TIMEOUT_MS): StoreCall {
+  const seq = new Int32Array(end.sab);
+  let next = 0;
+  return (request) => {
+    const id = ++next;
+    end.port.postMessage({ id, request });
+    const until = performance.now() + timeoutMs;
+    for (;;) {
+      const seen = Atomics.load(seq, 0);
+      if (seen === id) break;
+      const left = until - performance.now();
+      if (left <= 0) return { ok: false, error: `store unreachable: no answer within ${timeoutMs} ms` };
+      Atomics.wait(seq, 0, seen, left);
+    }
+    // Replies come in order: an older one (a call that timed out) is skipped.
+    for (;;) {
+      const msg = receiveMessageOnPort(end.port)?.message as { readonly id: number; readonly reply: StoreReply } | undefined;
+      if (!msg) return { ok: false, error: 'store unreachable: the reply was lost' };
+      if (msg.id === id) return msg.reply;
+    }
+  };
+}
