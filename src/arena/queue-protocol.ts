@@ -10,6 +10,8 @@
  *   two records, kept until the coordinator has them on disk) and `results-<id>` (a worker's report
  *   of a job it cannot play);
  * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot (workers verify the hash);
+ * - `take-arena:store:<sha256>`: a module bot's store as the run began (workers verify the hash), and
+ *   `take-arena:t:<id>:live:<bot>`: its live copy during the run (see queue-stores.ts);
  * - `take-arena:workers`: hash, worker id → JSON `WorkerBeat`;
  * - pub/sub channel `take-arena:t:<id>:live`: the games in flight on the workers, as `LiveMessage`s
  *   (only while the coordinator watches live games; a lost message costs a board update, never a result);
