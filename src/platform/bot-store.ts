@@ -240,8 +240,76 @@ export function mirrorStoreFolder(dir: string, files: StoreSnapshot): void {
   }
 }
 
-/** The writes of a store whose live copy is elsewhere (a queued run's Redis), made synchronously. */
-function remoteWrites(call: StoreCall): { write(name: string, payload: Uint8Array): void; remove(name: string): void; used(): number; update(name: string, update: (current: Uint8Array | undefined) => Uint8Array): void } {
+/** Where a store's writes go, and what `updateBlob` reads: its folder, memory, or a copy held elsewhere. */
+interface LiveStore {
+  write(name: string, payload: Uint8Array): void;
+  remove(name: string): void;
+  used(): number;
+  update(name: string, update: (current: Uint8Array | undefined) => Uint8Array): void;
+}
+
+/** The bot's folder (or, without a location, memory): writes checked against the cap, `updateBlob` under a lock. */
+function localLive(snapshot: StoreSnapshot, location: StoreLocation | null, capBytes: number): LiveStore {
+  const memory = location === null ? new Map(snapshot) : null;
+  const used = (): number => {
+    if (memory) {
+      let t = 0;
+      for (const v of memory.values()) t += v.length + HEADER;
+      return t;
+    }
+    return folderBytes(location!.dir);
+  };
+  const sizeOf = (name: string): number => {
+    if (memory) {
+      const v = memory.get(name);
+      return v === undefined ? 0 : v.length + HEADER;
+    }
+    try {
+      return statSync(join(location!.dir, name)).size;
+    } catch {
+      return 0;
+    }
+  };
+  const write = (name: string, payload: Uint8Array): void => {
+    const grown = used() - sizeOf(name) + payload.length + HEADER;
+    if (grown > capBytes) throw new StoreError(`Store over its cap: ${grown} bytes after writing ${name}, cap ${capBytes}`);
+    if (memory) {
+      memory.set(name, payload.slice());
+      return;
+    }
+    mkdirSync(location!.dir, { recursive: true });
+    writeAtomic(join(location!.dir, name), encode(payload));
+  };
+  return {
+    write,
+    used,
+    remove(name) {
+      if (memory) memory.delete(name);
+      else rmSync(join(location!.dir, name), { force: true });
+    },
+    update(name, update) {
+      if (memory) {
+        write(name, update(memory.get(name)?.slice()));
+        return;
+      }
+      const path = join(location!.dir, name);
+      mkdirSync(location!.dir, { recursive: true });
+      withLock(path, () => {
+        let current: Uint8Array | undefined;
+        try {
+          const payload = decode(new Uint8Array(readFileSync(path)));
+          current = typeof payload === 'string' ? undefined : payload; // a bad file is replaced
+        } catch {
+          current = undefined;
+        }
+        write(name, update(current));
+      });
+    },
+  };
+}
+
+/** A live copy held elsewhere (a queued run's Redis), reached synchronously through `call`. */
+function remoteLive(call: StoreCall): LiveStore {
   const check = (reply: StoreReply): StoreReply => {
     if (!reply.ok && !reply.conflict) throw new StoreError(reply.error ?? 'store write refused');
     return reply;
@@ -272,98 +340,8 @@ function remoteWrites(call: StoreCall): { write(name: string, payload: Uint8Arra
  * snapshot.
  */
 export function createBotStore(snapshot: StoreSnapshot, location: StoreLocation | null, remote?: StoreCall): BotStore {
-  if (remote) return remoteStore(snapshot, location?.capBytes ?? DEFAULT_STORE_CAP_BYTES, remote);
-  const memory = location === null ? new Map(snapshot) : null;
-  const read = (name: string): Uint8Array | undefined => snapshot.get(name);
   const capBytes = location?.capBytes ?? DEFAULT_STORE_CAP_BYTES;
-  const used = (): number => {
-    if (memory) {
-      let t = 0;
-      for (const v of memory.values()) t += v.length + HEADER;
-      return t;
-    }
-    return folderBytes(location!.dir);
-  };
-  const sizeOf = (name: string): number => {
-    if (memory) {
-      const v = memory.get(name);
-      return v === undefined ? 0 : v.length + HEADER;
-    }
-    try {
-      return statSync(join(location!.dir, name)).size;
-    } catch {
-      return 0;
-    }
-  };
-  const write = (name: string, payload: Uint8Array): void => {
-    const grown = used() - sizeOf(name) + payload.length + HEADER;
-    if (grown > capBytes) throw new StoreError(`Store over its cap: ${grown} bytes after writing ${name}, cap ${capBytes}`);
-    if (memory) {
-      memory.set(name, payload.slice());
-      return;
-    }
-    mkdirSync(location!.dir, { recursive: true });
-    writeAtomic(join(location!.dir, name), encode(payload));
-  };
-  const remove = (name: string): void => {
-    if (memory) memory.delete(name);
-    else rmSync(join(location!.dir, name), { force: true });
-  };
-  return Object.freeze({
-    capBytes,
-    usedBytes: used,
-    get(key: string): unknown {
-      checkKey(key);
-      const bytes = read(fileName(key, 'json'));
-      return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
-    },
-    set(key: string, value: unknown): void {
-      write(fileName(key, 'json'), jsonPayload(key, value));
-    },
-    getBlob(key: string): Uint8Array | undefined {
-      checkKey(key);
-      return read(fileName(key, 'bin'))?.slice();
-    },
-    setBlob(key: string, bytes: Uint8Array): void {
-      checkKey(key);
-      if (!(bytes instanceof Uint8Array)) throw new StoreError(`Expected a Uint8Array for store blob ${key}`);
-      write(fileName(key, 'bin'), bytes);
-    },
-    updateBlob(key: string, update: (current: Uint8Array | undefined) => Uint8Array): void {
-      checkKey(key);
-      const name = fileName(key, 'bin');
-      if (memory) {
-        write(name, update(memory.get(name)?.slice()));
-        return;
-      }
-      const path = join(location!.dir, name);
-      mkdirSync(location!.dir, { recursive: true });
-      withLock(path, () => {
-        let current: Uint8Array | undefined;
-        try {
-          const payload = decode(new Uint8Array(readFileSync(path)));
-          current = typeof payload === 'string' ? undefined : payload; // a bad file is replaced
-        } catch {
-          current = undefined;
-        }
-        write(name, update(current));
-      });
-    },
-    delete(key: string): void {
-      checkKey(key);
-      remove(fileName(key, 'json'));
-      remove(fileName(key, 'bin'));
-    },
-    keys(): string[] {
-      const names = [...snapshot.keys()];
-      return [...new Set(names.map((n) => n.slice(0, n.lastIndexOf('.'))))].sort();
-    },
-  });
-}
-
-/** A store whose reads see `snapshot` and whose writes go to a live copy through `call`. */
-function remoteStore(snapshot: StoreSnapshot, capBytes: number, call: StoreCall): BotStore {
-  const live = remoteWrites(call);
+  const live = remote ? remoteLive(remote) : localLive(snapshot, location, capBytes);
   const read = (name: string): Uint8Array | undefined => snapshot.get(name);
   return Object.freeze({
     capBytes,
