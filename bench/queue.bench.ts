@@ -73,6 +73,23 @@ async function withWorkers<T>(n: number, f: () => Promise<T>): Promise<T> {
 }
 
 const rate = (r: { games: number; ms: number }): number => (r.games / r.ms) * 1000;
+
+/** Commands Redis has processed, by command (`INFO commandstats`; commands run by Lua scripts included). */
+async function commandCounts(): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const m of (await client.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) counts.set(m[1]!, Number(m[2]));
+  return counts;
+}
+
+/** Per pair, what a run cost Redis: the commands clients sent (each a round trip unless pipelined) and all commands. */
+function perPair(before: Map<string, number>, after: Map<string, number>): string {
+  const delta = (name: string): number => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+  let all = 0;
+  for (const name of after.keys()) all += delta(name);
+  // What clients send: scripts (BullMQ's and ours) and plain commands; what scripts run inside is in `all`.
+  const scripts = delta('evalsha') + delta('eval');
+  return `${(all / pairs).toFixed(1)} commands per pair in all, ${(scripts / pairs).toFixed(2)} Lua scripts per pair`;
+}
 const pairs = DEALS; // two bots, one variant: one pair per deal
 
 try {
@@ -84,8 +101,12 @@ try {
   report('local runner, 2 lanes: games/s', rate(local2).toFixed(0));
   let one: { games: number; ms: number } | null = null;
   for (const n of [1, 2, 4]) {
+    const before = await commandCounts();
     const r = await withWorkers(n, () => timed(1, queueExecutor(redis.url)));
-    if (n === 1) one = r;
+    if (n === 1) {
+      one = r;
+      report('queue, 1 worker: Redis work', perPair(before, await commandCounts()));
+    }
     report(`queue, ${n} worker${n === 1 ? '' : 's'} (concurrency 1 each): games/s`, `${rate(r).toFixed(0)} (${((100 * rate(r)) / rate(local2)).toFixed(0)} % of local 2 lanes)`);
   }
   report('queue overhead per game pair (1 worker vs local 1 lane)', `${((one!.ms - local1.ms) / pairs).toFixed(2)} ms`);
