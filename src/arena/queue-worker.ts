@@ -11,13 +11,19 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, Worker as Thread } from 'node:worker_threads';
 import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
-import { createHost, discoverBots, loadBotFile, bundledBotWorkerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings } from '../hosting/index.ts';
+import { createHost, discoverBots, loadBotFile, bundledBotWorkerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../hosting/index.ts';
 import { mirrorStoreFolder } from '../platform/bot-store.ts';
+import { bundleScript } from '../platform/bundle.ts';
+import { siblingModule } from '../platform/paths.ts';
+import { createStoreCall, type StoreBridgeEnd, type StoreCall } from '../platform/store-bridge.ts';
+import type { StoreHelperRequest } from './queue-store-helper.ts';
 import { LiveTracker } from './live.ts';
 import { exactJudge, playMatch, type GameRecord } from './match.ts';
 import {
@@ -43,6 +49,17 @@ import {
   type WorkerBeat,
 } from './queue-protocol.ts';
 import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './queue-stores.ts';
+
+/** The store helper's script (queue-store-helper.ts bundled with what it imports), built once per process. */
+let helperScript: Promise<URL> | undefined;
+function storeHelperScript(): Promise<URL> {
+  helperScript ??= bundleScript(
+    `import { runStoreHelper } from ${JSON.stringify(siblingModule(import.meta.url, 'queue-store-helper'))};\nrunStoreHelper();\n`,
+    dirname(fileURLToPath(import.meta.url)),
+    'store-helper',
+  );
+  return helperScript;
+}
 
 /** Settings of `arena worker`. */
 export interface QueueWorkerOptions {
@@ -96,6 +113,8 @@ export class QueueWorker {
   #stopping = false;
   #polling: Promise<void> = Promise.resolve();
   #closing: Promise<void> | null = null;
+  /** The thread that serves the stores of bots with isolation `none` (started when one needs it). */
+  #helper: Promise<Thread> | null = null;
 
   constructor(options: QueueWorkerOptions) {
     this.#o = options;
@@ -241,16 +260,33 @@ export class QueueWorker {
    * hash, laid out as the run's kept snapshot (what every read sees), and its live copy in Redis
    * (where every write goes, `updateBlob` by compare-and-set).
    */
-  async #store(served: Served, tournament: string, bot: QueueBot): Promise<Pick<HostSettings, 'botData' | 'storeBackend'>> {
+  async #store(served: Served, tournament: string, bot: QueueBot, isolation: Isolation): Promise<Pick<HostSettings, 'botData' | 'storeBackend' | 'storeCall'>> {
     if (bot.kind !== 'module' || !bot.store) return {};
     const redis = this.#redis!;
     const snapshot = verifiedSnapshot(bot.store.snapshot, await redis.getBuffer(storeSnapshotKey(bot.store.snapshot)));
     const snapshotRoot = join(served.dir, 'store-snapshots');
     mirrorStoreFolder(join(snapshotRoot, bot.name), snapshot);
-    return {
-      botData: { root: join(served.dir, 'store-unused'), capBytes: bot.store.capBytes, snapshotRoot, warn: () => {} },
-      storeBackend: redisStoreBackend(redis, liveStoreKey(tournament, bot.name), bot.store.capBytes),
-    };
+    const botData = { root: join(served.dir, 'store-unused'), capBytes: bot.store.capBytes, snapshotRoot, warn: () => {} };
+    const key = liveStoreKey(tournament, bot.name);
+    // A bot on this thread (isolation `none`) cannot wait for this thread's Redis: the helper serves it.
+    if (isolation === 'none') return { botData, storeCall: await this.#helperStore(key, bot.store.capBytes) };
+    return { botData, storeBackend: redisStoreBackend(redis, key, bot.store.capBytes) };
+  }
+
+  /** A synchronous store call for a bot on the main thread, served by the store helper thread (started once). */
+  async #helperStore(key: string, capBytes: number): Promise<StoreCall> {
+    this.#helper ??= storeHelperScript().then((script) => {
+      const helper = new Thread(script, { workerData: this.#o.url });
+      helper.unref();
+      return helper;
+    });
+    const helper = await this.#helper;
+    const { port1, port2 } = new MessageChannel();
+    const end = new Promise<StoreBridgeEnd>((resolve) => port1.once('message', resolve));
+    helper.postMessage({ key, capBytes, reply: port2 } satisfies StoreHelperRequest, [port2]);
+    const got = await end;
+    port1.close();
+    return createStoreCall(got);
   }
 
   /** The host of a bot for one tournament, started once. */
@@ -263,7 +299,7 @@ export class QueueWorker {
         const { botIsolation, adjudicate: _a, ...settings } = data.settings;
         const isolation = botIsolation?.[spec.name] ?? settings.isolation;
         const script = isolation === 'worker' && entry.transport !== 'process' ? bundledBotWorkerScript() : undefined;
-        const store = await this.#store(served, data.tournament, bot);
+        const store = await this.#store(served, data.tournament, bot, isolation);
         const h = createHost(entry, spec, { ...settings, isolation, resultsDir: served.dir, ...store, ...(script ? { script } : {}) });
         // A bot that cannot start forfeits its games, as in a local run (the match records why).
         await h.start().catch(() => {});
@@ -361,6 +397,7 @@ export class QueueWorker {
       await Promise.all([...this.#served.values()].map((s) => this.#retire(s)));
       this.#served.clear();
       await this.#redis?.hdel(WORKERS_KEY, this.id).catch(() => {});
+      if (this.#helper) await (await this.#helper).terminate();
     })();
     const closing = this.#closing;
     if (now) await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);

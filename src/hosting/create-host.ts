@@ -12,7 +12,7 @@ import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts
 import { DEFAULT_SANDBOX_CPU_SECONDS, sandboxModuleHost, sandboxProgramHost } from './sandbox-host.ts';
 import { WorkerHost } from './worker-host.ts';
 import { storeLocation, type BotDataSettings } from '../platform/bot-store.ts';
-import type { StoreBackend } from '../platform/store-bridge.ts';
+import type { StoreBackend, StoreCall } from '../platform/store-bridge.ts';
 
 /** What every host of a run shares. */
 export interface HostSettings {
@@ -39,6 +39,8 @@ export interface HostSettings {
    * `worker`) go there instead of its folder; reads still see the run's snapshot.
    */
   readonly storeBackend?: StoreBackend;
+  /** The same for a module bot with isolation `none`: a synchronous call served off this thread (a helper thread's Redis). */
+  readonly storeCall?: StoreCall;
 }
 
 /** A bot object given directly rather than found by discovery (a test's bot): it runs in-process only. */
@@ -95,7 +97,7 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
   }
   if (settings.isolation === 'none') {
     // Trusted by the user: imported into this process, and only now that it plays.
-    return new InProcessHost(spec, () => importModuleBot(entry), settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, entry.name) : null, data?.warn);
+    return new InProcessHost(spec, () => importModuleBot(entry), settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, entry.name) : null, data?.warn, settings.storeCall);
   }
   return new WorkerHost(spec.label, {
     file: entry.file,

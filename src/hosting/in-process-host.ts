@@ -3,6 +3,7 @@
  */
 import type { AnyBot, BotClock, BotStore } from '../core/bot.ts';
 import { createBotStore, runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
+import type { StoreCall } from '../platform/store-bridge.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
@@ -78,7 +79,8 @@ export class InProcessHost implements BotHost {
 
   /**
    * `bot` is the bot or a function that imports it (called by `start`); `store` is the bot's data
-   * folder (none: a store in memory, for checks and tests); `warn` hears a store that had to be reset.
+   * folder (none: a store in memory, for checks and tests); `warn` hears a store that had to be reset;
+   * `remote` sends the store's writes to a live copy held elsewhere (a queued run's Redis).
    */
   constructor(
     spec: BotSpec,
@@ -87,13 +89,14 @@ export class InProcessHost implements BotHost {
     prepareTimeoutMs = DEFAULT_PREPARE_TIMEOUT_MS,
     store: StoreLocation | null = null,
     warn: (message: string) => void = warnOnStderr,
+    remote?: StoreCall,
   ) {
     this.label = spec.label;
     this.#bot = bot;
     this.#options = readOnly(structuredClone(spec.options) as Record<string, unknown>);
     this.#graceMs = graceMs;
     this.#prepareTimeoutMs = prepareTimeoutMs;
-    this.#store = createBotStore(store ? runSnapshot(store, warn) : new Map(), store);
+    this.#store = createBotStore(store ? runSnapshot(store, warn) : new Map(), store, remote);
   }
 
   /**

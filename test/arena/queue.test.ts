@@ -150,6 +150,13 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
       expect(storeFiles(join(queued.dir, 'bot-data'))).toEqual(storeFiles(start));
       expect(await client.keys(`${PREFIX}:*store*`)).toEqual([]);
       expect(await client.keys(`${PREFIX}:t:*`)).toEqual([]);
+      // With isolation `none` the bot runs on each worker's main thread: its store calls are served
+      // by the worker's helper thread, with the same games and the same store at the end.
+      const noneData = tempDir();
+      cpSync(start, noneData, { recursive: true });
+      const inProcess = await runSpec({ ...learn, isolation: 'none', botData: noneData }, { executor: queueExecutor(redis.url) });
+      expect(comparableDir(inProcess.dir)).toEqual(comparableDir(localRun.dir));
+      expect(storeFiles(noneData)).toEqual(storeFiles(localData));
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
