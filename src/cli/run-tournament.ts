@@ -27,7 +27,7 @@ export function runOptions(y: Argv): Argv {
     .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings)' })
     .option('seed', { type: 'string', describe: 'master seed' })
     .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
-    .option('time-per-move', { type: 'string', describe: 'time limit per move, ms (default 1000, or none with --tc)' })
+    .option('time-per-move', { type: 'string', describe: "time limit per move, ms (default 1000, or none with --tc; `none` drops a spec's limit when --tc is given)" })
     .option('tc', { type: 'string', describe: 'time bank per bot and game, seconds+increment: 10+0.1 (or 10); a move longer than the bank loses on time' })
     .option('time-margin', { type: 'string', describe: "ms a bot may answer past its limit (per move or bank) before it loses on time: the arena's own overhead (default 50)" })
     .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
@@ -148,7 +148,9 @@ export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknow
   if (seed !== undefined) flags['seed'] = seed;
   const concurrency = intFlag('concurrency', args.concurrency, 1, 256);
   if (concurrency !== undefined) flags['concurrency'] = concurrency;
-  const time = positiveFlag('time-per-move', args['time-per-move']);
+  // `none` drops a spec's per-move limit, so that a time control alone limits a move.
+  const noPerMove = last(args['time-per-move'])?.trim() === 'none';
+  const time = noPerMove ? undefined : positiveFlag('time-per-move', args['time-per-move']);
   if (time !== undefined) flags['timePerMoveMs'] = time;
   const tc = last(args.tc);
   if (tc !== undefined) {
@@ -183,6 +185,10 @@ export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknow
   const queue = last(args.queue);
   if (queue !== undefined) flags['queue'] = parseQueueUrl(queue);
   const merged = { ...raw, ...flags };
+  if (noPerMove) {
+    if (merged['timeControl'] === undefined) throw new UsageError('--time-per-move none needs a time control (--tc 10+0.1): without one every move has a limit');
+    delete merged['timePerMoveMs'];
+  }
   if (merged['games'] === undefined) merged['games'] = FAMILIES.map((f) => f.id); // every family with its defaults
   return { spec: validateSpec(merged, where), where };
 }

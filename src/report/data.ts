@@ -10,6 +10,15 @@ import type { GameRecord } from '../arena/match.ts';
 import { RESULTS_FILES, openResultsFolder, readLog } from '../arena/results.ts';
 import { droppedText, GUARD_FILES, readLogKey, scanLog } from '../arena/results-guard.ts';
 import { StandingsBuilder, type Standings } from '../arena/standings.ts';
+import type { TimeTotals } from '../arena/summary.ts';
+import { DEFAULT_GRACE_MS } from '../hosting/index.ts';
+
+/** Whether a summary's `time` block has the shape `TimeTotals` (a summary is read back from disk). */
+function isTimeTotals(v: unknown): v is TimeTotals {
+  if (v === null || typeof v !== 'object') return false;
+  const t = v as Record<string, unknown>;
+  return ['moves', 'thinkMs', 'overheadMs', 'meanOverheadUs', 'maxOverheadUs'].every((k) => typeof t[k] === 'number');
+}
 
 /**
  * The picture data of a position for the page's board drawer (the TUI's `boardView`, handed in by
@@ -156,6 +165,10 @@ export interface ReportData {
   /** The SPRT decision recorded in `summary.json`, when the tournament ran one. */
   readonly sprt: unknown;
   readonly timePerMoveMs: number | null;
+  /** The time control (`--tc` notation) and its margin (ms), when the tournament had one. */
+  readonly timeControl: { readonly notation: string; readonly marginMs: number } | null;
+  /** Think time and arena overhead of the moves under the time control (`summary.json` `time`). */
+  readonly time: TimeTotals | null;
   readonly standings: Standings;
   readonly variants: readonly ReportVariant[];
   readonly games: readonly ReportGame[];
@@ -385,6 +398,11 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     trust,
     sprt: summary['sprt'] ?? null,
     timePerMoveMs: typeof spec['timePerMoveMs'] === 'number' ? spec['timePerMoveMs'] : null,
+    timeControl:
+      typeof spec['timeControl'] === 'string'
+        ? { notation: spec['timeControl'], marginMs: typeof spec['timeMarginMs'] === 'number' ? spec['timeMarginMs'] : DEFAULT_GRACE_MS }
+        : null,
+    time: isTimeTotals(summary['time']) ? summary['time'] : null,
     standings: builder.snapshot(),
     variants,
     games,

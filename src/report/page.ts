@@ -55,6 +55,14 @@ function sprtHtml(sprt: unknown): string {
   return `<div class="sprt" id="sprt"><b>SPRT</b><ul>${tests.map(sprtLine).join('')}</ul></div>`;
 }
 
+/** The time control, its margin, and the bots' think time apart from the arena's overhead. */
+function timeControlText(d: ReportData): string {
+  const tc = `${d.timeControl!.notation} (margin ${d.timeControl!.marginMs} ms)`;
+  const t = d.time;
+  if (!t) return tc;
+  return `${tc}: think ${duration(t.thinkMs)}, arena overhead ${duration(t.overheadMs)} over ${num(t.moves)} moves (mean ${num(t.meanOverheadUs)} µs, max ${(t.maxOverheadUs / 1000).toFixed(1)} ms)`;
+}
+
 function header(d: ReportData): string {
   const played = d.played;
   const items: [string, string][] = [
@@ -66,6 +74,7 @@ function header(d: ReportData): string {
     ['bots', String(d.standings.pooled.bots.length)],
     ['variants', String(d.variants.length)],
     ['time per move', d.timePerMoveMs === null ? '–' : `${d.timePerMoveMs} ms`],
+    ...(d.timeControl ? [['time control', timeControlText(d)] as [string, string]] : []),
     ['log', d.trust.verified ? (d.trust.dropped ? `checksums verified; ${d.trust.dropped}` : 'every line’s checksum verified') : 'not verified (no games.key: an older folder)'],
   ];
   const description = typeof d.spec['description'] === 'string' ? `<p class="note">${esc(d.spec['description'])}</p>` : '';

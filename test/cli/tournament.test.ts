@@ -73,6 +73,14 @@ describe('arena match (CLI)', () => {
     expect(spec.timePerMoveMs).toBeUndefined();
     const summary = JSON.parse(readFileSync(join(out, dir!, 'summary.json'), 'utf8'));
     expect(summary.time.moves).toBeGreaterThan(0);
+    // A spec's per-move limit stays beside the bank, unless `--time-per-move none` drops it.
+    const specFile = join(tempDir(), 'limited.json');
+    writeFileSync(specFile, JSON.stringify({ games: ['subtraction{n=20}'], bots: ['fx-random', 'fx-first'], deals: 1, timePerMoveMs: 100, isolation: 'none' }));
+    const kept = await run('tournament', specFile, ...BASE, '--tc', '2', '--out', out, '--json');
+    expect(JSON.parse(kept.out).spec).toMatchObject({ timePerMoveMs: 100, timeControl: '2' });
+    const dropped = await run('tournament', specFile, ...BASE, '--tc', '2', '--time-per-move', 'none', '--out', out, '--json');
+    expect(dropped.code).toBe(0);
+    expect(JSON.parse(dropped.out).spec.timePerMoveMs).toBeUndefined();
   });
 
   it('rejects a bad --sprt with one line and exit 2', async () => {
@@ -115,6 +123,7 @@ describe('arena tournament (CLI)', () => {
     [['--games', 'subtraction', '--tc', '0'], /Expected --tc to be a time control whose base is from 0.001 to 86400 seconds, got "0"/],
     [['--games', 'subtraction', '--tc', '40/60+1'], /moves per period, like 40\/60, are not supported\), got "40\/60\+1"/],
     [['--games', 'subtraction', '--tc', '10', '--time-margin', '-1'], /Expected --time-margin to be an integer from 0 to 60000, got "-1"/],
+    [['--games', 'subtraction', '--time-per-move', 'none'], /--time-per-move none needs a time control \(--tc 10\+0\.1\)/],
   ])('rejects bad input %j with one line and exit 2, creating nothing', async (args, message) => {
     const out = tempDir();
     const bots = args.includes('--bots') ? [] : ['--bots', 'fx-random,fx-first'];

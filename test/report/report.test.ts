@@ -83,6 +83,16 @@ describe('arena report', () => {
     expect(readFileSync(file, 'utf8')).toContain('data-chart="first-mover"');
   });
 
+  it('shows a time control with its margin, and the think time apart from the arena overhead, in the header', async () => {
+    const out = tempDir();
+    const file = join(out, 'tc.html');
+    const { code } = await run('match', 'greedy', 'random', '--games', 'subtraction{n=15..30}', '--isolation', 'worker', '--deals', '2', '--tc', '2+0.05', '--time-margin', '70', '--out', out, '--report', file);
+    expect(code).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toMatch(/<li><b>time control<\/b> 2\+0\.05 \(margin 70 ms\): think \d+\.\d s, arena overhead \d+\.\d s over \d+ moves \(mean [\d,]+ µs, max \d+\.\d ms\)<\/li>/);
+    expect(html).toMatch(/<li><b>time per move<\/b> –<\/li>/);
+  });
+
   it('shows the SPRT decision of each test that summary.json records in the header', async () => {
     const dir = join(tempDir(), 'with-sprt');
     cpSync(await reportFixture(), dir, { recursive: true });
