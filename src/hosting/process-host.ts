@@ -361,11 +361,16 @@ class BotProcess {
     return new Promise((resolve) => {
       const id = this.#nextId++;
       const t0 = performance.now();
+      // The cut-off waits for one turn of the event loop (setImmediate runs after its I/O poll):
+      // when the runner itself was late (its loop blocked past the cutoff), an answer already in
+      // the pipe is read and taken first, never thrown away with the process.
       const timer = setTimeout(() => {
-        if (this.#pending?.id !== id) return;
-        this.#pending = null;
-        this.kill(`killed after no move within ${msg.timeMs} ms`);
-        resolve({ ok: false, kind: 'timeout', reason: `no move within ${msg.timeMs} ms`, ms: performance.now() - t0 });
+        setImmediate(() => {
+          if (this.#pending?.id !== id) return;
+          this.#pending = null;
+          this.kill(`killed after no move within ${msg.timeMs} ms`);
+          resolve({ ok: false, kind: 'timeout', reason: `no move within ${msg.timeMs} ms`, ms: performance.now() - t0 });
+        });
       }, msg.timeMs + this.#opts.graceMs);
       const c = msg.clock;
       this.#pending = { id, t0, timer, timed: c !== undefined, resolve };

@@ -264,7 +264,10 @@ class BotThread {
     this.#watchdogAt = Infinity;
   }
 
-  /** The watchdog fired: cut off a request past its cutoff, re-arm for one still running. */
+  /**
+   * The watchdog fired: cut off a request past its cutoff unless its reply is already waiting,
+   * re-arm for one still running.
+   */
   #check(): void {
     this.#watchdog = null;
     this.#watchdogAt = Infinity;
@@ -273,6 +276,14 @@ class BotThread {
     const now = performance.now();
     if (now < p.cutoff) {
       this.#arm(p.cutoff - now, p.cutoff);
+      return;
+    }
+    // The runner may be the late one (its event loop blocked past the cutoff while the bot had
+    // answered): a reply already on the channel is taken, never thrown away with the thread.
+    const reply = this.#take(p.id, p.t0);
+    if (reply) {
+      this.#pending = null;
+      p.resolve(reply);
       return;
     }
     // Settled by the thread's 'error' (out of memory) or 'exit' event, whichever comes first.
