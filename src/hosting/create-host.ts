@@ -82,7 +82,7 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
     };
     return entry.transport === 'process'
       ? sandboxProgramHost(spec.label, entry, sandbox)
-      : sandboxModuleHost(spec.label, { file: entry.file, name: entry.name, options: spec.options }, sandbox);
+      : sandboxModuleHost(spec.label, { file: entry.file, name: entry.name, options: spec.options }, { ...sandbox, ...store });
   }
   if (entry.transport === 'process') {
     return new ProcessHost(spec.label, {

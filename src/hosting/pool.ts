@@ -28,6 +28,8 @@ export class WarmPool<T extends Pooled> {
   readonly #hooks: PoolHooks<T>;
   readonly #idle: T[] = [];
   readonly #all = new Set<T>();
+  /** Instances that passed `ready` (a replacement still starting is not among them). */
+  readonly #started = new WeakSet<T>();
   /** A replacement being started in the background after an instance died. */
   #warming: Promise<T> | null = null;
   #closed = false;
@@ -48,6 +50,7 @@ export class WarmPool<T extends Pooled> {
     this.#all.add(instance);
     try {
       await instance.ready;
+      this.#started.add(instance);
     } catch (err) {
       this.#all.delete(instance);
       await this.#hooks.stop(instance);
@@ -100,6 +103,11 @@ export class WarmPool<T extends Pooled> {
     if (instance.dead !== null) this.#all.delete(instance);
     else if (this.#closed) void this.#hooks.stop(instance);
     else this.#idle.push(instance);
+  }
+
+  /** Every started instance, idle or in a game (not a replacement still starting). */
+  instances(): T[] {
+    return [...this.#all].filter((i) => this.#started.has(i));
   }
 
   /** Stops every instance. */

@@ -487,6 +487,11 @@ export class ProcessHost implements BotHost {
     return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true);
   }
 
+  /** Kills every process of the bot now: the games they play are lost as `crash` with `reason`. */
+  killAll(reason: string): void {
+    for (const proc of this.#pool.instances()) proc.kill(reason);
+  }
+
   async close(): Promise<void> {
     await this.#pool.close();
     if (this.#logFd !== null) {

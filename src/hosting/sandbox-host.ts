@@ -13,7 +13,9 @@ import { bundleScript } from '../platform/bundle.ts';
 import { siblingModule } from '../platform/paths.ts';
 import { nodeRuntimeDir, SANDBOX_PATH, sandboxPlan, which, type SandboxBind, type SandboxLimits, type SandboxPlan } from '../platform/sandbox.ts';
 import type { ExternalBot } from './manifest.ts';
-import { ProcessHost } from './process-host.ts';
+import { ProcessHost, type ProcessHostOptions } from './process-host.ts';
+import { warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
+import { SandboxStore, STORE_IN_SANDBOX } from '../platform/sandbox-store.ts';
 import { PACKAGE_ENTRY } from './worker-bundle.ts';
 
 /** Caps and settings of a sandboxed bot. */
@@ -60,8 +62,29 @@ function runnerBundle(file: string): Promise<string> {
 /** Where a module bot's bundle is seen inside the sandbox. */
 const BUNDLE_IN_SANDBOX = '/bot/bot.mjs';
 
-/** A sandboxed module bot. */
-export function sandboxModuleHost(label: string, bot: { readonly file: string; readonly name: string; readonly options: Readonly<Record<string, unknown>> }, settings: SandboxSettings): ProcessHost {
+/**
+ * Node's flags allowing file access (`read` or `write`) under `paths`: one flag per path (measured
+ * on Node 20.20: a comma-separated list in one flag grants none of its paths).
+ */
+export function allowFs(kind: 'read' | 'write', paths: readonly string[]): string[] {
+  return paths.map((p) => `--allow-fs-${kind}=${p}`);
+}
+
+/** Where the run-start snapshot of a sandboxed bot's store is seen (read-only, beside its bundle). */
+const SNAPSHOT_IN_SANDBOX = '/bot/store.snapshot';
+
+/**
+ * A sandboxed module bot. With `store`, its store is a real folder it may write (bound at
+ * `/store`, the one path Node lets it write), capped by RLIMIT_FSIZE, the store's checks and the
+ * staging folder's watch (platform/sandbox-store.ts); its files reach the bot's real folder when
+ * the host closes.
+ */
+export function sandboxModuleHost(
+  label: string,
+  bot: { readonly file: string; readonly name: string; readonly options: Readonly<Record<string, unknown>> },
+  settings: SandboxSettings & { readonly store?: StoreLocation; readonly warn?: (message: string) => void },
+): ProcessHost {
+  const store = settings.store ? SandboxStore.for(settings.store, settings.warn ?? warnOnStderr) : null;
   let plan: Promise<SandboxPlan> | undefined;
   const launch = (): Promise<SandboxPlan> =>
     (plan ??= runnerBundle(bot.file).then((bundle) =>
@@ -69,29 +92,57 @@ export function sandboxModuleHost(label: string, bot: { readonly file: string; r
         [
           process.execPath,
           ...permissionFlags(),
-          '--allow-fs-read=/bot/',
+          ...allowFs('read', store ? ['/bot/', `${STORE_IN_SANDBOX}/`] : ['/bot/']),
+          ...(store ? allowFs('write', [`${STORE_IN_SANDBOX}/`]) : []),
           `--max-old-space-size=${settings.memoryMb}`,
           BUNDLE_IN_SANDBOX,
-          JSON.stringify({ name: bot.name, options: bot.options }),
+          JSON.stringify({ name: bot.name, options: bot.options, ...(store ? { store: { dir: STORE_IN_SANDBOX, snapshot: SNAPSHOT_IN_SANDBOX, capBytes: store.capBytes } } : {}) }),
         ],
-        [{ src: bundle, dest: BUNDLE_IN_SANDBOX }],
+        [
+          { src: bundle, dest: BUNDLE_IN_SANDBOX },
+          ...(store ? [{ src: store.snapshotFile, dest: SNAPSHOT_IN_SANDBOX }, { src: store.staging, dest: STORE_IN_SANDBOX, writable: true }] : []),
+        ],
         '/bot',
-        // Node runs about a dozen threads; the cap counts threads too.
-        limitsOf(settings, 32, true),
+        // Node runs about a dozen threads; the cap counts threads too. With a store, no file may
+        // outgrow the store's cap.
+        { ...limitsOf(settings, 32, true), ...(store ? { fileSizeMb: Math.max(store.capBytes, 1 << 16) / (1 << 20) } : {}) },
       ),
     ));
-  return new ProcessHost(label, {
-    name: bot.name,
-    command: [process.execPath, bot.file],
-    cwd: dirname(bot.file),
-    stderrLog: settings.stderrLog,
-    launch,
-    native: true,
-    revealOpponents: settings.revealOpponents,
-    // A bundle loads in tens of milliseconds, but a cold start inside a fresh namespace on a busy machine takes longer.
-    startTimeoutMs: 20_000,
-    ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
-  });
+  return new SandboxModuleHost(
+    label,
+    {
+      name: bot.name,
+      command: [process.execPath, bot.file],
+      cwd: dirname(bot.file),
+      stderrLog: settings.stderrLog,
+      launch,
+      native: true,
+      revealOpponents: settings.revealOpponents,
+      // A bundle loads in tens of milliseconds, but a cold start inside a fresh namespace on a busy machine takes longer.
+      startTimeoutMs: 20_000,
+      ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+    },
+    store,
+  );
+}
+
+/** The process host of a sandboxed module bot, with its store's breach and close handled. */
+class SandboxModuleHost extends ProcessHost {
+  readonly #store: SandboxStore | null;
+  readonly #off: (() => void) | null;
+
+  constructor(label: string, options: ProcessHostOptions, store: SandboxStore | null) {
+    super(label, options);
+    this.#store = store;
+    // A bot that breaks its store's limits with `fs` loses the games it is playing.
+    this.#off = store ? store.onBreach((reason) => this.killAll(reason)) : null;
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.#off?.();
+    this.#store?.release();
+  }
 }
 
 /** Folders a program outside `/usr` needs bound to run (its own file, or the Node runtime's folder). */

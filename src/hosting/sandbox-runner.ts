@@ -13,14 +13,17 @@ import type { AnyBot, BotClock } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
-import { memoryStore } from '../platform/bot-store.ts';
+import { readFileSync } from 'node:fs';
+import { createBotStore, memoryStore } from '../platform/bot-store.ts';
 import { moduleBot } from './bot-module.ts';
 import { errorText } from './host.ts';
 
-/** What the host passes on the command line (JSON): the bot's expected name and raw options. */
+/** What the host passes on the command line (JSON): the bot's expected name and raw options, and its store. */
 export interface RunnerArgs {
   readonly name: string;
   readonly options: Readonly<Record<string, unknown>>;
+  /** The store's folder and run-start snapshot inside the sandbox, and its cap; absent: a store in memory. */
+  readonly store?: { readonly dir: string; readonly snapshot: string; readonly capBytes: number };
 }
 
 /** The clock as the runner reads it before any bot code runs (a bot cannot swap it for its own). */
@@ -46,8 +49,11 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
     process.exit(1);
   }
 
-  // A store in memory for the run: a sandboxed bot has no writable folder yet (docs/SECURITY.md).
-  const store = memoryStore();
+  // The store: its folder bound at `args.store.dir` (the one place Node lets this process write),
+  // read through the run-start snapshot the arena wrote beside the bundle; in memory without one.
+  const store = args.store
+    ? createBotStore(deserialize(readFileSync(args.store.snapshot)) as Map<string, Uint8Array>, { dir: args.store.dir, capBytes: args.store.capBytes })
+    : memoryStore();
   const games = new Map<string, AnyGame>();
   const prepared = new Map<string, Promise<string | null>>();
   let game: AnyGame | undefined;

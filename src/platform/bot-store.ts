@@ -154,7 +154,13 @@ function writeAtomic(path: string, bytes: Uint8Array): void {
   try {
     let off = 0;
     while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
+    try {
+      fsyncSync(fd);
+    } catch (err) {
+      // Node's permission model (a sandboxed bot) refuses fsync on Node 20: the rename stays atomic,
+      // and the arena's copy into the real folder is fsynced.
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_ACCESS_DENIED') throw err;
+    }
   } finally {
     closeSync(fd);
   }
@@ -398,6 +404,30 @@ export interface BotDataSettings {
   readonly warn?: (message: string) => void;
   /** Where the run keeps a copy of each bot's starting store (`<results>/bot-data`), for resume. */
   readonly snapshotRoot?: string;
+}
+
+/** The store files of a folder (names only; temporary and lock files excluded). */
+export function storeFileNames(dir: string): string[] {
+  return safeList(dir).filter(isStoreFile).sort();
+}
+
+/** Whether `bytes` are a sound store file named `name`: a valid header and checksum, and JSON for a value. */
+export function isValidStoreFile(name: string, bytes: Uint8Array): boolean {
+  if (!isStoreFile(name)) return false;
+  const payload = decode(bytes);
+  if (typeof payload === 'string') return false;
+  if (!name.endsWith('.json')) return true;
+  try {
+    JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a whole store file (header included) atomically. */
+export function writeStoreFile(path: string, bytes: Uint8Array): void {
+  writeAtomic(path, bytes);
 }
 
 /** The default bot-data folder: `$TAKE_ARENA_CACHE/bot-data`, else `$XDG_CACHE_HOME/take-arena/bot-data`, else `~/.cache/take-arena/bot-data`. */

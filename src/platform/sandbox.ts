@@ -129,7 +129,7 @@ export function sandboxPlan(command: readonly string[], binds: readonly SandboxB
     `--as=${limits.addressSpaceMb * 1024 * 1024}`,
     // Soft then hard: SIGXCPU at the soft limit (a reason the arena can name), SIGKILL a second later.
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
-    `--fsize=${limits.fileSizeMb * 1024 * 1024}`,
+    `--fsize=${Math.round(limits.fileSizeMb * 1024 * 1024)}`,
     `--nproc=${limits.processes}`,
     `--nofile=${limits.openFiles}`,
     '--core=0',

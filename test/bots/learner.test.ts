@@ -6,6 +6,7 @@ import { ProcessHost } from '../../src/hosting/index.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { decodeKnowledge, learnerSearch } from '../../src/strategies/index.ts';
 import { comparableLog, runSpec, tempDir } from '../arena/helpers.ts';
+import { sandboxProblem } from '../../src/platform/sandbox.ts';
 
 const VARIANT = 'coins{board=triangle;rows=5;start=0.8}';
 
@@ -57,6 +58,27 @@ describe('learner', () => {
     // Both runs wrote what they learned: the worker threads' stores reach the folder.
     expect(readdirSync(join(a, 'learner'))).toEqual(readdirSync(join(seeded, 'learner')));
   }, 60_000);
+
+  it.skipIf(sandboxProblem() !== null && !process.env['CI'])('learns across runs under isolation sandbox exactly as in worker threads', async () => {
+    const spec = { bots: ['learner:nodes=100', 'greedy'], games: [VARIANT], deals: 6, seed: 5, concurrency: 2 };
+    const sandboxed = tempDir('bot-data-');
+    const threaded = tempDir('bot-data-');
+    const logs: unknown[][] = [];
+    for (let run = 0; run < 2; run++) {
+      const [s, w] = await Promise.all([runSpec({ ...spec, isolation: 'sandbox', botData: sandboxed }), runSpec({ ...spec, isolation: 'worker', botData: threaded })]);
+      const log = comparableLog(s.dir);
+      expect(log).toEqual(comparableLog(w.dir));
+      logs.push(log);
+      // What the sandboxed learner stored reached its real folder, as the worker's did.
+      const files = readdirSync(join(threaded, 'learner'));
+      expect(readdirSync(join(sandboxed, 'learner'))).toEqual(files);
+      const known = (root: string) => decodeKnowledge(new Uint8Array(readFileSync(join(root, 'learner', files[0]!))).subarray(12));
+      expect(known(sandboxed)).toEqual(known(threaded));
+      expect(known(sandboxed).size).toBeGreaterThan(0);
+    }
+    // The second run played from what the first stored.
+    expect(logs[1]).not.toEqual(logs[0]);
+  }, 120_000);
 
   it('a resumed run starts from the store the interrupted one started from, and ends as an uninterrupted run', async () => {
     const spec = { bots: ['learner:nodes=100', 'greedy'], games: [VARIANT], deals: 8, seed: 9, isolation: 'none' as const, concurrency: 1 };

@@ -1,0 +1,236 @@
+/**
+ * The store of a sandboxed module bot: a real folder it writes with `fs`, capped against a bot
+ * that bypasses the store's own checks.
+ *
+ * The bot's folder itself may be out of the sandbox's reach (as root the sandbox runs as nobody,
+ * who cannot enter `/root` or a 0700 temporary folder, and bubblewrap resolves bind sources as that
+ * user). So each sandboxed bot gets a staging folder in a world-traversable temporary folder of this
+ * arena, filled with its store's files when its first process starts, bound read-write at `/store`
+ * (the only writable path it has), and its store files copied back into the real folder when its
+ * host closes and when the arena exits. Every process of the bot in this arena shares the one
+ * staging folder, so `updateBlob`'s lock merges their writes as in a worker; reads come from the
+ * run-start snapshot, which the arena writes beside the bundle (read-only in the sandbox).
+ *
+ * Caps, beyond the store's own: RLIMIT_FSIZE (set by the caller: no file over the cap), and a
+ * watch on the folder: any change is followed by a measure of everything in it (any name, links
+ * not followed); a subfolder, a link, or more than twice the cap (room for an atomic rewrite) is a
+ * breach — the bot's processes are killed (`onBreach`), the staging folder is emptied and nothing
+ * of it is copied back. Copying back takes only regular files with store names and valid headers
+ * (never following a link), so a bot cannot smuggle a host file into its store.
+ */
+import { chmodSync, chownSync, closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serialize } from 'node:v8';
+import { NOBODY } from './sandbox.ts';
+import { isValidStoreFile, runSnapshot, storeFileNames, writeStoreFile, type StoreLocation } from './bot-store.ts';
+
+/** Where the store appears inside the sandbox. */
+export const STORE_IN_SANDBOX = '/store';
+
+let root: string | undefined;
+
+/** This arena's folder of staging folders (`take-arena-workers-<pid>-store-…`: removed as stale after a SIGKILL). */
+function stagingRoot(): string {
+  if (!root) {
+    const made = mkdtempSync(join(tmpdir(), `take-arena-workers-${process.pid}-store-`));
+    chmodSync(made, 0o711); // the sandbox's user may pass through, not list
+    root = made;
+    process.once('exit', () => {
+      for (const s of stores.values()) s.syncBack();
+      rmSync(made, { recursive: true, force: true });
+    });
+  }
+  return root;
+}
+
+/** Whether the arena runs as root (the sandbox then runs as nobody). */
+function asRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+const stores = new Map<string, SandboxStore>();
+let count = 0;
+
+/** One sandboxed bot's staging folder in this arena. */
+export class SandboxStore {
+  /** The staging folder (bound read-write at `/store`). */
+  readonly staging: string;
+  /** The run-start snapshot, v8-serialized (bound read-only beside the bundle). */
+  readonly snapshotFile: string;
+  readonly capBytes: number;
+  readonly #location: StoreLocation;
+  readonly #warn: (message: string) => void;
+  /** Store files copied in, so a key the bot deleted is deleted in the real folder too. */
+  readonly #copiedIn: Set<string>;
+  readonly #breachListeners = new Set<(reason: string) => void>();
+  #watcher: FSWatcher | null = null;
+  #breached: string | null = null;
+  #users = 0;
+  readonly #key: string;
+
+  /**
+   * The staging folder of the bot whose store is `location`, shared by every host of it in this
+   * arena until the last one `release`s it (a later run starts afresh from the real folder).
+   */
+  static for(location: StoreLocation, warn: (message: string) => void): SandboxStore {
+    const key = `${location.dir}\0${location.snapshotDir ?? ''}`;
+    let s = stores.get(key);
+    if (!s) {
+      s = new SandboxStore(location, warn, key);
+      stores.set(key, s);
+    }
+    s.#users++;
+    return s;
+  }
+
+  /** A host is done with the folder: the last one copies it back and removes it. */
+  release(): void {
+    if (--this.#users > 0) return;
+    this.syncBack();
+    this.#watcher?.close();
+    this.#watcher = null;
+    stores.delete(this.#key);
+    rmSync(this.staging, { recursive: true, force: true });
+    rmSync(this.snapshotFile, { force: true });
+  }
+
+  private constructor(location: StoreLocation, warn: (message: string) => void, key: string) {
+    this.#key = key;
+    this.#location = location;
+    this.#warn = warn;
+    this.capBytes = location.capBytes;
+    // The snapshot first: it checks the real folder (resetting a corrupt one) before it is copied.
+    const snapshot = runSnapshot(location, warn);
+    const dir = join(stagingRoot(), `s${count++}`);
+    mkdirSync(dir, { mode: 0o700 });
+    this.#copiedIn = new Set();
+    for (const name of storeFileNames(location.dir)) {
+      copyFileSync(join(location.dir, name), join(dir, name));
+      this.#copiedIn.add(name);
+    }
+    this.snapshotFile = `${dir}.snapshot`;
+    writeFileSync(this.snapshotFile, serialize(new Map(snapshot)), { mode: 0o644 });
+    if (asRoot()) {
+      chownSync(dir, NOBODY, NOBODY);
+      for (const name of readdirSync(dir)) chownSync(join(dir, name), NOBODY, NOBODY);
+    }
+    this.staging = dir;
+    this.#watcher = watch(dir, () => this.#check());
+    this.#watcher.on('error', () => this.#check());
+    this.#watcher.unref();
+  }
+
+  /** Hears a breach (the host kills the bot's processes). */
+  onBreach(listener: (reason: string) => void): () => void {
+    this.#breachListeners.add(listener);
+    return () => this.#breachListeners.delete(listener);
+  }
+
+  /** Why the folder was found breaching its cap, or null. */
+  get breached(): string | null {
+    return this.#breached;
+  }
+
+  /**
+   * Measures the folder; a breach empties it and tells the listeners (the host kills the bot's
+   * processes), every time: a bot restarted after a breach is watched as before.
+   */
+  #check(): void {
+    const why = this.#problem();
+    if (why === null) return;
+    if (this.#breached === null) this.#warn(`bot store ${this.#location.dir}: the sandboxed bot ${why}; its writes of this run are discarded`);
+    this.#breached ??= why;
+    for (const l of this.#breachListeners) l(`wrote past its store's limits (${why})`);
+    this.#empty();
+  }
+
+  #problem(): string | null {
+    let total = 0;
+    let names: string[];
+    try {
+      names = readdirSync(this.staging);
+    } catch {
+      return null;
+    }
+    for (const name of names) {
+      let st;
+      try {
+        st = lstatSync(join(this.staging, name));
+      } catch {
+        continue; // renamed meanwhile
+      }
+      if (st.isDirectory()) return `made a folder (${name}) in its store`;
+      if (!st.isFile()) return `made a link or special file (${name}) in its store`;
+      total += st.size;
+    }
+    const limit = 2 * this.capBytes + (64 << 10);
+    return total > limit ? `filled its store folder with ${total} bytes (cap ${this.capBytes})` : null;
+  }
+
+  #empty(): void {
+    for (const name of safeList(this.staging)) rmSync(join(this.staging, name), { recursive: true, force: true });
+  }
+
+  /** Checks the folder now (a watch event may still be on its way). */
+  check(): void {
+    this.#check();
+  }
+
+  /**
+   * Copies the bot's store files back into its real folder: regular files with store names and
+   * valid headers, within the cap; keys it deleted are deleted. Nothing after a breach.
+   */
+  syncBack(): void {
+    this.#check();
+    if (this.#breached !== null) return;
+    const kept = new Map<string, Uint8Array>();
+    let total = 0;
+    for (const name of safeList(this.staging)) {
+      const bytes = readRegular(join(this.staging, name));
+      if (bytes === null || !isValidStoreFile(name, bytes)) continue;
+      kept.set(name, bytes);
+      total += bytes.length;
+    }
+    if (total > this.capBytes) {
+      this.#warn(`bot store ${this.#location.dir}: the sandboxed bot left ${total} bytes, over its cap of ${this.capBytes}; its writes of this run are discarded`);
+      return;
+    }
+    mkdirSync(this.#location.dir, { recursive: true });
+    for (const [name, bytes] of kept) writeStoreFile(join(this.#location.dir, name), bytes);
+    for (const name of this.#copiedIn) if (!kept.has(name)) rmSync(join(this.#location.dir, name), { force: true });
+    for (const name of kept.keys()) this.#copiedIn.add(name);
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** A regular file's bytes, never through a link (null otherwise). */
+function readRegular(path: string): Uint8Array | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return new Uint8Array(buf.subarray(0, off));
+  } finally {
+    closeSync(fd);
+  }
+}
