@@ -20,7 +20,7 @@
  * machines (and containers) do not give a user process; the rlimits above work everywhere.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statfsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 /** Resource caps of one sandboxed process. */
@@ -164,4 +164,39 @@ export function sandboxProblem(): string | null {
     return (checked = `isolation sandbox cannot create its namespaces here (bwrap: ${why}); enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1) or run where bubblewrap works`);
   }
   return (checked = null);
+}
+
+/** statfs magic of a cgroup v2 mount. */
+const CGROUP2_MAGIC = 0x63677270;
+
+/**
+ * Which caps the sandbox applies on this machine, in one line (`arena bots --sandbox` prints it).
+ * The caps are rlimits set by `prlimit` everywhere; this says why cgroup v2 limits (memory.max,
+ * pids.max), which would be tighter, are not used here: they need cgroup v2 with the memory and
+ * pids controllers delegated to the arena's cgroup, which most machines and containers do not give.
+ */
+export function sandboxCapsText(root = '/sys/fs/cgroup'): string {
+  const caps = 'caps by rlimits (prlimit): address space, CPU seconds, file size, processes per sandbox, open files';
+  let why: string;
+  try {
+    if (statfsSync(root).type !== CGROUP2_MAGIC) why = `${root} is cgroup v1 or hybrid, not cgroup v2`;
+    else {
+      const own = (readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.startsWith('0::')) ?? '0::/').slice(3);
+      const dir = join(root, own);
+      const controllers = readFileSync(join(dir, 'cgroup.controllers'), 'utf8').split(/\s+/);
+      const missing = ['memory', 'pids'].filter((c) => !controllers.includes(c));
+      if (missing.length > 0) why = `cgroup v2 without the ${missing.join(' and ')} controller${missing.length > 1 ? 's' : ''} in ${dir}`;
+      else {
+        try {
+          accessSync(dir, constants.W_OK);
+          why = `cgroup v2 with memory and pids delegated in ${dir}, which the arena does not use yet`;
+        } catch {
+          why = `cgroup v2, but ${dir} is not writable (not delegated to this user)`;
+        }
+      }
+    }
+  } catch (err) {
+    why = `no cgroup hierarchy readable at ${root} (${(err as Error).message.split('\n')[0]})`;
+  }
+  return `${caps}; no cgroup limits: ${why}`;
 }

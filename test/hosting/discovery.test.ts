@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyBot } from '../../src/core/bot.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { botOptions, BUILTIN_BOTS_DIR, discoverBots, importModuleBot, supportedBy, type ModuleBotEntry } from '../../src/hosting/index.ts';
+import { sandboxCapsText, sandboxProblem } from '../../src/platform/sandbox.ts';
 import { botFolder } from '../arena/bot-fixtures.ts';
 import { comparableLog, tempDir } from '../arena/helpers.ts';
 
@@ -142,6 +143,18 @@ describe('the CLI with a folder of import-time attackers', () => {
     expect(existsSync(MARKER)).toBe(false);
   });
 
+  it.skipIf(sandboxProblem() !== null && !process.env['CI'])('`arena bots --sandbox` reads them in bubblewrap, with the same reports, and says which caps apply', () => {
+    rmSync(MARKER, { force: true });
+    const run = arena(['bots', '--sandbox', '--bots-dir', ATTACKERS]);
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(2);
+    expect(run.stdout).toMatch(/^dx-marker — tries to write a file at import$/m);
+    expect(run.stderr).toMatch(/^arena: skipped .*dx-loops\.ts: did not finish loading within 5 s/m);
+    expect(run.stderr).toMatch(/^arena: skipped .*dx-throws\.ts: failed to load: dx-throws blows up at import$/m);
+    expect(run.stdout).toMatch(/^Sandbox: read in bubblewrap; caps by rlimits \(prlimit\): address space, CPU seconds, file size, processes per sandbox, open files; no cgroup limits: .+\.$/m);
+    expect(existsSync(MARKER)).toBe(false);
+  });
+
   it('a tournament of random and greedy with the attackers beside them is honest: the same games as without them', () => {
     const withAttackers = tempDir();
     const without = tempDir();
@@ -159,5 +172,14 @@ describe('the CLI with a folder of import-time attackers', () => {
     expect(existsSync(MARKER)).toBe(false);
     rmSync(withAttackers, { recursive: true, force: true });
     rmSync(without, { recursive: true, force: true });
+  });
+});
+
+describe('sandboxCapsText', () => {
+  it('names rlimits as the caps and says why not cgroup v2 where /sys/fs/cgroup is something else', () => {
+    const dir = tempDir('not-cgroup-');
+    expect(sandboxCapsText(dir)).toBe(`caps by rlimits (prlimit): address space, CPU seconds, file size, processes per sandbox, open files; no cgroup limits: ${dir} is cgroup v1 or hybrid, not cgroup v2`);
+    rmSync(dir, { recursive: true, force: true });
+    expect(sandboxCapsText(dir)).toMatch(/; no cgroup limits: no cgroup hierarchy readable at /);
   });
 });

@@ -5,7 +5,7 @@ import { FAMILIES, makeGame } from '../../games/index.ts';
 import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import { io } from '../io.ts';
 import { UsageError } from '../../core/errors.ts';
-import { sandboxProblem } from '../../platform/sandbox.ts';
+import { sandboxCapsText, sandboxProblem } from '../../platform/sandbox.ts';
 import { hanging } from '../../tui/wrap.ts';
 import { botsCheckCommand } from './bots-check.ts';
 
@@ -60,7 +60,7 @@ export const botsCommand: CommandModule<object, Args> = {
       .command(botsCheckCommand as never)
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
-      .option('sandbox', { type: 'boolean', default: false, describe: 'read the bot files inside bubblewrap too (for bots written by others)' }) as unknown as Argv<Args>,
+      .option('sandbox', { type: 'boolean', default: false, describe: 'read the bot files inside bubblewrap too (for bots written by others), and say which caps a sandboxed bot gets here' }) as unknown as Argv<Args>,
   async handler(args) {
     const out = io();
     if (args.sandbox) {
@@ -80,10 +80,13 @@ export const botsCommand: CommandModule<object, Args> = {
           families: families(b.bot),
         })),
         problems: registry.problems,
+        ...(args.sandbox ? { sandbox: { caps: sandboxCapsText() } } : {}),
       };
       io().out(JSON.stringify(doc, null, 2));
     } else {
       io().out(botsText(registry, out.isTTY ? (process.stdout.columns || 80) - 1 : Infinity));
+      // Which caps a sandboxed bot gets on this machine (rlimits; why not cgroups).
+      if (args.sandbox) io().out(hanging('Sandbox: ', `read in bubblewrap; ${sandboxCapsText()}.`, out.isTTY ? (process.stdout.columns || 80) - 1 : Infinity).join('\n'));
     }
     reportProblems(registry);
   },
