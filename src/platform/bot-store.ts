@@ -411,23 +411,18 @@ export function storeFileNames(dir: string): string[] {
   return safeList(dir).filter(isStoreFile).sort();
 }
 
-/** Whether `bytes` are a sound store file named `name`: a valid header and checksum, and JSON for a value. */
-export function isValidStoreFile(name: string, bytes: Uint8Array): boolean {
-  if (!isStoreFile(name)) return false;
+/** The payload of a sound store file named `name` (a valid header and checksum, JSON for a value), or null. */
+export function storeFilePayload(name: string, bytes: Uint8Array): Uint8Array | null {
+  if (!isStoreFile(name)) return null;
   const payload = decode(bytes);
-  if (typeof payload === 'string') return false;
-  if (!name.endsWith('.json')) return true;
+  if (typeof payload === 'string') return null;
+  if (!name.endsWith('.json')) return payload;
   try {
     JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
-    return true;
+    return payload;
   } catch {
-    return false;
+    return null;
   }
-}
-
-/** Writes a whole store file (header included) atomically. */
-export function writeStoreFile(path: string, bytes: Uint8Array): void {
-  writeAtomic(path, bytes);
 }
 
 /** The default bot-data folder: `$TAKE_ARENA_CACHE/bot-data`, else `$XDG_CACHE_HOME/take-arena/bot-data`, else `~/.cache/take-arena/bot-data`. */

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { NOBODY } from './sandbox.ts';
-import { isValidStoreFile, runSnapshot, storeFileNames, writeStoreFile, type StoreLocation } from './bot-store.ts';
+import { mirrorStoreFolder, runSnapshot, storeFileNames, storeFilePayload, type StoreLocation } from './bot-store.ts';
 
 /** Where the store appears inside the sandbox. */
 export const STORE_IN_SANDBOX = '/store';
@@ -61,8 +61,6 @@ export class SandboxStore {
   readonly capBytes: number;
   readonly #location: StoreLocation;
   readonly #warn: (message: string) => void;
-  /** Store files copied in, so a key the bot deleted is deleted in the real folder too. */
-  readonly #copiedIn: Set<string>;
   readonly #breachListeners = new Set<(reason: string) => void>();
   #watcher: FSWatcher | null = null;
   #breached: string | null = null;
@@ -104,11 +102,7 @@ export class SandboxStore {
     const snapshot = runSnapshot(location, warn);
     const dir = join(stagingRoot(), `s${count++}`);
     mkdirSync(dir, { mode: 0o700 });
-    this.#copiedIn = new Set();
-    for (const name of storeFileNames(location.dir)) {
-      copyFileSync(join(location.dir, name), join(dir, name));
-      this.#copiedIn.add(name);
-    }
+    for (const name of storeFileNames(location.dir)) copyFileSync(join(location.dir, name), join(dir, name));
     this.snapshotFile = `${dir}.snapshot`;
     writeFileSync(this.snapshotFile, serialize(new Map(snapshot)), { mode: 0o644 });
     if (asRoot()) {
@@ -178,8 +172,9 @@ export class SandboxStore {
   }
 
   /**
-   * Copies the bot's store files back into its real folder: regular files with store names and
-   * valid headers, within the cap; keys it deleted are deleted. Nothing after a breach.
+   * Copies the bot's store files back into its real folder (`mirrorStoreFolder`): regular files
+   * with store names and valid headers, within the cap; keys it deleted are deleted. Nothing after
+   * a breach.
    */
   syncBack(): void {
     this.#check();
@@ -188,18 +183,16 @@ export class SandboxStore {
     let total = 0;
     for (const name of safeList(this.staging)) {
       const bytes = readRegular(join(this.staging, name));
-      if (bytes === null || !isValidStoreFile(name, bytes)) continue;
-      kept.set(name, bytes);
-      total += bytes.length;
+      const payload = bytes === null ? null : storeFilePayload(name, bytes);
+      if (payload === null) continue;
+      kept.set(name, payload);
+      total += bytes!.length;
     }
     if (total > this.capBytes) {
       this.#warn(`bot store ${this.#location.dir}: the sandboxed bot left ${total} bytes, over its cap of ${this.capBytes}; its writes of this run are discarded`);
       return;
     }
-    mkdirSync(this.#location.dir, { recursive: true });
-    for (const [name, bytes] of kept) writeStoreFile(join(this.#location.dir, name), bytes);
-    for (const name of this.#copiedIn) if (!kept.has(name)) rmSync(join(this.#location.dir, name), { force: true });
-    for (const name of kept.keys()) this.#copiedIn.add(name);
+    mirrorStoreFolder(this.#location.dir, kept);
   }
 }
 
