@@ -201,7 +201,9 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
   const end: SessionEnd = out.scores ? { winner, scores: out.scores, termination, reason } : { winner, termination, reason };
   sessions.first?.close(end);
   sessions.second?.close(end);
-  return {
+  // One literal without spreads (a spread in the middle of a literal sends every later field down
+  // V8's slow path, once per game); the rare fields are added after it.
+  const rec: { -readonly [K in keyof GameRecord]: GameRecord[K] } = {
     index: job.index,
     key: job.key,
     variant: job.variant,
@@ -213,15 +215,19 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     start: played.start,
     moves: played.moves,
     us: played.us,
-    ...(played.ovh ? { ovh: played.ovh, timeControl: job.timeControl! } : {}),
     outcome: out,
     winner: winner === null ? null : job.seats[winner].label,
     termination,
     faulty,
     reason,
-    ...(adjudicated ? { adjudicated } : {}),
-    ...(played.clock.first + played.clock.second > 0 ? { clockStops: { first: played.clock.first, second: played.clock.second } } : {}),
   };
+  if (played.ovh) {
+    rec.ovh = played.ovh;
+    rec.timeControl = job.timeControl!;
+  }
+  if (adjudicated) rec.adjudicated = adjudicated;
+  if (played.clock.first + played.clock.second > 0) rec.clockStops = { first: played.clock.first, second: played.clock.second };
+  return rec;
 }
 
 /**
@@ -259,7 +265,11 @@ export async function playMatch(
   // Without a time control this is the whole limit, and nothing below touches a clock.
   const perMove = job.timePerMoveMs ?? Infinity;
   const { judge } = options;
-  const moved = { first: false, second: false };
+  // Per seat as plain locals, not objects indexed by the seat's name (a keyed access per move).
+  const firstSession = sessions.first!;
+  const secondSession = sessions.second!;
+  let movedFirst = false;
+  let movedSecond = false;
   // Under a time control: each seat's bank in integer µs (the record's `us` sum to it exactly), and
   // the one clock object the sessions are shown, updated in place before each move.
   const bank = tc ? { first: tc.baseMs * 1000, second: tc.baseMs * 1000 } : null;
@@ -280,7 +290,7 @@ export async function playMatch(
       // The bank limits the move when it is the smaller (whole ms: hosts' messages show the limit).
       if (left / 1000 < limit) limit = Math.floor(left / 1000);
     }
-    const asked = sessions[seat]!.move(state, legal, limit, view);
+    const asked = (seat === 'first' ? firstSession : secondSession).move(state, legal, limit, view);
     let reply: MoveReply | null;
     if (!(asked instanceof Promise)) reply = asked;
     else if (!signal) reply = await asked;
@@ -317,7 +327,8 @@ export async function playMatch(
     const text = game.formatMove(move);
     moves.push(text);
     us.push(bank ? spent : Math.round(reply.ms * 1000));
-    moved[seat] = true;
+    if (seat === 'first') movedFirst = true;
+    else movedSecond = true;
     if (reply.ok && reply.clock) played.clock[seat]++;
     if (live) {
       live.prev = before;
@@ -327,7 +338,7 @@ export async function playMatch(
       live.move = text;
       live.ms = reply.ms;
     }
-    if (judge && moved.first && moved.second && !game.outcome(state)) {
+    if (judge && movedFirst && movedSecond && !game.outcome(state)) {
       const value = judge(state);
       if (value !== null) {
         const mover = game.toMove(state);
