@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { discoverBots, InProcessHost, WorkerHost, type BotHost, type BotSpec } from '../src/hosting/index.ts';
+import { createHost, discoverBots, WorkerHost, type BotHost, type BotSpec } from '../src/hosting/index.ts';
 import { playMatch, type GameRecord } from '../src/arena/match.ts';
 import { schedule, type GameJob } from '../src/arena/schedule.ts';
 import { validateSpec } from '../src/arena/spec.ts';
@@ -33,6 +33,16 @@ const A: BotSpec = { label: 'random', name: 'random', options: {} };
 const B: BotSpec = { label: 'fx-random', name: 'fx-random', options: {} };
 const game = parseVariant(VARIANT);
 
+/**
+ * The two bots in-process, loaded as a tournament loads them (discovery runs in a child process,
+ * so a registry entry holds no bot object to play with).
+ */
+async function inProcessHosts(): Promise<Record<string, BotHost>> {
+  const hosts = { random: createHost(entry('random'), A, { isolation: 'none', memoryMb: 256 }), 'fx-random': createHost(entry('fx-random'), B, { isolation: 'none', memoryMb: 256 }) };
+  await Promise.all(Object.values(hosts).map((h) => h.start()));
+  return hosts;
+}
+
 function jobs(deals: number): GameJob[] {
   return [...schedule({ seed: 1, variants: [VARIANT], bots: [A, B], deals, timePerMoveMs: 1000 })];
 }
@@ -46,6 +56,8 @@ async function playAll(list: readonly GameJob[], hosts: Record<string, BotHost>,
       while (next < list.length) {
         const job = list[next++]!;
         const rec = await playMatch(job, game, { first: hosts[job.seats.first.label]!, second: hosts[job.seats.second.label]! });
+        // A figure of games that ended in a fault would measure nothing: stop instead.
+        if (rec.termination !== 'normal') throw new Error(`bench game ${rec.key} ended as ${rec.termination}: ${rec.reason}`);
         moves += rec.moves.length;
       }
     }),
@@ -118,7 +130,7 @@ if (peer.bgio.length) {
 
 // 1. The match engine in-process.
 {
-  const hosts = { random: new InProcessHost(A, entry('random').bot), 'fx-random': new InProcessHost(B, entry('fx-random').bot) };
+  const hosts = await inProcessHosts();
   await playAll(jobs(2_000), hosts, 1); // warm-up
   const r = await playAll(jobs(50_000), hosts, 1);
   report('in-process match engine: games/s', fmt((r.games / r.ms) * 1000));
@@ -151,7 +163,7 @@ await Promise.all(Object.values(workerHosts).map((h) => h.start()));
     return all.sort((a, b) => a - b);
   };
   const q = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-  const inProc = await times({ random: new InProcessHost(A, entry('random').bot), 'fx-random': new InProcessHost(B, entry('fx-random').bot) }, 500);
+  const inProc = await times(await inProcessHosts(), 500);
   const isolated = await times(workerHosts, 500);
   report('per move in-process: median / p99 µs', `${q(inProc, 0.5).toFixed(1)} / ${q(inProc, 0.99).toFixed(1)}`);
   report('per move through a worker: median / p99 µs', `${q(isolated, 0.5).toFixed(1)} / ${q(isolated, 0.99).toFixed(1)}`);
