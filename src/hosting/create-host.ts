@@ -81,7 +81,7 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
       ...grace,
     };
     return entry.transport === 'process'
-      ? sandboxProgramHost(spec.label, entry, sandbox)
+      ? sandboxProgramHost(spec.label, entry, { ...sandbox, ...store })
       : sandboxModuleHost(spec.label, { file: entry.file, name: entry.name, options: spec.options }, { ...sandbox, ...store });
   }
   if (entry.transport === 'process') {

@@ -108,7 +108,7 @@ export function sandboxModuleHost(
         { ...limitsOf(settings, 32, true), ...(store ? { fileSizeMb: Math.max(store.capBytes, 1 << 16) / (1 << 20) } : {}) },
       ),
     ));
-  return new SandboxModuleHost(
+  return new SandboxedHost(
     label,
     {
       name: bot.name,
@@ -126,8 +126,8 @@ export function sandboxModuleHost(
   );
 }
 
-/** The process host of a sandboxed module bot, with its store's breach and close handled. */
-class SandboxModuleHost extends ProcessHost {
+/** The process host of a sandboxed bot, with its store's breach and close handled. */
+class SandboxedHost extends ProcessHost {
   readonly #store: SandboxStore | null;
   readonly #off: (() => void) | null;
 
@@ -166,22 +166,39 @@ function realpathOr(path: string): string {
   }
 }
 
-/** A sandboxed external program: it sees `/usr`, the Node runtime and its own folder (read-only). */
-export function sandboxProgramHost(label: string, entry: ExternalBot, settings: SandboxSettings): ProcessHost {
+/**
+ * A sandboxed external program: it sees `/usr`, the Node runtime and its own folder (read-only).
+ * With `store`, its store folder is staged as a module bot's is (platform/sandbox-store.ts),
+ * bound read-write at `/store` (its `TAKE_ARENA_STORE` there), with every file capped at the
+ * store's cap; its files reach the real folder when the host closes.
+ */
+export function sandboxProgramHost(label: string, entry: ExternalBot, settings: SandboxSettings & { readonly store?: StoreLocation; readonly warn?: (message: string) => void }): ProcessHost {
   const command = [...entry.command];
   // A bare `node` is the arena's own runtime, which the sandbox shows (bound read-only).
   if (command[0] === 'node') command[0] = process.execPath;
+  const store = settings.store ? SandboxStore.for(settings.store, settings.warn ?? warnOnStderr, 'program') : null;
   const runtime = nodeRuntimeDir();
-  const binds: SandboxBind[] = [{ src: entry.cwd, dest: entry.cwd }, ...programBinds(command[0]!, entry.cwd).filter((b) => !b.src.startsWith(`${runtime}/`))];
+  const binds: SandboxBind[] = [
+    { src: entry.cwd, dest: entry.cwd },
+    ...programBinds(command[0]!, entry.cwd).filter((b) => !b.src.startsWith(`${runtime}/`)),
+    ...(store ? [{ src: store.staging, dest: STORE_IN_SANDBOX, writable: true }] : []),
+  ];
   const node = realpathOr(command[0]!) === realpathSync(process.execPath);
-  const plan = sandboxPlan(command, binds, entry.cwd, limitsOf(settings, 64, node));
-  return new ProcessHost(label, {
-    name: entry.name,
-    command: entry.command,
-    cwd: entry.cwd,
-    stderrLog: settings.stderrLog,
-    launch: () => Promise.resolve(plan),
-    revealOpponents: settings.revealOpponents,
-    ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
-  });
+  const limits = limitsOf(settings, 64, node);
+  const plan = store
+    ? sandboxPlan(command, binds, entry.cwd, { ...limits, fileSizeMb: Math.max(store.capBytes, 1 << 16) / (1 << 20) }, { TAKE_ARENA_STORE: STORE_IN_SANDBOX, TAKE_ARENA_STORE_CAP: String(store.capBytes) })
+    : sandboxPlan(command, binds, entry.cwd, limits);
+  return new SandboxedHost(
+    label,
+    {
+      name: entry.name,
+      command: entry.command,
+      cwd: entry.cwd,
+      stderrLog: settings.stderrLog,
+      launch: () => Promise.resolve(plan),
+      revealOpponents: settings.revealOpponents,
+      ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+    },
+    store,
+  );
 }

@@ -148,7 +148,7 @@ export function readStoreSnapshot(dir: string, capBytes: number, warn: (message:
 }
 
 /** Writes `bytes` to `path` atomically: a temporary file, fsynced, renamed over the old one. */
-function writeAtomic(path: string, bytes: Uint8Array): void {
+export function writeAtomic(path: string, bytes: Uint8Array): void {
   const tmp = `${path}.tmp-${process.pid}-${Math.floor(performance.now() * 1000)}-${(tmpCounter = (tmpCounter + 1) >>> 0)}`;
   const fd = openSync(tmp, 'w');
   try {

@@ -1,6 +1,8 @@
 /**
- * The store of a sandboxed module bot: a real folder it writes with `fs`, capped against a bot
- * that bypasses the store's own checks.
+ * The store of a sandboxed bot: a real folder it writes with `fs`, capped against a bot that
+ * bypasses the store's own checks. A module bot's folder holds `ctx.store`'s files; an external
+ * program's (`kind: 'program'`, `TAKE_ARENA_STORE` inside the sandbox) holds files of its own,
+ * which in the sandbox must be a flat folder of regular files.
  *
  * The bot's folder itself may be out of the sandbox's reach (as root the sandbox runs as nobody,
  * who cannot enter `/root` or a 0700 temporary folder, and bubblewrap resolves bind sources as that
@@ -16,14 +18,15 @@
  * not followed); a subfolder, a link, or more than twice the cap (room for an atomic rewrite) is a
  * breach — the bot's processes are killed (`onBreach`), the staging folder is emptied and nothing
  * of it is copied back. Copying back takes only regular files with store names and valid headers
- * (never following a link), so a bot cannot smuggle a host file into its store.
+ * (never following a link), so a bot cannot smuggle a host file into its store; a program's copy
+ * takes every regular file (its files are its own) within the cap.
  */
 import { chmodSync, chownSync, closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { NOBODY } from './sandbox.ts';
-import { mirrorStoreFolder, runSnapshot, storeFileNames, storeFilePayload, type StoreLocation } from './bot-store.ts';
+import { mirrorStoreFolder, prepareForeignStore, runSnapshot, storeFileNames, storeFilePayload, writeAtomic, type StoreLocation } from './bot-store.ts';
 
 /** Where the store appears inside the sandbox. */
 export const STORE_IN_SANDBOX = '/store';
@@ -52,6 +55,9 @@ function asRoot(): boolean {
 const stores = new Map<string, SandboxStore>();
 let count = 0;
 
+/** Whose folder it is: a module bot's `ctx.store`, or an external program's own files. */
+export type SandboxStoreKind = 'module' | 'program';
+
 /** One sandboxed bot's staging folder in this arena. */
 export class SandboxStore {
   /** The staging folder (bound read-write at `/store`). */
@@ -59,6 +65,7 @@ export class SandboxStore {
   /** The run-start snapshot, v8-serialized (bound read-only beside the bundle). */
   readonly snapshotFile: string;
   readonly capBytes: number;
+  readonly kind: SandboxStoreKind;
   readonly #location: StoreLocation;
   readonly #warn: (message: string) => void;
   readonly #breachListeners = new Set<(reason: string) => void>();
@@ -71,11 +78,11 @@ export class SandboxStore {
    * The staging folder of the bot whose store is `location`, shared by every host of it in this
    * arena until the last one `release`s it (a later run starts afresh from the real folder).
    */
-  static for(location: StoreLocation, warn: (message: string) => void): SandboxStore {
-    const key = `${location.dir}\0${location.snapshotDir ?? ''}`;
+  static for(location: StoreLocation, warn: (message: string) => void, kind: SandboxStoreKind = 'module'): SandboxStore {
+    const key = `${kind}\0${location.dir}\0${location.snapshotDir ?? ''}`;
     let s = stores.get(key);
     if (!s) {
-      s = new SandboxStore(location, warn, key);
+      s = new SandboxStore(location, warn, key, kind);
       stores.set(key, s);
     }
     s.#users++;
@@ -93,18 +100,32 @@ export class SandboxStore {
     rmSync(this.snapshotFile, { force: true });
   }
 
-  private constructor(location: StoreLocation, warn: (message: string) => void, key: string) {
+  private constructor(location: StoreLocation, warn: (message: string) => void, key: string, kind: SandboxStoreKind) {
     this.#key = key;
     this.#location = location;
     this.#warn = warn;
     this.capBytes = location.capBytes;
-    // The snapshot first: it checks the real folder (resetting a corrupt one) before it is copied.
-    const snapshot = runSnapshot(location, warn);
+    this.kind = kind;
     const dir = join(stagingRoot(), `s${count++}`);
     mkdirSync(dir, { mode: 0o700 });
-    for (const name of storeFileNames(location.dir)) copyFileSync(join(location.dir, name), join(dir, name));
     this.snapshotFile = `${dir}.snapshot`;
-    writeFileSync(this.snapshotFile, serialize(new Map(snapshot)), { mode: 0o644 });
+    if (kind === 'module') {
+      // The snapshot first: it checks the real folder (resetting a corrupt one) before it is copied.
+      const snapshot = runSnapshot(location, warn);
+      for (const name of storeFileNames(location.dir)) copyFileSync(join(location.dir, name), join(dir, name));
+      writeFileSync(this.snapshotFile, serialize(new Map(snapshot)), { mode: 0o644 });
+    } else {
+      // A program reads its files as they are (no snapshot); an over-cap folder is emptied first.
+      prepareForeignStore(location, warn);
+      const names = safeList(location.dir);
+      for (const name of names) {
+        const bytes = readRegular(join(location.dir, name));
+        if (bytes !== null) writeFileSync(join(dir, name), bytes);
+      }
+      if (names.some((name) => !lstatSync(join(location.dir, name)).isFile())) {
+        warn(`bot store ${location.dir}: a sandboxed program sees only the folder's files, not its subfolders or links`);
+      }
+    }
     if (asRoot()) {
       chownSync(dir, NOBODY, NOBODY);
       for (const name of readdirSync(dir)) chownSync(join(dir, name), NOBODY, NOBODY);
@@ -183,7 +204,7 @@ export class SandboxStore {
     let total = 0;
     for (const name of safeList(this.staging)) {
       const bytes = readRegular(join(this.staging, name));
-      const payload = bytes === null ? null : storeFilePayload(name, bytes);
+      const payload = bytes === null || this.kind === 'program' ? bytes : storeFilePayload(name, bytes);
       if (payload === null) continue;
       kept.set(name, payload);
       total += bytes!.length;
@@ -192,8 +213,19 @@ export class SandboxStore {
       this.#warn(`bot store ${this.#location.dir}: the sandboxed bot left ${total} bytes, over its cap of ${this.capBytes}; its writes of this run are discarded`);
       return;
     }
-    mirrorStoreFolder(this.#location.dir, kept);
+    if (this.kind === 'module') mirrorStoreFolder(this.#location.dir, kept);
+    else mirrorFiles(this.#location.dir, kept);
   }
+}
+
+/**
+ * Makes the top level of a program's folder hold exactly `files` (regular files only; its
+ * subfolders, which the sandbox did not show, are left alone), each written atomically.
+ */
+function mirrorFiles(dir: string, files: ReadonlyMap<string, Uint8Array>): void {
+  mkdirSync(dir, { recursive: true });
+  for (const name of safeList(dir)) if (!files.has(name) && lstatSync(join(dir, name)).isFile()) rmSync(join(dir, name), { force: true });
+  for (const [name, bytes] of files) writeAtomic(join(dir, name), bytes);
 }
 
 function safeList(dir: string): string[] {

@@ -103,10 +103,10 @@ function asRoot(): boolean {
 
 /**
  * The command line that runs `command` in the sandbox with `binds`, working folder `cwd` (a path
- * inside the sandbox) and `limits`. `prlimit` runs inside the new namespaces, so the process cap
+ * inside the sandbox), `limits` and, beyond the fixed minimal environment, the variables in `env`. `prlimit` runs inside the new namespaces, so the process cap
  * counts only the sandbox's own processes.
  */
-export function sandboxPlan(command: readonly string[], binds: readonly SandboxBind[], cwd: string, limits: SandboxLimits): SandboxPlan {
+export function sandboxPlan(command: readonly string[], binds: readonly SandboxBind[], cwd: string, limits: SandboxLimits, env: Readonly<Record<string, string>> = {}): SandboxPlan {
   const bwrap = which('bwrap') ?? 'bwrap';
   const prlimit = which('prlimit') ?? '/usr/bin/prlimit';
   const args: string[] = [
@@ -117,6 +117,7 @@ export function sandboxPlan(command: readonly string[], binds: readonly SandboxB
     '--setenv', 'PATH', SANDBOX_PATH,
     '--setenv', 'HOME', '/tmp',
     '--setenv', 'LANG', 'C.UTF-8',
+    ...Object.entries(env).flatMap(([name, value]) => ['--setenv', name, value]),
     ...systemBinds(),
     '--proc', '/proc',
     '--dev', '/dev',
@@ -134,8 +135,8 @@ export function sandboxPlan(command: readonly string[], binds: readonly SandboxB
     `--nofile=${limits.openFiles}`,
     '--core=0',
     '--', ...command);
-  const env = { PATH: '/usr/bin:/bin' };
-  return asRoot() ? { file: bwrap, args, env, uid: NOBODY, gid: NOBODY } : { file: bwrap, args, env };
+  const hostEnv = { PATH: '/usr/bin:/bin' };
+  return asRoot() ? { file: bwrap, args, env: hostEnv, uid: NOBODY, gid: NOBODY } : { file: bwrap, args, env: hostEnv };
 }
 
 let checked: string | null | undefined;

@@ -185,7 +185,8 @@ describe.skipIf(problem !== null && !process.env['CI'])('isolation sandbox again
       for (const what of ['read secret', 'read /etc/passwd', 'read env secret', 'write file', 'delete secret', 'forge results', 'connect to 127.0.0.1']) {
         expect(files).toMatch(new RegExp(`ATTACK ${what}: failed`));
       }
-      expect(files).toMatch(/ATTACK read env secret: failed \(not there; the environment holds (PATH|HOME|LANG|PWD|,)+\)/);
+      // The fixed minimal set, and for a program its store's two variables (it has a store here).
+      expect(files).toMatch(/ATTACK read env secret: failed \(not there; the environment holds (PATH|HOME|LANG|PWD|TAKE_ARENA_STORE_CAP|TAKE_ARENA_STORE|,)+\)/);
       // A module bot may not start a process; a program may (a script's own tools), but only inside
       // the sandbox: what it ran could not write outside (no spawned.txt, checked in noTrace).
       if (kind === 'module') expect(files).toMatch(/ATTACK spawn a process: failed/);

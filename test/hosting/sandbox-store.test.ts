@@ -67,4 +67,45 @@ describe.skipIf(problem !== null && !process.env['CI'])("a sandboxed bot's store
       expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
     }
   }, 240_000);
+
+  it("an external program's store: its folder at TAKE_ARENA_STORE, kept across runs, its one writable path; a subfolder is a breach", async () => {
+    const botData = tempDir('bot-data-');
+    const spec = validateSpec({
+      out: tempDir(),
+      name: 'program-store',
+      bots: ['sx-ext-count', 'sx-ext-folder', 'random'],
+      games: ['subtraction{n=10..20}'],
+      deals: 1,
+      seed: 5,
+      isolation: 'sandbox',
+      timePerMoveMs: 1000,
+      concurrency: 1,
+      botData,
+      botDataCapKb: 64,
+    });
+    const registry = await discoverBots([STORE_ATTACKERS]);
+    // The moves sx-ext-count made in a run (subtraction: the first seat moves first).
+    const movesOf = (dir: string): number =>
+      readLog(dir).reduce((n, r) => n + r.moves.filter((_, i) => r.seats[i % 2 === 0 ? 'first' : 'second'] === 'sx-ext-count').length, 0);
+    const count = (): number => Number(readFileSync(join(botData, 'sx-ext-count', 'count'), 'utf8'));
+    const first = await runTournament(prepareTournament(spec, registry), {});
+    const m1 = movesOf(first.dir);
+    expect(m1).toBeGreaterThan(0);
+    expect(count()).toBe(m1);
+    // The second run starts from what the first left.
+    const second = await runTournament(prepareTournament({ ...spec, out: tempDir() }, registry), {});
+    expect(count()).toBe(m1 + movesOf(second.dir));
+    expect(readdirSync(join(botData, 'sx-ext-count'))).toEqual(['count']);
+    for (const path of [join(STORE_ATTACKERS, 'sx-ext-escaped.txt'), '/var/tmp/sx-ext-escaped.txt']) expect(existsSync(path)).toBe(false);
+    // The subfolder: killed mid-move, every game it moved in lost as a crash, nothing kept.
+    const log = readLog(first.dir);
+    const lost = log.filter((r) => r.faulty !== null && r.seats[r.faulty] === 'sx-ext-folder');
+    expect(lost.length).toBeGreaterThan(0);
+    for (const r of lost) {
+      expect(r.termination).toBe('crash');
+      expect(r.reason).toMatch(/wrote past its store's limits \(made a folder \(sub\) in its store\)/);
+    }
+    const dir = join(botData, 'sx-ext-folder');
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  }, 120_000);
 });
