@@ -102,10 +102,12 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
   it('play: the end screen keeps the review on Enter, names each score, and the board says the game is over', { timeout: 60_000 }, async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs play "end-game{length=4;values=-9..9}" --bot random --first me --seed 3`, ROOT, 100, 30);
     const t = session;
-    for (let i = 0; i < 2; i++) {
+    // Four numbers: after each of my moves and random's answer (which may come within one poll of
+    // the screen, so no in-between frame is waited for) two fewer are left.
+    for (const left of [2, 0]) {
       await t.waitFor('Your move');
       t.send('Enter'); // the first listed move
-      await t.waitFor((s) => !s.includes('Your move') || s.includes('Game over'));
+      await t.waitFor(`${left} left`);
     }
     let screen = await t.waitFor('Game over');
     expect(screen).toMatch(/(you|random) won \(you -?\d+, random -?\d+\)|Draw \(you -?\d+, random -?\d+\)/);
