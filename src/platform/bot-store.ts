@@ -98,7 +98,8 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-function safeList(dir: string): string[] {
+/** The names in a folder, or none when it cannot be read (absent, removed meanwhile). */
+export function safeList(dir: string): string[] {
   try {
     return readdirSync(dir);
   } catch {

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { NOBODY } from './sandbox.ts';
-import { mirrorStoreFolder, prepareForeignStore, runSnapshot, storeFileNames, storeFilePayload, writeAtomic, type StoreLocation } from './bot-store.ts';
+import { mirrorStoreFolder, prepareForeignStore, runSnapshot, safeList, storeFileNames, storeFilePayload, writeAtomic, type StoreLocation } from './bot-store.ts';
 
 /** Where the store appears inside the sandbox. */
 export const STORE_IN_SANDBOX = '/store';
@@ -226,14 +226,6 @@ function mirrorFiles(dir: string, files: ReadonlyMap<string, Uint8Array>): void 
   mkdirSync(dir, { recursive: true });
   for (const name of safeList(dir)) if (!files.has(name) && lstatSync(join(dir, name)).isFile()) rmSync(join(dir, name), { force: true });
   for (const [name, bytes] of files) writeAtomic(join(dir, name), bytes);
-}
-
-function safeList(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /** A regular file's bytes, never through a link (null otherwise). */
