@@ -68,6 +68,32 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
   const stub = join(tmp, 'react-devtools-core-stub.mjs');
   // Ink imports React's devtools only when DEV=true, from a package that is not a dependency.
   writeFileSync(stub, 'export default { initialize() {}, connectToDevTools() {} };\n');
+  // Yoga (Ink's layout engine) ships its WebAssembly as a base64 data: URL, which its Emscripten
+  // loader reads with `fetch` whenever `fetch` exists: on Node that loads undici and decodes the URL
+  // through it, about 25 ms before the dashboard's first frame. Handing the loader the bytes
+  // (`wasmBinary`, decoded by Buffer in well under a millisecond) skips both. The same bytes, so
+  // the same layout; a loader that does not look as expected is bundled unchanged (slower, not wrong).
+  const yogaBytes = {
+    name: 'yoga-wasm-without-fetch',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const url = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(text);
+        const exported = 'export default loadYoga;';
+        if (!url || !text.includes('h.wasmBinary&&(w=h.wasmBinary)') || text.split(exported).length !== 2) {
+          console.warn('take-arena build: yoga-layout\'s wasm loader has changed; the dashboard loads it through fetch (slower start)');
+          return undefined;
+        }
+        const contents =
+          `const YOGA_WASM_BASE64 = ${JSON.stringify(url[1])};\n` +
+          text.replace(url[0], '"data:application/octet-stream;base64," + YOGA_WASM_BASE64').replace(
+            exported,
+            "export default (options) => loadYoga({ wasmBinary: Buffer.from(YOGA_WASM_BASE64, 'base64'), ...options });",
+          );
+        return { contents, loader: 'js' };
+      });
+    },
+  };
   /** Bundles `entry` (a file of dist/src) with the packages it uses and our modules under `inside`. */
   const bundle = (entry, inside) =>
     build({
@@ -83,6 +109,7 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
       alias: { 'react-devtools-core': stub },
       banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
       plugins: [
+        yogaBytes,
         {
           name: 'our-other-modules-stay-shared',
           setup(b) {

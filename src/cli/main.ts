@@ -127,6 +127,23 @@ class ParseFailure extends Error {
   }
 }
 
+/** The part of yargs' internals that caches a command's help text (yargs' typings omit it). */
+interface HelpCacheInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } | undefined } | undefined;
+}
+
+/**
+ * yargs renders the running command's whole help page right after starting its handler (before
+ * the handler's first await resumes), to keep it for a failure that would print help: about 15 ms
+ * of text layout before a tournament's first frame. Our `.fail()` never prints help and no command
+ * shows help from its handler, so that page is never read; `--help` renders its own as before.
+ * Skipped when yargs' internals are not as expected (then the page is rendered, as before).
+ */
+function skipHelpCache(parser: object): void {
+  const usage = (parser as HelpCacheInternals).getInternalMethods?.()?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;
 
@@ -168,6 +185,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       const context = usage as unknown as FailureContext;
       throw new ParseFailure(msg, context.getUsage()[0]?.[0], context.getCommands().map((c) => c[0]));
     });
+  skipHelpCache(parser);
   // Only the command being run is loaded; the others are listed for help and for "did you mean".
   const name = argv.find((a) => !a.startsWith('-'));
   for (const c of COMMANDS) {
