@@ -207,61 +207,203 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
-
-/** A JSON string literal: most strings here are plain ASCII and need no escaping pass. */
-function quote(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
-}
-
-function seatOrNull(seat: string | null): string {
-  return seat === null ? 'null' : `"${seat}"`;
-}
-
-/** Quoted labels and variant ids: a tournament has few, and every line repeats them. */
-const quoted = new Map<string, string>();
-
-/** `quote` of a string that recurs from line to line (a bot label, a variant id, a seat). */
-function quoteRecurring(s: string): string {
-  let q = quoted.get(s);
-  if (q === undefined) {
-    q = quote(s);
-    if (quoted.size < 4096) quoted.set(s, q);
+/**
+ * A JSON string literal's bytes written at `at` (returns the end): the characters copied as they are
+ * when none needs escaping (the usual case: labels, keys, notations), else `JSON.stringify`'s
+ * text as UTF-8, so the bytes are always those of `JSON.stringify(s)`. `space` refuses a space (a
+ * move notation: the log joins the moves with spaces).
+ */
+function putString(buf: Buffer, at: number, s: string): number {
+  buf[at] = 0x22;
+  let i = at + 1;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x7f) return at + buf.write(JSON.stringify(s), at, 'utf8');
+    buf[i++] = c;
   }
-  return q;
+  buf[i] = 0x22;
+  return i + 1;
 }
 
-/**
- * One game as its compact log line: still one self-describing JSON object, with the moves as one
- * space-separated string (no notation has a space) and the move times as integer microseconds.
- * Built by concatenation in a fixed key order rather than `JSON.stringify` of the record, which
- * walks the object generically and, with an object per move, wrote twice the bytes.
- */
-export function recordLine(r: GameRecord): string {
-  return `${recordOpen(r)}}\n`;
+/** The characters of an ASCII string with nothing to escape (field names, JSON text already made), written at `at`. */
+function putAscii(buf: Buffer, at: number, s: string): number {
+  for (let k = 0; k < s.length; k++) buf[at++] = s.charCodeAt(k);
+  return at;
 }
 
-/**
- * A game's line without its closing brace and newline: the log seals it (results-guard.ts) by
- * appending its checksum field, with no copy of the line made to cut the brace off again.
- */
-export function recordOpen(r: GameRecord): string {
-  const list = r.moves;
+/** Text that may hold any character (JSON already made, e.g. the start position): as UTF-8. */
+function putText(buf: Buffer, at: number, s: string): number {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0x80) return at - k + buf.write(s, at - k, 'utf8');
+    buf[at++] = c;
+  }
+  return at;
+}
+
+/** A number as `${n}` (and JSON) writes it: integer digits directly, anything else through `String`. */
+function putNumber(buf: Buffer, at: number, n: number): number {
+  if (!Number.isInteger(n) || n >= 1e21 || n <= -1e21) return putAscii(buf, at, String(n));
+  if (n < 0) {
+    buf[at++] = 0x2d;
+    n = -n;
+  }
+  if (n < 10) {
+    buf[at] = 0x30 + n;
+    return at + 1;
+  }
+  if (n > Number.MAX_SAFE_INTEGER) return putAscii(buf, at, String(n));
+  let digits = 1;
+  for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++;
+  const end = at + digits;
+  for (let i = end - 1; i >= at; i--) {
+    const d = n % 10;
+    buf[i] = 0x30 + d;
+    n = (n - d) / 10;
+  }
+  return end;
+}
+
+/** A list of numbers as a JSON array. */
+function putNumbers(buf: Buffer, at: number, list: readonly number[]): number {
+  buf[at++] = 0x5b;
   for (let i = 0; i < list.length; i++) {
-    if (list[i]!.includes(' ')) throw new Error(`move notation ${JSON.stringify(list[i])} has a space: the log cannot store it`);
+    if (i > 0) buf[at++] = 0x2c;
+    at = putNumber(buf, at, list[i]!);
+  }
+  buf[at] = 0x5d;
+  return at + 1;
+}
+
+/** The moves as one JSON string, space-separated (no notation has a space: the log could not store it). */
+function putMoves(buf: Buffer, at: number, list: readonly string[]): number {
+  buf[at] = 0x22;
+  let i = at + 1;
+  for (let m = 0; m < list.length; m++) {
+    const s = list[m]!;
+    if (m > 0) buf[i++] = 0x20;
+    for (let k = 0; k < s.length; k++) {
+      const c = s.charCodeAt(k);
+      if (c === 0x20) throw new Error(`move notation ${JSON.stringify(s)} has a space: the log cannot store it`);
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x7f) return at + buf.write(JSON.stringify(list.join(' ')), at, 'utf8');
+      buf[i++] = c;
+    }
+  }
+  buf[i] = 0x22;
+  return i + 1;
+}
+
+/** `"first"`, `"second"` or `null`. */
+function putSeat(buf: Buffer, at: number, seat: string | null): number {
+  return seat === null ? putAscii(buf, at, 'null') : putString(buf, at, seat);
+}
+
+/**
+ * An upper bound of the bytes `encodeOpen` writes for a record whose start position is the JSON
+ * text `start`: every string character at most 6 bytes (a `\u00XX` escape), every number 24.
+ */
+function encodedBound(r: GameRecord, start: string): number {
+  let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0);
+  const list = r.moves;
+  for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
+  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + 1024;
+}
+
+/**
+ * Writes a game's line without its closing brace and newline into `buf` at `at` (room for
+ * `encodedBound` bytes is the caller's) and returns the end. The bytes are those of
+ * `JSON.stringify` of the record's fields in a fixed order (the compact record: moves one
+ * space-separated string, times integer microseconds), written straight into the batch buffer:
+ * no string of the line is made. The log seals it there (results-guard.ts) by adding its checksum
+ * field and the brace.
+ */
+function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string): number {
+  at = putAscii(buf, at, '{"index":');
+  at = putNumber(buf, at, r.index);
+  at = putAscii(buf, at, ',"key":');
+  at = putString(buf, at, r.key);
+  at = putAscii(buf, at, ',"variant":');
+  at = putString(buf, at, r.variant);
+  at = putAscii(buf, at, ',"deal":');
+  at = putNumber(buf, at, r.deal);
+  at = putAscii(buf, at, ',"dealSeed":');
+  at = putNumber(buf, at, r.dealSeed);
+  at = putAscii(buf, at, ',"seating":');
+  at = putNumber(buf, at, r.seating);
+  at = putAscii(buf, at, ',"seats":{"first":');
+  at = putString(buf, at, r.seats.first);
+  at = putAscii(buf, at, ',"second":');
+  at = putString(buf, at, r.seats.second);
+  at = putAscii(buf, at, '},"botSeeds":{"first":');
+  at = putNumber(buf, at, r.botSeeds.first);
+  at = putAscii(buf, at, ',"second":');
+  at = putNumber(buf, at, r.botSeeds.second);
+  at = putAscii(buf, at, '},"start":');
+  at = putText(buf, at, start);
+  at = putAscii(buf, at, ',"moves":');
+  at = putMoves(buf, at, r.moves);
+  at = putAscii(buf, at, ',"us":');
+  at = putNumbers(buf, at, r.us);
+  if (r.ovh) {
+    at = putAscii(buf, at, ',"ovh":');
+    at = putNumbers(buf, at, r.ovh);
+    at = putAscii(buf, at, ',"timeControl":{"baseMs":');
+    at = putNumber(buf, at, r.timeControl!.baseMs);
+    at = putAscii(buf, at, ',"incMs":');
+    at = putNumber(buf, at, r.timeControl!.incMs);
+    buf[at++] = 0x7d;
   }
   const o = r.outcome;
-  const outcome = o.scores ? `{"winner":${seatOrNull(o.winner)},"scores":[${o.scores[0]},${o.scores[1]}]}` : `{"winner":${seatOrNull(o.winner)}}`;
-  return (
-    `{"index":${r.index},"key":${quote(r.key)},"variant":${quoteRecurring(r.variant)},"deal":${r.deal},"dealSeed":${r.dealSeed},"seating":${r.seating},` +
-    `"seats":{"first":${quoteRecurring(r.seats.first)},"second":${quoteRecurring(r.seats.second)}},"botSeeds":{"first":${r.botSeeds.first},"second":${r.botSeeds.second}},` +
-    `"start":${JSON.stringify(r.start)},"moves":${quote(list.join(' '))},"us":[${r.us.join(',')}],` +
-    `${r.ovh ? `"ovh":[${r.ovh.join(',')}],"timeControl":{"baseMs":${r.timeControl!.baseMs},"incMs":${r.timeControl!.incMs}},` : ''}"outcome":${outcome},` +
-    `"winner":${r.winner === null ? 'null' : quoteRecurring(r.winner)},"termination":"${r.termination}","faulty":${seatOrNull(r.faulty)},` +
-    `"reason":${r.reason === null ? 'null' : quote(r.reason)}` +
-    `${r.adjudicated ? `,"adjudicated":{"value":${r.adjudicated.value},"ply":${r.adjudicated.ply}}` : ''}${r.retries ? `,"retries":${r.retries}` : ''}` +
-    `${r.clockStops ? `,"clockStops":{"first":${r.clockStops.first},"second":${r.clockStops.second}}` : ''}`
-  );
+  at = putAscii(buf, at, ',"outcome":{"winner":');
+  at = putSeat(buf, at, o.winner);
+  if (o.scores) {
+    at = putAscii(buf, at, ',"scores":[');
+    at = putNumber(buf, at, o.scores[0]);
+    buf[at++] = 0x2c;
+    at = putNumber(buf, at, o.scores[1]);
+    buf[at++] = 0x5d;
+  }
+  at = putAscii(buf, at, '},"winner":');
+  at = r.winner === null ? putAscii(buf, at, 'null') : putString(buf, at, r.winner);
+  at = putAscii(buf, at, ',"termination":');
+  at = putString(buf, at, r.termination);
+  at = putAscii(buf, at, ',"faulty":');
+  at = putSeat(buf, at, r.faulty);
+  at = putAscii(buf, at, ',"reason":');
+  at = r.reason === null ? putAscii(buf, at, 'null') : putString(buf, at, r.reason);
+  if (r.adjudicated) {
+    at = putAscii(buf, at, ',"adjudicated":{"value":');
+    at = putNumber(buf, at, r.adjudicated.value);
+    at = putAscii(buf, at, ',"ply":');
+    at = putNumber(buf, at, r.adjudicated.ply);
+    buf[at++] = 0x7d;
+  }
+  if (r.retries) {
+    at = putAscii(buf, at, ',"retries":');
+    at = putNumber(buf, at, r.retries);
+  }
+  if (r.clockStops) {
+    at = putAscii(buf, at, ',"clockStops":{"first":');
+    at = putNumber(buf, at, r.clockStops.first);
+    at = putAscii(buf, at, ',"second":');
+    at = putNumber(buf, at, r.clockStops.second);
+    buf[at++] = 0x7d;
+  }
+  return at;
+}
+
+/**
+ * One game as its compact log line: one self-describing JSON object (the bytes `JSON.stringify`
+ * would write for its fields in this order), with the moves as one space-separated string (no
+ * notation has a space) and the move times as integer microseconds.
+ */
+export function recordLine(r: GameRecord): string {
+  const start = JSON.stringify(r.start);
+  const buf = Buffer.allocUnsafe(encodedBound(r, start) + 2);
+  const end = encodeOpen(buf, 0, r, start);
+  buf[end] = 0x7d;
+  buf[end + 1] = 0x0a;
+  return buf.toString('utf8', 0, end + 2);
 }
 
 /**
@@ -317,20 +459,20 @@ export class ResultsLog {
    */
   append(record: GameRecord): Promise<void> {
     if (this.#failed) return Promise.reject(this.#failed);
-    const open = recordOpen(record);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; the checksum field and newline 44 more.
-    const room = open.length * 3 + 64;
+    const start = JSON.stringify(record.start);
+    // The checksum field and newline take 44 bytes more.
+    const room = encodedBound(record, start) + 64;
     if (this.#used + room > this.#buf.length) {
       const bigger = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#used + room));
       this.#buf.copy(bigger, 0, 0, this.#used);
       this.#buf = bigger;
     }
-    // The line is encoded once, into the batch buffer, and sealed there (its checksum hashed from
-    // those bytes): no sealed copy of it is made as a string.
+    // The line is encoded once, straight into the batch buffer, and sealed there (its checksum
+    // hashed from those bytes): no string of the line or of its sealed form is made.
     const buf = this.#buf;
-    const start = this.#used;
-    const end = start + buf.write(open, start, 'utf8');
-    if (this.#chain) this.#used = this.#chain.sealInto(buf, start, end);
+    const begin = this.#used;
+    const end = encodeOpen(buf, begin, record, start);
+    if (this.#chain) this.#used = this.#chain.sealInto(buf, begin, end);
     else {
       buf[end] = 0x7d; // }
       buf[end + 1] = 0x0a;

@@ -108,9 +108,14 @@ describe('the compact game line', () => {
       rec('a "quoted" \\ key\twith tab', { moves: [], us: [], termination: 'crash', faulty: 'second', reason: 'threw "Error: ünïcode \u2028"\n at line 2', outcome: { winner: 'first' } }),
       rec('d', { outcome: { winner: null, scores: [7, 7] }, winner: null, seats: { first: 'bot:x=1,y="2"', second: 'zé' } }),
       rec('e', { start: { coins: [1, 2, 3], nested: { a: null } } }),
+      rec('f', { start: { name: 'pïle "x"' }, index: 0, deal: 123_456_789, dealSeed: 9_007_199_254_740_991, moves: ['1', '5', '8', '10', '1', '1'], us: [0, 9, 10, 99, 100, 4_294_967_296], botSeeds: { first: 0, second: 2 ** 53 + 2 } }),
+      rec('g', { outcome: { winner: 'second', scores: [-3, 0.5] }, winner: 'random', adjudicated: { value: -12, ply: 0 }, retries: 1, clockStops: { first: 0, second: 3 } }),
+      rec('h', { moves: ['a', 'é', 'x\\y'], us: [1, 2, 3], ovh: [0, 15, 1e21], timeControl: { baseMs: 1000, incMs: 10 } }),
     ]) {
       const line = recordLine(r);
       expect(JSON.parse(line)).toEqual({ ...r, moves: r.moves.join(' ') });
+      // Written byte by byte into the batch buffer, yet exactly what JSON.stringify writes.
+      expect(line).toBe(`${JSON.stringify(JSON.parse(line))}\n`);
       expect(parseRecordLine(line.slice(0, -1))).toEqual(r);
     }
   });
