@@ -1,7 +1,8 @@
 /**
- * What keeps a results log the arena's own: a checksum on every line, chained and keyed per
- * tournament, so that resume trusts only lines this tournament's runner wrote, in the order it
- * wrote them; a lock file, so that two runners never append to one folder; and the repair that
+ * What keeps a results log the arena's own: a keyed checksum chained through the log, so that
+ * resume trusts only lines this tournament's runner wrote, in the order it wrote them (a `chk`
+ * seals the lines since the previous `chk`: one per line in folders written before take-arena
+ * sealed runs of lines, at most `SEAL_EVERY` lines since); a lock file, so that two runners never append to one folder; and the repair that
  * moves every line resume cannot trust (garbage, a failed checksum, a duplicate key, a game that
  * is not in the schedule) to a quarantine file, with the counts, instead of blocking resume.
  *
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { pidAlive } from '../platform/bundle.ts';
 import type { GameRecord } from './match.ts';
-import { parseRecordLine, readLines } from './results.ts';
+import { parseRecordLine, readLines, SEAL_EVERY } from './results.ts';
 
 /** The guard's files inside a results folder. */
 export const GUARD_FILES = {
@@ -35,9 +36,20 @@ export type DropReason = 'garbage' | 'checksum' | 'duplicate' | 'unscheduled' | 
 const SUM_HEX = 32;
 const SEALED = new RegExp(`,"chk":"([0-9a-f]{${SUM_HEX}})"\\}$`);
 
-/** The checksum of a line's body after the previous line's checksum (`''` before the first line). */
-function sumOf(key: Buffer, prev: string, body: string): string {
-  return createHmac('sha256', key).update(prev).update('\n').update(body).digest('hex').slice(0, SUM_HEX);
+/** Lines a reader holds waiting for a seal before it gives the oldest up as unverifiable (honest runs are far shorter). */
+const MAX_WAITING = 8 * SEAL_EVERY;
+
+/**
+ * The checksum sealing a run of lines: HMAC-SHA256, keyed by the tournament's secret, of the
+ * previous checksum (`''` before the first line), a newline, then the run's lines as written, each
+ * followed by a newline, but for the last one's body (the sealed line without its `chk` field, with
+ * its closing brace). A run of one line is the checksum of one line as take-arena wrote it for
+ * every line before runs were sealed, so folders of both kinds verify alike.
+ */
+function sumOf(key: Buffer, prev: string, run: readonly string[], body: string): string {
+  const h = createHmac('sha256', key).update(prev).update('\n');
+  for (const line of run) h.update(line).update('\n');
+  return h.update(body).digest('hex').slice(0, SUM_HEX);
 }
 
 /** The two lowercase hex digits of each byte value, as character codes. */
@@ -48,9 +60,10 @@ const CHK_OPEN = Buffer.from(',"chk":"');
 const CHK_CLOSE = Buffer.from('"}\n');
 
 /**
- * The running hash chain of one log: each line is its record's JSON with a last field `chk`, the
- * keyed hash of the previous line's `chk` and this line's body. A line moved, edited, inserted or
- * copied from another tournament fails it.
+ * The running hash chain of one log: lines are their records' JSON, and a line that ends a run
+ * (a batch as written, or one line) has a last field `chk`, the keyed hash of the previous `chk`
+ * and the run's bytes (see `sumOf`). A line moved, edited, inserted or copied from another
+ * tournament fails it.
  */
 export class LogChain {
   readonly #key: Buffer;
@@ -85,19 +98,23 @@ export class LogChain {
     return this.#lastText();
   }
 
-  /** The line (without newline) for a record's JSON text `body` (an object with fields); advances the chain. */
-  seal(body: string): string {
-    const sum = sumOf(this.#key, this.#lastText(), body);
+  /**
+   * The sealed line (without newline) for a record's JSON text `body` (an object with fields) that
+   * ends the run of unsealed lines `run` (as written, without newlines; none: sealed alone);
+   * advances the chain.
+   */
+  seal(body: string, run: readonly string[] = []): string {
+    const sum = sumOf(this.#key, this.#lastText(), run, body);
     this.#advance(sum);
     return `${body.slice(0, -1)},"chk":"${sum}"}`;
   }
 
   /**
-   * Seals a line encoded in place: `buf[start, end)` holds a record's JSON without its closing brace
-   * (the body is that and `}`); writes `,"chk":"…"}` and the newline after it and returns the new
-   * end. The same checksum as `seal`, hashed from the bytes already in the batch buffer, so no
-   * string of the line, of its sealed form or of the digest is made per line. `buf` must have 44
-   * bytes free past `end`.
+   * Seals a run of lines encoded in place: `buf[start, end)` holds whole lines, each with its
+   * newline, then the last line's JSON without its closing brace (the body is that and `}`); writes
+   * `,"chk":"…"}` and the newline after it and returns the new end. The checksum `sumOf` gives,
+   * hashed from the bytes already in the batch buffer, so no string of a line, of its sealed form or
+   * of the digest is made. `buf` must have 44 bytes free past `end`.
    */
   sealInto(buf: Buffer, start: number, end: number): number {
     const digest = createHmac('sha256', this.#key).update(this.#lastBytes).update('\n').update(buf.subarray(start, end)).update('}').digest();
@@ -117,15 +134,22 @@ export class LogChain {
     return at + CHK_CLOSE.copy(buf, at);
   }
 
-  /** The body of a line that follows the chain (which then advances), or null. */
-  verify(line: string): string | null {
+  /**
+   * Whether a sealed line, with the unsealed lines `run` before it (as written, without newlines),
+   * follows the chain (which then advances). A line alone is `verify(line)`.
+   */
+  verify(line: string, run: readonly string[] = []): boolean {
     const m = SEALED.exec(line);
-    if (!m) return null;
-    const body = `${line.slice(0, m.index)}}`;
-    if (sumOf(this.#key, this.#lastText(), body) !== m[1]) return null;
+    if (!m) return false;
+    if (sumOf(this.#key, this.#lastText(), run, `${line.slice(0, m.index)}}`) !== m[1]) return false;
     this.#advance(m[1]!);
-    return body;
+    return true;
   }
+}
+
+/** Whether a line ends with a `chk` field (ends a run), from its last bytes, without a match. */
+function isSealed(line: string): boolean {
+  return line.length > SUM_HEX + 10 && line.charCodeAt(line.length - SUM_HEX - 3) === 0x22 && line.endsWith('"}') && SEALED.test(line);
 }
 
 /** Creates a new tournament's key file; returns the key. */
@@ -211,28 +235,75 @@ export interface LogScan {
  */
 export type LineJudge = (record: GameRecord) => 'unscheduled' | 'duplicate' | null;
 
+/** A line read but not yet judged: it waits for the line that seals its run. */
+interface Waiting {
+  readonly text: string;
+  readonly record: GameRecord | null;
+  /** Why it is dropped whatever its run's seal says (garbage; a seal that failed), else null. */
+  readonly why: DropReason | null;
+}
+
 /**
- * Streams a log once, in constant memory, checking each line: garbage (not a game line), a failed
- * checksum, then `judge` (a game not in the schedule, a key already kept). Dropped lines do not
- * advance the chain, so honest lines after a forged one still verify. `onLine` hears every whole
- * line with its record (null when dropped) and why it was dropped.
+ * Streams a log once, in constant memory, checking each line: garbage (not a game line), a
+ * checksum that fails (a line's run is trusted only when the line sealing it verifies), then
+ * `judge` (a game not in the schedule, a key already kept). Lines wait for their run's seal (at
+ * most a few hundred, see `SEAL_EVERY`). Garbage lines and seals that fail are left out of the run
+ * being checked and do not advance the chain, so honest lines around a forged or garbled one still
+ * verify. Whole lines after the last seal are a batch whose write was cut short (`partial`); lines
+ * whose seal never verifies fail the checksum. `onLine` hears every whole line, in file order, with
+ * its record (null when dropped) and why it was dropped.
  */
 export function scanLog(file: string, key: Buffer, judge: LineJudge, onLine: (text: string, record: GameRecord | null, why: DropReason | null) => void): LogScan {
   const chain = new LogChain(key);
   const dropped: Partial<Record<DropReason, number>> = {};
   let anyDropped = false;
   let validBytes = 0;
-  for (const { text, end } of readLines(file)) {
-    validBytes = end;
-    if (text.trim() === '') continue;
-    const record = parseRecordLine(text);
-    const why: DropReason | null = record === null ? 'garbage' : chain.verify(text) === null ? 'checksum' : judge(record);
+  const emit = (text: string, record: GameRecord | null, why: DropReason | null): void => {
     if (why !== null) {
       dropped[why] = (dropped[why] ?? 0) + 1;
       anyDropped = true;
     }
     onLine(text, why === null ? record : null, why);
+  };
+  let waiting: Waiting[] = [];
+  /** A seal failed while lines were waiting: if no later seal takes them, they failed it too. */
+  let failedSeal = false;
+  /** Settles the waiting lines: those in the run judged (when its seal verified), the others dropped as `why`. */
+  const settle = (verified: boolean, why: DropReason): void => {
+    for (const w of waiting) {
+      if (w.why !== null) emit(w.text, w.record, w.why);
+      else emit(w.text, w.record, verified ? judge(w.record!) : why);
+    }
+    waiting = [];
+    failedSeal = false;
+  };
+  for (const { text, end } of readLines(file)) {
+    validBytes = end;
+    if (text.trim() === '') continue;
+    const record = parseRecordLine(text);
+    if (record === null) {
+      waiting.push({ text, record, why: 'garbage' });
+    } else if (!isSealed(text)) {
+      waiting.push({ text, record, why: null });
+    } else {
+      const run: string[] = [];
+      for (const w of waiting) if (w.why === null) run.push(w.text);
+      if (chain.verify(text, run)) {
+        settle(true, 'checksum');
+        emit(text, record, judge(record));
+        continue;
+      }
+      // A seal that fails is dropped alone: the lines before it may still be sealed by the next one.
+      waiting.push({ text, record, why: 'checksum' });
+      failedSeal ||= run.length > 0;
+    }
+    // No honest run is this long: the oldest lines can no longer be sealed.
+    while (waiting.length > MAX_WAITING) {
+      const w = waiting.shift()!;
+      emit(w.text, w.record, w.why ?? 'checksum');
+    }
   }
+  settle(false, failedSeal ? 'checksum' : 'partial');
   return { dropped, anyDropped, last: chain.last, validBytes };
 }
 

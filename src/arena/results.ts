@@ -80,6 +80,13 @@ export function openResultsFolder(dir: string, who = '--resume'): ResultsFolder 
   return { dir, spec, gamesFile };
 }
 
+/**
+ * The most lines the log leaves between two sealed lines (see results-guard.ts): every batch
+ * written ends with a seal, and a longer batch is sealed every `SEAL_EVERY` lines, so a reader holds
+ * only a few hundred lines waiting for their seal.
+ */
+export const SEAL_EVERY = 256;
+
 /** A line of the log as a reader sees it. */
 export interface LogEntry {
   readonly record: GameRecord;
@@ -241,27 +248,25 @@ function putText(buf: Buffer, at: number, s: string): number {
   return at;
 }
 
-/** A number as `${n}` (and JSON) writes it: integer digits directly, anything else through `String`. */
+/**
+ * A number as `${n}` (and JSON) writes it: integers of up to 32 bits (every count, time and seed
+ * of a record) as digits straight into the buffer, anything else through `String`.
+ */
 function putNumber(buf: Buffer, at: number, n: number): number {
-  if (!Number.isInteger(n) || n >= 1e21 || n <= -1e21) return putAscii(buf, at, String(n));
-  if (n < 0) {
-    buf[at++] = 0x2d;
-    n = -n;
+  let u = n < 0 ? -n : n;
+  if (u <= 0xffffffff && u >>> 0 === u) {
+    if (n < 0) buf[at++] = 0x2d;
+    const digits = u < 10 ? 1 : u < 100 ? 2 : u < 1e3 ? 3 : u < 1e4 ? 4 : u < 1e5 ? 5 : u < 1e6 ? 6 : u < 1e7 ? 7 : u < 1e8 ? 8 : u < 1e9 ? 9 : 10;
+    const end = at + digits;
+    for (let i = end - 1; i > at; i--) {
+      const q = (u / 10) >>> 0;
+      buf[i] = 0x30 + u - q * 10;
+      u = q;
+    }
+    buf[at] = 0x30 + u;
+    return end;
   }
-  if (n < 10) {
-    buf[at] = 0x30 + n;
-    return at + 1;
-  }
-  if (n > Number.MAX_SAFE_INTEGER) return putAscii(buf, at, String(n));
-  let digits = 1;
-  for (let m = n; m >= 10; m = Math.floor(m / 10)) digits++;
-  const end = at + digits;
-  for (let i = end - 1; i >= at; i--) {
-    const d = n % 10;
-    buf[i] = 0x30 + d;
-    n = (n - d) / 10;
-  }
-  return end;
+  return putAscii(buf, at, String(n));
 }
 
 /** A list of numbers as a JSON array. */
@@ -426,6 +431,10 @@ export class ResultsLog {
   #spare: Buffer;
   #used = 0;
   #lines = 0;
+  /** Where the run of lines not yet sealed begins in `#buf`, how many lines it has, and where its last line's closing brace goes. */
+  #runStart = 0;
+  #runLines = 0;
+  #openEnd = 0;
   /** The batch being filled: every line in it is durable when its one promise settles. */
   #batch: Deferred | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -434,12 +443,12 @@ export class ResultsLog {
   #flushing: Promise<void> | null = null;
   #failed: Error | null = null;
 
-  /** Seals each line with the tournament's checksum chain (absent: lines without `chk`). */
+  /** Seals each run of lines (each batch) with the tournament's checksum chain (absent: lines without `chk`). */
   readonly #chain: LogChain | null;
 
   /**
    * Opens `games.jsonl` for appending; `truncateTo` cuts a partial last line first (resume);
-   * `chain` seals every line (see results-guard.ts).
+   * `chain` seals every batch (see results-guard.ts).
    */
   constructor(file: string, options: { truncateTo?: number; intervalMs?: number; maxBatch?: number; chain?: LogChain } = {}) {
     this.file = file;
@@ -467,17 +476,16 @@ export class ResultsLog {
       this.#buf.copy(bigger, 0, 0, this.#used);
       this.#buf = bigger;
     }
-    // The line is encoded once, straight into the batch buffer, and sealed there (its checksum
-    // hashed from those bytes): no string of the line or of its sealed form is made.
+    // The line is encoded once, straight into the batch buffer: no string of it is made. Its run is
+    // sealed there when the batch is written (or every SEAL_EVERY lines), hashed from those bytes:
+    // one keyed hash per batch rather than per line.
     const buf = this.#buf;
-    const begin = this.#used;
-    const end = encodeOpen(buf, begin, record, start);
-    if (this.#chain) this.#used = this.#chain.sealInto(buf, begin, end);
-    else {
-      buf[end] = 0x7d; // }
-      buf[end + 1] = 0x0a;
-      this.#used = end + 2;
-    }
+    const end = encodeOpen(buf, this.#used, record, start);
+    buf[end] = 0x7d; // }
+    buf[end + 1] = 0x0a;
+    this.#used = end + 2;
+    this.#openEnd = end;
+    if (++this.#runLines >= SEAL_EVERY) this.#sealRun();
     this.#lines++;
     const done = (this.#batch ??= deferred()).promise;
     if (this.#lines >= this.#maxBatch) {
@@ -491,6 +499,18 @@ export class ResultsLog {
     return done;
   }
 
+  /**
+   * Seals the run of lines appended since the last seal: its last line gets the `chk` field (in
+   * place of its closing brace and newline, which the seal writes again). Room for the field was
+   * kept when that line was appended.
+   */
+  #sealRun(): void {
+    if (this.#runLines === 0 || !this.#chain) return;
+    this.#used = this.#chain.sealInto(this.#buf, this.#runStart, this.#openEnd);
+    this.#runStart = this.#used;
+    this.#runLines = 0;
+  }
+
   /** Writes and fsyncs everything appended so far. */
   async flush(): Promise<void> {
     if (this.#timer) {
@@ -500,6 +520,9 @@ export class ResultsLog {
     while (this.#flushing) await this.#flushing.catch(() => {});
     if (this.#lines === 0) return;
     this.#fullQueued = false;
+    // Every batch written ends with a seal: a crash mid-write leaves lines that resume cannot verify
+    // only in a batch that was never reported.
+    this.#sealRun();
     const data = this.#buf;
     const length = this.#used;
     const batch = this.#batch!;
@@ -507,6 +530,7 @@ export class ResultsLog {
     this.#buf = this.#spare;
     this.#spare = data;
     this.#used = 0;
+    this.#runStart = 0;
     this.#lines = 0;
     this.#batch = null;
     const fd = this.#fd;

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../src/arena/match.ts';
-import { parseRecordLine, readLog, recordLine, ResultsLog } from '../../src/arena/results.ts';
+import { parseRecordLine, readLog, recordLine, ResultsLog, SEAL_EVERY } from '../../src/arena/results.ts';
 import { LogChain } from '../../src/arena/results-guard.ts';
 import { tempDir } from './helpers.ts';
 
@@ -66,7 +66,13 @@ describe('ResultsLog (group commit)', () => {
 });
 
 describe('sealed lines', () => {
-  it('are written byte for byte as recordLine sealed by the chain, and the chain goes on from them', async () => {
+  /** A run of lines as the log writes it: each record's line, the last one sealed by `chain` over the run. */
+  const sealedRun = (chain: LogChain, records: readonly GameRecord[]): string => {
+    const lines = records.map((r) => recordLine(r).slice(0, -1));
+    return `${[...lines.slice(0, -1), chain.seal(lines.at(-1)!, lines.slice(0, -1))].join('\n')}\n`;
+  };
+
+  it('are written byte for byte as recordLine, each batch sealed by the chain on its last line, and the chain goes on from them', async () => {
     const file = join(tempDir(), 'games.jsonl');
     const key = Buffer.alloc(32, 7);
     const records = [
@@ -75,19 +81,41 @@ describe('sealed lines', () => {
       rec('d', { outcome: { winner: null, scores: [7, -2] }, winner: null, seats: { first: 'bot:x=1,y="2"', second: 'zé' } }),
       rec('e', { start: { coins: [1, 2, 3], nested: { a: null } }, adjudicated: { value: -1, ply: 4 }, retries: 2, clockStops: { first: 1, second: 0 } }),
     ];
-    const log = new ResultsLog(file, { chain: new LogChain(key) });
+    const log = new ResultsLog(file, { chain: new LogChain(key), intervalMs: 60_000 });
     for (const r of records) void log.append(r);
     await log.close();
     const expected = new LogChain(key);
-    const want = records.map((r) => `${expected.seal(recordLine(r).slice(0, -1))}\n`).join('');
+    const want = sealedRun(expected, records);
     expect(readFileSync(file, 'utf8')).toBe(want);
-    // A resumed chain (from the text of the last checksum) seals the next line as an unbroken one would.
+    expect(want.split('\n').filter((l) => l.includes('"chk":'))).toHaveLength(1);
+    // A resumed chain (from the text of the last checksum) seals the next batch as an unbroken one would.
     const resumed = new ResultsLog(file, { chain: new LogChain(key, expected.last) });
     void resumed.append(rec('after'));
+    void resumed.append(rec('after2'));
     await resumed.close();
-    expect(readFileSync(file, 'utf8')).toBe(`${want}${expected.seal(recordLine(rec('after')).slice(0, -1))}\n`);
+    const all = `${want}${sealedRun(expected, [rec('after'), rec('after2')])}`;
+    expect(readFileSync(file, 'utf8')).toBe(all);
+    // Two batches, two seals: the lines of each verify as a run, and only as that run.
+    const lines = all.trimEnd().split('\n');
+    expect(new LogChain(key).verify(lines[3]!)).toBe(false);
+    expect(new LogChain(key).verify(lines[3]!, lines.slice(1, 3))).toBe(false);
     const verifier = new LogChain(key);
-    for (const line of readFileSync(file, 'utf8').trimEnd().split('\n')) expect(verifier.verify(line)).not.toBeNull();
+    expect(verifier.verify(lines[3]!, lines.slice(0, 3))).toBe(true);
+    expect(verifier.verify(lines[5]!, lines.slice(4, 5))).toBe(true);
+    expect(verifier.last).toBe(expected.last);
+  });
+
+  it('seals a batch longer than SEAL_EVERY lines every SEAL_EVERY lines', async () => {
+    const file = join(tempDir(), 'games.jsonl');
+    const key = Buffer.alloc(32, 9);
+    const n = 2 * SEAL_EVERY + 3;
+    const records = Array.from({ length: n }, (_, i) => rec(`k${i}`, { index: i }));
+    const log = new ResultsLog(file, { chain: new LogChain(key), intervalMs: 60_000, maxBatch: 10 * SEAL_EVERY });
+    for (const r of records) void log.append(r);
+    await log.close();
+    const expected = new LogChain(key);
+    const want = [records.slice(0, SEAL_EVERY), records.slice(SEAL_EVERY, 2 * SEAL_EVERY), records.slice(2 * SEAL_EVERY)].map((run) => sealedRun(expected, run)).join('');
+    expect(readFileSync(file, 'utf8')).toBe(want);
   });
 });
 
