@@ -65,6 +65,43 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
 {
   const { build } = await import('esbuild');
   const own = join(tmp, 'src') + sep;
+  // zod is about 90 modules (50 of them message locales, reached only through `z.locales`, which
+  // the arena never uses: its messages are its own and English): loaded one by one they cost about
+  // 50 ms of every tournament's start, as one module without the other locales about 15 ms. Every
+  // compiled module of ours imports this one copy (dist/src/vendor/zod.js) instead of the package,
+  // and the bundles below keep it outside like our other modules, so the arena, built-in bots and
+  // users' bots that use take-arena's schema helpers share it. The sources keep the package.
+  {
+    const vendored = join(tmp, 'src', 'vendor', 'zod.js');
+    const locales = join(root, 'node_modules', 'zod', 'v4', 'locales');
+    await build({
+      stdin: { contents: "export * from 'zod';\nexport { default } from 'zod';\n", resolveDir: root, sourcefile: 'zod-vendored.js' },
+      outfile: vendored,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'error',
+      plugins: [
+        {
+          name: 'zod-english-only',
+          setup(b) {
+            b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";\n', resolveDir: locales, loader: 'js' }));
+          },
+        },
+      ],
+    });
+    for (const dir of ['src', 'bots']) {
+      for (const e of readdirSync(join(tmp, dir), { recursive: true, withFileTypes: true })) {
+        const file = join(e.parentPath ?? e.path, e.name);
+        if (!e.isFile() || !e.name.endsWith('.js') || file === vendored) continue;
+        const text = readFileSync(file, 'utf8');
+        if (!/from\s*(['"])zod\1/.test(text)) continue;
+        const rel = relative(dirname(file), vendored).split(sep).join('/');
+        writeFileSync(file, text.replace(/(from\s*)(['"])zod\2/g, `$1$2${rel.startsWith('.') ? rel : `./${rel}`}$2`));
+      }
+    }
+  }
   const stub = join(tmp, 'react-devtools-core-stub.mjs');
   // Ink imports React's devtools only when DEV=true, from a package that is not a dependency.
   writeFileSync(stub, 'export default { initialize() {}, connectToDevTools() {} };\n');
