@@ -152,17 +152,32 @@ function stamp(path: string): InputStamp | null {
   return s;
 }
 
-/** Whether an input is unchanged: same size and mtime, or (touched) the same content. */
-function unchanged(input: InputStamp): boolean {
-  let st;
-  try {
-    st = statSync(input.path);
-  } catch {
-    return false;
+/**
+ * Files as they are now, by path, within one discovery: the bot files of a folder share most of
+ * their inputs (the arena's own modules), so each is looked at once per discovery, not once per bot.
+ */
+type StatMemo = Map<string, { readonly size: number; readonly mtimeMs: number } | null>;
+
+function statNow(path: string, memo: StatMemo | undefined): { readonly size: number; readonly mtimeMs: number } | null {
+  let now = memo?.get(path);
+  if (now === undefined) {
+    try {
+      const st = statSync(path);
+      now = { size: st.size, mtimeMs: st.mtimeMs };
+    } catch {
+      now = null; // gone: the entry that names it is stale
+    }
+    memo?.set(path, now);
   }
-  if (st.size !== input.size) return false;
-  if (st.mtimeMs === input.mtimeMs) return true;
-  return stamp(input.path)?.sha256 === input.sha256;
+  return now;
+}
+
+/** Whether an input is the same (size and mtime), touched (another mtime, the same content) or changed. */
+function inputState(input: InputStamp, memo: StatMemo | undefined): 'same' | 'touched' | 'changed' {
+  const now = statNow(input.path, memo);
+  if (now === null || now.size !== input.size) return 'changed';
+  if (now.mtimeMs === input.mtimeMs) return 'same';
+  return stamp(input.path)?.sha256 === input.sha256 ? 'touched' : 'changed';
 }
 
 /** A file's entry; the runner's path is part of the key, so the sources and `dist/` keep their own. */
@@ -171,7 +186,7 @@ function entryPath(cacheDir: string, file: string): string {
 }
 
 /** A valid, current cache entry for `file`, or null. */
-function readEntry(cacheDir: string, file: string): CacheEntry | null {
+function readEntry(cacheDir: string, file: string, memo?: StatMemo): CacheEntry | null {
   let entry: CacheEntry;
   try {
     entry = JSON.parse(readFileSync(entryPath(cacheDir, file), 'utf8')) as CacheEntry;
@@ -179,8 +194,28 @@ function readEntry(cacheDir: string, file: string): CacheEntry | null {
     return null;
   }
   if (entry?.version !== CACHE_VERSION || entry.file !== file || !Array.isArray(entry.inputs)) return null;
-  if (!answerSchema.safeParse(entry.answer).success) return null;
-  return entry.inputs.every(unchanged) ? entry : null;
+  // Checked as a child's answer is, without zod compiling fast paths (code generation) for a
+  // handful of parses at start-up: that costs more than the parses.
+  if (!answerSchema.safeParse(entry.answer, { jitless: true }).success) return null;
+  let touched = false;
+  for (const input of entry.inputs) {
+    const state = inputState(input, memo);
+    if (state === 'changed') return null;
+    touched ||= state === 'touched';
+  }
+  if (touched) {
+    // Rewritten with the same contents (a rebuild of dist/, a checkout): without the new times every
+    // later start would hash those files again. Only stamps of the very contents the answer came
+    // from are taken (a file edited meanwhile keeps its old stamp, so the next start sees the edit).
+    const inputs = entry.inputs.map((input) => {
+      if (statNow(input.path, memo)?.mtimeMs === input.mtimeMs) return input;
+      const now = stamp(input.path);
+      return now !== null && now.sha256 === input.sha256 ? now : input;
+    });
+    entry = { ...entry, inputs };
+    writeEntry(cacheDir, entry);
+  }
+  return entry;
 }
 
 /** Writes a file atomically (a reader sees the old or the new one, never half). */
@@ -438,8 +473,9 @@ export async function describeModules(files: readonly string[], settings: Discov
     }
   }
   let cold = false;
+  const memo: StatMemo = new Map();
   const tasks = files.map((file) => async (): Promise<DescribedModule | { reason: string }> => {
-    const cached = cacheDir !== null ? readEntry(cacheDir, file) : null;
+    const cached = cacheDir !== null ? readEntry(cacheDir, file, memo) : null;
     if (cached && 'reason' in cached.answer) return cached.answer;
     if (cached && 'meta' in cached.answer) {
       const meta = cached.answer.meta;

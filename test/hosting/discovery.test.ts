@@ -6,13 +6,14 @@
  * themselves do.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyBot } from '../../src/core/bot.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { botOptions, BUILTIN_BOTS_DIR, discoverBots, importModuleBot, supportedBy, type ModuleBotEntry } from '../../src/hosting/index.ts';
+import { describeModules } from '../../src/hosting/discovery.ts';
 import { sandboxCapsText, sandboxProblem } from '../../src/platform/sandbox.ts';
 import { botFolder } from '../arena/bot-fixtures.ts';
 import { comparableLog, tempDir } from '../arena/helpers.ts';
@@ -122,6 +123,87 @@ export default defineBot({
       expect(supportedBy(picky.bot, parseVariant('piles{rule=nim;piles=1,2}'))).toBe(false);
     } finally {
       user.cleanup();
+    }
+  });
+});
+
+describe('the discovery cache', () => {
+  const bot = (description: string): string => `import { defineBot } from 'take-arena';
+import { pick } from './helper.ts';
+export default defineBot({ name: 'cached', description: pick('${description}'), choose: ({ moves }) => moves[0] });
+`;
+  const helper = (suffix: string): string => `export const pick = (s: string): string => s + '${suffix}';\n`;
+  /** The metadata discovery gives now; `cacheOnly` gives the child no time, so only a cache hit answers. */
+  const describe1 = async (file: string, cacheDir: string, cacheOnly = false): Promise<string> => {
+    const [r] = await describeModules([file], { cacheDir, ...(cacheOnly ? { timeoutMs: 1 } : {}) });
+    return 'reason' in r! ? `reason: ${r.reason}` : r!.meta.description;
+  };
+  const entryOf = (cacheDir: string): { inputs: { path: string; mtimeMs: number }[]; answer: unknown } => {
+    const [name] = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
+    return JSON.parse(readFileSync(join(cacheDir, name!), 'utf8'));
+  };
+
+  it('answers from the cache while the bot and what it imports are unchanged, and reads an edited one again', async () => {
+    const user = botFolder({ 'cached.ts': bot('first'), 'helper.ts': helper('') });
+    const cacheDir = tempDir('arena-discovery-cache-');
+    const file = join(user.dir, 'cached.ts');
+    try {
+      expect(await describe1(file, cacheDir)).toBe('first');
+      expect(await describe1(file, cacheDir, true)).toBe('first');
+      // The bot file edited (same length, so only its content tells).
+      writeFileSync(file, bot('again'));
+      expect(await describe1(file, cacheDir, true)).toMatch(/^reason: did not finish loading/);
+      expect(await describe1(file, cacheDir)).toBe('again');
+      // A module it imports edited.
+      writeFileSync(join(user.dir, 'helper.ts'), helper('!'));
+      expect(await describe1(file, cacheDir)).toBe('again!');
+      expect(await describe1(file, cacheDir, true)).toBe('again!');
+      // A module it imports removed: the entry is stale (and the file no longer loads).
+      rmSync(join(user.dir, 'helper.ts'));
+      expect(await describe1(file, cacheDir)).toMatch(/^reason: failed to load: .*helper/);
+    } finally {
+      user.cleanup();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps answering from the cache for files rewritten unchanged, and takes their new times so they are not hashed again', async () => {
+    const user = botFolder({ 'cached.ts': bot('same'), 'helper.ts': helper('') });
+    const cacheDir = tempDir('arena-discovery-cache-');
+    const file = join(user.dir, 'cached.ts');
+    try {
+      expect(await describe1(file, cacheDir)).toBe('same');
+      const later = new Date(Date.now() + 60_000);
+      writeFileSync(file, bot('same'));
+      utimesSync(file, later, later);
+      expect(await describe1(file, cacheDir, true)).toBe('same');
+      expect(entryOf(cacheDir).inputs.find((i) => i.path === file)?.mtimeMs).toBe(statSync(file).mtimeMs);
+      // The refreshed entry still knows the content: an edit (of the same length) is seen.
+      writeFileSync(file, bot('edit'));
+      const edited = new Date(Date.now() + 120_000);
+      utimesSync(file, edited, edited);
+      expect(await describe1(file, cacheDir, true)).toMatch(/^reason: did not finish loading/);
+      expect(await describe1(file, cacheDir)).toBe('edit');
+    } finally {
+      user.cleanup();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the bot again when its entry is damaged', async () => {
+    const user = botFolder({ 'cached.ts': bot('whole'), 'helper.ts': helper('') });
+    const cacheDir = tempDir('arena-discovery-cache-');
+    const file = join(user.dir, 'cached.ts');
+    try {
+      expect(await describe1(file, cacheDir)).toBe('whole');
+      const [name] = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
+      const entry = entryOf(cacheDir);
+      writeFileSync(join(cacheDir, name!), JSON.stringify({ ...entry, answer: { meta: { name: 'cached', description: 7 } } }));
+      expect(await describe1(file, cacheDir, true)).toMatch(/^reason: did not finish loading/);
+      expect(await describe1(file, cacheDir)).toBe('whole');
+    } finally {
+      user.cleanup();
+      rmSync(cacheDir, { recursive: true, force: true });
     }
   });
 });
