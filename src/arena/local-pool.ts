@@ -49,6 +49,7 @@ export class LocalPool implements Executor {
           ...(o.cpuSeconds !== undefined ? { cpuSeconds: o.cpuSeconds } : {}),
           ...(o.revealOpponents ? { revealOpponents: true } : {}),
           memoryMb: o.memoryMb,
+          concurrency: o.concurrency,
           prepareTimeoutMs: o.prepareTimeoutMs,
           resultsDir: o.resultsDir,
           // A reset store is an event (the dashboard and the plain lines show it), not stray stderr.

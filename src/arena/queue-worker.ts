@@ -300,7 +300,7 @@ export class QueueWorker {
         const isolation = botIsolation?.[spec.name] ?? settings.isolation;
         const script = isolation === 'worker' && entry.transport !== 'process' ? bundledBotWorkerScript() : undefined;
         const store = await this.#store(served, data.tournament, bot, isolation);
-        const h = createHost(entry, spec, { ...settings, isolation, resultsDir: served.dir, ...store, ...(script ? { script } : {}) });
+        const h = createHost(entry, spec, { ...settings, isolation, concurrency: this.#o.concurrency ?? 1, resultsDir: served.dir, ...store, ...(script ? { script } : {}) });
         // A bot that cannot start forfeits its games, as in a local run (the match records why).
         await h.start().catch(() => {});
         return h;

@@ -1,4 +1,4 @@
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
@@ -28,9 +28,15 @@ class XoroshiroRng implements Rng {
   readonly seed: number;
   readonly #gen: RandomGenerator;
 
-  constructor(seed: number) {
+  constructor(seed: number, gen: RandomGenerator = xoroshiro128plus(seed | 0)) {
     this.seed = seed;
-    this.#gen = xoroshiro128plus(seed | 0);
+    this.#gen = gen;
+  }
+
+  /** Writes the generator's state (4 words) into `into` from `at`: what `rngFromState` resumes from. */
+  static saveState(rng: XoroshiroRng, into: Int32Array, at: number): void {
+    const words = rng.#gen.getState();
+    for (let i = 0; i < 4; i++) into[at + i] = words[i]!;
   }
 
   float(): number {
@@ -66,6 +72,20 @@ class XoroshiroRng implements Rng {
 /** Makes a generator (xoroshiro128+ from pure-rand) from a 32-bit seed. */
 export function createRng(seed: number): Rng {
   return new XoroshiroRng(seed);
+}
+
+/**
+ * Writes where a generator made by `createRng` (or `rngFromState`) has got to (4 words at `at`), so
+ * that another thread can go on drawing the same sequence (a bot's game moved to a fresh worker).
+ */
+export function saveRngState(rng: Rng, into: Int32Array, at: number): void {
+  if (!(rng instanceof XoroshiroRng)) throw new TypeError('Expected a generator made by createRng');
+  XoroshiroRng.saveState(rng, into, at);
+}
+
+/** A generator that goes on from a state written by `saveRngState` (its `seed` is the original one). */
+export function rngFromState(seed: number, words: ArrayLike<number>): Rng {
+  return new XoroshiroRng(seed, xoroshiro128plusFromState([words[0]!, words[1]!, words[2]!, words[3]!]));
 }
 
 /** FNV-1a of a label's characters into `h` (no separator: labels fed in pieces hash as one). */

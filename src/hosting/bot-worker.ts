@@ -7,13 +7,13 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { AnyBot, BotClock } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
-import { createRng, type Rng } from '../core/rng.ts';
+import { createRng, rngFromState, saveRngState, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { createBotStore } from '../platform/bot-store.ts';
 import { createStoreCall } from '../platform/store-bridge.ts';
 import { moduleBot } from './bot-registry.ts';
 import { errorText, isThenable } from './host.ts';
-import { REPLY, REQUEST, spinWhile, WORKER_SPIN_MS, type Reply, type StartMessage, type ToWorker, type WorkerData } from './worker-protocol.ts';
+import { channelMemory, CURRENT, REPLY, REQUEST, sharedNow, SLEEPING, type Reply, type Request, type StartMessage, type WorkerData } from './worker-protocol.ts';
 
 /**
  * Runs the worker: `load` imports the bot module (a dynamic import of the file under tsx, or of
@@ -25,13 +25,9 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   const init = workerData as WorkerData;
   const start = (msg: StartMessage): void => port.postMessage(msg);
   const { port: channel } = init.channel;
-  const ctl = new Int32Array(init.channel.sab);
-  /** Sends a reply on the channel and wakes the runner. */
-  const post = (msg: Reply): void => {
-    channel.postMessage(msg);
-    Atomics.store(ctl, REPLY, msg.id);
-    Atomics.notify(ctl, REPLY);
-  };
+  const { ctl, start: begun, rng: rngStates } = channelMemory(init.channel.sab);
+  /** Sends a reply on the channel (the runner takes it when the batch is answered, or when it cuts the thread off). */
+  const post = (msg: Reply): void => channel.postMessage(msg);
 
   let bot: AnyBot;
   let options: Record<string, unknown>;
@@ -44,50 +40,21 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
 
   const store = createBotStore(init.store.snapshot, init.store.location, init.storeBridge ? createStoreCall(init.storeBridge) : undefined);
   const games = new Map<string, AnyGame>();
-  let game: AnyGame | undefined;
-  let seat: Seat = 'first';
-  let rng: Rng = createRng(0);
+  /** The games this thread plays, by slot: the variant's Game, the bot's seat and its generator. */
+  const slots: { game: AnyGame; seat: Seat; rng: Rng }[] = [];
 
-  const send = (id: number, move: unknown, clock: boolean, think: number | undefined): void => {
+  const send = (id: number, move: unknown, clock: boolean, think: number): void => {
     try {
-      if (think !== undefined) post(clock ? { t: 'move', id, move, clock: true, think } : { t: 'move', id, move, think });
-      else post(clock ? { t: 'move', id, move, clock: true } : { t: 'move', id, move });
+      post(clock ? { t: 'move', id, move, think, clock: true } : { t: 'move', id, move, think });
     } catch (err) {
       // Functions, symbols and the like cannot cross the thread boundary: not a move at all.
-      post({ t: 'garbage', id, reason: `returned something that is not a move (${errorText(err)})` });
+      post({ t: 'garbage', id, reason: `returned something that is not a move (${errorText(err)})`, think });
     }
   };
 
   /** Set through `ctx.clockStopped` during the current move: one function for the thread, not one per move. */
   let clock = false;
   const clockStopped = (): void => void (clock = true);
-
-  /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
-  const onMove = (id: number, state: unknown, moves: readonly unknown[], deadline: number, bank: BotClock | undefined): Promise<void> | null => {
-    if (!game) {
-      post({ t: 'error', id, reason: 'internal: move requested before a game was opened' });
-      return null;
-    }
-    let reply: unknown;
-    clock = false;
-    // Under a time control the bank is charged the think time timed here, on the bot's own thread,
-    // apart from the messages both ways (the arena's overhead). Untimed otherwise: no clock reads.
-    const t0 = bank ? performance.now() : 0;
-    try {
-      reply = bot.choose({ game, state, moves, seat, rng, deadline, options, store, clockStopped, clock: bank });
-    } catch (err) {
-      post({ t: 'error', id, reason: errorText(err) });
-      return null;
-    }
-    if (isThenable(reply)) {
-      return Promise.resolve(reply).then(
-        (move) => send(id, move, clock, bank ? performance.now() - t0 : undefined),
-        (err: unknown) => post({ t: 'error', id, reason: errorText(err) }),
-      );
-    }
-    send(id, reply, clock, bank ? performance.now() - t0 : undefined);
-    return null;
-  };
 
   const gameOf = (variant: string): AnyGame => {
     let g = games.get(variant);
@@ -98,9 +65,52 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     return g;
   };
 
+  /**
+   * Asks the bot for a move and replies; a promise when the bot answers asynchronously. The think
+   * time is timed here, on the bot's own thread, apart from the messages both ways (the arena's
+   * overhead), and the generator's state is kept in shared memory after the move.
+   */
+  const onMove = (r: Extract<Request, { t: 'move' }>, t0: number): Promise<void> | null => {
+    if (r.open) {
+      const { variant, seat, seed, rng } = r.open;
+      slots[r.slot] = { game: gameOf(variant), seat, rng: rng ? rngFromState(seed, rng) : createRng(seed) };
+    }
+    const played = slots[r.slot];
+    if (!played) {
+      post({ t: 'error', id: r.id, reason: 'internal: move requested before a game was opened', think: 0 });
+      return null;
+    }
+    const { id } = r;
+    const saved = (): void => saveRngState(played.rng, rngStates, r.slot * 4);
+    let reply: unknown;
+    clock = false;
+    try {
+      reply = bot.choose({ game: played.game, state: r.state, moves: r.moves, seat: played.seat, rng: played.rng, deadline: t0 + r.limitMs, options, store, clockStopped, clock: r.clock });
+    } catch (err) {
+      saved();
+      post({ t: 'error', id, reason: errorText(err), think: sharedNow() - t0 });
+      return null;
+    }
+    if (isThenable(reply)) {
+      return Promise.resolve(reply).then(
+        (move) => {
+          saved();
+          send(id, move, clock, sharedNow() - t0);
+        },
+        (err: unknown) => {
+          saved();
+          post({ t: 'error', id, reason: errorText(err), think: sharedNow() - t0 });
+        },
+      );
+    }
+    saved();
+    send(id, reply, clock, sharedNow() - t0);
+    return null;
+  };
+
   /** Runs the bot's `prepare` for a variant and replies; a promise when it is asynchronous. */
-  const onPrepare = (id: number, variant: string): Promise<void> | null => {
-    const failed = (err: unknown): void => post({ t: 'error', id, reason: `prepare failed: ${errorText(err)}` });
+  const onPrepare = (id: number, variant: string, t0: number): Promise<void> | null => {
+    const failed = (err: unknown): void => post({ t: 'error', id, reason: `prepare failed: ${errorText(err)}`, think: sharedNow() - t0 });
     let done: unknown;
     try {
       done = bot.prepare?.(gameOf(variant), options);
@@ -108,38 +118,48 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
       failed(err);
       return null;
     }
-    if (isThenable(done)) return Promise.resolve(done).then(() => post({ t: 'prepared', id }), failed);
-    post({ t: 'prepared', id });
+    if (isThenable(done)) return Promise.resolve(done).then(() => post({ t: 'prepared', id, think: sharedNow() - t0 }), failed);
+    post({ t: 'prepared', id, think: sharedNow() - t0 });
     return null;
   };
 
-  const handle = (msg: ToWorker): Promise<void> | null => {
-    if (msg.t === 'prepare') return onPrepare(msg.id, msg.variant);
-    if (msg.open) {
-      game = gameOf(msg.open.variant);
-      seat = msg.open.seat;
-      rng = createRng(msg.open.seed);
-    }
-    return onMove(msg.id, msg.state, msg.moves, msg.deadline, msg.clock);
+  /** Begins a request: says which one and when in shared memory (the runner's watchdog reads them), then runs it. */
+  const handle = (r: Request): Promise<void> | null => {
+    const t0 = sharedNow();
+    begun[0] = t0;
+    Atomics.store(ctl, CURRENT, r.id);
+    return r.t === 'prepare' ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
   };
 
   /**
    * Serves requests until a bot answers asynchronously: then the thread returns to its event loop
-   * (so the bot's promises and timers run) and serving resumes once the reply is sent. Between
-   * requests the thread spins briefly, then sleeps in `Atomics.wait`; `terminate()` still ends it.
+   * (so the bot's promises and timers run) and serving resumes once the reply is sent. Out of work,
+   * it tells the runner the last request answered and sleeps in `Atomics.wait` until the next
+   * (`terminate()` still ends it). The request id is read before the port is found empty, so a
+   * request posted in between is never slept through.
    */
-  let seen = 0;
+  let last = 0;
   const serve = (): void => {
     for (;;) {
-      if (!spinWhile(ctl, REQUEST, seen, WORKER_SPIN_MS)) while (Atomics.load(ctl, REQUEST) === seen) Atomics.wait(ctl, REQUEST, seen);
-      seen = Atomics.load(ctl, REQUEST);
-      const msg = receiveMessageOnPort(channel)?.message as ToWorker | undefined;
-      if (!msg) continue; // cannot happen: the runner posts before it bumps the request id
-      const pending = handle(msg);
-      if (pending) {
-        void pending.then(serve);
-        return;
+      const seen = Atomics.load(ctl, REQUEST);
+      const msg = receiveMessageOnPort(channel);
+      if (msg) {
+        const r = msg.message as Request;
+        last = r.id;
+        const pending = handle(r);
+        if (pending) {
+          void pending.then(serve);
+          return;
+        }
+        continue;
       }
+      if (Atomics.load(ctl, REPLY) !== last) {
+        Atomics.store(ctl, REPLY, last);
+        Atomics.notify(ctl, REPLY);
+      }
+      Atomics.store(ctl, SLEEPING, 1);
+      while (Atomics.load(ctl, REQUEST) === seen) Atomics.wait(ctl, REQUEST, seen);
+      Atomics.store(ctl, SLEEPING, 0);
     }
   };
   // Nothing comes on the worker's own port any more, but listening keeps the thread alive while an

@@ -23,6 +23,8 @@ export interface HostSettings {
   readonly revealOpponents?: boolean;
   /** Heap limit of each worker thread (module bots, isolation `worker`). */
   readonly memoryMb: number;
+  /** How many games a bot may play at once (default 1): with isolation `worker`, its threads share them. */
+  readonly concurrency?: number;
   readonly graceMs?: number;
   /** Budget of a module bot's `prepare` per variant (ms; external programs have `new-game` instead). */
   readonly prepareTimeoutMs?: number;
@@ -104,6 +106,7 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
     name: entry.name,
     options: spec.options,
     memoryMb: settings.memoryMb,
+    ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
     ...(settings.prepareTimeoutMs !== undefined ? { prepareTimeoutMs: settings.prepareTimeoutMs } : {}),
     ...(settings.script ? { script: settings.script } : {}),
     ...grace,

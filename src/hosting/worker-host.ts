@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
@@ -13,11 +14,27 @@ import {
   type MoveReply,
   type SessionInfo,
 } from './host.ts';
-import { WarmPool } from './pool.ts';
 import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { openStoreBridge, type StoreBackend } from '../platform/store-bridge.ts';
 import { workerScript } from './worker-bundle.ts';
-import { REPLY, REQUEST, RUNNER_SPIN_MS, spinWhile, type OpenGame, type Reply, type StartMessage, type ToWorker, type WorkerData, type WorkerInit } from './worker-protocol.ts';
+import {
+  channelBuffer,
+  channelMemory,
+  CURRENT,
+  REPLY,
+  REQUEST,
+  RUNNER_SPIN_MS,
+  SLEEPING,
+  sharedNow,
+  spinWhile,
+  type ChannelMemory,
+  type OpenGame,
+  type Reply,
+  type Request,
+  type StartMessage,
+  type WorkerData,
+  type WorkerInit,
+} from './worker-protocol.ts';
 
 /** Settings of a worker host. */
 export interface WorkerHostOptions {
@@ -41,70 +58,127 @@ export interface WorkerHostOptions {
   readonly warn?: (message: string) => void;
   /** The store's live copy, when it is held elsewhere (a queued run's Redis): each thread's writes go there. */
   readonly storeBackend?: StoreBackend;
+  /** How many games the bot may play at once (default 1): its threads (at most one per game and per CPU core) share them. */
+  readonly concurrency?: number;
 }
 
+/** A game of the bot, on whichever thread plays it now. */
+interface GameSlot {
+  readonly variant: string;
+  readonly seat: Seat;
+  readonly seed: number;
+  /** Where the bot's generator had got to when the game left a thread that died (null: from the seed). */
+  rng: readonly number[] | null;
+  /** The thread playing it and its slot there. */
+  thread: BotThread | null;
+  slot: number;
+  /** Whether the thread has the game open (it answered a request of the game in this slot). */
+  told: boolean;
+  /** A request of the game not yet answered. */
+  asking: Ask | null;
+  closed: boolean;
+}
 
-interface Pending {
-  readonly id: number;
-  readonly t0: number;
-  /** The request's time limit (ms), and when (`performance.now()`) the thread is cut off: limit plus grace. */
+/** One request to a thread: a move of a game, or a variant's `prepare`; answered with `reply` or through `resolve`. */
+interface Ask {
+  id: number;
+  readonly game: GameSlot | null;
+  /** The variant of a `prepare` (null for a move). */
+  readonly prepare: string | null;
+  readonly state: unknown;
+  readonly moves: readonly unknown[];
+  readonly clock: BotClock | undefined;
   readonly limitMs: number;
-  readonly cutoff: number;
-  /** A `prepare` request (its faults say so) rather than a move. */
-  readonly prepare: boolean;
-  readonly resolve: (reply: MoveReply) => void;
+  reply: MoveReply | null;
+  resolve: ((reply: MoveReply) => void) | null;
+  /** Answered (by the bot, or with a fault). */
+  done: boolean;
 }
 
-/** One worker thread running the bot; serves one game at a time. */
+/** A worker's reply as the match sees it, with its time (ms). */
+function replyOf(r: Reply, ms: number): MoveReply {
+  if (r.t === 'move') return r.clock ? { ok: true, move: r.move, ms, clock: true, think: r.think } : { ok: true, move: r.move, ms, think: r.think };
+  if (r.t === 'prepared') return { ok: true, move: undefined, ms };
+  if (r.t === 'error') return { ok: false, kind: 'crash', reason: r.reason, ms };
+  return { ok: false, kind: 'illegal-move', reason: r.reason, ms };
+}
+
+/** How long a thread may be busy without an answer before a game waiting for it moves to another thread (ms). */
+const LAG_MS = 2;
+
+/** The answer to a request whose thread died of another request's fault: asked again elsewhere, never charged. */
+const ORPHANED: MoveReply = Object.freeze({ ok: false, kind: 'crash', reason: 'orphaned', ms: 0 });
+
+function ask(game: GameSlot | null, prepare: string | null, state: unknown, moves: readonly unknown[], clock: BotClock | undefined, limitMs: number): Ask {
+  return { id: 0, game, prepare, state, moves, clock, limitMs, reply: null, resolve: null, done: false };
+}
+
+/**
+ * One worker thread running the bot. It plays many games at once, each in its own slot. Requests
+ * go out as they come (those made in one turn of the runner's event loop together), and the worker
+ * runs them in order: while it is busy, new requests join its queue without waking it, and it wakes
+ * the runner only when it runs out of work, so a fast bot's many games share each wake-up. When
+ * the request it is running overruns its limit, the thread is cut off; the requests of the other
+ * games are handed back (`onDeath`) to be asked again elsewhere.
+ */
 class BotThread {
   readonly worker: Worker;
   /** Why the thread is gone (it is then never reused), or null while it is healthy. */
   dead: string | null = null;
   /** Whether the bot has a `prepare` (told by the worker when it is ready). */
   prepares = false;
-  /** Variants this thread's bot has prepared. */
+  /** Variants this thread's bot has prepared, and those being prepared. */
   readonly prepared = new Set<string>();
-  #pending: Pending | null = null;
-  /**
-   * One watchdog timer per thread rather than one per request: moves take microseconds, so
-   * arming and clearing a timer for each was a large share of a move's cost. When it fires it
-   * cuts the thread off if the pending request is past its cutoff, else re-arms for that cutoff.
-   */
-  #watchdog: NodeJS.Timeout | null = null;
-  #watchdogAt = Infinity;
-  /** `Date.now()` minus `performance.now()`, taken when a game opens (deadlines are on the `Date.now()` clock). */
-  #epoch = Date.now() - performance.now();
-  /** The game opened but not yet told to the worker. */
-  #opening: OpenGame | null = null;
+  readonly preparing = new Map<string, Promise<FaultReply | null | typeof ORPHANED>>();
+  /** Games in play on the thread. */
+  games = 0;
+  readonly ready: Promise<void>;
+  readonly #mem: ChannelMemory;
+  readonly #port: MessagePort;
+  readonly #graceMs: number;
+  readonly #spin: boolean;
+  readonly #onDeath: (thread: BotThread, orphans: readonly Ask[]) => void;
+  readonly #closeBridge: () => void;
+  /** Free slots, and the next never used. */
+  readonly #free: number[] = [];
+  #slots = 0;
+  /** Requests made this turn, not yet sent. */
+  #queue: Ask[] = [];
+  #flushing = false;
+  /** Requests sent and not answered, in the order the worker runs them (from `#head`). */
+  #sent: Ask[] = [];
+  #head = 0;
+  /** The worker's `REPLY` the runner last saw, and whether it is waiting for it to change. */
+  #seen = 0;
+  #waiting = false;
+  /** When the worker last made progress the runner saw (a request sent to an idle worker, a reply taken). */
+  #progress = 0;
   #nextId = 1;
   #started = false;
-  /** Set when the deadline passed and the thread is being terminated. */
+  /** Set when a request overran its limit and the thread is being terminated. */
   #timingOut = false;
-  readonly ready: Promise<void>;
-  /** The request/reply channel (see worker-protocol.ts). */
-  readonly #ctl = new Int32Array(new SharedArrayBuffer(8));
-  readonly #port: MessagePort;
+  /**
+   * One watchdog timer per thread rather than one per request: moves take microseconds, so arming
+   * and clearing a timer for each would be a large share of a move's cost. When it fires it cuts
+   * the thread off if the request it is running is past its cutoff, else re-arms.
+   */
+  #watchdog: NodeJS.Timeout | null = null;
+  /** A reusable list of the replies taken in one go. */
+  readonly #taken: Reply[] = [];
 
-  readonly #graceMs: number;
-  readonly #onDeath: (thread: BotThread) => void;
-  readonly #closeBridge: () => void;
-
-  constructor(
-    script: URL,
-    init: WorkerInit,
-    memoryMb: number,
-    graceMs: number,
-    onDeath: (thread: BotThread) => void,
-    storeBackend?: StoreBackend,
-  ) {
-    this.#graceMs = graceMs;
+  constructor(script: URL, init: WorkerInit, o: { memoryMb: number; graceMs: number; slots: number; spin: boolean }, onDeath: (thread: BotThread, orphans: readonly Ask[]) => void, storeBackend?: StoreBackend) {
+    this.#graceMs = o.graceMs;
+    this.#spin = o.spin;
     this.#onDeath = onDeath;
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
+    const sab = channelBuffer(o.slots);
+    this.#mem = channelMemory(sab);
     // Each thread has its own bridge to a live copy held elsewhere (its synchronous store calls).
     const bridge = storeBackend ? openStoreBridge(storeBackend) : null;
     this.#closeBridge = bridge ? () => bridge.close() : () => {};
-    const data: WorkerData = { ...init, channel: { sab: this.#ctl.buffer as SharedArrayBuffer, port: port2 }, ...(bridge ? { storeBridge: bridge.end } : {}) };
+    const data: WorkerData = { ...init, channel: { sab, port: port2 }, ...(bridge ? { storeBridge: bridge.end } : {}) };
+    const memoryMb = o.memoryMb;
     this.worker = new Worker(script, {
       workerData: data,
       transferList: bridge ? [port2, bridge.end.port] : [port2],
@@ -142,153 +216,227 @@ class BotThread {
     this.ready.catch(() => {});
   }
 
-  #die(reason: string, oom = false): void {
-    if (this.dead === null) {
-      this.dead = reason;
-      if (this.#started) this.#onDeath(this); // one that never started is a start-up failure instead
-    }
-    this.#disarm();
-    const p = this.#pending;
-    if (p) {
-      this.#pending = null;
-      const ms = performance.now() - p.t0;
-      // Out of time and being terminated: a timeout, unless the thread was already dying of memory
-      // (its error can be queued behind the timer when the runner's thread is busy).
-      if (this.#timingOut && !oom) p.resolve(p.prepare ? prepareTimeout(p.limitMs, ms) : { ok: false, kind: 'timeout', reason: `no move within ${p.limitMs} ms`, ms });
-      else p.resolve({ ok: false, kind: 'crash', reason: p.prepare ? `prepare failed: ${reason}` : reason, ms });
-    }
+  /** Gives a game a slot on this thread. */
+  attach(g: GameSlot): void {
+    g.thread = this;
+    g.slot = this.#free.pop() ?? this.#slots++;
+    g.told = false;
+    this.games++;
   }
 
-  /** Takes the reply to request `id` off the channel: the bot's answer, or null when it is not there yet. */
-  #take(id: number, t0: number): MoveReply | null {
-    if (Atomics.load(this.#ctl, REPLY) !== id) return null;
-    const msg = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
-    if (!msg || msg.id !== id) return null;
-    const ms = performance.now() - t0;
-    if (msg.t === 'move') {
-      if (msg.think !== undefined) return msg.clock ? { ok: true, move: msg.move, ms, clock: true, think: msg.think } : { ok: true, move: msg.move, ms, think: msg.think };
-      return msg.clock ? { ok: true, move: msg.move, ms, clock: true } : { ok: true, move: msg.move, ms };
-    }
-    if (msg.t === 'prepared') return { ok: true, move: undefined, ms };
-    if (msg.t === 'error') return { ok: false, kind: 'crash', reason: msg.reason, ms };
-    return { ok: false, kind: 'illegal-move', reason: msg.reason, ms };
+  /** Takes a game off the thread; its slot is free once no request of it is outstanding. */
+  detach(g: GameSlot): void {
+    this.games--;
+    if (!g.asking) this.#free.push(g.slot);
   }
 
-  /** Waits (without blocking the runner) for the reply to the pending request. */
-  #await(p: Pending, before: number): void {
-    const settle = (): void => {
-      if (this.#pending !== p || this.#timingOut) return; // settled by a fault, or being terminated
-      const reply = this.#take(p.id, p.t0);
-      if (!reply) {
-        this.#await(p, Atomics.load(this.#ctl, REPLY)); // woken early: wait again
-        return;
-      }
-      this.#pending = null;
-      p.resolve(reply);
-    };
-    const wait = Atomics.waitAsync(this.#ctl, REPLY, before);
-    if (wait.async) void wait.value.then(settle);
-    else settle();
+  /** Whether the worker has requests to run. */
+  get busy(): boolean {
+    return this.#head < this.#sent.length;
   }
 
-  /** Starts a game: told to the worker with the game's first move request. */
-  open(variant: string, seat: Seat, seed: number): void {
-    this.#epoch = Date.now() - performance.now();
-    this.#opening = { variant, seat, seed };
+  /** Whether the worker has been busy without an answer for more than `LAG_MS` (its bot is slow: other games had better move elsewhere). */
+  lagging(): boolean {
+    return this.#head < this.#sent.length && sharedNow() - this.#progress > LAG_MS;
   }
 
-  /** Posts a request on the channel and wakes the worker. */
-  #send(msg: ToWorker): void {
-    this.#port.postMessage(msg);
-    Atomics.store(this.#ctl, REQUEST, msg.id);
-    Atomics.notify(this.#ctl, REQUEST);
-  }
-
-  move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): MoveReply | Promise<MoveReply> {
-    return this.#request(timeMs, false, state, moves, '', clock);
-  }
-
-  /** Runs the bot's `prepare` for a variant within `limitMs`: null when ready, else the fault. */
-  async prepare(variant: string, limitMs: number): Promise<FaultReply | null> {
-    const reply = await this.#request(limitMs, true, null, [], variant);
-    if (!reply.ok) return reply;
-    this.prepared.add(variant);
-    return null;
+  /** Where the bot's generator of a slot had got to after its last move. */
+  rngOf(slot: number): number[] {
+    return Array.from(this.#mem.rng.subarray(slot * 4, slot * 4 + 4));
   }
 
   /**
-   * One request with a time limit: past it (plus the grace) the thread is terminated. A reply that
-   * comes while the runner spins briefly is returned at once; otherwise a promise of it.
+   * Asks the thread (the caller made sure it is alive). A bot playing one game per thread gets its
+   * request out at once and, if the reply comes while the runner spins briefly, returned at once;
+   * otherwise the request goes out with the others made this turn and the reply comes as a promise.
    */
-  #request(limitMs: number, prepare: boolean, state: unknown, moves: readonly unknown[], variant: string, clock?: BotClock): MoveReply | Promise<MoveReply> {
-    if (this.dead !== null) return { ok: false, kind: 'crash', reason: prepare ? `prepare failed: ${this.dead}` : this.dead, ms: 0 };
-    const id = this.#nextId++;
-    const t0 = performance.now();
-    const cutoff = t0 + limitMs + this.#graceMs;
-    const before = Atomics.load(this.#ctl, REPLY);
-    if (cutoff < this.#watchdogAt) this.#arm(cutoff - t0, cutoff);
-    // A failure to clone is the runner's own state failing: a bug in the game, not the bot's fault,
-    // so it is thrown.
-    if (prepare) this.#send({ t: 'prepare', id, variant });
-    else {
-      // The deadline on the bot's `Date.now()` clock, from the one monotonic reading.
-      const deadline = this.#epoch + t0 + limitMs;
-      const open = this.#opening;
-      // `postMessage` copies the clock at once: the match may change its object afterwards.
-      if (clock) this.#send(open ? { t: 'move', id, state, moves, deadline, open, clock } : { t: 'move', id, state, moves, deadline, clock });
-      else this.#send(open ? { t: 'move', id, state, moves, deadline, open } : { t: 'move', id, state, moves, deadline });
-      this.#opening = null;
+  ask(a: Ask): MoveReply | Promise<MoveReply> {
+    if (a.game) a.game.asking = a;
+    this.#queue.push(a);
+    if (this.#spin && !this.busy) {
+      this.#flush();
+      const seen = this.#seen;
+      if (spinWhile(this.#mem.ctl, REPLY, seen, RUNNER_SPIN_MS)) this.#take();
+      if (a.reply) return a.reply;
+    } else if (!this.#flushing) {
+      this.#flushing = true;
+      queueMicrotask(() => {
+        this.#flushing = false;
+        this.#flush();
+      });
     }
-    if (spinWhile(this.#ctl, REPLY, before, RUNNER_SPIN_MS)) {
-      const reply = this.#take(id, t0);
-      if (reply) return reply;
-    }
-    return new Promise<MoveReply>((resolve) => {
-      const p: Pending = { id, t0, limitMs, cutoff, prepare, resolve };
-      this.#pending = p;
-      this.#await(p, before);
-    });
+    const reply = new Promise<MoveReply>((resolve) => (a.resolve = resolve));
+    // (After the promise is made: the wait can settle at once.)
+    this.#wait();
+    return reply;
   }
 
-  #arm(inMs: number, at: number): void {
+  /**
+   * Sends the requests made this turn, one message each (each is its own copy, see
+   * worker-protocol.ts), and wakes the worker if it sleeps. A failure to clone is the runner's own
+   * state failing: a bug in the game, not the bot's fault, so it is thrown.
+   */
+  #flush(): void {
+    if (this.dead !== null || this.#queue.length === 0) return;
+    const batch = this.#queue;
+    this.#queue = [];
+    if (!this.busy) {
+      this.#progress = sharedNow();
+      this.#arm(batch[0]!.limitMs + this.#graceMs);
+    }
+    for (const a of batch) {
+      a.id = this.#nextId++;
+      this.#port.postMessage(this.#request(a));
+      this.#sent.push(a);
+    }
+    const { ctl } = this.#mem;
+    Atomics.store(ctl, REQUEST, this.#nextId - 1);
+    if (Atomics.load(ctl, SLEEPING) !== 0) Atomics.notify(ctl, REQUEST);
+  }
+
+  /** The message of a request. */
+  #request(a: Ask): Request {
+    const g = a.game;
+    if (a.prepare !== null || g === null) return { t: 'prepare', id: a.id, variant: a.prepare!, limitMs: a.limitMs };
+    const { id, state, moves, limitMs, clock } = a;
+    const slot = g.slot;
+    if (g.told) return clock ? { t: 'move', id, slot, state, moves, limitMs, clock } : { t: 'move', id, slot, state, moves, limitMs };
+    const open: OpenGame = g.rng ? { variant: g.variant, seat: g.seat, seed: g.seed, rng: g.rng } : { variant: g.variant, seat: g.seat, seed: g.seed };
+    return clock ? { t: 'move', id, slot, state, moves, limitMs, open, clock } : { t: 'move', id, slot, state, moves, limitMs, open };
+  }
+
+  /** Waits (without blocking the runner) for the worker to run out of work, unless already waiting. */
+  #wait(): void {
+    if (this.#waiting || this.dead !== null) return;
+    this.#waiting = true;
+    const wait = Atomics.waitAsync(this.#mem.ctl, REPLY, this.#seen);
+    const woken = (): void => {
+      this.#waiting = false;
+      if (this.dead !== null) return;
+      this.#take();
+      if (this.busy) this.#wait();
+    };
+    if (wait.async) void wait.value.then(woken);
+    else woken();
+  }
+
+  /**
+   * Takes every reply on the channel and answers its request. Each reply's time is the bot's think
+   * time plus an equal share of the transport around the replies taken together (for one request
+   * at a time: exactly its round trip).
+   */
+  #take(): void {
+    this.#seen = Atomics.load(this.#mem.ctl, REPLY);
+    const taken = this.#taken;
+    let think = 0;
+    for (let m; (m = receiveMessageOnPort(this.#port)); ) {
+      const r = m.message as Reply;
+      taken.push(r);
+      think += r.think;
+    }
+    if (taken.length === 0) return;
+    const now = sharedNow();
+    const share = Math.max(0, now - this.#progress - think) / taken.length;
+    this.#progress = now;
+    for (const r of taken) {
+      const a = this.#sent[this.#head++]!;
+      if (a.id !== r.id) throw new Error(`internal: reply ${r.id} to request ${a.id}`);
+      this.#answer(a, replyOf(r, r.think + share));
+    }
+    taken.length = 0;
+    if (this.#head === this.#sent.length) {
+      this.#sent = [];
+      this.#head = 0;
+      this.#disarm();
+      return;
+    }
+    // A worker kept busy for long: drop the answered requests from the front now and then.
+    if (this.#head > 1024) {
+      this.#sent = this.#sent.slice(this.#head);
+      this.#head = 0;
+    }
+    this.#arm(this.#sent[this.#head]!.limitMs + this.#graceMs);
+  }
+
+  #answer(a: Ask, reply: MoveReply): void {
+    a.done = true;
+    a.reply = reply;
+    const g = a.game;
+    if (g) {
+      if (reply.ok) g.told = true;
+      g.asking = null;
+      if (g.closed && g.thread === this) this.#free.push(g.slot); // an abandoned game's slot
+    }
+    a.resolve?.(reply);
+  }
+
+  #arm(inMs: number): void {
     if (this.#watchdog) clearTimeout(this.#watchdog);
-    this.#watchdogAt = at;
-    // Unref'd: the worker itself keeps the process alive while a request is pending, and an idle
-    // thread's watchdog (still armed after a quick reply) must not hold the process open.
+    // Unref'd: the worker itself keeps the process alive while a request is pending.
     this.#watchdog = setTimeout(() => this.#check(), Math.max(1, Math.ceil(inMs))).unref();
   }
 
   #disarm(): void {
     if (this.#watchdog) clearTimeout(this.#watchdog);
     this.#watchdog = null;
-    this.#watchdogAt = Infinity;
   }
 
   /**
-   * The watchdog fired: cut off a request past its cutoff unless its reply is already waiting,
-   * re-arm for one still running.
+   * The watchdog fired: takes the replies already made (the runner may be the late one, its event
+   * loop blocked past the cutoff while the bot had answered), then cuts the thread off if the
+   * request it is running is past its cutoff, else re-arms for the earliest cutoff still possible.
    */
   #check(): void {
     this.#watchdog = null;
-    this.#watchdogAt = Infinity;
-    const p = this.#pending;
-    if (!p || this.dead !== null) return; // idle: the next request arms it again
-    const now = performance.now();
-    if (now < p.cutoff) {
-      this.#arm(p.cutoff - now, p.cutoff);
+    if (this.dead !== null || !this.busy) return;
+    this.#take();
+    if (!this.busy) return;
+    const running = this.#sent[this.#head]!;
+    const now = sharedNow();
+    if (Atomics.load(this.#mem.ctl, CURRENT) !== running.id) {
+      this.#arm(running.limitMs + this.#graceMs); // not begun yet: it cannot end sooner than its whole limit from now
       return;
     }
-    // The runner may be the late one (its event loop blocked past the cutoff while the bot had
-    // answered): a reply already on the channel is taken, never thrown away with the thread.
-    const reply = this.#take(p.id, p.t0);
-    if (reply) {
-      this.#pending = null;
-      p.resolve(reply);
+    const cutoff = this.#mem.start[0]! + running.limitMs + this.#graceMs;
+    if (now < cutoff) {
+      this.#arm(cutoff - now);
       return;
     }
     // Settled by the thread's 'error' (out of memory) or 'exit' event, whichever comes first.
     this.#timingOut = true;
     void this.worker.terminate();
+  }
+
+  #die(reason: string, oom = false): void {
+    if (this.dead !== null) return;
+    this.#take(); // the answers given before the end still count
+    this.dead = reason;
+    this.#disarm();
+    const orphans: Ask[] = [];
+    if (this.busy) {
+      const running = this.#sent[this.#head]!;
+      if (Atomics.load(this.#mem.ctl, CURRENT) === running.id) {
+        this.#head++;
+        const ms = sharedNow() - this.#mem.start[0]!;
+        // Out of time and being terminated: a timeout, unless the thread was already dying of memory
+        // (its error can be queued behind the timer when the runner's thread is busy).
+        const fault: MoveReply =
+          this.#timingOut && !oom
+            ? running.prepare !== null
+              ? prepareTimeout(running.limitMs, ms)
+              : { ok: false, kind: 'timeout', reason: `no move within ${running.limitMs} ms`, ms }
+            : { ok: false, kind: 'crash', reason: running.prepare !== null ? `prepare failed: ${reason}` : reason, ms };
+        this.#answer(running, fault);
+      }
+      orphans.push(...this.#sent.slice(this.#head));
+    }
+    this.#sent = [];
+    this.#head = 0;
+    orphans.push(...this.#queue);
+    this.#queue = [];
+    for (const a of orphans) if (a.game) a.game.asking = null;
+    // One that never started is a start-up failure instead.
+    if (this.#started) this.#onDeath(this, orphans);
   }
 
   terminate(): Promise<number> {
@@ -299,18 +447,28 @@ class BotThread {
 }
 
 /**
- * Isolation `worker`: the bot runs in worker threads with a heap limit, one thread per game being
- * played (a pool that grows to the tournament's concurrency), kept for the whole tournament. A
- * thread that times out is terminated; one that crashes, exits or runs out of memory is dropped;
- * either way the next game gets a fresh one. A bot that cannot start forfeits all its games.
+ * Isolation `worker`: the bot runs in worker threads with a heap limit, kept for the whole
+ * tournament: one per game it plays at once, up to one per CPU core, and beyond that several games
+ * on each thread (their requests go out in batches, see worker-protocol.ts). A thread whose request
+ * overruns its limit is terminated, that game is lost on time, and the thread's other games go on
+ * on another thread from where they stood (the bot's generator included), so they play exactly as
+ * they would have. A thread that crashes, exits or runs out of memory is dropped the same way. A bot
+ * that cannot start forfeits all its games.
  */
 export class WorkerHost implements BotHost {
   readonly label: string;
+  /** Why the bot could not be started, or null. */
+  failure: string | null = null;
   readonly #prepareTimeoutMs: number;
   /** Variants whose `prepare` failed: every later game of the variant forfeits with that fault. */
   readonly #prepareFailed = new Map<string, FaultReply>();
   readonly #script: Promise<URL>;
-  readonly #pool: WarmPool<BotThread>;
+  readonly #spawnThread: () => Promise<BotThread>;
+  /** Live threads, at most `#maxThreads`, and one being started. */
+  readonly #threads: BotThread[] = [];
+  readonly #maxThreads: number;
+  #starting: Promise<BotThread> | null = null;
+  #closed = false;
 
   constructor(label: string, options: WorkerHostOptions) {
     this.label = label;
@@ -318,53 +476,167 @@ export class WorkerHost implements BotHost {
     const location = options.store ?? null;
     const snapshot = location ? runSnapshot(location, options.warn ?? warnOnStderr) : new Map<string, Uint8Array>();
     const init: WorkerInit = { file: options.file, name: options.name, options: options.options, store: { location, snapshot } };
-    const memoryMb = options.memoryMb;
-    const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    const concurrency = Math.max(1, options.concurrency ?? 1);
+    this.#maxThreads = Math.min(concurrency, availableParallelism());
+    // Each thread has room for every game of the bot at once, and for those abandoned mid-request.
+    const settings = { memoryMb: options.memoryMb, graceMs: options.graceMs ?? DEFAULT_GRACE_MS, slots: 2 * concurrency, spin: concurrency <= availableParallelism() };
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
     this.#script = options.script ?? workerScript([options.file]);
-    this.#pool = new WarmPool<BotThread>({
-      create: async (onDeath) => new BotThread(await this.#script, init, memoryMb, graceMs, onDeath, options.storeBackend),
-      stop: async (thread) => void (await thread.terminate()),
-      failureText: (err) => (err instanceof Error ? err.message : String(err)),
-    });
+    this.#spawnThread = async () => new BotThread(await this.#script, init, settings, (t, orphans) => this.#lost(t, orphans), options.storeBackend);
   }
 
-  /** Why the bot could not be started, or null. */
-  get failure(): string | null {
-    return this.#pool.failure;
+  /** Starts one more thread; once one cannot start, `failure` says why and every later game forfeits. */
+  #spawn(): Promise<BotThread> {
+    if (this.failure !== null) return Promise.reject(new BotStartError(this.failure));
+    this.#starting ??= (async () => {
+      let thread: BotThread;
+      try {
+        thread = await this.#spawnThread();
+      } catch (err) {
+        this.failure = err instanceof Error ? err.message : String(err);
+        throw new BotStartError(this.failure);
+      }
+      try {
+        await thread.ready;
+      } catch (err) {
+        await thread.terminate();
+        this.failure = err instanceof Error ? err.message : String(err);
+        throw new BotStartError(this.failure);
+      }
+      if (this.#closed) void thread.terminate();
+      else this.#threads.push(thread);
+      return thread;
+    })().finally(() => (this.#starting = null));
+    return this.#starting;
+  }
+
+  /** The thread for a new game: the one with fewest games (the first thread, when none is running). */
+  #pick(): BotThread | Promise<BotThread> {
+    let best: BotThread | null = null;
+    for (const t of this.#threads) if (t.dead === null && (!best || t.games < best.games)) best = t;
+    return best ?? this.#spawn();
+  }
+
+  /** A thread died: it is dropped, and the requests it had of other games are asked again elsewhere. */
+  #lost(thread: BotThread, orphans: readonly Ask[]): void {
+    const i = this.#threads.indexOf(thread);
+    if (i >= 0) this.#threads.splice(i, 1);
+    for (const a of orphans) {
+      // A prepare is asked again by whoever waits for it; a move of an abandoned game is not asked again.
+      if (a.game === null || a.game.closed) a.resolve?.(ORPHANED);
+      else void this.#ask(a.game, a.state, a.moves, a.limitMs, a.clock).then((reply) => a.resolve?.(reply));
+    }
+  }
+
+  /**
+   * Puts a game on a live thread before its next move: off a thread that died (its generator where
+   * it had got to), or off one busy for a while with other games' requests onto an idle one. A bot
+   * that is slow to answer thus gets another thread (up to `#maxThreads`), while a fast one keeps
+   * all its games on one thread, in batches: on a few cores more threads only cost wake-ups.
+   */
+  async #place(g: GameSlot): Promise<BotThread> {
+    const old = g.thread!;
+    if (old.dead === null) {
+      if (!old.lagging()) return old;
+      const idle = this.#threads.find((t) => t.dead === null && !t.busy);
+      if (!idle) {
+        if (this.#threads.length < this.#maxThreads && this.#starting === null && this.failure === null) void this.#spawn().catch(() => {});
+        return old;
+      }
+      this.#move(g, idle);
+      return idle;
+    }
+    const t = await this.#pick();
+    this.#move(g, t);
+    return t;
+  }
+
+  /** Moves a game (between two of its requests) to another thread, its generator where it had got to. */
+  #move(g: GameSlot, to: BotThread): void {
+    const from = g.thread!;
+    if (g.told) g.rng = from.rngOf(g.slot);
+    from.detach(g);
+    to.attach(g);
+  }
+
+  /** Runs the bot's `prepare` for a variant on a thread, once: null when ready, the fault, or ORPHANED to try again. */
+  #prepare(t: BotThread, variant: string): Promise<FaultReply | null | typeof ORPHANED> {
+    const failed = this.#prepareFailed.get(variant);
+    if (failed) return Promise.resolve(failed);
+    let p = t.preparing.get(variant);
+    if (!p) {
+      p = Promise.resolve(t.ask(ask(null, variant, null, [], undefined, this.#prepareTimeoutMs))).then((reply) => {
+        if (reply === ORPHANED) {
+          t.preparing.delete(variant);
+          return ORPHANED;
+        }
+        if (reply.ok) {
+          t.prepared.add(variant);
+          return null;
+        }
+        this.#prepareFailed.set(variant, reply);
+        return reply;
+      });
+      t.preparing.set(variant, p);
+    }
+    return p;
+  }
+
+  /** A move of a game whose thread is not ready for it (gone, or its variant not prepared there). */
+  async #ask(g: GameSlot, state: unknown, moves: readonly unknown[], limitMs: number, clock: BotClock | undefined): Promise<MoveReply> {
+    for (;;) {
+      let t: BotThread;
+      try {
+        t = await this.#place(g);
+      } catch (err) {
+        return { ok: false, kind: 'crash', reason: err instanceof Error ? err.message : String(err), ms: 0 };
+      }
+      if (t.prepares && !t.prepared.has(g.variant)) {
+        const fault = await this.#prepare(t, g.variant);
+        if (fault === ORPHANED) continue;
+        if (fault) return fault;
+      }
+      if (t.dead !== null) continue;
+      return t.ask(ask(g, null, state, moves, clock, limitMs));
+    }
   }
 
   start(): Promise<void> {
-    return this.#pool.start();
+    return this.#spawn().then(() => {});
   }
 
-  async open(info: SessionInfo): Promise<BotSession> {
-    const thread = await this.#pool.take();
-    thread.open(info.variant, info.seat, info.rngSeed);
-    const t = thread;
-    const variant = info.variant;
-    // The warm-up runs before the bot's first move of the game, on the thread that will play it.
-    let ready = !t.prepares || t.prepared.has(variant);
-    const warmUp = async (): Promise<FaultReply | null> => {
-      const failed = this.#prepareFailed.get(variant);
-      if (failed) return failed;
-      const fault = await t.prepare(variant, this.#prepareTimeoutMs);
-      if (fault) this.#prepareFailed.set(variant, fault);
-      return fault;
-    };
+  /** How many threads the bot has running. */
+  get threads(): number {
+    return this.#threads.length;
+  }
+
+  open(info: SessionInfo): BotSession | Promise<BotSession> {
+    const g: GameSlot = { variant: info.variant, seat: info.seat, seed: info.rngSeed, rng: null, thread: null, slot: 0, told: false, asking: null, closed: false };
+    const picked = this.#pick();
+    if (picked instanceof Promise) return picked.then((t) => this.#session(g, t));
+    return this.#session(g, picked);
+  }
+
+  #session(g: GameSlot, t: BotThread): BotSession {
+    t.attach(g);
     return {
       move: (state, moves, timeMs, clock) => {
-        if (ready) return t.move(state, moves, timeMs, clock);
-        ready = true;
+        const thread = g.thread!;
+        if (thread.dead === null && (!thread.prepares || thread.prepared.has(g.variant)) && !thread.lagging()) return thread.ask(ask(g, null, state, moves, clock, timeMs));
         // The match changes its clock object once this move is answered: keep a copy across the warm-up.
-        const kept = clock && { ...clock };
-        return warmUp().then((fault) => fault ?? t.move(state, moves, timeMs, kept));
+        return this.#ask(g, state, moves, timeMs, clock && { ...clock });
       },
-      close: () => this.#pool.release(t),
+      close: () => {
+        g.closed = true;
+        g.thread?.detach(g);
+      },
     };
   }
 
-  close(): Promise<void> {
-    return this.#pool.close();
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#starting?.catch(() => {});
+    const all = this.#threads.splice(0);
+    await Promise.all(all.map((t) => t.terminate()));
   }
 }

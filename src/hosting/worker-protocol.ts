@@ -7,6 +7,12 @@
  * side with `Atomics.notify`; the receiver takes the message synchronously with
  * `receiveMessageOnPort`. That skips the event-loop dispatch of `postMessage` (about two thirds of
  * its round trip here) while keeping structured cloning, so a bot still only ever sees copies.
+ *
+ * A thread plays many games at once (each in its own slot, with its own generator). The worker runs
+ * the requests in order, each with its own limit from when it begins, and posts each reply as it is
+ * made. It is woken only when it sleeps (`SLEEPING`), and it wakes the runner only when it runs out
+ * of work: requests that come while it is busy cost no wake-up, so a fast bot's many games share
+ * each one.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { BotClock } from '../core/bot.ts';
@@ -23,7 +29,7 @@ export interface WorkerInit {
   readonly store: { readonly location: StoreLocation | null; readonly snapshot: StoreSnapshot };
 }
 
-/** A thread's request/reply channel: `Int32Array` slots `REQUEST` and `REPLY` of `sab`, and the worker's port. */
+/** A thread's request/reply channel: its shared memory (`channelMemory`) and the worker's port. */
 export interface WorkerChannel {
   readonly sab: SharedArrayBuffer;
   readonly port: MessagePort;
@@ -36,41 +42,80 @@ export interface WorkerData extends WorkerInit {
   readonly storeBridge?: StoreBridgeEnd;
 }
 
-/** Slot of the id of the latest request (written by the runner, waited on by the worker). */
+/** Slot of the id of the latest request sent (written by the runner, waited on by the worker). */
 export const REQUEST = 0;
-/** Slot of the id of the latest reply (written by the worker, waited on by the runner). */
+/** Slot of the id of the latest request answered when the worker last ran out of work (written by the worker, waited on by the runner). */
 export const REPLY = 1;
+/** Slot of the id of the request the worker is running (or last ran): its watchdog's subject. */
+export const CURRENT = 2;
+/** Slot set (1) while the worker sleeps: only then does the runner need to wake it. */
+export const SLEEPING = 3;
 
 /**
- * How long each side busy-waits for the other before sleeping in `Atomics.wait` (ms). A fast bot
- * answers, and the runner asks again, within a few tens of microseconds; waking a sleeping thread
- * costs about 10 µs here, so a short spin saves most of a round trip and costs nothing measurable
- * when bots are slow.
+ * The shared memory of a thread's channel: `ctl` (the `Int32Array` slots above), `start` (when the
+ * worker began the `CURRENT` request, in ms on the clock both threads share:
+ * `performance.timeOrigin + performance.now()`), and `rng`: for each game slot, 4 words of the bot's
+ * generator as it stood after the slot's last move, so a game outlives the thread it was playing on.
+ */
+export interface ChannelMemory {
+  readonly ctl: Int32Array;
+  readonly start: Float64Array;
+  readonly rng: Int32Array;
+}
+
+/** Lays the channel's memory out on `sab` (made by `channelBuffer`). */
+export function channelMemory(sab: SharedArrayBuffer): ChannelMemory {
+  return { ctl: new Int32Array(sab, 0, 4), start: new Float64Array(sab, 16, 1), rng: new Int32Array(sab, 24) };
+}
+
+/** A channel's shared memory for `slots` games at once. */
+export function channelBuffer(slots: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(24 + 16 * slots);
+}
+
+/** Now on the clock both threads share (ms; `performance.now()` alone counts from each thread's own start). */
+export function sharedNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * How long the runner busy-waits for a reply before sleeping (ms), when its bot plays one game at a
+ * time: a fast bot answers within a few tens of microseconds, and waking a sleeping thread costs
+ * about 10 µs here. With several games in flight the runner never spins: it has other games to
+ * move, and their requests go out together in the next batch.
  */
 export const RUNNER_SPIN_MS = 0.05;
-export const WORKER_SPIN_MS = 0;
 
-/** A new game for the bot: its variant, seat and generator seed. */
+/**
+ * A new game for the bot in a slot: its variant, seat and generator, from the seed (a game's first
+ * move) or from where the generator had got to (`rng`: a game moved from a thread that died).
+ */
 export interface OpenGame {
   readonly variant: string;
   readonly seat: Seat;
   readonly seed: number;
+  readonly rng?: readonly number[];
 }
 
 /**
- * Runner → worker: run the bot's `prepare` for a variant, or ask for a move. The first move
- * request of a game carries the game (`open`), saving a message per game.
+ * Runner → worker, one message per request (each its own structured copy, so no two games' bots
+ * can ever share an object: a bot that vandalises its inputs reaches only its own): run the bot's
+ * `prepare` for a variant, or ask for a move in a game slot. Ids go up by one; the runner posts a
+ * request before its id goes into `REQUEST`.
  */
-export type ToWorker =
-  | { readonly t: 'prepare'; readonly id: number; readonly variant: string }
+export type Request =
+  | { readonly t: 'prepare'; readonly id: number; readonly variant: string; readonly limitMs: number }
   | {
       readonly t: 'move';
       readonly id: number;
+      readonly slot: number;
       readonly state: unknown;
       readonly moves: readonly unknown[];
-      readonly deadline: number;
+      /** The move's limit: the bot's deadline is this long after the worker begins the request. */
+      readonly limitMs: number;
+      /** The game, on its first request in this slot. */
       readonly open?: OpenGame;
-      /** The bot's bank under a time control (`ctx.clock`): the worker then times `choose` itself. */
+      /** The bot's bank under a time control (`ctx.clock`). */
       readonly clock?: BotClock;
     };
 
@@ -78,22 +123,23 @@ export type ToWorker =
 export type StartMessage = { readonly t: 'ready'; readonly prepares: boolean } | { readonly t: 'fatal'; readonly reason: string };
 
 /**
- * Worker → runner on the channel: prepared, a move, a thrown error (from `choose` or `prepare`),
- * or an unsendable reply.
+ * Worker → runner on the channel, one per request as soon as it is answered (so the answers already
+ * given survive the thread being cut off later): prepared, a move, a thrown error
+ * (from `choose` or `prepare`), or an unsendable reply.
  */
 export type Reply =
-  | { readonly t: 'prepared'; readonly id: number }
+  | { readonly t: 'prepared'; readonly id: number; readonly think: number }
   | {
       readonly t: 'move';
       readonly id: number;
       readonly move: unknown;
+      /** The bot's think time (ms), timed on its own thread around `choose`. */
+      readonly think: number;
       /** The bot's clock, not its own budget, ended its search (`ctx.clockStopped`). */
       readonly clock?: true;
-      /** Under a time control: the bot's think time (ms), timed on its own thread around `choose`. */
-      readonly think?: number;
     }
-  | { readonly t: 'error'; readonly id: number; readonly reason: string }
-  | { readonly t: 'garbage'; readonly id: number; readonly reason: string };
+  | { readonly t: 'error'; readonly id: number; readonly reason: string; readonly think: number }
+  | { readonly t: 'garbage'; readonly id: number; readonly reason: string; readonly think: number };
 
 /** Busy-waits up to `ms` for `ctl[slot]` to leave `seen`; true when it did. */
 export function spinWhile(ctl: Int32Array, slot: number, seen: number, ms: number): boolean {
