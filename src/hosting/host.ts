@@ -39,7 +39,8 @@ export interface BotSession {
    * given only under a time control, is the bot's bank as the move begins (the bot sees it as
    * `ctx.clock`): the match reuses one object per game and changes it between moves, so a host
    * copies what it keeps, and answers with the bot's own think time (`think`) when it is measured
-   * apart from the round trip.
+   * apart from the round trip. A synchronous reply may be one object the session refills at every
+   * move (in-process bots: nothing allocated per move for it): read it before asking for the next.
    */
   move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): MoveReply | Promise<MoveReply>;
   /**

@@ -250,6 +250,9 @@ class InProcessSession implements BotSession {
    */
   readonly #clockStopped = this.#markClock.bind(this);
 
+  /** The reply to a synchronous move, refilled at every move of the session (see `BotSession.move`). */
+  readonly #reply: { ok: true; move: unknown; ms: number; clock: boolean } = { ok: true, move: undefined, ms: 0, clock: false };
+
   #markClock(): void {
     this.#clock = true;
   }
@@ -300,7 +303,11 @@ class InProcessSession implements BotSession {
     if (!isThenable(reply)) {
       const ms = performance.now() - t0;
       if (ms > timeMs + this.#graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
-      return this.#clock ? { ok: true, move: reply, ms, clock: true } : { ok: true, move: reply, ms };
+      const done = this.#reply;
+      done.move = reply;
+      done.ms = ms;
+      done.clock = this.#clock;
+      return done;
     }
     const limit = timeMs + this.#graceMs;
     return new Promise<MoveReply>((resolve) => {
