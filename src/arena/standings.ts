@@ -316,7 +316,17 @@ interface Judge {
    * The notation of each frozen legal-move list met so far (games that cache their lists hand out
    * the same frozen ones): a logged move is found among them without parsing its text.
    */
-  readonly texts?: WeakMap<readonly unknown[], readonly string[]>;
+  readonly texts?: WeakMap<readonly unknown[], Notations>;
+  /** The list met last and its notations: consecutive positions often share one (no lookup then). */
+  lastList?: readonly unknown[];
+  lastNotations?: Notations;
+}
+
+/** The notations of a frozen legal-move list. */
+interface Notations {
+  readonly texts: readonly string[];
+  /** No two moves of the list share a notation (a text found once is the move). */
+  readonly distinct: boolean;
 }
 
 /**
@@ -329,13 +339,16 @@ function loggedMove(judge: Judge, state: unknown, text: string): unknown {
   if (texts) {
     const legal = game.moves(state);
     if (Object.isFrozen(legal)) {
-      let known = texts.get(legal);
+      let known = legal === judge.lastList ? judge.lastNotations : texts.get(legal);
       if (known === undefined) {
-        known = legal.map((m) => game.formatMove(m));
+        const all = legal.map((m) => game.formatMove(m));
+        known = { texts: all, distinct: new Set(all).size === all.length };
         texts.set(legal, known);
       }
-      const i = known.indexOf(text);
-      if (i >= 0 && known.indexOf(text, i + 1) < 0) return legal[i];
+      judge.lastList = legal;
+      judge.lastNotations = known;
+      const i = known.texts.indexOf(text);
+      if (i >= 0 && (known.distinct || known.texts.indexOf(text, i + 1) < 0)) return legal[i];
     }
   }
   return game.parseMove(text, state);

@@ -26,7 +26,11 @@ import {
 const UNFREEZABLE = Symbol('unfreezable');
 
 function deepFreeze(v: object): void {
-  if (ArrayBuffer.isView(v) || v instanceof Map || v instanceof Set || v instanceof ArrayBuffer) throw UNFREEZABLE;
+  if (ArrayBuffer.isView(v)) throw UNFREEZABLE;
+  // A plain object or array (what game states are made of) is no Map, Set or ArrayBuffer: one
+  // prototype read instead of three prototype-chain walks a value, on every move.
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== Array.prototype && (v instanceof Map || v instanceof Set || v instanceof ArrayBuffer)) throw UNFREEZABLE;
   Object.freeze(v);
   // Recurse even into already-frozen objects: a shallow-frozen state may hold mutable children.
   // (`for…in` rather than Object.keys: no array allocated per position, this runs on every move.)
