@@ -103,6 +103,13 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 // 0. The peer comparison, in this same run: boardgame.io's Simulate (random against random on the
 // same game) and the whole runner in-process and with worker isolation, taken in turns three times
 // so that a change of load on a shared machine weighs on both sides; ratios of the medians.
+// Both sides are measured warm, as a long run is: Simulate plays 200 games before its 700 measured
+// ones, and the in-process runner plays one whole tournament first (its first one runs while V8
+// still compiles the runner and sizes its young generation: about 1.5× slower per game than the
+// next ones, measured 2026-11-25, a start-up cost a million-game run pays once; it is printed
+// apart below). The measured tournaments are 20,000 deals (40,000 games, about as long as
+// Simulate's measured run) rather than 10,000, for the same reason.
+const cold = (await tournament('none', 1, 10_000)).games;
 const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[], batched: [] as number[], batchedMoves: [] as number[] };
 /** Games in flight for the batched worker figure. */
 const BATCHED = 128;
@@ -111,7 +118,7 @@ for (let round = 0; round < 3; round++) {
   if (!b) break;
   peer.bgio.push(b.gamesPerSec);
   peer.bgioMoves.push(b.movesPerSec);
-  peer.none.push((await tournament('none', 1, 10_000)).games);
+  peer.none.push((await tournament('none', 1, 20_000)).games);
   const w = await tournament('worker', 2, 1_000);
   peer.worker.push(w.games);
   peer.workerMoves.push(w.moves);
@@ -129,6 +136,7 @@ if (peer.bgio.length) {
   report('boardgame.io 0.50 Simulate, same game: moves/s (median of 3)', fmt(median(peer.bgioMoves)));
   report('in-process full runner (log, fsync, standings): games/s', fmt(median(peer.none)));
   ratio('in-process full runner', median(peer.none), 100);
+  report('in-process full runner, first (cold) tournament of the process: games/s', fmt(cold));
   report('worker isolation, full runner, 2 concurrent games: games/s', fmt(median(peer.worker)));
   report('worker isolation, full runner, 2 concurrent games: moves/s', fmt(median(peer.workerMoves)));
   report('worker isolation, full runner, 2 concurrent games / Simulate', `${(median(peer.worker) / median(peer.bgio)).toFixed(1)}×`);
