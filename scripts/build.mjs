@@ -105,6 +105,10 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
   const stub = join(tmp, 'react-devtools-core-stub.mjs');
   // Ink imports React's devtools only when DEV=true, from a package that is not a dependency.
   writeFileSync(stub, 'export default { initialize() {}, connectToDevTools() {} };\n');
+  // With the devtools stubbed, the WebSocket client Ink's DEV mode would hand them (`ws`, 126 KB that
+  // the first frame would compile) has nothing to connect: a global WebSocket stays as Node has it.
+  const noWs = join(tmp, 'ws-stub.mjs');
+  writeFileSync(noWs, 'export default undefined;\n');
   // Yoga (Ink's layout engine) ships its WebAssembly as a base64 data: URL, which its Emscripten
   // loader reads with `fetch` whenever `fetch` exists: on Node that loads undici and decodes the URL
   // through it, about 25 ms before the dashboard's first frame. Handing the loader the bytes
@@ -143,7 +147,7 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
       logLevel: 'error',
       // The bin runs React's production build (NODE_ENV defaults to production there).
       define: { 'process.env.NODE_ENV': '"production"' },
-      alias: { 'react-devtools-core': stub },
+      alias: { 'react-devtools-core': stub, ws: noWs },
       banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
       plugins: [
         yogaBytes,
@@ -163,6 +167,7 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
   await bundle(join(tmp, 'src', 'cli', 'main.js'), null);
   await bundle(join(tmp, 'src', 'tui', 'dashboard-sink.js'), join(tmp, 'src', 'tui'));
   rmSync(stub);
+  rmSync(noWs);
 }
 writeFileSync(join(tmp, BUILD_INFO), `${JSON.stringify({ started, sources: sourceFiles(root).length }, null, 2)}\n`);
 // Swapped in by two renames, so a running arena sees the old build or the new one, never a half-written one.
