@@ -13,7 +13,7 @@ import { createBotStore } from '../platform/bot-store.ts';
 import { createStoreCall } from '../platform/store-bridge.ts';
 import { moduleBot } from './bot-registry.ts';
 import { errorText, isThenable } from './host.ts';
-import { channelMemory, CURRENT, REPLY, REQUEST, sharedNow, SLEEPING, type Reply, type Request, type StartMessage, type WorkerData } from './worker-protocol.ts';
+import { channelMemory, CURRENT, REPLY, REQUEST, RING_READ, RING_WRITE, sharedNow, SLEEPING, type Reply, type Request, type StartMessage, type WorkerData } from './worker-protocol.ts';
 
 /**
  * Runs the worker: `load` imports the bot module (a dynamic import of the file under tsx, or of
@@ -25,7 +25,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   const init = workerData as WorkerData;
   const start = (msg: StartMessage): void => port.postMessage(msg);
   const { port: channel } = init.channel;
-  const { ctl, start: begun, rng: rngStates } = channelMemory(init.channel.sab);
+  const { ctl, start: begun, rng: rngStates, ringInts, ringThink, ringSize } = channelMemory(init.channel.sab);
   /** Sends a reply on the channel (the runner takes it when the batch is answered, or when it cuts the thread off). */
   const post = (msg: Reply): void => channel.postMessage(msg);
 
@@ -44,6 +44,18 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   const slots: { game: AnyGame; seat: Seat; rng: Rng }[] = [];
 
   const send = (id: number, move: unknown, clock: boolean, think: number): void => {
+    // A 32-bit integer move goes in the ring when there is room (see worker-protocol.ts).
+    if (!clock && typeof move === 'number' && (move | 0) === move && !Object.is(move, -0)) {
+      const w = Atomics.load(ctl, RING_WRITE);
+      if (w - Atomics.load(ctl, RING_READ) < ringSize) {
+        const at = w % ringSize;
+        ringInts[2 * at] = id;
+        ringInts[2 * at + 1] = move;
+        ringThink[at] = think;
+        Atomics.store(ctl, RING_WRITE, w + 1);
+        return;
+      }
+    }
     try {
       post(clock ? { t: 'move', id, move, think, clock: true } : { t: 'move', id, move, think });
     } catch (err) {

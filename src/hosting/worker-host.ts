@@ -23,6 +23,8 @@ import {
   CURRENT,
   REPLY,
   REQUEST,
+  RING_READ,
+  RING_WRITE,
   RUNNER_SPIN_MS,
   SLEEPING,
   sharedNow,
@@ -108,6 +110,12 @@ const LAG_MS = 2;
 
 /** The answer to a request whose thread died of another request's fault: asked again elsewhere, never charged. */
 const ORPHANED: MoveReply = Object.freeze({ ok: false, kind: 'crash', reason: 'orphaned', ms: 0 });
+
+/** The request whose promise is being made: `awaitReply` is one function for all requests, not a closure per move. */
+let replyFor: Ask | null = null;
+function awaitReply(resolve: (reply: MoveReply) => void): void {
+  replyFor!.resolve = resolve;
+}
 
 function ask(game: GameSlot | null, prepare: string | null, state: unknown, moves: readonly unknown[], clock: BotClock | undefined, limitMs: number): Ask {
   return { id: 0, game, prepare, state, moves, clock, limitMs, reply: null, resolve: null, done: false };
@@ -265,7 +273,8 @@ class BotThread {
         this.#flush();
       });
     }
-    const reply = new Promise<MoveReply>((resolve) => (a.resolve = resolve));
+    replyFor = a;
+    const reply = new Promise<MoveReply>(awaitReply);
     // (After the promise is made: the wait can settle at once.)
     this.#wait();
     return reply;
@@ -310,15 +319,17 @@ class BotThread {
     if (this.#waiting || this.dead !== null) return;
     this.#waiting = true;
     const wait = Atomics.waitAsync(this.#mem.ctl, REPLY, this.#seen);
-    const woken = (): void => {
-      this.#waiting = false;
-      if (this.dead !== null) return;
-      this.#take();
-      if (this.busy) this.#wait();
-    };
-    if (wait.async) void wait.value.then(woken);
-    else woken();
+    if (wait.async) void wait.value.then(this.#woken);
+    else this.#woken();
   }
+
+  /** The worker ran out of work (one function per thread, not one per wait). */
+  readonly #woken = (): void => {
+    this.#waiting = false;
+    if (this.dead !== null) return;
+    this.#take();
+    if (this.busy) this.#wait();
+  };
 
   /**
    * Takes every reply on the channel and answers its request. Each reply's time is the bot's think
@@ -326,7 +337,10 @@ class BotThread {
    * at a time: exactly its round trip).
    */
   #take(): void {
-    this.#seen = Atomics.load(this.#mem.ctl, REPLY);
+    const mem = this.#mem;
+    this.#seen = Atomics.load(mem.ctl, REPLY);
+    // The ring's end first: a reply the worker posted before a ring entry is then on the port too.
+    const end = Atomics.load(mem.ctl, RING_WRITE);
     const taken = this.#taken;
     let think = 0;
     for (let m; (m = receiveMessageOnPort(this.#port)); ) {
@@ -334,17 +348,27 @@ class BotThread {
       taken.push(r);
       think += r.think;
     }
-    if (taken.length === 0) return;
+    let read = Atomics.load(mem.ctl, RING_READ);
+    const fromRing = end - read;
+    for (let i = read; i < end; i++) think += mem.ringThink[i % mem.ringSize]!;
+    const n = taken.length + fromRing;
+    if (n === 0) return;
     const now = sharedNow();
-    const share = Math.max(0, now - this.#progress - think) / taken.length;
+    const share = Math.max(0, now - this.#progress - think) / n;
     this.#progress = now;
-    for (const r of taken) {
-      const a = this.#sent[this.#head++]!;
-      if (a.id !== r.id) throw new Error(`internal: reply ${r.id} to request ${a.id}`);
-      this.#answer(a, replyOf(r, r.think + share));
-    }
+    // Replies come in the order the requests were run, but on two channels: each is matched by its id.
+    const sent = this.#sent;
+    const base = sent[0]!.id;
+    for (const r of taken) this.#answer(sent[r.id - base]!, replyOf(r, r.think + share));
     taken.length = 0;
-    if (this.#head === this.#sent.length) {
+    for (; read < end; read++) {
+      const at = read % mem.ringSize;
+      const t = mem.ringThink[at]!;
+      this.#answer(sent[mem.ringInts[2 * at]! - base]!, { ok: true, move: mem.ringInts[2 * at + 1]!, ms: t + share, think: t });
+    }
+    Atomics.store(mem.ctl, RING_READ, end);
+    while (this.#head < sent.length && sent[this.#head]!.done) this.#head++;
+    if (this.#head === sent.length) {
       this.#sent = [];
       this.#head = 0;
       this.#disarm();
@@ -352,7 +376,7 @@ class BotThread {
     }
     // A worker kept busy for long: drop the answered requests from the front now and then.
     if (this.#head > 1024) {
-      this.#sent = this.#sent.slice(this.#head);
+      this.#sent = sent.slice(this.#head);
       this.#head = 0;
     }
     this.#arm(this.#sent[this.#head]!.limitMs + this.#graceMs);
@@ -428,7 +452,7 @@ class BotThread {
             : { ok: false, kind: 'crash', reason: running.prepare !== null ? `prepare failed: ${reason}` : reason, ms };
         this.#answer(running, fault);
       }
-      orphans.push(...this.#sent.slice(this.#head));
+      for (let i = this.#head; i < this.#sent.length; i++) if (!this.#sent[i]!.done) orphans.push(this.#sent[i]!);
     }
     this.#sent = [];
     this.#head = 0;

@@ -51,26 +51,47 @@ export const CURRENT = 2;
 /** Slot set (1) while the worker sleeps: only then does the runner need to wake it. */
 export const SLEEPING = 3;
 
+/** Slots of the reply ring's next entry to write (worker) and to read (runner). */
+export const RING_WRITE = 4;
+export const RING_READ = 5;
+
 /**
  * The shared memory of a thread's channel: `ctl` (the `Int32Array` slots above), `start` (when the
  * worker began the `CURRENT` request, in ms on the clock both threads share:
- * `performance.timeOrigin + performance.now()`), and `rng`: for each game slot, 4 words of the bot's
- * generator as it stood after the slot's last move, so a game outlives the thread it was playing on.
+ * `performance.timeOrigin + performance.now()`), `rng`: for each game slot, 4 words of the bot's
+ * generator as it stood after the slot's last move, so a game outlives the thread it was playing on;
+ * and the reply ring: the replies whose move is a 32-bit integer (most games' moves) as
+ * `ringInts` [id, move] and `ringThink` (ms), `ringSize` entries, so the commonest reply costs no
+ * message. Every other reply goes on the port.
  */
 export interface ChannelMemory {
   readonly ctl: Int32Array;
   readonly start: Float64Array;
   readonly rng: Int32Array;
+  readonly ringInts: Int32Array;
+  readonly ringThink: Float64Array;
+  readonly ringSize: number;
+}
+
+/**
+ * A channel's shared memory for `slots` games at once. A game has at most one move request out at a
+ * time, so a ring of `slots` entries never fills (the worker still checks, and uses the port then).
+ */
+export function channelBuffer(slots: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(32 + 16 * slots + 16 * slots);
 }
 
 /** Lays the channel's memory out on `sab` (made by `channelBuffer`). */
 export function channelMemory(sab: SharedArrayBuffer): ChannelMemory {
-  return { ctl: new Int32Array(sab, 0, 4), start: new Float64Array(sab, 16, 1), rng: new Int32Array(sab, 24) };
-}
-
-/** A channel's shared memory for `slots` games at once. */
-export function channelBuffer(slots: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(24 + 16 * slots);
+  const slots = (sab.byteLength - 32) / 32;
+  return {
+    ctl: new Int32Array(sab, 0, 6),
+    start: new Float64Array(sab, 24, 1),
+    rng: new Int32Array(sab, 32, 4 * slots),
+    ringInts: new Int32Array(sab, 32 + 16 * slots, 2 * slots),
+    ringThink: new Float64Array(sab, 32 + 24 * slots, slots),
+    ringSize: slots,
+  };
 }
 
 /** Now on the clock both threads share (ms; `performance.now()` alone counts from each thread's own start). */

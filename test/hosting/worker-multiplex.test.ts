@@ -57,6 +57,34 @@ describe('a worker thread playing many games at once', () => {
     expect(rounds.map((round) => movesOf(round.length === 4 ? round.slice(1) : round))).toEqual(reference);
   });
 
+  it('matches each reply to its game whichever way it comes back (the ring for plain integer moves, a message otherwise)', async () => {
+    const file = join(FIXTURES, 'multiplex', 'fx-clock-odd.ts');
+    const shared = host(8, file, 'fx-clock-odd');
+    const alone = host(1, file, 'fx-clock-odd');
+    hosts.push(shared, alone);
+    await Promise.all([shared.start(), alone.start()]);
+    const piles = (round: number): number[] => Array.from({ length: 8 }, (_, i) => 12 + ((i * 7 + round * 3) % 19));
+    const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => shared.open({ key: `g${i}`, variant: VARIANT, seat: 'first', rngSeed: 7 * i })));
+    const got: unknown[] = [];
+    for (let round = 0; round < 10; round++) {
+      const replies = await askAll(sessions, piles(round));
+      replies.forEach((r, i) => {
+        expect(r.ok && r.clock === true, `round ${round}, game ${i}`).toBe(piles(round)[i]! % 2 === 1);
+      });
+      got.push(movesOf(replies));
+    }
+    const want: unknown[][] = Array.from({ length: 10 }, () => []);
+    for (let i = 0; i < 8; i++) {
+      const s = await alone.open({ key: `g${i}`, variant: VARIANT, seat: 'first', rngSeed: 7 * i });
+      for (let round = 0; round < 10; round++) {
+        const r = await s.move(pile(piles(round)[i]!), MOVES, 300);
+        want[round]!.push(r.ok ? r.move : r.kind);
+      }
+      s.close();
+    }
+    expect(got).toEqual(want);
+  });
+
   it('gives a slow bot another thread when a game waits behind another, and keeps a fast one on a single thread', async () => {
     const slow = host(2, join(FIXTURES, 'multiplex', 'fx-ponders.ts'), 'fx-ponders');
     const fast = host(16, join(FIXTURES, 'bots', 'fx-random.ts'), 'fx-random');
