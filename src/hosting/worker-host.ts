@@ -105,7 +105,7 @@ function replyOf(r: Reply, ms: number): MoveReply {
   return { ok: false, kind: 'illegal-move', reason: r.reason, ms };
 }
 
-/** How long a thread may be busy without an answer before a game waiting for it moves to another thread (ms). */
+/** How long a thread may be busy without an answer, a game waiting, before the bot gets another thread (ms). */
 const LAG_MS = 2;
 
 /** The answer to a request whose thread died of another request's fault: asked again elsewhere, never charged. */
@@ -243,7 +243,7 @@ class BotThread {
     return this.#head < this.#sent.length;
   }
 
-  /** Whether the worker has been busy without an answer for more than `LAG_MS` (its bot is slow: other games had better move elsewhere). */
+  /** Whether the worker has been busy without an answer for more than `LAG_MS` (its bot is slow: the bot could use another thread). */
   lagging(): boolean {
     return this.#head < this.#sent.length && sharedNow() - this.#progress > LAG_MS;
   }
@@ -553,26 +553,24 @@ export class WorkerHost implements BotHost {
   }
 
   /**
-   * Puts a game on a live thread before its next move: off a thread that died (its generator where
-   * it had got to), or off one busy for a while with other games' requests onto an idle one. A bot
-   * that is slow to answer thus gets another thread (up to `#maxThreads`), while a fast one keeps
-   * all its games on one thread, in batches: on a few cores more threads only cost wake-ups.
+   * Puts a game whose thread died on another (its generator where it had got to). A game otherwise
+   * stays on its thread for good: a bot's own caches of a game (minimax keeps its table per game)
+   * must see all of its moves for the game to replay move for move.
    */
   async #place(g: GameSlot): Promise<BotThread> {
     const old = g.thread!;
-    if (old.dead === null) {
-      if (!old.lagging()) return old;
-      const idle = this.#threads.find((t) => t.dead === null && !t.busy);
-      if (!idle) {
-        if (this.#threads.length < this.#maxThreads && this.#starting === null && this.failure === null) void this.#spawn().catch(() => {});
-        return old;
-      }
-      this.#move(g, idle);
-      return idle;
-    }
+    if (old.dead === null) return old;
     const t = await this.#pick();
     this.#move(g, t);
     return t;
+  }
+
+  /**
+   * A game is waiting behind the others' requests on a busy thread (a slow bot): start another
+   * thread, up to one per game and per core, for the games that open from now on.
+   */
+  #grow(): void {
+    if (this.#threads.length < this.#maxThreads && this.#starting === null && this.failure === null && !this.#closed) void this.#spawn().catch(() => {});
   }
 
   /** Moves a game (between two of its requests) to another thread, its generator where it had got to. */
@@ -646,7 +644,10 @@ export class WorkerHost implements BotHost {
     return {
       move: (state, moves, timeMs, clock) => {
         const thread = g.thread!;
-        if (thread.dead === null && (!thread.prepares || thread.prepared.has(g.variant)) && !thread.lagging()) return thread.ask(ask(g, null, state, moves, clock, timeMs));
+        if (thread.dead === null && (!thread.prepares || thread.prepared.has(g.variant))) {
+          if (thread.lagging()) this.#grow();
+          return thread.ask(ask(g, null, state, moves, clock, timeMs));
+        }
         // The match changes its clock object once this move is answered: keep a copy across the warm-up.
         return this.#ask(g, state, moves, timeMs, clock && { ...clock });
       },

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BotSession, MoveReply } from '../../src/hosting/host.ts';
 import { WorkerHost } from '../../src/hosting/worker-host.ts';
+import { comparableLog, runSpec } from '../arena/helpers.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const VARIANT = 'subtraction{n=12..30}';
@@ -85,7 +86,7 @@ describe('a worker thread playing many games at once', () => {
     expect(got).toEqual(want);
   });
 
-  it('gives a slow bot another thread when a game waits behind another, and keeps a fast one on a single thread', async () => {
+  it('gives a slow bot another thread (for the games that open next) when a game waits behind another, and keeps a fast one on a single thread', async () => {
     const slow = host(2, join(FIXTURES, 'multiplex', 'fx-ponders.ts'), 'fx-ponders');
     const fast = host(16, join(FIXTURES, 'bots', 'fx-random.ts'), 'fx-random');
     hosts.push(slow, fast);
@@ -104,4 +105,21 @@ describe('a worker thread playing many games at once', () => {
     for (let round = 0; round < 20; round++) for (const r of await askAll(sessions, sessions.map(() => 30))) expect(r.ok).toBe(true);
     expect(fast.threads).toBe(1);
   });
+
+  it('plays a tournament under worker isolation move for move alike with 1 and 32 games in flight, minimax (a table per game) included', async () => {
+    const spec = {
+      name: 'multiplex',
+      seed: 11,
+      games: ['subtraction{moves=1,5,8,10;n=50..200}', 'piles{rule=squares;piles=3;size=1..12}'],
+      bots: ['minimax', 'greedy', 'random'],
+      deals: 6,
+      timePerMoveMs: 5000,
+      isolation: 'worker' as const,
+    };
+    const [one, many] = await Promise.all([runSpec({ ...spec, concurrency: 1 }), runSpec({ ...spec, concurrency: 32 })]);
+    const log = comparableLog(many.dir);
+    expect(log).toHaveLength(3 * 2 * 6 * 2);
+    expect(JSON.stringify(log)).not.toContain('clockStops');
+    expect(log).toEqual(comparableLog(one.dir));
+  }, 60_000);
 });
