@@ -29,7 +29,9 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
    * The time each move took its bot, in whole microseconds (parallel to `moves`). Under a time
    * control it is the think time charged to the bot's bank, measured where the bot runs (its
    * thread, or reported by its process: see docs/TOURNAMENTS.md "Time controls"); otherwise the
-   * time the host measured around the bot (the round trip through a worker or process).
+   * time the host measured around the bot (the round trip through a process; through a worker, the
+   * think time timed on its thread plus an equal share of the transport around the replies taken
+   * together, which for one game per thread is the round trip).
    */
   readonly us: readonly number[];
   /**

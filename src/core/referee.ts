@@ -14,7 +14,7 @@ export type MoveReply =
   | {
       readonly ok: true;
       readonly move: unknown;
-      /** The time the host measured around the bot (ms): its think time in-process, the round trip through a thread or process otherwise. */
+      /** The time the host measured around the bot (ms): its think time in-process, the round trip through a process, through a thread its think time plus its share of the transport (see `GameRecord.us`). */
       readonly ms: number;
       /** The bot said its clock cut the answer short. */
       readonly clock?: boolean;

@@ -5,7 +5,7 @@
  * copies, so nothing a bot does here can touch the runner's state.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { AnyBot, BotClock } from '../core/bot.ts';
+import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, rngFromState, saveRngState, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
@@ -26,7 +26,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
   const start = (msg: StartMessage): void => port.postMessage(msg);
   const { port: channel } = init.channel;
   const { ctl, start: begun, rng: rngStates, ringInts, ringThink, ringSize } = channelMemory(init.channel.sab);
-  /** Sends a reply on the channel (the runner takes it when the batch is answered, or when it cuts the thread off). */
+  /** Sends a reply on the channel (the runner takes it once this thread runs out of work, or when it cuts the thread off). */
   const post = (msg: Reply): void => channel.postMessage(msg);
 
   let bot: AnyBot;
@@ -92,30 +92,29 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
       post({ t: 'error', id: r.id, reason: 'internal: move requested before a game was opened', think: 0 });
       return null;
     }
-    const { id } = r;
-    const saved = (): void => saveRngState(played.rng, rngStates, r.slot * 4);
+    const { id, slot } = r;
     let reply: unknown;
     clock = false;
     try {
       reply = bot.choose({ game: played.game, state: r.state, moves: r.moves, seat: played.seat, rng: played.rng, deadline: t0 + r.limitMs, options, store, clockStopped, clock: r.clock });
     } catch (err) {
-      saved();
+      saveRngState(played.rng, rngStates, slot * 4);
       post({ t: 'error', id, reason: errorText(err), think: sharedNow() - t0 });
       return null;
     }
     if (isThenable(reply)) {
       return Promise.resolve(reply).then(
         (move) => {
-          saved();
+          saveRngState(played.rng, rngStates, slot * 4);
           send(id, move, clock, sharedNow() - t0);
         },
         (err: unknown) => {
-          saved();
+          saveRngState(played.rng, rngStates, slot * 4);
           post({ t: 'error', id, reason: errorText(err), think: sharedNow() - t0 });
         },
       );
     }
-    saved();
+    saveRngState(played.rng, rngStates, slot * 4);
     send(id, reply, clock, sharedNow() - t0);
     return null;
   };
