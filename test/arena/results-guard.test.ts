@@ -109,6 +109,17 @@ describe('results log guard', () => {
       return text.replace(second[1]!, second[1]!.replace(/"dealSeed":(\d)/, (_m, d: string) => `"dealSeed":${(Number(d) + 1) % 10}`));
     });
     expect(await resume(edited)).toMatchObject({ done: 4, repaired: { checksum: 4 }, quarantined: { length: 4 } });
+    // A forged line slipped in between two lines of a sealed batch (no checksum of its own): it
+    // alone fails, the batch around it still verifies.
+    let forgery = '';
+    const slipped = await cut((lines, chain) => {
+      const second = lines.slice(4, 8);
+      const text = run(chain, lines.slice(0, 4)) + run(chain, second);
+      const rec = JSON.parse(lines[8]!) as Record<string, unknown>;
+      forgery = JSON.stringify({ ...rec, winner: rec['winner'] === 'fx-first' ? 'random' : 'fx-first' });
+      return text.replace(`${second[1]!}\n`, `${second[1]!}\n${forgery}\n`);
+    });
+    expect(await resume(slipped)).toMatchObject({ done: 8, repaired: { checksum: 1 }, quarantined: [forgery] });
   });
 
   it('verifies and resumes a folder written by take-arena before sealed runs (a checksum on every line)', async () => {
