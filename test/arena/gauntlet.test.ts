@@ -32,7 +32,9 @@ const SPEC = {
   format: 'gauntlet' as const,
   champion: 'optimal',
   sprt: { elo0: 0, elo1: 50 },
-  deals: 400,
+  // The cap must outlast the time a decision takes to land (its batch made durable, then folded):
+  // at 60k games/s in-process, 400 deals (3,200 games) could all be played within one fsync.
+  deals: 4000,
   isolation: 'none' as const,
   timePerMoveMs: 1000,
 };
