@@ -379,7 +379,9 @@ class BotThread {
       this.#sent = sent.slice(this.#head);
       this.#head = 0;
     }
-    this.#arm(this.#sent[this.#head]!.limitMs + this.#graceMs);
+    // A watchdog already armed fires no later than the next request's cutoff, and re-arms then
+    // (`#check`): no timer is made per take while the worker stays busy.
+    if (this.#watchdog === null) this.#arm(this.#sent[this.#head]!.limitMs + this.#graceMs);
   }
 
   #answer(a: Ask, reply: MoveReply): void {
@@ -397,8 +399,10 @@ class BotThread {
   #arm(inMs: number): void {
     if (this.#watchdog) clearTimeout(this.#watchdog);
     // Unref'd: the worker itself keeps the process alive while a request is pending.
-    this.#watchdog = setTimeout(() => this.#check(), Math.max(1, Math.ceil(inMs))).unref();
+    this.#watchdog = setTimeout(this.#fire, Math.max(1, Math.ceil(inMs))).unref();
   }
+
+  readonly #fire = (): void => this.#check();
 
   #disarm(): void {
     if (this.#watchdog) clearTimeout(this.#watchdog);
