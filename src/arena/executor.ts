@@ -5,11 +5,13 @@
  * `arena worker` processes), and hands back each finished game. The runner folds every result
  * once, by its place in the schedule, so a result that arrives twice (a retried job) is harmless.
  */
+import type { AnyGame } from '../core/game.ts';
 import type { Isolation } from '../hosting/index.ts';
 import type { ArenaEvent } from './events.ts';
 import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
 import type { PairJob } from './schedule.ts';
+import type { MoveJudge } from './standings.ts';
 
 /** How a run's bots are hosted and judged: settings that travel with every pair, whoever plays it. */
 export interface PairSettings {
@@ -52,6 +54,12 @@ export interface ExecutionContext {
    * does so and calls `skip`.
    */
   unwanted(pair: PairJob): boolean;
+  /**
+   * The standings' accuracy judge of the games of a variant played here, made from each game's
+   * dealt position: handed to their matches (`MatchOptions.judgeInPlay`), it spares the standings
+   * a replay of each finished game.
+   */
+  judgeInPlay(variant: string, game: AnyGame): (start: unknown) => MoveJudge;
   /** Counts a withdrawn pair's two games as skipped (not played, not missing). */
   skip(pair: PairJob): void;
   /** Whether the game at this schedule index is already folded (in the log before a resume, or played meanwhile). */

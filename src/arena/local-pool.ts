@@ -4,6 +4,7 @@
  * each pair in schedule order, so two lanes may play the two seatings of a pair at once.
  */
 import type { BotDataSettings } from '../platform/bot-store.ts';
+import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AnyGame } from '../core/game.ts';
 import { createHost, moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec, type Isolation } from '../hosting/index.ts';
@@ -24,6 +25,9 @@ export interface LocalPoolOptions extends PairSettings {
 }
 
 /** Plays pairs on this machine with `concurrency` matches at once. */
+/** How long a lane of in-process games runs before it lets the event loop turn (see `run`). */
+const YIELD_EVERY_MS = 0.5;
+
 export class LocalPool implements Executor {
   readonly concurrency: number;
   readonly #options: LocalPoolOptions;
@@ -91,14 +95,21 @@ export class LocalPool implements Executor {
         if (!ctx.isDone(pair.games[0].index)) return pair.games[0];
       }
     };
-    // Each variant's adjudicating judge, built once (solvers keep their tables).
+    // Each variant's match options, built once: its adjudicating judge (solvers keep their tables)
+    // and the standings' accuracy judge, fed as the game is played.
     const judges = new Map<string, MatchOptions>();
     const base = (variant: string): MatchOptions => {
       let o = judges.get(variant);
       if (!o) {
-        const judge = this.#options.adjudicate ? exactJudge(games.get(variant)!) : undefined;
+        const game = games.get(variant)!;
+        const judge = this.#options.adjudicate ? exactJudge(game) : undefined;
         const marginMs = this.#options.graceMs;
-        o = { ...(signal ? { signal } : {}), ...(judge ? { judge } : {}), ...(marginMs !== undefined ? { marginMs } : {}) };
+        o = {
+          ...(signal ? { signal } : {}),
+          ...(judge ? { judge } : {}),
+          ...(marginMs !== undefined ? { marginMs } : {}),
+          judgeInPlay: ctx.judgeInPlay(variant, game),
+        };
         judges.set(variant, o);
       }
       return o;
@@ -139,8 +150,12 @@ export class LocalPool implements Executor {
           lastYield = performance.now();
         }
         // Trusted in-process bots never yield to the event loop on their own: let timers (the group
-        // commit, SIGINT) run every few milliseconds.
-        if (performance.now() - lastYield > 8) {
+        // commit, SIGINT) and the log's write and fsync callbacks run every half millisecond. Each
+        // batch of records waits for two such turns before it is durable and reported (and so can
+        // be collected): at 8 ms slices most records outlived a young-generation collection and
+        // were copied into the old generation, and the collector took twice as long (measured
+        // 2026-11-25 with --trace-gc); a turn costs a few microseconds.
+        if (performance.now() - lastYield > YIELD_EVERY_MS) {
           await nextTurn();
           lastYield = performance.now();
         }

@@ -4,6 +4,7 @@ import { createRng } from '../core/rng.ts';
 import { judgeReply } from '../core/referee.ts';
 import { BotStartError, DEFAULT_GRACE_MS, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
 import type { GameJob } from './schedule.ts';
+import { JUDGED, type MoveJudge } from './standings.ts';
 import type { TimeControl } from './time-control.ts';
 
 /**
@@ -63,6 +64,8 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
    * seat. Such a game may not replay move for move; without it, the same spec and seed replay it exactly.
    */
   readonly clockStops?: { readonly first: number; readonly second: number };
+  /** Not logged: the standings' judge that followed the game as it was played (see `JUDGED`). */
+  readonly [JUDGED]?: MoveJudge | undefined;
 }
 
 /**
@@ -98,6 +101,12 @@ export interface MatchOptions {
    * Asked after every move once both seats have moved; a known value ends the game with it.
    */
   readonly judge?: (state: unknown) => number | null;
+  /**
+   * The standings' accuracy judge of a game dealt `start` (`StandingsBuilder.judgeInPlay`): fed
+   * every move as it is played and tied to the record, so the standings fold the game without
+   * replaying it.
+   */
+  readonly judgeInPlay?: (start: unknown) => MoveJudge;
   /**
    * How far past its limit a bot may answer (ms; the tournament's `timeMarginMs`, default
    * `DEFAULT_GRACE_MS`). The hosts cut a silent bot off there; under a time control the match also
@@ -166,6 +175,8 @@ interface GameInPlay {
   /** Made on the first asynchronous reply when the match has a signal (see `playMatch`). */
   abort: AbortWait | null;
   readonly live: LiveSlot | undefined;
+  /** The standings' judge following the moves (see `MatchOptions.judgeInPlay`). */
+  readonly moveJudge: MoveJudge | undefined;
 }
 
 /** How a game ended: by the rules (its outcome), or by a fault or interruption (who, and why). */
@@ -222,6 +233,7 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     termination,
     faulty,
     reason,
+    [JUDGED]: played.moveJudge,
   };
   if (played.ovh) {
     rec.ovh = played.ovh;
@@ -250,7 +262,19 @@ export async function playMatch(
   // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
   // the first asynchronous reply only, and its listener removed at the end (no per-game leak).
   const tc = job.timeControl;
-  const played: GameInPlay = { job, start: game.toJSON(state), moves: [], us: [], ovh: tc ? [] : null, clock: { first: 0, second: 0 }, sessions: { first: null, second: null }, abort: null, live };
+  const played: GameInPlay = {
+    job,
+    start: game.toJSON(state),
+    moves: [],
+    us: [],
+    ovh: tc ? [] : null,
+    clock: { first: 0, second: 0 },
+    sessions: { first: null, second: null },
+    abort: null,
+    live,
+    moveJudge: options.judgeInPlay?.(state),
+  };
+  const { moveJudge } = played;
   const { moves, us, sessions } = played;
 
   for (const seat of ['first', 'second'] as const) {
@@ -326,6 +350,7 @@ export async function playMatch(
     const move = legal[i];
     const before = state;
     state = game.play(state, move);
+    moveJudge?.played(seat, state);
     const text = game.formatMove(move);
     moves.push(text);
     us.push(bank ? spent : Math.round(reply.ms * 1000));

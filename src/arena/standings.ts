@@ -354,39 +354,118 @@ function loggedMove(judge: Judge, state: unknown, text: string): unknown {
   return game.parseMove(text, state);
 }
 
-/**
- * Judges every move of a finished game with the variant's exact solver (in the runner process,
- * never inside bots): a move is accurate when `-value(play(s, m)) === value(s)`. Null when the
- * variant has no solver or the position is beyond it. `start` is the dealt position, when the
- * caller has it already.
- */
-export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.game.deal(createRng(rec.dealSeed))): Record<Seat, Accuracy> | null {
-  const { game, solver } = judge;
-  if (!solver || rec.moves.length === 0) return null;
-  const acc = { first: { moves: 0, accurate: 0, blunders: 0 }, second: { moves: 0, accurate: 0, blunders: 0 } };
+/** A position's value by the solver, or NaN for a position beyond its tables (`TooLargeError`). */
+function valueOf(solver: Solver<unknown, unknown>, state: unknown): number {
   try {
-    let state = start;
-    // Each position is valued once: the value after a move is the one before the next.
-    let value = solver.value(state);
-    for (const move of rec.moves) {
-      const seat = game.toMove(state);
-      const m = loggedMove(judge, state, move);
-      const before = value;
-      const next = game.play(state, m);
-      value = solver.value(next);
-      const after = -value;
-      const a = acc[seat];
-      a.moves++;
-      if (after === before) a.accurate++;
-      else if (Math.sign(after) < Math.sign(before)) a.blunders++;
-      state = next;
-    }
+    return solver.value(state);
   } catch (err) {
-    if (err instanceof ArenaError) return null; // TooLargeError: beyond the solver's tables
+    if (err instanceof ArenaError) return NaN;
     throw err;
   }
-  return acc;
 }
+
+/**
+ * Judges a game's moves one by one with the variant's exact solver (in the runner process, never
+ * inside bots): a move is accurate when `-value(play(s, m)) === value(s)`, a blunder when it throws
+ * the result away. Fed either by a replay of a finished game's record (`judgeGame`) or by the match
+ * itself as it plays (`MatchOptions.judgeInPlay`): the same positions either way, so the same
+ * numbers, and a game just played needs no replay to be folded into the standings.
+ */
+export class MoveJudge {
+  /** The seat to move in the dealt position. */
+  readonly startSeat: Seat;
+  readonly #solver: Solver<unknown, unknown> | undefined;
+  /** The value of the position reached for the seat to move: each position is valued once. NaN once one was beyond the solver. */
+  #value: number;
+  #moves = 0;
+  /** Per seat as plain fields, not objects indexed by the seat's name: this runs on every move. */
+  #firstJudged = 0;
+  #firstAccurate = 0;
+  #firstBlunders = 0;
+  #secondJudged = 0;
+  #secondAccurate = 0;
+  #secondBlunders = 0;
+
+  /** `solver` undefined: a variant without exact analysis (no accuracy). */
+  constructor(game: AnyGame, solver: Solver<unknown, unknown> | undefined, start: unknown) {
+    this.startSeat = game.toMove(start);
+    this.#solver = solver;
+    this.#value = solver ? valueOf(solver, start) : NaN;
+  }
+
+  /** `seat` moved, reaching `next`. */
+  played(seat: Seat, next: unknown): void {
+    this.#moves++;
+    const before = this.#value;
+    if (before !== before) return; // NaN: not judged
+    const after = -(this.#value = valueOf(this.#solver!, next));
+    const accurate = after === before ? 1 : 0;
+    const blunder = accurate === 0 && Math.sign(after) < Math.sign(before) ? 1 : 0;
+    if (seat === 'first') {
+      this.#firstJudged++;
+      this.#firstAccurate += accurate;
+      this.#firstBlunders += blunder;
+    } else {
+      this.#secondJudged++;
+      this.#secondAccurate += accurate;
+      this.#secondBlunders += blunder;
+    }
+  }
+
+  /** False once the game cannot be judged (no solver, or a position beyond it): further moves change nothing. */
+  get judging(): boolean {
+    return !Number.isNaN(this.#value);
+  }
+
+  /** The rest of the game cannot be judged: it gets no accuracy. */
+  abandon(): void {
+    this.#value = NaN;
+  }
+
+  /** Each seat's accuracy; null when the variant has no solver, no move was played, or a position was beyond the solver. */
+  judged(): Record<Seat, Accuracy> | null {
+    if (this.#moves === 0 || Number.isNaN(this.#value)) return null;
+    return {
+      first: { moves: this.#firstJudged, accurate: this.#firstAccurate, blunders: this.#firstBlunders },
+      second: { moves: this.#secondJudged, accurate: this.#secondAccurate, blunders: this.#secondBlunders },
+    };
+  }
+}
+
+/**
+ * Judges every move of a finished game from its record (see `MoveJudge`). Null when the variant
+ * has no solver or a position is beyond it. `start` is the dealt position, when the caller has it.
+ */
+export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.game.deal(createRng(rec.dealSeed))): Record<Seat, Accuracy> | null {
+  return replay(judge, rec, start).judged();
+}
+
+/** A `MoveJudge` fed the moves of a record, replayed from the dealt position. */
+function replay(judge: Judge, rec: GameRecord, start: unknown): MoveJudge {
+  const { game, solver } = judge;
+  const moves = new MoveJudge(game, solver, start);
+  let state = start;
+  try {
+    for (const text of rec.moves) {
+      if (!moves.judging) break;
+      const seat = game.toMove(state);
+      state = game.play(state, loggedMove(judge, state, text));
+      moves.played(seat, state);
+    }
+  } catch (err) {
+    if (!(err instanceof ArenaError)) throw err;
+    moves.abandon(); // a logged move this version cannot read: no accuracy for the game
+  }
+  return moves;
+}
+
+/**
+ * The key under which a record the match judged as it played carries its judge
+ * (`MatchOptions.judgeInPlay`): the standings fold such a record without a replay. A symbol, so
+ * neither the log nor JSON carries it: a record read back from a log, or sent by a remote worker,
+ * has none and is replayed.
+ */
+export const JUDGED: unique symbol = Symbol('take-arena.judged');
 
 /** One pairing's pairs in one variant: its pair counts (once a pair completes) and the first finished game of each pair still waiting for its other seating (`a`'s points, by deal). */
 interface PairingFold {
@@ -441,12 +520,21 @@ export class StandingsBuilder {
     return j;
   }
 
+  /**
+   * The judge of each game of `variant` about to be played, given its dealt position: the match
+   * feeds it every move (`MatchOptions.judgeInPlay`), and `add` then takes the game's accuracy from
+   * it, without a replay.
+   */
+  judgeInPlay(variant: string, game: AnyGame): (start: unknown) => MoveJudge {
+    const { solver } = this.#judge(variant);
+    return (start) => new MoveJudge(game, solver, start);
+  }
+
   /** Adds one finished game (interrupted games are not results and are ignored). */
   add(rec: GameRecord): void {
     if (rec.termination === 'interrupted') return;
     const judge = this.#judge(rec.variant);
-    const start = judge.game.deal(createRng(rec.dealSeed));
-    const judged = judgeGame(judge, rec, start);
+    const moves = rec[JUDGED] ?? replay(judge, rec, judge.game.deal(createRng(rec.dealSeed)));
     const { first, second } = rec.seats;
     const bySecond = nested(nested(this.#cellIndex, rec.variant), first);
     let cell = bySecond.get(second);
@@ -456,7 +544,7 @@ export class StandingsBuilder {
       this.#cells.push(cell);
       if (!this.#variants.includes(rec.variant)) this.#variants.push(rec.variant);
     }
-    addToCell(cell, rec, judge.game.toMove(start), judged, judge.solver !== undefined);
+    addToCell(cell, rec, moves.startSeat, moves.judged(), judge.solver !== undefined);
     this.#addHalf(rec);
   }
 

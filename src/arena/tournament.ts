@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ArenaError, SpecError, UsageError, show } from '../core/errors.ts';
@@ -388,6 +389,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     ...(options.pause ? { pause: options.pause } : {}),
     wantLive: sink?.detail === 'live',
     emit,
+    judgeInPlay: (variant, game) => standings.judgeInPlay(variant, game),
     nextPair() {
       if (signal?.aborted || logError) return null;
       for (;;) {

@@ -1,6 +1,7 @@
 /**
  * Isolation `none`: the bot runs on the runner's thread, with its own Game objects and read-only states.
  */
+import { performance } from 'node:perf_hooks';
 import type { AnyBot, BotClock, BotStore } from '../core/bot.ts';
 import { createBotStore, runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import type { StoreCall } from '../platform/store-bridge.ts';
@@ -313,6 +314,14 @@ class InProcessSession implements BotSession {
       done.clock = this.#clock;
       return done;
     }
+    return this.#later(reply, t0, timeMs);
+  }
+
+  /**
+   * The reply to a move the bot answered with a promise, within its limit. Apart from `#choose`:
+   * the closures here would otherwise make every synchronous move allocate their context.
+   */
+  #later(reply: PromiseLike<unknown>, t0: number, timeMs: number): Promise<MoveReply> {
     const limit = timeMs + this.#graceMs;
     return new Promise<MoveReply>((resolve) => {
       const timer = setTimeout(() => resolve({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms: performance.now() - t0 }), limit);
