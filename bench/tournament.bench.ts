@@ -105,7 +105,7 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 // so that a change of load on a shared machine weighs on both sides; ratios of the medians.
 // Both sides are measured warm, as a long run is: Simulate plays 200 games before its 700 measured
 // ones, and the in-process runner plays one whole tournament first (its first one runs while V8
-// still compiles the runner and sizes its young generation: about 1.5× slower per game than the
+// still compiles the runner and sizes its young generation: 1.2–1.5× slower per game than the
 // next ones, measured 2026-11-25, a start-up cost a million-game run pays once; it is printed
 // apart below). The measured tournaments are 20,000 deals (40,000 games, about as long as
 // Simulate's measured run) rather than 10,000, for the same reason.

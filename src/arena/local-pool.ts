@@ -24,10 +24,10 @@ export interface LocalPoolOptions extends PairSettings {
   readonly botData?: BotDataSettings;
 }
 
-/** Plays pairs on this machine with `concurrency` matches at once. */
 /** How long a lane of in-process games runs before it lets the event loop turn (see `run`). */
 const YIELD_EVERY_MS = 0.5;
 
+/** Plays pairs on this machine with `concurrency` matches at once. */
 export class LocalPool implements Executor {
   readonly concurrency: number;
   readonly #options: LocalPoolOptions;

@@ -274,8 +274,7 @@ export async function playMatch(
     live,
     moveJudge: options.judgeInPlay?.(state),
   };
-  const { moveJudge } = played;
-  const { moves, us, sessions } = played;
+  const { moves, us, sessions, moveJudge } = played;
 
   for (const seat of ['first', 'second'] as const) {
     try {

@@ -397,7 +397,7 @@ export class MoveJudge {
   played(seat: Seat, next: unknown): void {
     this.#moves++;
     const before = this.#value;
-    if (before !== before) return; // NaN: not judged
+    if (Number.isNaN(before)) return;
     const after = -(this.#value = valueOf(this.#solver!, next));
     const accurate = after === before ? 1 : 0;
     const blunder = accurate === 0 && Math.sign(after) < Math.sign(before) ? 1 : 0;

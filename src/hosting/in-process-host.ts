@@ -1,6 +1,7 @@
 /**
  * Isolation `none`: the bot runs on the runner's thread, with its own Game objects and read-only states.
  */
+// Imported rather than the global, which Node defines as a lazy getter run at every read (twice a move here).
 import { performance } from 'node:perf_hooks';
 import type { AnyBot, BotClock, BotStore } from '../core/bot.ts';
 import { createBotStore, runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
