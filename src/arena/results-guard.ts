@@ -2,8 +2,8 @@
  * What keeps a results log the arena's own: a keyed checksum chained through the log, so that
  * resume trusts only lines this tournament's runner wrote, in the order it wrote them (a `chk`
  * seals the lines since the previous `chk`: one per line in folders written before take-arena
- * sealed runs of lines, at most `SEAL_EVERY` lines since); a lock file, so that two runners never append to one folder; and the repair that
- * moves every line resume cannot trust (garbage, a failed checksum, a duplicate key, a game that
+ * sealed runs of lines, at most `SEAL_EVERY` lines since); a lock file, so that two runners never
+ * append to one folder; and the repair that moves every line resume cannot trust (garbage, a failed checksum, a duplicate key, a game that
  * is not in the schedule) to a quarantine file, with the counts, instead of blocking resume.
  *
  * The key is a random secret in `games.key` (mode 0600) beside the log. Under isolation `sandbox`

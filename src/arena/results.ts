@@ -217,8 +217,7 @@ function deferred(): Deferred {
 /**
  * A JSON string literal's bytes written at `at` (returns the end): the characters copied as they are
  * when none needs escaping (the usual case: labels, keys, notations), else `JSON.stringify`'s
- * text as UTF-8, so the bytes are always those of `JSON.stringify(s)`. `space` refuses a space (a
- * move notation: the log joins the moves with spaces).
+ * text as UTF-8, so the bytes are always those of `JSON.stringify(s)`.
  */
 function putString(buf: Buffer, at: number, s: string): number {
   buf[at] = 0x22;
@@ -298,9 +297,9 @@ function putMoves(buf: Buffer, at: number, list: readonly string[]): number {
   return i + 1;
 }
 
-/** `"first"`, `"second"` or `null`. */
-function putSeat(buf: Buffer, at: number, seat: string | null): number {
-  return seat === null ? putAscii(buf, at, 'null') : putString(buf, at, seat);
+/** A string, or `null`. */
+function putStringOrNull(buf: Buffer, at: number, s: string | null): number {
+  return s === null ? putAscii(buf, at, 'null') : putString(buf, at, s);
 }
 
 /**
@@ -360,7 +359,7 @@ function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string): numb
   }
   const o = r.outcome;
   at = putAscii(buf, at, ',"outcome":{"winner":');
-  at = putSeat(buf, at, o.winner);
+  at = putStringOrNull(buf, at, o.winner);
   if (o.scores) {
     at = putAscii(buf, at, ',"scores":[');
     at = putNumber(buf, at, o.scores[0]);
@@ -369,13 +368,13 @@ function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string): numb
     buf[at++] = 0x5d;
   }
   at = putAscii(buf, at, '},"winner":');
-  at = r.winner === null ? putAscii(buf, at, 'null') : putString(buf, at, r.winner);
+  at = putStringOrNull(buf, at, r.winner);
   at = putAscii(buf, at, ',"termination":');
   at = putString(buf, at, r.termination);
   at = putAscii(buf, at, ',"faulty":');
-  at = putSeat(buf, at, r.faulty);
+  at = putStringOrNull(buf, at, r.faulty);
   at = putAscii(buf, at, ',"reason":');
-  at = r.reason === null ? putAscii(buf, at, 'null') : putString(buf, at, r.reason);
+  at = putStringOrNull(buf, at, r.reason);
   if (r.adjudicated) {
     at = putAscii(buf, at, ',"adjudicated":{"value":');
     at = putNumber(buf, at, r.adjudicated.value);
@@ -505,8 +504,8 @@ export class ResultsLog {
    * kept when that line was appended.
    */
   #sealRun(): void {
-    if (this.#runLines === 0 || !this.#chain) return;
-    this.#used = this.#chain.sealInto(this.#buf, this.#runStart, this.#openEnd);
+    if (this.#runLines === 0) return;
+    if (this.#chain) this.#used = this.#chain.sealInto(this.#buf, this.#runStart, this.#openEnd);
     this.#runStart = this.#used;
     this.#runLines = 0;
   }

@@ -73,23 +73,28 @@ export interface ChannelMemory {
   readonly ringSize: number;
 }
 
+/** The channel's fixed part: the six `ctl` slots and `start`. */
+const HEADER_BYTES = 32;
+/** Per game slot: its generator (16 bytes) and a ring entry ([id, move] 8 bytes, think time 8). */
+const SLOT_BYTES = 32;
+
 /**
  * A channel's shared memory for `slots` games at once. A game has at most one move request out at a
  * time, so a ring of `slots` entries never fills (the worker still checks, and uses the port then).
  */
 export function channelBuffer(slots: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(32 + 16 * slots + 16 * slots);
+  return new SharedArrayBuffer(HEADER_BYTES + SLOT_BYTES * slots);
 }
 
 /** Lays the channel's memory out on `sab` (made by `channelBuffer`). */
 export function channelMemory(sab: SharedArrayBuffer): ChannelMemory {
-  const slots = (sab.byteLength - 32) / 32;
+  const slots = (sab.byteLength - HEADER_BYTES) / SLOT_BYTES;
   return {
     ctl: new Int32Array(sab, 0, 6),
     start: new Float64Array(sab, 24, 1),
-    rng: new Int32Array(sab, 32, 4 * slots),
-    ringInts: new Int32Array(sab, 32 + 16 * slots, 2 * slots),
-    ringThink: new Float64Array(sab, 32 + 24 * slots, slots),
+    rng: new Int32Array(sab, HEADER_BYTES, 4 * slots),
+    ringInts: new Int32Array(sab, HEADER_BYTES + 16 * slots, 2 * slots),
+    ringThink: new Float64Array(sab, HEADER_BYTES + 24 * slots, slots),
     ringSize: slots,
   };
 }
