@@ -296,7 +296,8 @@ interface ScanStats {
 /**
  * Nim-values of heaps 0..upto (GAMES.md 7), by the sparse space method past the first
  * `PROBE_HEAPS` heaps (see the module comment); exact for every rule. `space` forces a sparse space
- * instead of choosing one (benches and tests); `into` is a table of at least upto + 1 entries to
+ * instead of choosing one (benches and tests; a domain space only where every split take has the
+ * same parity, else RangeError); `into` is a table of at least upto + 1 entries to
  * fill instead of a new one.
  */
 export function octalNimTable(rule: TakeBreakRule, upto: number, options: { space?: SparseSpace; into?: Uint16Array } = {}): NimTable {
@@ -307,11 +308,15 @@ export function octalNimTable(rule: TakeBreakRule, upto: number, options: { spac
   g[0] = 0;
   clearMarks();
   const probe = Math.min(upto, PROBE_HEAPS);
-  fillByDefinition(g, moves, 1, probe);
+  // Without splits every option is one table read: the definition is already O(takes) per heap.
+  fillByDefinition(g, moves, 1, moves.split.length === 0 ? upto : probe);
   if (moves.split.length === 0 || upto === probe) {
     return { values: g, upto, space: null, rare: new Int32Array(0), fullScans: 0, scanPairs: 0 };
   }
   const space = options.space ?? chooseSparseSpace(g, probe, moves);
+  if (space.kind === 'domain' && !domainApplies(moves)) {
+    throw new RangeError(`A domain sparse space needs every split take of the same parity; ${ruleText(rule)} has splits after taking ${moves.split.join(', ')}`);
+  }
   const par = new Uint8Array(MAX_NIM_VALUE + 1);
   for (let v = 0; v <= MAX_NIM_VALUE; v++) par[v] = parity16(v & space.mask);
   const domain = space.kind === 'domain' ? 1 : 0;
