@@ -25,10 +25,11 @@ export const SAMPLES: Readonly<Record<string, readonly Readonly<Record<string, u
   'end-game': [{}, { length: 7, values: [-5, 5] }, { row: [-1, 3, 9, 4] }],
   octal: [
     {},
-    { code: '0.07', n: [2, 30] },
+    { code: '0.07', n: [5, 40] },
     { code: 'officers', heaps: 3, n: [1, 12] },
     { code: '4.07', heaps: [9, 4], misere: true },
-    { code: '0.137', n: 25, misere: 'true' },
+    { code: 'kayles', n: [5, 40], misere: 'true' },
+    { code: 'dawson', n: [5, 40], misere: true },
   ],
   grundy: [{}, { heaps: [12, 7] }, { n: [3, 30], misere: true }],
 };
