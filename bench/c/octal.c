@@ -22,6 +22,7 @@
 static int take_all[64], leave_one[64], split[65];
 static int n_all, n_one, n_split, unequal;
 static int32_t marks[MAX_VALUE + 2];
+static int32_t pending_at[MAX_VALUE + 2];
 static uint8_t par[MAX_VALUE + 1];
 
 static void parse_rule(const char *code) {
@@ -101,12 +102,18 @@ static void sparse_fill(uint16_t *g, int domain, int t0, int32_t from, int32_t u
     int32_t count = rare_count;
     for (int s = 0; s < n_split; s++) {
       int32_t m = n - split[s];
-      for (int32_t i = 0; i < count; i++) {
-        int32_t r = rare_heaps[i];
-        if (r >= m) break;
-        int32_t b = m - r;
-        if (b == r && same) continue;
-        marks[rare_values[i] ^ g[b]] = stamp;
+      int32_t end = count;
+      if (count > 0 && rare_heaps[count - 1] >= m) {
+        end = 0;
+        while (rare_heaps[end] < m) end++;
+      }
+      if (same) {
+        for (int32_t i = 0; i < end; i++) {
+          int32_t r = rare_heaps[i], b = m - r;
+          if (b != r) marks[rare_values[i] ^ g[b]] = stamp;
+        }
+      } else {
+        for (int32_t i = 0; i < end; i++) marks[rare_values[i] ^ g[m - rare_heaps[i]]] = stamp;
       }
     }
     int cp = 1 ^ (domain & (n - t0));
@@ -115,6 +122,7 @@ static void sparse_fill(uint16_t *g, int domain, int t0, int32_t from, int32_t u
       if (marks[v] != stamp) {
         if (par[v] == cp) break;
         if (pending == 0) first = v;
+        pending_at[v] = stamp;
         pending++;
       }
       v++;
@@ -128,8 +136,8 @@ static void sparse_fill(uint16_t *g, int domain, int t0, int32_t from, int32_t u
         int32_t a = 1;
         for (; a <= half; a++) {
           int32_t x = g[a] ^ g[m - a];
-          if (x < c && marks[x] != stamp) {
-            marks[x] = stamp;
+          if (pending_at[x] == stamp) {
+            pending_at[x] = 0;
             if (--pending == 0) break;
           }
         }
@@ -138,7 +146,7 @@ static void sparse_fill(uint16_t *g, int domain, int t0, int32_t from, int32_t u
       if (pending > 0) {
         full_scans++;
         for (int32_t u = first; u < c; u++)
-          if (marks[u] != stamp) {
+          if (pending_at[u] == stamp) {
             value = u;
             break;
           }
@@ -159,6 +167,7 @@ static int parity16(int x) {
 
 static void table(uint16_t *g, int32_t upto, int mask, int domain) {
   memset(marks, 0, sizeof marks);
+  memset(pending_at, 0, sizeof pending_at);
   g[0] = 0;
   int32_t probe = upto < PROBE ? upto : PROBE;
   fill_by_definition(g, 1, probe);

@@ -140,11 +140,18 @@ export function heapOptions(moves: RuleMoves, n: number): HeapOption[] {
 const marks = new Int32Array(MAX_NIM_VALUE + 2);
 
 /**
+ * The sparse kernel's pending values: pending[v] === stamp while v is a rare-class value below c
+ * that no option has hit yet. Its own array, so the pair scan tests one load per pair.
+ */
+const pendingAt = new Int32Array(MAX_NIM_VALUE + 2);
+
+/**
  * Clears `marks` for a new table: stamps are heap numbers, unique within one call but not across
  * calls (a stale stamp n of an earlier table would read as an option of this table's heap n).
  */
 function clearMarks(): void {
   marks.fill(0);
+  pendingAt.fill(0);
 }
 
 /** Throws when a mex passes the 16-bit tables. */
@@ -266,29 +273,26 @@ export function chooseSparseSpace(g: Uint16Array, probe: number, moves: RuleMove
   return best;
 }
 
-/** Growing list of the rare heaps and their values. */
-interface RareList {
-  heaps: Int32Array;
-  values: Int32Array;
-  count: number;
-}
+/**
+ * Most rare heaps the sparse kernel keeps. Past this many, marking from the rare list costs as much
+ * as reading every option, so the rest of the table is filled by definition instead.
+ */
+export const MAX_RARE_HEAPS = 1 << 20;
 
-function pushRare(list: RareList, n: number, v: number): void {
-  if (list.count === list.heaps.length) {
-    const heaps = new Int32Array(list.heaps.length * 2);
-    heaps.set(list.heaps);
-    const values = new Int32Array(list.values.length * 2);
-    values.set(list.values);
-    list.heaps = heaps;
-    list.values = values;
-  }
-  list.heaps[list.count] = n;
-  list.values[list.count] = v;
-  list.count++;
-}
+/**
+ * The rare heaps of the table being filled and their values, and the parity of each value under
+ * its mask: shared by every call (the kernel is synchronous, so calls never overlap). Module-level
+ * constants on purpose, as the sieves of grundy.ts: TurboFan folds a constant typed array's
+ * address and length into the loops, where a parameter array costs a map check and field loads
+ * per access. Allocated zeroed: only the pages a table's rare heaps reach are ever committed.
+ */
+const RARE_HEAPS = new Int32Array(MAX_RARE_HEAPS);
+const RARE_VALUES = new Int32Array(MAX_RARE_HEAPS);
+const PARITY = new Uint8Array(MAX_NIM_VALUE + 1);
 
-/** Counters of the sparse kernel. */
-interface ScanStats {
+/** The sparse kernel's rare count (in and out) and counters. */
+interface KernelState {
+  rareCount: number;
   fullScans: number;
   scanPairs: number;
 }
@@ -317,41 +321,41 @@ export function octalNimTable(rule: TakeBreakRule, upto: number, options: { spac
   if (space.kind === 'domain' && !domainApplies(moves)) {
     throw new RangeError(`A domain sparse space needs every split take of the same parity; ${ruleText(rule)} has splits after taking ${moves.split.join(', ')}`);
   }
-  const par = new Uint8Array(MAX_NIM_VALUE + 1);
-  for (let v = 0; v <= MAX_NIM_VALUE; v++) par[v] = parity16(v & space.mask);
+  for (let v = 0; v <= MAX_NIM_VALUE; v++) PARITY[v] = parity16(v & space.mask);
   const domain = space.kind === 'domain' ? 1 : 0;
   const t0 = moves.split[0]!;
-  const rare: RareList = { heaps: new Int32Array(1024), values: new Int32Array(1024), count: 0 };
-  for (let n = 1; n <= probe; n++) if ((par[g[n]!]! ^ (domain & (n - t0))) === 0) pushRare(rare, n, g[n]!);
-  const stats: ScanStats = { fullScans: 0, scanPairs: 0 };
-  sparseFill(g, moves, par, domain, t0, rare, stats, probe + 1, upto);
-  return { values: g, upto, space, rare: rare.heaps.slice(0, rare.count), ...stats };
+  let count = 0;
+  for (let n = 1; n <= probe; n++) {
+    if ((PARITY[g[n]!]! ^ (domain & (n - t0))) === 0) {
+      RARE_HEAPS[count] = n;
+      RARE_VALUES[count] = g[n]!;
+      count++;
+    }
+  }
+  const stats: KernelState = { rareCount: count, fullScans: 0, scanPairs: 0 };
+  const stop = sparseFill(g, moves, domain, t0, stats, probe + 1, upto);
+  // Too many rare heaps for the space to help: the rest by definition.
+  if (stop <= upto) fillByDefinition(g, moves, stop, upto);
+  return { values: g, upto, space, rare: RARE_HEAPS.slice(0, stats.rareCount), fullScans: stats.fullScans, scanPairs: stats.scanPairs };
 }
 
 /**
  * The sparse kernel over heaps from..upto: marks the options with a rare part, finds the smallest
  * unmarked common-class value c, then scans pairs of parts until every unmarked value below c is
- * hit (or the pairs run out: the least one left is G(n), and n is rare). A function of its own,
- * entered once, so TurboFan compiles the whole loop with its feedback.
+ * hit (or the pairs run out: the least one left is G(n), and n is rare). Returns the heap after
+ * the last one filled: upto + 1, or earlier once MAX_RARE_HEAPS rare heaps are listed. A function
+ * of its own, entered once, so TurboFan compiles the whole loop with its feedback.
  */
-function sparseFill(
-  g: Uint16Array,
-  moves: RuleMoves,
-  par: Uint8Array,
-  domain: number,
-  t0: number,
-  rare: RareList,
-  stats: ScanStats,
-  from: number,
-  upto: number,
-): void {
+function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number, state: KernelState, from: number, upto: number): number {
   const { takeAll, leaveOne, split, unequal } = moves;
   const nAll = takeAll.length;
   const nOne = leaveOne.length;
   const nSplit = split.length;
   const same = unequal ? 1 : 0;
-  let rareHeaps = rare.heaps;
-  let rareValues = rare.values;
+  const rareHeaps = RARE_HEAPS;
+  const rareValues = RARE_VALUES;
+  const par = PARITY;
+  let count = state.rareCount;
   let fullScans = 0;
   let scanPairs = 0;
   for (let n = from; n <= upto; n = (n + 1) | 0) {
@@ -362,15 +366,22 @@ function sparseFill(
       if (k >= n) break;
       marks[g[n - k]!] = stamp;
     }
-    const count = rare.count;
     for (let s = 0; s < nSplit; s++) {
       const m = (n - split[s]!) | 0;
-      for (let i = 0; i < count; i = (i + 1) | 0) {
-        const r = rareHeaps[i]!;
-        if (r >= m) break;
-        const b = (m - r) | 0;
-        if (b === r && same === 1) continue;
-        marks[rareValues[i]! ^ g[b]!] = stamp;
+      // The rare heaps below m: all of them once m passes the last (the usual case, no test per heap).
+      let end = count;
+      if (count > 0 && rareHeaps[count - 1]! >= m) {
+        end = 0;
+        while (rareHeaps[end]! < m) end = (end + 1) | 0;
+      }
+      if (same === 1) {
+        for (let i = 0; i < end; i = (i + 1) | 0) {
+          const r = rareHeaps[i]!;
+          const b = (m - r) | 0;
+          if (b !== r) marks[rareValues[i]! ^ g[b]!] = stamp;
+        }
+      } else {
+        for (let i = 0; i < end; i = (i + 1) | 0) marks[rareValues[i]! ^ g[(m - rareHeaps[i]!) | 0]!] = stamp;
       }
     }
     // Common class of n: parity(v & mask) = cp. Values below c of the other class are pending.
@@ -382,6 +393,7 @@ function sparseFill(
       if (marks[v] !== stamp) {
         if (par[v] === cp) break;
         if (pending === 0) first = v;
+        pendingAt[v] = stamp;
         pending++;
       }
       v++;
@@ -390,26 +402,22 @@ function sparseFill(
     const c = v;
     let value = c;
     if (pending > 0) {
-      scan: for (let s = 0; s < nSplit; s++) {
+      for (let s = 0; s < nSplit && pending > 0; s++) {
         const m = (n - split[s]!) | 0;
         const half = (m - same) >> 1;
-        for (let a = 1; a <= half; a = (a + 1) | 0) {
-          const x = g[a]! ^ g[m - a]!;
-          if (x < c && marks[x] !== stamp) {
-            marks[x] = stamp;
-            pending--;
-            if (pending === 0) {
-              scanPairs += a;
-              break scan;
-            }
-          }
+        const a = scanPairsFor(g, m, half, stamp, pending);
+        if (a > 0) {
+          scanPairs += a;
+          pending = 0;
+        } else {
+          scanPairs += half;
+          pending = -a;
         }
-        scanPairs += half;
       }
       if (pending > 0) {
         fullScans++;
         for (let u = first; u < c; u++) {
-          if (marks[u] !== stamp) {
+          if (pendingAt[u] === stamp) {
             value = u;
             break;
           }
@@ -418,13 +426,40 @@ function sparseFill(
     }
     g[n] = value;
     if (par[value] !== cp) {
-      pushRare(rare, n, value);
-      rareHeaps = rare.heaps;
-      rareValues = rare.values;
+      if (count === MAX_RARE_HEAPS) {
+        state.rareCount = count;
+        state.fullScans += fullScans;
+        state.scanPairs += scanPairs;
+        return n + 1;
+      }
+      rareHeaps[count] = n;
+      rareValues[count] = value;
+      count++;
     }
   }
-  stats.fullScans += fullScans;
-  stats.scanPairs += scanPairs;
+  state.rareCount = count;
+  state.fullScans += fullScans;
+  state.scanPairs += scanPairs;
+  return upto + 1;
+}
+
+/**
+ * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
+ * last of `pending` values was cleared, or −(values still pending) when the pairs ran out. Its own
+ * small function, so that TurboFan gives the hottest loop of the kernel registers of its own.
+ */
+function scanPairsFor(g: Uint16Array, m: number, half: number, stamp: number, pending: number): number {
+  const pend = pendingAt;
+  let left = pending | 0;
+  for (let a = 1, b = (m - 1) | 0; a <= half; a = (a + 1) | 0, b = (b - 1) | 0) {
+    const x = g[a]! ^ g[b]!;
+    if (pend[x] === stamp) {
+      pend[x] = 0;
+      left = (left - 1) | 0;
+      if (left === 0) return a;
+    }
+  }
+  return -left;
 }
 
 /** A period proven by the Guy–Smith theorem. */
