@@ -10,17 +10,7 @@
  */
 import { certifyPeriod, octalNimTable, parseOctalCode, ruleMoves, ruleText, type TakeBreakRule } from '../src/solvers/octal.ts';
 import { onOneCpu, runC } from './c.ts';
-import { report } from './util.ts';
-
-/** A size from the environment: an integer or `2^k`; `fallback` when unset. */
-function sizeFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const pow = /^2\^(\d+)$/.exec(raw);
-  const n = pow ? 2 ** Number(pow[1]) : Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Expected ${name} to be an integer or 2^k, got ${raw}`);
-  return n;
-}
+import { report, sizeFromEnv } from './util.ts';
 
 function ruleOf(text: string): TakeBreakRule {
   if (text === 'grundy') return { kind: 'grundy' };

@@ -7,9 +7,8 @@
 import { z } from 'zod';
 import { MoveError, ParamError, TooLargeError, show } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver, type Tabulation } from '../core/game.ts';
-import { defineFamily, rangeSchema, toNumber, toNumberList, variantId, type Range } from '../core/params.ts';
-import type { ParamSpec } from '../core/params.ts';
-import { MisereSearch, partitionCount } from '../solvers/misere.ts';
+import { defineFamily, rangeSchema, variantId, type ParamSpec, type Range } from '../core/params.ts';
+import { MAX_MISERE_POSITIONS, MisereSearch, partitionCount } from '../solvers/misere.ts';
 import {
   findOctalPeriod,
   heapOptions,
@@ -23,6 +22,7 @@ import {
   type TakeBreakRule,
 } from '../solvers/octal.ts';
 import { misereParam, misereTitle, noMoveWinner } from './misere.ts';
+import { countOrSizesSchema, countOrSizesText } from './piles.ts';
 
 /** Largest heap in play: a heap of n lists about n/2 splits per take, and its nim-value table is built to the largest dealt heap. */
 export const MAX_HEAP = 10_000;
@@ -35,9 +35,6 @@ export const MAX_TABULATE = 1 << 20;
 
 /** Largest table `arena analyze --period` computes while looking for a period (2^24 heaps, 32 MB). */
 export const MAX_PERIOD_SEARCH = 1 << 24;
-
-/** Most positions the misère search may have to solve (bounded from the deal before a solver is offered). */
-export const MAX_MISERE_POSITIONS = 300_000;
 
 /** Heaps and the seat to move. Heaps keep their order; a split puts its two heaps where the heap was. */
 export interface OctalState {
@@ -87,22 +84,6 @@ function ruleOf(code: string): TakeBreakRule {
   return rule;
 }
 
-/** A count (`3`) or a list of sizes (`3,4,5`, `[7]`): as `piles` in the piles family. */
-const heapsSchema: z.ZodType<number | readonly number[]> = z.preprocess(
-  (v) => {
-    if (typeof v !== 'string') return v;
-    const t = v.trim();
-    if (/^\[.*\]$/s.test(t)) return toNumberList(t.slice(1, -1));
-    return /[\s,]/.test(t) ? toNumberList(t) : toNumber(t);
-  },
-  z.union([z.number().int().min(1).max(MAX_HEAPS), z.array(z.number().int().min(1).max(MAX_HEAP)).min(1).max(MAX_HEAPS)]),
-);
-
-function heapsText(heaps: number | readonly number[]): string {
-  if (typeof heaps === 'number') return String(heaps);
-  return heaps.length === 1 ? `[${heaps[0]}]` : heaps.join(',');
-}
-
 const nParam: ParamSpec<Range> = {
   schema: rangeSchema(1, MAX_HEAP),
   description: 'the size of each dealt heap, or min..max to deal one per game',
@@ -111,7 +92,7 @@ const nParam: ParamSpec<Range> = {
 };
 
 const heapsParam: ParamSpec<number | readonly number[] | undefined> = {
-  schema: heapsSchema,
+  schema: countOrSizesSchema(MAX_HEAPS, 1, MAX_HEAP),
   description: 'how many heaps to deal (each of size n), or their sizes (one explicit heap is written [7]); one heap when left out',
   expected: `a count in 1..${MAX_HEAPS} or a list of sizes in 1..${MAX_HEAP}, e.g. 3 or 3,4,5`,
   optional: true,
@@ -234,7 +215,7 @@ function createTakeBreak(family: 'octal' | 'grundy', rule: TakeBreakRule, params
   const name = family === 'grundy' ? "Grundy's game" : `Octal ${ruleText(rule)}${presetName(rule)}`;
   const idParams = family === 'grundy' ? {} : { code: ruleText(rule) };
   const game: Game<OctalState, OctalMove> = {
-    id: variantId(family, { ...idParams, ...(explicit ? {} : { n: params.n }), heaps: params.heaps === undefined ? undefined : heapsText(params.heaps), misere: params.misere }),
+    id: variantId(family, { ...idParams, ...(explicit ? {} : { n: params.n }), heaps: params.heaps === undefined ? undefined : countOrSizesText(params.heaps), misere: params.misere }),
     family,
     title: `${name}, ${explicit ? `heaps ${explicit.join(' ')}` : count === 1 ? 'one heap' : `${count} heaps`}${misereTitle(misere)}`,
     params,

@@ -11,7 +11,7 @@ import {
   type PileRule,
 } from '../solvers/grundy.ts';
 import { nimPeriodSummary } from '../solvers/nim-period.ts';
-import { MisereSearch, misereNimWins, multisetCount } from '../solvers/misere.ts';
+import { MAX_MISERE_POSITIONS, MisereSearch, misereNimWins, multisetCount } from '../solvers/misere.ts';
 import { misereParam, misereTitle, noMoveWinner } from './misere.ts';
 import { z } from 'zod';
 
@@ -59,24 +59,26 @@ const ruleSchema: z.ZodType<PileRule> = z.preprocess(
 );
 
 /**
- * A count (`3`) or a list of sizes (`3,4,5`, `[7]`, JSON arrays). A bare number is a count; a
- * single explicit pile is written `[7]` so that it round-trips through variant ids.
+ * A count (`3`) or a list of sizes (`3,4,5`, `[7]`, JSON arrays), counts in 1..maxCount and sizes
+ * in minSize..maxSize. A bare number is a count; a single explicit size is written `[7]` so that
+ * it round-trips through variant ids (`countOrSizesText`). Piles' `piles` and octal's `heaps`.
  */
-const pilesSchema: z.ZodType<number | readonly number[]> = z.preprocess(
-  (v) => {
-    if (typeof v !== 'string') return v;
-    const t = v.trim();
-    if (/^\[.*\]$/s.test(t)) return toNumberList(t.slice(1, -1));
-    return /[\s,]/.test(t) ? toNumberList(t) : toNumber(t);
-  },
-  z.union([
-    z.number().int().min(1).max(MAX_PILES),
-    z.array(z.number().int().min(0).max(MAX_PILE)).min(1).max(MAX_PILES),
-  ]),
-);
+export function countOrSizesSchema(maxCount: number, minSize: number, maxSize: number): z.ZodType<number | readonly number[]> {
+  return z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      const t = v.trim();
+      if (/^\[.*\]$/s.test(t)) return toNumberList(t.slice(1, -1));
+      return /[\s,]/.test(t) ? toNumberList(t) : toNumber(t);
+    },
+    z.union([z.number().int().min(1).max(maxCount), z.array(z.number().int().min(minSize).max(maxSize)).min(1).max(maxCount)]),
+  );
+}
 
-/** The text of `piles` in a variant id: `3`, `3,4,5`, or `[7]` for one explicit pile. */
-function pilesText(piles: number | readonly number[]): string {
+const pilesSchema = countOrSizesSchema(MAX_PILES, 0, MAX_PILE);
+
+/** The text of a `countOrSizesSchema` value in a variant id: `3`, `3,4,5`, or `[7]` for one explicit size. */
+export function countOrSizesText(piles: number | readonly number[]): string {
   if (typeof piles === 'number') return String(piles);
   return piles.length === 1 ? `[${piles[0]}]` : piles.join(',');
 }
@@ -140,9 +142,6 @@ export function pilesSolver(rule: PileRule, maxPile: number): Solver<PilesState,
     },
   };
 }
-
-/** Most positions the misère search of a non-Nim rule may have to solve (bounded from the deal). */
-export const MAX_MISERE_POSITIONS = 300_000;
 
 /** Most stones in a misère deal of a non-Nim rule: the search recurses once per move of a line of play. */
 export const MAX_MISERE_STONES = 2000;
@@ -269,7 +268,7 @@ export const piles = defineFamily<PilesParams, PilesState, PilesMove>({
     const min = smallestTake(rule);
     const game: Game<PilesState, PilesMove> = {
       // With explicit sizes `size` plays no part, so the id leaves it out.
-      id: variantId('piles', { rule, piles: pilesText(params.piles), ...(explicit ? {} : { size: params.size }), misere: params.misere }),
+      id: variantId('piles', { rule, piles: countOrSizesText(params.piles), ...(explicit ? {} : { size: params.size }), misere: params.misere }),
       family: 'piles',
       title: `${ruleTitle(rule)}, ${explicit ? `piles ${explicit.join(' ')}` : `${count} piles`}${misereTitle(misere)}`,
       params,

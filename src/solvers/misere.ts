@@ -12,6 +12,9 @@
  * positions a deal can reach.
  */
 
+/** Most positions a misère search may have to solve: a solver is offered only when the deals bound them below this. */
+export const MAX_MISERE_POSITIONS = 300_000;
+
 /** Misère Nim (Bouton): the mover wins iff some heap is ≥ 2 and the xor is non-zero, or every heap is ≤ 1 and the number of 1s is even. */
 export function misereNimWins(heaps: readonly number[]): boolean {
   let x = 0;

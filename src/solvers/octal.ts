@@ -13,14 +13,15 @@
  *    none split): marked from the list of rare heaps, |rare| work per split digit;
  * 2. the smallest unmarked common-class value c bounds G(n) from above;
  * 3. each smaller rare-class value is hit, or not, by some pair of common parts: the pairs are
- *    scanned until every such value is found (usually within a few dozen pairs); a value left
- *    over is G(n), and n is a new rare heap (its scan was the one full scan).
+ *    scanned until every such value is found (a few dozen pairs where rare heaps die out, about
+ *    three thousand in Grundy's game and Officers); a value left over is G(n), and n is a new rare
+ *    heap (its scan was the one full scan).
  *
  * This is exact for any mask (the parity argument holds for every m); the mask only decides the
  * speed. It is chosen from a short table computed by definition: the mask (and kind) under which the
- * fewest heaps of that table's second half are rare. Rare heaps die out in the games that become
- * periodic, and stay a few thousand in Grundy's game to 2^35 (Flammenkamp), so a heap costs
- * O(|rare| + the scan) instead of O(n).
+ * fewest heaps of that table's last three quarters are rare. Rare heaps die out in the games that
+ * become periodic, and stay about 1,300 in Grundy's game (Flammenkamp lists 1,287 to far beyond
+ * 2^30), so a heap costs O(|rare| + the scan) instead of O(n).
  *
  * Periods are proven by the Guy–Smith theorem: if G(n + p) = G(n) for n0 ≤ n < 2·n0 + p + t (t the
  * largest take), then G has period p from n0 on, for ever (`certifyPeriod`).
@@ -546,12 +547,4 @@ export function findOctalPeriod(rule: TakeBreakRule, limit: number): PeriodSearc
     const proven = rule.kind === 'grundy' ? null : certifyPeriod(table.values, upto, t);
     if (proven || upto >= limit) return { proven, table };
   }
-}
-
-/** The nim-value of heap n from a table and, beyond it, its proven period. */
-export function nimValueAt(g: Uint16Array, upto: number, period: ProvenPeriod | null, n: number): number {
-  if (n <= upto) return g[n]!;
-  if (!period) throw new RangeError(`Heap ${n} is beyond the table (up to ${upto}) and no period is known`);
-  const k = Math.ceil((n - upto) / period.period);
-  return g[n - k * period.period]!;
 }
