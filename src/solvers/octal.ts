@@ -505,6 +505,19 @@ function guySmithHolds(e: number, p: number, maxTake: number, upto: number): boo
 }
 
 /**
+ * The candidate period of a table of G(0..upto) before any proof: the least period of the table's
+ * second half (null unless it fits there twice) and its last exception in the whole table. What
+ * `certifyPeriod` then checks against the Guy–Smith bound; benches print it when the table falls short.
+ */
+export function periodCandidate(g: Uint16Array, upto: number): { period: number; lastException: number } | null {
+  const w = Math.floor((upto + 1) / 2);
+  if (w < 2) return null;
+  const p = windowPeriod(g, upto - w + 1, upto);
+  if (2 * p > w) return null;
+  return { period: p, lastException: lastException(g, upto, p) };
+}
+
+/**
  * The period of an octal game's nim-values proven from a table of G(0..upto) (see `ProvenPeriod`),
  * or null when the table is too short to prove one. The candidate p is the least period of the
  * table's second half (it must fit there twice); its last exception e is found by comparing the
@@ -514,11 +527,9 @@ function guySmithHolds(e: number, p: number, maxTake: number, upto: number): boo
  * the theorem's proof pairs the option (n/2, n/2 + p) of n + p with (n/2, n/2), not a move there.
  */
 export function certifyPeriod(g: Uint16Array, upto: number, maxTake: number): ProvenPeriod | null {
-  const w = Math.floor((upto + 1) / 2);
-  if (w < 2) return null;
-  const p = windowPeriod(g, upto - w + 1, upto);
-  if (2 * p > w) return null;
-  const e = lastException(g, upto, p);
+  const candidate = periodCandidate(g, upto);
+  if (!candidate) return null;
+  const { period: p, lastException: e } = candidate;
   if (!guySmithHolds(e, p, maxTake, upto)) return null;
   for (let d = 1; d < p; d++) {
     if (p % d !== 0) continue;
