@@ -133,15 +133,27 @@ static void sparse_fill(uint16_t *g, int domain, int t0, int32_t from, int32_t u
       for (int s = 0; s < n_split && pending > 0; s++) {
         int32_t m = n - split[s];
         int32_t half = (m - same) >> 1;
-        int32_t a = 1;
-        for (; a <= half; a++) {
-          int32_t x = g[a] ^ g[m - a];
-          if (pending_at[x] == stamp) {
-            pending_at[x] = 0;
-            if (--pending == 0) break;
+        /* Two pairs a trip, as scanPairsFor in octal.ts. */
+        int32_t a = 1, b = m - 1, hit = 0;
+        for (; a < half; a += 2, b -= 2) {
+          int32_t x0 = g[a] ^ g[b], x1 = g[a + 1] ^ g[b - 1];
+          if (pending_at[x0] == stamp) {
+            pending_at[x0] = 0;
+            if (--pending == 0) { hit = a; break; }
+          }
+          if (pending_at[x1] == stamp) {
+            pending_at[x1] = 0;
+            if (--pending == 0) { hit = a + 1; break; }
           }
         }
-        scan_pairs += pending == 0 ? a : half;
+        if (pending > 0 && a == half) {
+          int32_t x = g[a] ^ g[b];
+          if (pending_at[x] == stamp) {
+            pending_at[x] = 0;
+            if (--pending == 0) hit = a;
+          }
+        }
+        scan_pairs += pending == 0 ? hit : half;
       }
       if (pending > 0) {
         full_scans++;

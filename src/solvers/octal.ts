@@ -452,7 +452,24 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
 function scanPairsFor(g: Uint16Array, m: number, half: number, stamp: number, pending: number): number {
   const pend = pendingAt;
   let left = pending | 0;
-  for (let a = 1, b = (m - 1) | 0; a <= half; a = (a + 1) | 0, b = (b - 1) | 0) {
+  // Two pairs a trip: the four loads are independent, and the loop's own checks run half as often.
+  let a = 1;
+  let b = (m - 1) | 0;
+  for (; a < half; a = (a + 2) | 0, b = (b - 2) | 0) {
+    const x0 = g[a]! ^ g[b]!;
+    const x1 = g[(a + 1) | 0]! ^ g[(b - 1) | 0]!;
+    if (pend[x0] === stamp) {
+      pend[x0] = 0;
+      left = (left - 1) | 0;
+      if (left === 0) return a;
+    }
+    if (pend[x1] === stamp) {
+      pend[x1] = 0;
+      left = (left - 1) | 0;
+      if (left === 0) return (a + 1) | 0;
+    }
+  }
+  if (a === half) {
     const x = g[a]! ^ g[b]!;
     if (pend[x] === stamp) {
       pend[x] = 0;
