@@ -27,6 +27,7 @@ export const misereParam: ParamSpec<true | undefined> = {
   description: 'misère play: the player who makes the last move loses',
   expected: '`true` or `false`',
   optional: true,
+  choices: ['false', 'true'],
 };
 
 /** The winner once the player `toMove` has no move: the other seat in normal play, the mover under misère. */

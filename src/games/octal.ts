@@ -238,7 +238,8 @@ function createTakeBreak(family: 'octal' | 'grundy', rule: TakeBreakRule, params
     },
     // Greedy's gain: the tokens taken; under misère, a move after which nobody can move loses at once: the worst.
     heuristic: (s, m) => (misere && afterMove(s.heaps, m).every((h) => options(h).length === 0) ? -1 : m.take),
-    size: (s) => s.heaps.reduce((a, b) => a + b, 0),
+    // Tokens in heaps that can still move: Grundy's game never removes a token, so all tokens would never shrink.
+    size: (s) => s.heaps.reduce((a, h) => (options(h).length > 0 ? a + h : a), 0),
   };
   return game;
 }
