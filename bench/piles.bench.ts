@@ -8,17 +8,7 @@
 import { squaresColdFit, squaresColdList, squaresNimValues, subtractionNimValues } from '../src/solvers/grundy.ts';
 import { onOneCpu, runC, reportRatio } from './c.ts';
 import { medianTimes, reportCpuRatio } from './timing.ts';
-import { report } from './util.ts';
-
-/** A size from the environment: an integer or `2^k`; `fallback` when unset. */
-function sizeFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const pow = /^2\^(\d+)$/.exec(raw);
-  const n = pow ? 2 ** Number(pow[1]) : Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Expected ${name} to be an integer or 2^k, got ${raw}`);
-  return n;
-}
+import { report, sizeFromEnv } from './util.ts';
 
 /** `2^k` when n is a power of two, else n in full. */
 function showSize(n: number): string {

@@ -14,6 +14,16 @@ export function medianMs(fn: () => void, runs = 5, warmup = true): number {
   return times[Math.floor(times.length / 2)]!;
 }
 
+/** A size from the environment: an integer or `2^k`; `fallback` when unset. */
+export function sizeFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const pow = /^2\^(\d+)$/.exec(raw);
+  const n = pow ? 2 ** Number(pow[1]) : Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`Expected ${name} to be an integer or 2^k, got ${raw}`);
+  return n;
+}
+
 /** Prints one aligned result line: `label ........ value`. */
 export function report(label: string, value: string): void {
   console.log(`${label.padEnd(56, ' ')} ${value}`);

@@ -1,5 +1,5 @@
 import type { AnyGame, Game, Seat } from './game.ts';
-import type { ParamSpec } from './params.ts';
+import type { ParamSpec } from './param-spec.ts';
 import type { Rng } from './rng.ts';
 
 /** What a bot is given each time it must move. */

@@ -1,4 +1,4 @@
-import type { ParamSpec } from './params.ts';
+import type { ParamSpec } from './param-spec.ts';
 import type { Rng } from './rng.ts';
 
 /** `first` moves first in the starting position (unless a variant says otherwise), `second` replies. */

@@ -19,7 +19,7 @@ import {
 import { createBlockOracle, type BlockOracle } from '../solvers/coin-block-oracle.ts';
 import { boardSymmetries, createCoinSearch, type CoinSearch } from '../solvers/coin-search.ts';
 import { defaultTableDir, openTableFile, tableName, type TableFile } from '../solvers/coin-table-file.ts';
-import type { CoinBoard, CoinMove, CoinsState } from './coins.ts';
+import type { CoinBoard, CoinMove, CoinsState } from './coins-state.ts';
 
 /** A legal take shape with its board mask and size, in the family's fixed move order. */
 export interface Take {

@@ -20,9 +20,9 @@ import {
   type LineGraph,
 } from '../solvers/coins.ts';
 import { coinsSolverFor, type Take } from './coins-solver.ts';
+import type { CoinBoard, CoinMove, CoinsState } from './coins-state.ts';
 
-/** The two boards of GAMES.md 5. */
-export type CoinBoard = 'triangle' | 'square';
+export type { CoinBoard, CoinMove, CoinsState } from './coins-state.ts';
 
 /** `last-coin`: who takes the last coin loses; `points`: coins taken score, plus a bonus. */
 export type { CoinScoring };
@@ -42,27 +42,6 @@ export type CoinsParams = {
   readonly scoring: CoinScoring;
   readonly bonus?: number | undefined;
 };
-
-/**
- * A take: the first and last coin numbers of k consecutive coins of one line, `first <= last`
- * (`first === last` for one coin). Two coins fix their line, so the pair names the take.
- */
-export interface CoinMove {
-  readonly first: number;
-  readonly last: number;
-}
-
-/**
- * A position. `coins` is a board mask: bit i set when coin i + 1 is still on the board (a plain
- * number below 2^36; see `src/solvers/coins.ts` for why not int32). `scores` are the coins each
- * seat has taken `[first, second]` under `points` (the bonus is added only in the outcome); they
- * stay `[0, 0]` under `last-coin`, where they do not matter.
- */
-export interface CoinsState {
-  readonly coins: number;
-  readonly turn: Seat;
-  readonly scores: readonly [number, number];
-}
 
 /** Default rows of the triangle (21 coins), from GAMES.md. */
 export const DEFAULT_ROWS = 6;

@@ -18,6 +18,8 @@ import { subPile, type Pile } from '../solvers/period.ts';
 import type { PileState } from './subtraction.ts';
 import type { PilesMove, PilesState } from './piles.ts';
 import type { EndGameState } from './end-game.ts';
+import type { OctalMove, OctalState } from './octal.ts';
+import { octalNimTable, parseOctalCode, type TakeBreakRule } from '../solvers/octal.ts';
 
 /** An explanation of one position, for the player to move. */
 export interface Explanation {
@@ -40,6 +42,8 @@ const MAX_COIN_ANSWERS = 8;
 /** Explains the position for the player to move; `undefined` once the game is over. */
 export function explainPosition(game: AnyGame, state: unknown): Explanation | undefined {
   if (game.outcome(state) !== null) return undefined;
+  // Under misère play nim-sums and periods argue nothing (GAMES.md 8): the solver's word alone.
+  if (game.params['misere'] === true) return solverSays(game, state);
   switch (game.family) {
     case 'subtraction':
       return explainSubtraction(game, state as PileState) ?? solverSays(game, state);
@@ -49,6 +53,9 @@ export function explainPosition(game: AnyGame, state: unknown): Explanation | un
       return explainEndGame(game, state as EndGameState);
     case 'coins':
       return explainCoins(game, state);
+    case 'octal':
+    case 'grundy':
+      return explainOctal(game, state as OctalState);
     default:
       return solverSays(game, state);
   }
@@ -169,6 +176,27 @@ function explainPiles(game: AnyGame, s: PilesState): Explanation | undefined {
   const move = zeroingMove(rule, piles, g, x);
   lines.push(`nim-sum ${x} ≠ 0: an N-position; take ${move.take} from pile ${move.pile} (${piles[move.pile - 1]} → ${piles[move.pile - 1]! - move.take}) and the nim-sum becomes 0`);
   return { outcome: 'N', move: `${move.pile}:${move.take}`, lines };
+}
+
+// Take-and-break heaps: each heap's nim-value and their nim-sum
+
+function explainOctal(game: AnyGame, s: OctalState): Explanation {
+  const parsed: TakeBreakRule | string = game.family === 'grundy' ? { kind: 'grundy' } : parseOctalCode(String(game.params['code']));
+  if (typeof parsed === 'string') return solverSays(game, s);
+  const table = octalNimTable(parsed, Math.max(0, ...s.heaps)).values;
+  const g = (n: number): number => table[n]!;
+  const lines = s.heaps.map((n, i) => `heap ${i + 1}: ${n}, nim-value ${g(n)}`);
+  const x = s.heaps.reduce((a, n) => a ^ g(n), 0);
+  lines.push(`nim-sum of the nim-values = ${x}`);
+  if (x === 0) {
+    lines.push('nim-sum 0: a P-position, every move makes it non-zero and the opponent zeroes it again');
+    return { outcome: 'P', move: null, lines };
+  }
+  // A move zeroes the nim-sum when what it leaves is worth the heap's value xor the nim-sum.
+  const move = (game.moves(s) as OctalMove[]).find((m) => m.rest.reduce((v, h) => v ^ g(h), 0) === (g(s.heaps[m.heap - 1]!) ^ x))!;
+  const left = move.rest.length === 0 ? 'nothing' : move.rest.join(' and ');
+  lines.push(`nim-sum ${x} ≠ 0: an N-position; ${game.formatMove(move)} leaves ${left} of heap ${move.heap} and the nim-sum becomes 0`);
+  return { outcome: 'N', move: game.formatMove(move), lines };
 }
 
 /** The cold positions (nim-value 0) nearest below and above n, n marked when it is one. */

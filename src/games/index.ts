@@ -7,6 +7,7 @@ import { partizan } from './partizan.ts';
 import { piles } from './piles.ts';
 import { coins } from './coins.ts';
 import { endGame } from './end-game.ts';
+import { grundy, octal } from './octal.ts';
 
 /** Every built-in game family, in display order. Ids are checked for uniqueness at load. */
 export const FAMILIES: readonly AnyFamily[] = [
@@ -16,6 +17,8 @@ export const FAMILIES: readonly AnyFamily[] = [
   eraseFamily(piles),
   eraseFamily(coins),
   eraseFamily(endGame),
+  eraseFamily(octal),
+  eraseFamily(grundy),
 ];
 
 {

@@ -3,6 +3,7 @@ import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, intSetSchema, variantId } from '../core/params.ts';
 import {
   noRepeatBestMove,
+  noRepeatMisereTable,
   noRepeatPeriod,
   noRepeatPPositions,
   noRepeatTable,
@@ -10,6 +11,7 @@ import {
 } from '../solvers/no-repeat.ts';
 import { periodicIndex } from '../solvers/period.ts';
 import { dealPile, pileRangeParam, pileJSON, pileKey, pileSize, subPile, type Pile } from './pile.ts';
+import { misereParam, misereTitle, noMoveWinner } from './misere.ts';
 import { checkUpto, parseTake, type SubtractionParams } from './subtraction.ts';
 
 /** Parameters of the no-repeat game: as `subtraction`. */
@@ -32,19 +34,20 @@ const SMALL_TABLE_PILE = 1 << 20;
 /**
  * The solver of a no-repeat variant for piles up to `maxPile`: a table to `maxPile` when that is
  * small, else the table of the eventual period (found within MAX_NO_REPEAT_PILE piles), which
- * answers any pile up to 2^63 − 1 in O(1). Undefined when neither applies.
+ * answers any pile up to 2^63 − 1 in O(1). Undefined when neither applies. `misere`: who cannot
+ * move wins (the rows of `noRepeatMisereTable`).
  */
-export function noRepeatSolver(moves: readonly number[], maxPile: Pile): Solver<NoRepeatState, number> | undefined {
+export function noRepeatSolver(moves: readonly number[], maxPile: Pile, misere = false): Solver<NoRepeatState, number> | undefined {
   let table: Uint8Array;
   let at: (n: Pile) => number;
-  const periodic = maxPile > SMALL_TABLE_PILE ? noRepeatPeriod(moves, MAX_NO_REPEAT_PILE) : null;
+  const periodic = maxPile > SMALL_TABLE_PILE ? noRepeatPeriod(moves, MAX_NO_REPEAT_PILE, misere) : null;
   if (periodic) {
     table = periodic.table;
     at = (n) => periodicIndex(periodic, periodic.upto, n);
   } else {
     if (maxPile > MAX_NO_REPEAT_PILE) return undefined;
     const max = Number(maxPile);
-    table = noRepeatTable(moves, max);
+    table = misere ? noRepeatMisereTable(moves, max) : noRepeatTable(moves, max);
     at = (n) => {
       if (typeof n !== 'number' || n > max) throw new TooLargeError(`Pile ${n} is beyond the solver's table (up to ${max})`);
       return n;
@@ -77,30 +80,32 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
       default: [1, 2, 3, 4, 5],
     },
     n: pileRangeParam(50, 200),
+    misere: misereParam,
   },
   analysis: {
-    tabulate({ moves }, upto) {
+    tabulate({ moves, misere }, upto) {
       checkUpto(upto, MAX_NO_REPEAT_PILE);
-      return { pPositions: noRepeatPPositions(noRepeatTable(moves, upto), upto) };
+      return { pPositions: noRepeatPPositions(misere ? noRepeatMisereTable(moves, upto) : noRepeatTable(moves, upto), upto) };
     },
-    period({ moves }) {
-      const p = noRepeatPeriod(moves, MAX_NO_REPEAT_PILE);
+    period({ moves, misere }) {
+      const p = noRepeatPeriod(moves, MAX_NO_REPEAT_PILE, misere === true);
       return p && { preperiod: p.preperiod, period: p.period };
     },
   },
   create(params) {
     const { moves } = params;
+    const misere = params.misere === true;
     const legal = (s: NoRepeatState): number[] => moves.filter((m) => m <= s.pile && m !== s.forbidden);
     const game: Game<NoRepeatState, number> = {
       id: variantId('no-repeat', params),
       family: 'no-repeat',
-      title: `No-repeat {${moves.join(',')}}`,
+      title: `No-repeat {${moves.join(',')}}${misereTitle(misere)}`,
       params,
       deal: (rng) => ({ pile: dealPile(params.n, rng), forbidden: null, turn: 'first' }),
       toMove: (s) => s.turn,
       moves: legal,
       play: (s, m) => ({ pile: subPile(s.pile, m), forbidden: m, turn: otherSeat(s.turn) }),
-      outcome: (s) => (legal(s).length === 0 ? { winner: otherSeat(s.turn) } : null),
+      outcome: (s) => (legal(s).length === 0 ? { winner: noMoveWinner(s.turn, misere) } : null),
       key: (s) => {
         const f = s.forbidden === null ? 0 : moves.indexOf(s.forbidden) + 1;
         return pileKey(s.pile, 2 * (moves.length + 1), f * 2 + (s.turn === 'first' ? 0 : 1));
@@ -110,7 +115,7 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
       describe: (s) =>
         `pile ${s.pile}, ${s.forbidden === null ? 'nothing' : `taking ${s.forbidden}`} forbidden, ${s.turn} to move`,
       toJSON: (s) => ({ pile: pileJSON(s.pile), forbidden: s.forbidden }),
-      solver: () => noRepeatSolver(moves, params.n.max),
+      solver: () => noRepeatSolver(moves, params.n.max, misere),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
     };

@@ -1,6 +1,7 @@
 import { MoveError, ParamError, TooLargeError, show } from '../core/errors.ts';
-import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
+import { otherSeat, type Game, type PeriodSummary, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, intSetSchema, variantId } from '../core/params.ts';
+import { misereParam, misereTitle, noMoveWinner } from './misere.ts';
 import { dealPile, pileRangeParam, pileJSON, pileKey, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
 import {
   consecutiveIsP,
@@ -16,6 +17,8 @@ import {
 export type SubtractionParams = {
   readonly moves: readonly number[];
   readonly n: PileRange;
+  /** GAMES.md 8: the player who makes the last move loses. */
+  readonly misere?: true | undefined;
 };
 
 /** A pile and the seat to move. */
@@ -80,9 +83,22 @@ export function bestTake(moves: readonly number[], pile: Pile, isWin: (n: Pile) 
   return smallest;
 }
 
-/** The solver of a subtraction set for piles up to `maxPile` (any pile once the period is known). */
-export function subtractionSolver(moves: readonly number[], maxPile: Pile): Solver<PileState, number> | undefined {
-  const isWin = subtractionWinTest(moves, maxPile);
+/**
+ * The win test under misère play (GAMES.md 8), from the normal-play one. With a = min S, piles
+ * below a have no move, so the mover wins them; and n ≥ a is won exactly when normal play wins
+ * n − a: the misère sequence is the normal one shifted up by a, since piles a..2a−1 lose in both
+ * (every take leads below a) and both obey the same recursion above. Null when the normal test is.
+ */
+export function misereWinTest(moves: readonly number[], maxPile: Pile): ((n: Pile) => boolean) | null {
+  const a = moves[0]!;
+  if (maxPile < a) return () => true;
+  const normal = subtractionWinTest(moves, subPile(maxPile, a));
+  return normal && ((n) => n < a || normal(subPile(n, a)));
+}
+
+/** The solver of a subtraction set for piles up to `maxPile` (any pile once the period is known), normal or misère play. */
+export function subtractionSolver(moves: readonly number[], maxPile: Pile, misere = false): Solver<PileState, number> | undefined {
+  const isWin = misere ? misereWinTest(moves, maxPile) : subtractionWinTest(moves, maxPile);
   if (!isWin) return undefined;
   return {
     scored: false,
@@ -90,6 +106,46 @@ export function subtractionSolver(moves: readonly number[], maxPile: Pile): Solv
     classify: (s) => (isWin(s.pile) ? 'N' : 'P'),
     bestMove: (s) => bestTake(moves, s.pile, isWin),
   };
+}
+
+/**
+ * The misère pre-period and period from the normal-play ones: the misère sequence is the normal
+ * one shifted up by a = min S after a leading run of wins, so the period is the same and the
+ * pre-period at most the normal one plus a, less where the leading wins already fit the period.
+ */
+function miserePeriod(moves: readonly number[], normal: PeriodSummary): PeriodSummary {
+  const a = moves[0]!;
+  const { period } = normal;
+  const isP = (n: number): boolean => {
+    if (n < a) return false;
+    const m = n - a;
+    if (isConsecutive(moves)) return consecutiveIsP(m, a, moves[moves.length - 1]!);
+    const k = m < normal.preperiod + period ? m : normal.preperiod + ((m - normal.preperiod) % period);
+    return normalP[k]!;
+  };
+  // The normal P-positions of one pre-period and period, enough to answer any pile.
+  const normalP = isConsecutive(moves) ? [] : pPositionFlags(moves, normal.preperiod + period);
+  let q = normal.preperiod + a;
+  while (q > 0 && isP(q - 1) === isP(q - 1 + period)) q--;
+  return { preperiod: q, period };
+}
+
+/** P-position flags of piles 0..upto−1 from a normal-play table. */
+function pPositionFlags(moves: readonly number[], upto: number): boolean[] {
+  const table = subtractionTable(moves, upto);
+  return Array.from({ length: upto }, (_, n) => !isN(table, n));
+}
+
+/** Normal-play P-positions of piles 0..upto (consecutive sets by their rule, others from the table). */
+function normalPPositions(moves: readonly number[], upto: number): number[] {
+  if (isConsecutive(moves)) {
+    const a = moves[0]!;
+    const b = moves[moves.length - 1]!;
+    const pPositions: number[] = [];
+    for (let n = 0; n <= upto; n++) if (consecutiveIsP(n, a, b)) pPositions.push(n);
+    return pPositions;
+  }
+  return pPositionsOf(subtractionTable(moves, upto), upto);
 }
 
 /** Checks the `upto` of a `tabulate` call: an integer from 0 to `max`. */
@@ -114,28 +170,27 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       default: [1, 5, 8, 10],
     },
     n: pileRangeParam(50, 200),
+    misere: misereParam,
   },
   analysis: {
-    tabulate({ moves }, upto) {
+    tabulate({ moves, misere }, upto) {
       checkUpto(upto, MAX_TABLE_PILE);
-      if (isConsecutive(moves)) {
-        const a = moves[0]!;
-        const b = moves[moves.length - 1]!;
-        const pPositions: number[] = [];
-        for (let n = 0; n <= upto; n++) if (consecutiveIsP(n, a, b)) pPositions.push(n);
-        return { pPositions };
-      }
-      return { pPositions: pPositionsOf(subtractionTable(moves, upto), upto) };
+      // Misère P-positions are the normal ones shifted up by min S (see `misereWinTest`).
+      const a = misere ? moves[0]! : 0;
+      return { pPositions: upto < a ? [] : normalPPositions(moves, upto - a).map((n) => n + a) };
     },
-    period({ moves }) {
+    period({ moves, misere }) {
       // Consecutive sets need no table: P exactly when n mod (a+b) < a, from pile 0 on.
-      if (isConsecutive(moves)) return { preperiod: 0, period: moves[0]! + moves[moves.length - 1]! };
-      const p = subtractionPeriod(moves, MAX_TABLE_PILE);
-      return p && { preperiod: p.preperiod, period: p.period };
+      const p: PeriodSummary | null = isConsecutive(moves)
+        ? { preperiod: 0, period: moves[0]! + moves[moves.length - 1]! }
+        : subtractionPeriod(moves, MAX_TABLE_PILE);
+      if (!p) return null;
+      return misere ? miserePeriod(moves, p) : { preperiod: p.preperiod, period: p.period };
     },
   },
   create(params) {
     const { moves } = params;
+    const misere = params.misere === true;
     // The legal takes at a pile are the takes up to it: a prefix of the sorted set. The prefixes are
     // built once per variant and frozen (moves lists are read-only, see `Game.moves`), so asking for
     // the moves allocates nothing, and every pile at least the largest take shares one list.
@@ -151,19 +206,19 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
     const game: Game<PileState, number> = {
       id: variantId('subtraction', params),
       family: 'subtraction',
-      title: `Subtraction {${moves.join(',')}}`,
+      title: `Subtraction {${moves.join(',')}}${misereTitle(misere)}`,
       params,
       deal: (rng) => ({ pile: dealPile(params.n, rng), turn: 'first' }),
       toMove: (s) => s.turn,
       moves: (s) => legalAt(s.pile),
       play: (s, m) => ({ pile: subPile(s.pile, m), turn: otherSeat(s.turn) }),
-      outcome: (s) => (s.pile < moves[0]! ? { winner: otherSeat(s.turn) } : null),
+      outcome: (s) => (s.pile < moves[0]! ? { winner: noMoveWinner(s.turn, misere) } : null),
       key: (s) => pileKey(s.pile, 2, s.turn === 'first' ? 0 : 1),
       formatMove: (m) => String(m),
       parseMove: (text, s) => parseTake(text, game.moves(s)),
       describe: (s) => `pile ${s.pile}, ${s.turn} to move`,
       toJSON: (s) => ({ pile: pileJSON(s.pile) }),
-      solver: () => subtractionSolver(moves, params.n.max),
+      solver: () => subtractionSolver(moves, params.n.max, misere),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
     };

@@ -10,6 +10,12 @@ import { zeroedBytes } from './small-tables.ts';
 export const LOST = 0;
 /** Row code: the player to move wins whatever amount is forbidden. */
 export const WON = 1;
+/**
+ * Row codes ONLY_IF + i (misère tables only): the player to move wins exactly when take s_i is
+ * forbidden. Under misère, a pile where s_i is the only take that fits is won when s_i is forbidden
+ * (no move: the opponent made the last one) and, when s_i is allowed, only if taking it wins.
+ */
+export const ONLY_IF = 128;
 
 /**
  * The win/lose table over (pile, forbidden amount) for piles 0..upto, nothing forbidden included.
@@ -176,7 +182,39 @@ export function noRepeatWins(
   if (c === undefined) throw new RangeError(`Pile ${pile} is beyond the table (up to ${table.length - 1})`);
   if (c === LOST) return false;
   if (c === WON) return true;
+  if (c >= ONLY_IF) return moves[c - ONLY_IF] === forbidden;
   return moves[c - 2] !== forbidden;
+}
+
+/**
+ * The rows of the misère no-repeat game (GAMES.md 8: who cannot move wins) for piles 0..upto, in
+ * the codes of `noRepeatTable` plus ONLY_IF + i. Row n from the fitting takes s_i ≤ n and the
+ * winning ones (those whose child (n − s_i, s_i forbidden) is lost): none fit → WON; one fits →
+ * WON when it wins, else won only if it is forbidden; several fit → by the count of winning takes,
+ * as in normal play. A plain scalar pass: misère tables are not on any hot path.
+ */
+export function noRepeatMisereTable(moves: readonly number[], upto: number): Uint8Array {
+  if (moves.length > ONLY_IF - 2) throw new RangeError(`Expected at most ${ONLY_IF - 2} takes, got ${moves.length}`);
+  const code = zeroedBytes(upto + 1);
+  const count = moves.length;
+  for (let n = 0; n <= upto; n++) {
+    let fit = 0;
+    let wins = 0;
+    let winner = 0;
+    for (let i = 0; i < count; i++) {
+      const p = n - moves[i]!;
+      if (p < 0) break;
+      fit++;
+      if (!noRepeatWins(code, moves, p, moves[i]!)) {
+        wins++;
+        winner = i;
+      }
+    }
+    if (fit === 0) code[n] = WON;
+    else if (fit === 1) code[n] = wins === 1 ? WON : ONLY_IF;
+    else code[n] = wins === 0 ? LOST : wins === 1 ? winner + 2 : WON;
+  }
+  return code;
 }
 
 /**
@@ -221,12 +259,22 @@ export interface NoRepeatPeriodicity extends Period {
  * (null when that is not enough). The state window is the last max S rows: a row records the
  * outcome for every forbidden amount, so row n ≥ max S is a function of the window before it.
  *
+ * `misere`: the rows of `noRepeatMisereTable` instead.
+ *
  * A table shorter than half the ring (every seed set's first table) is searched in the ring
  * itself, and only the rows of the pre-period and one period are kept (all any pile needs):
  * measured over the seed sets' detections, 4% faster than copying the whole table out first.
  */
-export function noRepeatPeriod(moves: readonly number[], limit = 1 << 25): NoRepeatPeriodicity | null {
+export function noRepeatPeriod(moves: readonly number[], limit = 1 << 25, misere = false): NoRepeatPeriodicity | null {
   const m = moves[moves.length - 1]!;
+  if (misere) {
+    for (let upto = Math.min(firstTableUpto(m), limit); ; upto = Math.min(upto * 2, limit)) {
+      const table = noRepeatMisereTable(moves, upto);
+      const found = byteWindowPeriod(table, upto - m + 1, m);
+      if (found) return { preperiod: found.preperiod, period: found.period, table, upto };
+      if (upto >= limit) return null;
+    }
+  }
   // The growing-table loop is written out in each period finder on purpose: one shared driver taking
   // a closure measured 5% slower over the seed detections (docs/ANALYSIS.md, "Kernel measurements").
   for (let upto = Math.min(firstTableUpto(m), limit); ; upto = Math.min(upto * 2, limit)) {

@@ -150,9 +150,13 @@ export function viewFromJson(game: AnyGame, json: unknown, prevJson: unknown, to
         takes: nums(side === 'Left' ? params['left'] : params['right']),
       };
     }
+    case 'octal':
+    case 'grundy':
     case 'piles': {
-      const piles = nums(j['piles']);
-      const before = p ? nums(p['piles']) : [];
+      // Octal and Grundy heaps are drawn as piles; a split changes the count, and then no pile is marked.
+      const key = game.family === 'piles' ? 'piles' : 'heaps';
+      const piles = nums(j[key]);
+      const before = p ? nums(p[key]) : [];
       // The last move is the one pile that shrank between the two positions.
       const changed = before.length === piles.length ? piles.findIndex((x, i) => x !== before[i]) : -1;
       const rule = params['rule'];
@@ -160,7 +164,8 @@ export function viewFromJson(game: AnyGame, json: unknown, prevJson: unknown, to
         kind: 'piles',
         piles,
         last: changed >= 0 ? { pile: changed, amount: before[changed]! - piles[changed]! } : null,
-        rule: Array.isArray(rule) ? `takes {${rule.join(',')}}` : rule === 'squares' ? 'squares' : 'nim (any number)',
+        rule:
+          game.family !== 'piles' ? game.title : Array.isArray(rule) ? `takes {${rule.join(',')}}` : rule === 'squares' ? 'squares' : 'nim (any number)',
         toMove,
       };
     }

@@ -132,6 +132,8 @@ describe('play loop', () => {
     r.stdin.write('13');
     await settle();
     r.stdin.write(ENTER);
+    await until(r.lastFrame, 'misere: misère play');
+    r.stdin.write(ENTER); // false: normal play
     await until(r.lastFrame, 'Which bot do you play?');
     r.stdin.write(ENTER);
     await until(r.lastFrame, 'Who moves first?');

@@ -9,6 +9,7 @@ import { nimValueCurve, outcomeStrip } from '../../tui/analysis-plots.ts';
 import { io } from '../io.ts';
 import { buildCoinTable } from '../coin-table.ts';
 import { coldCountReport, parseColdBound } from './analyze-squares.ts';
+import { octalPeriodReport, parsePeriodLimit } from './analyze-octal.ts';
 
 type Args = { family: string; upto?: string; seed: string; move?: string; json: boolean; period: boolean; explain?: boolean; [param: string]: unknown };
 
@@ -73,6 +74,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
       .option('workers', { type: 'string', describe: 'coins --build-table: worker threads (default 2)' })
       .option('count-cold', { type: 'string', describe: 'piles --rule squares: count the cold positions up to N (N ≤ 2^30), beside Eppstein\'s fit' })
       .option('plot', { type: 'boolean', describe: 'with --upto: the outcome of each start pile as a strip, or the nim-value curve; with --count-cold: a log–log chart of c_n' })
+      .option('period-limit', { type: 'string', describe: 'octal, grundy --period: the largest nim-value table to search (default 2^24 heaps)' })
       .option('period', {
         type: 'boolean',
         default: false,
@@ -181,11 +183,15 @@ export const analyzeCommand: CommandModule<object, Args> = {
         text.push('why:', ...(why ? why.lines.map((l) => `  ${l}`) : ['  the game is over']));
       }
     }
-    if (args.period) {
+    if (args.period && (family.id === 'octal' || family.id === 'grundy')) {
+      const report = octalPeriodReport(game, parsePeriodLimit(args['period-limit']));
+      Object.assign(doc, report.doc);
+      text.push(...report.text);
+    } else if (args.period) {
       const found = findPeriod(game);
       if (found === undefined) {
         throw new UsageError(
-          `\`--period\` is not available for ${game.id}; it applies to subtraction, no-repeat, partizan and piles with a finite rule`,
+          `\`--period\` is not available for ${game.id}; it applies to subtraction, no-repeat, partizan, piles with a finite rule and octal`,
         );
       }
       doc.period = found && { preperiod: found.preperiod, period: found.period };

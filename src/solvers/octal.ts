@@ -1,0 +1,578 @@
+/**
+ * Exact analysis of take-and-break games (GAMES.md 7): octal codes d0.d1d2… and Grundy's game.
+ *
+ * The nim-value of a heap is the mex over its options, and an option that splits the rest of a heap
+ * into a and b is worth G(a) ⊕ G(b). Computed by definition that is Θ(n) work per heap, Θ(n²) for
+ * a table. Record computations use the sparse space phenomenon instead (Winning Ways ch. 4, "Sparse
+ * space spells speed"; Flammenkamp's tables): for a game-specific mask m, call a heap n *rare* when
+ * parity(G(n) & m) = 0 (the "range" kind) or parity(G(n) & m) = (n − t) & 1 (the "domain" kind, t
+ * the take of the split), and *common* otherwise. By parity alone, G(a) ⊕ G(b) for two common
+ * parts is never a value of the common class of n, so:
+ *
+ * 1. the common-class values hit by the options of n come only from options with a rare part (or
+ *    none split): marked from the list of rare heaps, |rare| work per split digit;
+ * 2. the smallest unmarked common-class value c bounds G(n) from above;
+ * 3. each smaller rare-class value is hit, or not, by some pair of common parts: the pairs are
+ *    scanned until every such value is found (a few dozen pairs where rare heaps die out, about
+ *    three thousand in Grundy's game and Officers); a value left over is G(n), and n is a new rare
+ *    heap (its scan was the one full scan).
+ *
+ * This is exact for any mask (the parity argument holds for every m); the mask only decides the
+ * speed. It is chosen from a short table computed by definition: the mask (and kind) under which the
+ * fewest heaps of that table's last three quarters are rare. Rare heaps die out in the games that
+ * become periodic, and stay about 1,300 in Grundy's game (Flammenkamp lists 1,287 to far beyond
+ * 2^30), so a heap costs O(|rare| + the scan) instead of O(n).
+ *
+ * Periods are proven by the Guy–Smith theorem: if G(n + p) = G(n) for n0 ≤ n < 2·n0 + p + t (t the
+ * largest take), then G has period p from n0 on, for ever (`certifyPeriod`).
+ */
+
+/**
+ * A take-and-break rule. `octal`: `digits[k − 1]` is the octal digit d_k (bit 1: a heap of exactly
+ * k may be taken whole; bit 2: k may be taken leaving one non-empty heap; bit 4: k may be taken
+ * leaving two non-empty heaps), and `splitFree` (a leading `4.`) lets a heap be split in two
+ * without taking. `grundy`: Grundy's game, a heap is split into two unequal non-empty heaps.
+ */
+export type TakeBreakRule =
+  | { readonly kind: 'octal'; readonly splitFree: boolean; readonly digits: readonly number[] }
+  | { readonly kind: 'grundy' };
+
+/** The moves of a rule as lists of takes, ascending, for the kernels. */
+export interface RuleMoves {
+  /** k: a heap of exactly k tokens may be taken whole. */
+  readonly takeAll: Int32Array;
+  /** k: k tokens may be taken from a larger heap, leaving one heap. */
+  readonly leaveOne: Int32Array;
+  /** k: k tokens (0 for a split without taking) may be taken, the rest split into two non-empty heaps. */
+  readonly split: Int32Array;
+  /** The two heaps of a split must differ (Grundy's game). */
+  readonly unequal: boolean;
+  /** The largest take (t of the Guy–Smith theorem; 0 for Grundy's game). */
+  readonly maxTake: number;
+}
+
+/** Most digits after the point in an octal code. */
+export const MAX_CODE_DIGITS = 32;
+
+/** Largest nim-value the tables hold (values are stored in 16 bits). */
+export const MAX_NIM_VALUE = 0xffff;
+
+/** Named codes: Kayles, Dawson's Kayles, Dawson's chess, Officers. */
+export const OCTAL_PRESETS: Readonly<Record<string, string>> = {
+  kayles: '0.77',
+  dawson: '0.07',
+  'dawsons-kayles': '0.07',
+  'dawsons-chess': '0.137',
+  officers: '0.6',
+};
+
+/**
+ * Parses an octal code (`0.77`, `.07`, `4.07`, or a preset name) into its rule, or returns a
+ * sentence saying what is wrong. Trailing zero digits are dropped (0.70 is 0.7); a code must allow
+ * some move.
+ */
+export function parseOctalCode(text: string): TakeBreakRule | string {
+  const t = text.trim().toLowerCase();
+  const named = OCTAL_PRESETS[t];
+  const m = /^([04]?)\.([0-7]*)$/.exec(named ?? t);
+  if (!m) return 'an octal code such as 0.77 (digits 0–7 after the point, before it 0 or 4) or a preset name';
+  const digits = [...m[2]!].map(Number);
+  while (digits.length > 0 && digits[digits.length - 1] === 0) digits.pop();
+  if (digits.length > MAX_CODE_DIGITS) return `an octal code with at most ${MAX_CODE_DIGITS} digits after the point`;
+  const splitFree = m[1] === '4';
+  if (!splitFree && digits.length === 0) return 'an octal code that allows some move (a non-zero digit)';
+  return { kind: 'octal', splitFree, digits };
+}
+
+/** The canonical text of a rule: `0.77`, `4.07`, or `grundy`. */
+export function ruleText(rule: TakeBreakRule): string {
+  return rule.kind === 'grundy' ? 'grundy' : `${rule.splitFree ? '4' : '0'}.${rule.digits.join('')}`;
+}
+
+/** The moves of a rule as take lists (see `RuleMoves`). */
+export function ruleMoves(rule: TakeBreakRule): RuleMoves {
+  if (rule.kind === 'grundy') {
+    return { takeAll: new Int32Array(0), leaveOne: new Int32Array(0), split: Int32Array.of(0), unequal: true, maxTake: 0 };
+  }
+  const takeAll: number[] = [];
+  const leaveOne: number[] = [];
+  const split: number[] = rule.splitFree ? [0] : [];
+  rule.digits.forEach((d, i) => {
+    const k = i + 1;
+    if (d & 1) takeAll.push(k);
+    if (d & 2) leaveOne.push(k);
+    if (d & 4) split.push(k);
+  });
+  return {
+    takeAll: Int32Array.from(takeAll),
+    leaveOne: Int32Array.from(leaveOne),
+    split: Int32Array.from(split),
+    unequal: false,
+    maxTake: rule.digits.length,
+  };
+}
+
+/** What remains after one move on one heap: no heap, one heap, or two (a ≤ b). */
+export interface HeapOption {
+  readonly take: number;
+  readonly rest: readonly number[];
+}
+
+/**
+ * Every move on one heap of `n`, by increasing take; for one take, taking it whole or leaving one
+ * heap first, then the splits by increasing smaller part. The order of the game's move list.
+ */
+export function heapOptions(moves: RuleMoves, n: number): HeapOption[] {
+  const out: HeapOption[] = [];
+  const takes = new Set<number>([...moves.takeAll, ...moves.leaveOne, ...moves.split]);
+  for (const k of [...takes].sort((a, b) => a - b)) {
+    if (k > n) break;
+    if (k === n && moves.takeAll.includes(k)) out.push({ take: k, rest: [] });
+    if (k < n && moves.leaveOne.includes(k)) out.push({ take: k, rest: [n - k] });
+    if (moves.split.includes(k)) {
+      const m = n - k;
+      for (let a = 1; 2 * a <= m; a++) if (!(moves.unequal && 2 * a === m)) out.push({ take: k, rest: [a, m - a] });
+    }
+  }
+  return out;
+}
+
+/** Marks of the kernels: marks[v] === stamp when value v is an option of the heap being decided. */
+const marks = new Int32Array(MAX_NIM_VALUE + 2);
+
+/**
+ * The sparse kernel's pending values: pending[v] === stamp while v is a rare-class value below c
+ * that no option has hit yet. Its own array, so the pair scan tests one load per pair.
+ */
+const pendingAt = new Int32Array(MAX_NIM_VALUE + 2);
+
+/**
+ * Clears `marks` for a new table: stamps are heap numbers, unique within one call but not across
+ * calls (a stale stamp n of an earlier table would read as an option of this table's heap n).
+ */
+function clearMarks(): void {
+  marks.fill(0);
+  pendingAt.fill(0);
+}
+
+/** Throws when a mex passes the 16-bit tables. */
+function tooLarge(n: number): never {
+  throw new RangeError(`Nim-value of heap ${n} exceeds ${MAX_NIM_VALUE}, the largest the tables hold`);
+}
+
+/**
+ * Nim-values of heaps from..upto by definition (every option, Θ(n) per heap), into `g` whose
+ * entries below `from` are filled. Stamps are −n, apart from the sparse kernel's +n.
+ */
+function fillByDefinition(g: Uint16Array, moves: RuleMoves, from: number, upto: number): void {
+  const { takeAll, leaveOne, split, unequal } = moves;
+  for (let n = from; n <= upto; n++) {
+    const stamp = -n;
+    for (let i = 0; i < takeAll.length; i++) if (takeAll[i] === n) marks[0] = stamp;
+    for (let i = 0; i < leaveOne.length; i++) {
+      const k = leaveOne[i]!;
+      if (k >= n) break;
+      marks[g[n - k]!] = stamp;
+    }
+    for (let s = 0; s < split.length; s++) {
+      const m = n - split[s]!;
+      const half = unequal ? (m - 1) >> 1 : m >> 1;
+      for (let a = 1; a <= half; a++) marks[g[a]! ^ g[m - a]!] = stamp;
+    }
+    let v = 0;
+    while (marks[v] === stamp) v++;
+    if (v > MAX_NIM_VALUE) tooLarge(n);
+    g[n] = v;
+  }
+}
+
+/** Nim-values of heaps 0..upto by definition: Θ(upto²) for games that split (the reference for tests and small tables). */
+export function nimValuesByDefinition(rule: TakeBreakRule, upto: number): Uint16Array {
+  checkUpto(upto);
+  const g = new Uint16Array(upto + 1);
+  clearMarks();
+  fillByDefinition(g, ruleMoves(rule), 1, upto);
+  return g;
+}
+
+/** The sparse space a table was computed with. */
+export interface SparseSpace {
+  /** The mask m (16 bits: the values' width). */
+  readonly mask: number;
+  /** `range`: rare when parity(G(n) & m) = 0; `domain`: rare when it equals (n − t) & 1. */
+  readonly kind: 'range' | 'domain';
+}
+
+/** A nim-value table with how the sparse space computed it. */
+export interface NimTable {
+  /** G(0..upto). */
+  readonly values: Uint16Array;
+  readonly upto: number;
+  /** Null when the table was computed by definition (short tables, games that never split). */
+  readonly space: SparseSpace | null;
+  /** The rare heaps (1..upto) under that space, ascending. */
+  readonly rare: Int32Array;
+  /** Heaps whose pair scan ran to the end (they are rare: their value was not hit by two common parts). */
+  readonly fullScans: number;
+  /** Pairs of common parts read by the scans in all. */
+  readonly scanPairs: number;
+}
+
+/** Heaps computed by definition before the sparse space is chosen from them. */
+export const PROBE_HEAPS = 2048;
+
+/** Largest table a call computes (values are 2 bytes each: 4 GB at this size). */
+export const MAX_TABLE_HEAPS = 2 ** 31 - 2;
+
+function checkUpto(upto: number): void {
+  if (!Number.isInteger(upto) || upto < 0 || upto > MAX_TABLE_HEAPS) {
+    throw new RangeError(`Expected upto to be an integer in 0..${MAX_TABLE_HEAPS}, got ${upto}`);
+  }
+}
+
+/** parity(x) for a 16-bit x. */
+function parity16(x: number): number {
+  x ^= x >>> 8;
+  x ^= x >>> 4;
+  x ^= x >>> 2;
+  x ^= x >>> 1;
+  return x & 1;
+}
+
+/** True when a domain-kind space applies: every split take has the same parity (the parity argument needs one n − t class). */
+function domainApplies(moves: RuleMoves): boolean {
+  const s = moves.split;
+  for (let i = 1; i < s.length; i++) if (((s[i]! ^ s[0]!) & 1) !== 0) return false;
+  return s.length > 0;
+}
+
+/**
+ * The sparse space under which the fewest heaps in (probe/4, probe] of a table are rare: every mask
+ * over the probe's value bits (the bits above set, as Flammenkamp's bitstrings are), both kinds
+ * where the domain kind applies. Ties go to the smaller mask, range before domain.
+ */
+export function chooseSparseSpace(g: Uint16Array, probe: number, moves: RuleMoves): SparseSpace {
+  let max = 1;
+  for (let n = 0; n <= probe; n++) if (g[n]! > max) max = g[n]!;
+  const bits = Math.min(12, 32 - Math.clz32(max));
+  const high = (0xffff << bits) & 0xffff;
+  const t0 = moves.split[0] ?? 0;
+  const kinds: ('range' | 'domain')[] = domainApplies(moves) ? ['range', 'domain'] : ['range'];
+  let best: SparseSpace = { mask: 0xffff, kind: 'range' };
+  let bestCount = Infinity;
+  for (let low = 1; low < 1 << bits; low++) {
+    const mask = low | high;
+    for (const kind of kinds) {
+      let count = 0;
+      for (let n = (probe >> 2) + 1; n <= probe; n++) {
+        const d = kind === 'domain' ? (n - t0) & 1 : 0;
+        if ((parity16(g[n]! & mask) ^ d) === 0) count++;
+      }
+      if (count < bestCount) [best, bestCount] = [{ mask, kind }, count];
+    }
+  }
+  return best;
+}
+
+/**
+ * Most rare heaps the sparse kernel keeps. Past this many, marking from the rare list costs as much
+ * as reading every option, so the rest of the table is filled by definition instead.
+ */
+export const MAX_RARE_HEAPS = 1 << 20;
+
+/**
+ * The rare heaps of the table being filled and their values, and the parity of each value under
+ * its mask: shared by every call (the kernel is synchronous, so calls never overlap). Module-level
+ * constants on purpose, as the sieves of grundy.ts: TurboFan folds a constant typed array's
+ * address and length into the loops, where a parameter array costs a map check and field loads
+ * per access. Allocated zeroed: only the pages a table's rare heaps reach are ever committed.
+ */
+const RARE_HEAPS = new Int32Array(MAX_RARE_HEAPS);
+const RARE_VALUES = new Int32Array(MAX_RARE_HEAPS);
+const PARITY = new Uint8Array(MAX_NIM_VALUE + 1);
+
+/** The sparse kernel's rare count (in and out) and counters. */
+interface KernelState {
+  rareCount: number;
+  fullScans: number;
+  scanPairs: number;
+}
+
+/**
+ * Nim-values of heaps 0..upto (GAMES.md 7), by the sparse space method past the first
+ * `PROBE_HEAPS` heaps (see the module comment); exact for every rule. `space` forces a sparse space
+ * instead of choosing one (benches and tests; a domain space only where every split take has the
+ * same parity, else RangeError); `into` is a table of at least upto + 1 entries to
+ * fill instead of a new one.
+ */
+export function octalNimTable(rule: TakeBreakRule, upto: number, options: { space?: SparseSpace; into?: Uint16Array } = {}): NimTable {
+  checkUpto(upto);
+  const moves = ruleMoves(rule);
+  const g = options.into ?? new Uint16Array(upto + 1);
+  if (g.length < upto + 1) throw new RangeError(`Expected a table of at least ${upto + 1} entries, got ${g.length}`);
+  g[0] = 0;
+  clearMarks();
+  const probe = Math.min(upto, PROBE_HEAPS);
+  // Without splits every option is one table read: the definition is already O(takes) per heap.
+  fillByDefinition(g, moves, 1, moves.split.length === 0 ? upto : probe);
+  if (moves.split.length === 0 || upto === probe) {
+    return { values: g, upto, space: null, rare: new Int32Array(0), fullScans: 0, scanPairs: 0 };
+  }
+  const space = options.space ?? chooseSparseSpace(g, probe, moves);
+  if (space.kind === 'domain' && !domainApplies(moves)) {
+    throw new RangeError(`A domain sparse space needs every split take of the same parity; ${ruleText(rule)} has splits after taking ${moves.split.join(', ')}`);
+  }
+  for (let v = 0; v <= MAX_NIM_VALUE; v++) PARITY[v] = parity16(v & space.mask);
+  const domain = space.kind === 'domain' ? 1 : 0;
+  const t0 = moves.split[0]!;
+  let count = 0;
+  for (let n = 1; n <= probe; n++) {
+    if ((PARITY[g[n]!]! ^ (domain & (n - t0))) === 0) {
+      RARE_HEAPS[count] = n;
+      RARE_VALUES[count] = g[n]!;
+      count++;
+    }
+  }
+  const stats: KernelState = { rareCount: count, fullScans: 0, scanPairs: 0 };
+  const stop = sparseFill(g, moves, domain, t0, stats, probe + 1, upto);
+  // Too many rare heaps for the space to help: the rest by definition.
+  if (stop <= upto) fillByDefinition(g, moves, stop, upto);
+  return { values: g, upto, space, rare: RARE_HEAPS.slice(0, stats.rareCount), fullScans: stats.fullScans, scanPairs: stats.scanPairs };
+}
+
+/**
+ * The sparse kernel over heaps from..upto: marks the options with a rare part, finds the smallest
+ * unmarked common-class value c, then scans pairs of parts until every unmarked value below c is
+ * hit (or the pairs run out: the least one left is G(n), and n is rare). Returns the heap after
+ * the last one filled: upto + 1, or earlier once MAX_RARE_HEAPS rare heaps are listed. A function
+ * of its own, entered once, so TurboFan compiles the whole loop with its feedback.
+ */
+function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number, state: KernelState, from: number, upto: number): number {
+  const { takeAll, leaveOne, split, unequal } = moves;
+  const nAll = takeAll.length;
+  const nOne = leaveOne.length;
+  const nSplit = split.length;
+  const same = unequal ? 1 : 0;
+  const rareHeaps = RARE_HEAPS;
+  const rareValues = RARE_VALUES;
+  const par = PARITY;
+  let count = state.rareCount;
+  let fullScans = 0;
+  let scanPairs = 0;
+  for (let n = from; n <= upto; n = (n + 1) | 0) {
+    const stamp = n;
+    for (let i = 0; i < nAll; i++) if (takeAll[i] === n) marks[0] = stamp;
+    for (let i = 0; i < nOne; i++) {
+      const k = leaveOne[i]!;
+      if (k >= n) break;
+      marks[g[n - k]!] = stamp;
+    }
+    for (let s = 0; s < nSplit; s++) {
+      const m = (n - split[s]!) | 0;
+      // The rare heaps below m: all of them once m passes the last (the usual case, no test per heap).
+      let end = count;
+      if (count > 0 && rareHeaps[count - 1]! >= m) {
+        end = 0;
+        while (rareHeaps[end]! < m) end = (end + 1) | 0;
+      }
+      if (same === 1) {
+        for (let i = 0; i < end; i = (i + 1) | 0) {
+          const r = rareHeaps[i]!;
+          const b = (m - r) | 0;
+          if (b !== r) marks[rareValues[i]! ^ g[b]!] = stamp;
+        }
+      } else {
+        for (let i = 0; i < end; i = (i + 1) | 0) marks[rareValues[i]! ^ g[(m - rareHeaps[i]!) | 0]!] = stamp;
+      }
+    }
+    // Common class of n: parity(v & mask) = cp. Values below c of the other class are pending.
+    const cp = 1 ^ (domain & (n - t0));
+    let v = 0;
+    let pending = 0;
+    let first = -1;
+    for (;;) {
+      if (marks[v] !== stamp) {
+        if (par[v] === cp) break;
+        if (pending === 0) first = v;
+        pendingAt[v] = stamp;
+        pending++;
+      }
+      v++;
+      if (v > MAX_NIM_VALUE) tooLarge(n);
+    }
+    const c = v;
+    let value = c;
+    if (pending > 0) {
+      for (let s = 0; s < nSplit && pending > 0; s++) {
+        const m = (n - split[s]!) | 0;
+        const half = (m - same) >> 1;
+        const a = scanPairsFor(g, m, half, stamp, pending);
+        if (a > 0) {
+          scanPairs += a;
+          pending = 0;
+        } else {
+          scanPairs += half;
+          pending = -a;
+        }
+      }
+      if (pending > 0) {
+        fullScans++;
+        for (let u = first; u < c; u++) {
+          if (pendingAt[u] === stamp) {
+            value = u;
+            break;
+          }
+        }
+      }
+    }
+    g[n] = value;
+    if (par[value] !== cp) {
+      if (count === MAX_RARE_HEAPS) {
+        state.rareCount = count;
+        state.fullScans += fullScans;
+        state.scanPairs += scanPairs;
+        return n + 1;
+      }
+      rareHeaps[count] = n;
+      rareValues[count] = value;
+      count++;
+    }
+  }
+  state.rareCount = count;
+  state.fullScans += fullScans;
+  state.scanPairs += scanPairs;
+  return upto + 1;
+}
+
+/**
+ * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
+ * last of `pending` values was cleared, or −(values still pending) when the pairs ran out. Its own
+ * small function, so that TurboFan gives the hottest loop of the kernel registers of its own.
+ */
+function scanPairsFor(g: Uint16Array, m: number, half: number, stamp: number, pending: number): number {
+  const pend = pendingAt;
+  let left = pending | 0;
+  // Two pairs a trip: the four loads are independent, and the loop's own checks run half as often.
+  let a = 1;
+  let b = (m - 1) | 0;
+  for (; a < half; a = (a + 2) | 0, b = (b - 2) | 0) {
+    const x0 = g[a]! ^ g[b]!;
+    const x1 = g[(a + 1) | 0]! ^ g[(b - 1) | 0]!;
+    if (pend[x0] === stamp) {
+      pend[x0] = 0;
+      left = (left - 1) | 0;
+      if (left === 0) return a;
+    }
+    if (pend[x1] === stamp) {
+      pend[x1] = 0;
+      left = (left - 1) | 0;
+      if (left === 0) return (a + 1) | 0;
+    }
+  }
+  if (a === half) {
+    const x = g[a]! ^ g[b]!;
+    if (pend[x] === stamp) {
+      pend[x] = 0;
+      left = (left - 1) | 0;
+      if (left === 0) return a;
+    }
+  }
+  return -left;
+}
+
+/** A period proven by the Guy–Smith theorem. */
+export interface ProvenPeriod {
+  /** The least p with G(n + p) = G(n) for every n ≥ preperiod. */
+  readonly period: number;
+  /** The first heap of the periodic part: the last exception + 1 (0 when there is none). */
+  readonly preperiod: number;
+  /** The largest n with G(n) ≠ G(n + period), or −1 when there is none. */
+  readonly lastException: number;
+  /** The table's last heap: the theorem needed 2·preperiod + 2·period + t − 1 ≤ checkedTo. */
+  readonly checkedTo: number;
+}
+
+/** The smallest period of g[from..to] (prefix function of the reversed window), or 0 for an empty window. */
+function windowPeriod(g: Uint16Array, from: number, to: number): number {
+  const len = to - from + 1;
+  if (len <= 0) return 0;
+  // Reversed, so the window's end (the part surely periodic) anchors the comparison.
+  const at = (i: number): number => g[to - i]!;
+  const pi = new Int32Array(len);
+  for (let i = 1; i < len; i++) {
+    let k = pi[i - 1]!;
+    const x = at(i);
+    while (k > 0 && at(k) !== x) k = pi[k - 1]!;
+    if (at(k) === x) k++;
+    pi[i] = k;
+  }
+  return len - pi[len - 1]!;
+}
+
+/** The last n ≤ upto − p with g[n] ≠ g[n + p], or −1 when there is none. */
+function lastException(g: Uint16Array, upto: number, p: number): number {
+  let e = upto - p;
+  while (e >= 0 && g[e] === g[e + p]) e--;
+  return e;
+}
+
+/** Whether the Guy–Smith theorem proves period p from e + 1 with a table to `upto`: 2(e + 1) + 2p + t − 1 ≤ upto. */
+function guySmithHolds(e: number, p: number, maxTake: number, upto: number): boolean {
+  return 2 * (e + 1) + 2 * p + maxTake - 1 <= upto;
+}
+
+/**
+ * The candidate period of a table of G(0..upto) before any proof: the least period of the table's
+ * second half (null unless it fits there twice) and its last exception in the whole table. What
+ * `certifyPeriod` then checks against the Guy–Smith bound; benches print it when the table falls short.
+ */
+export function periodCandidate(g: Uint16Array, upto: number): { period: number; lastException: number } | null {
+  const w = Math.floor((upto + 1) / 2);
+  if (w < 2) return null;
+  const p = windowPeriod(g, upto - w + 1, upto);
+  if (2 * p > w) return null;
+  return { period: p, lastException: lastException(g, upto, p) };
+}
+
+/**
+ * The period of an octal game's nim-values proven from a table of G(0..upto) (see `ProvenPeriod`),
+ * or null when the table is too short to prove one. The candidate p is the least period of the
+ * table's second half (it must fit there twice); its last exception e is found by comparing the
+ * whole table, and the Guy–Smith theorem then needs the table to reach 2(e + 1) + 2p + t − 1. A
+ * proper divisor of p that the theorem proves as well is the period instead (the half may begin
+ * before the least period's own preperiod). Not for Grundy's game: its splits must be unequal, and
+ * the theorem's proof pairs the option (n/2, n/2 + p) of n + p with (n/2, n/2), not a move there.
+ */
+export function certifyPeriod(g: Uint16Array, upto: number, maxTake: number): ProvenPeriod | null {
+  const candidate = periodCandidate(g, upto);
+  if (!candidate) return null;
+  const { period: p, lastException: e } = candidate;
+  if (!guySmithHolds(e, p, maxTake, upto)) return null;
+  for (let d = 1; d < p; d++) {
+    if (p % d !== 0) continue;
+    const ed = lastException(g, upto, d);
+    if (guySmithHolds(ed, d, maxTake, upto)) return { period: d, preperiod: ed + 1, lastException: ed, checkedTo: upto };
+  }
+  return { period: p, preperiod: e + 1, lastException: e, checkedTo: upto };
+}
+
+/** What `findOctalPeriod` returns: the proven period, or how far it looked. */
+export interface PeriodSearch {
+  readonly proven: ProvenPeriod | null;
+  /** The last table computed (to `table.upto`). */
+  readonly table: NimTable;
+}
+
+/**
+ * Computes tables of 2^12, 2^13, … heaps (at most `limit`) until `certifyPeriod` proves a period.
+ * Grundy's game has no such theorem: its table to `limit` is returned with `proven` null.
+ */
+export function findOctalPeriod(rule: TakeBreakRule, limit: number): PeriodSearch {
+  checkUpto(limit);
+  const t = ruleMoves(rule).maxTake;
+  for (let upto = Math.min(4096, limit); ; upto = Math.min(upto * 2, limit)) {
+    const table = octalNimTable(rule, upto);
+    const proven = rule.kind === 'grundy' ? null : certifyPeriod(table.values, upto, t);
+    if (proven || upto >= limit) return { proven, table };
+  }
+}
