@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../src/arena/events.ts';
 import { fileURLToPath } from 'node:url';
-import { GUARD_FILES, LogChain, readLogKey, scanLog } from '../../src/arena/results-guard.ts';
+import { GUARD_FILES, LogChain, readLogKey, scanLog } from '../../src/arena/results/index.ts';
 import { UsageError } from '../../src/core/errors.ts';
 import { comparableLog, runSpec, tempDir, timeless } from './helpers.ts';
 

@@ -10,8 +10,9 @@ import { createRng } from '../../src/core/rng.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import type { FaultKind } from '../../src/hosting/index.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
-import { fitRatings } from '../../src/arena/ratings.ts';
-import { judgeGame, type Standings, type StandingsTable } from '../../src/arena/standings.ts';
+import { fitRatings } from '../../src/arena/fold/ratings.ts';
+import { judgeGame } from '../../src/arena/fold/accuracy.ts';
+import type { Standings, StandingsTable } from '../../src/arena/fold/standings.ts';
 import { readLog, runSpec } from './helpers.ts';
 
 const SPEC = {

@@ -14,9 +14,9 @@
  */
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { mirrorStoreFolder, runSnapshot, storeLocation, type BotDataSettings, type StoreSnapshot } from '../platform/bot-store.ts';
-import type { StoreBackend, StoreReply, StoreRequest } from '../platform/store-bridge.ts';
-import { contentHash, PREFIX, QueueError } from './queue-protocol.ts';
+import { mirrorStoreFolder, runSnapshot, storeLocation, type BotDataSettings, type StoreSnapshot } from '../../platform/bot-store.ts';
+import type { StoreBackend, StoreReply, StoreRequest } from '../../platform/store-bridge.ts';
+import { contentHash, PREFIX, QueueError } from './protocol.ts';
 
 /** A store snapshot by its content hash. */
 export const storeSnapshotKey = (hash: string): string => `${PREFIX}:store:${hash}`;

@@ -15,7 +15,7 @@ import {
   WORKERS_KEY,
   type TournamentEntry,
   type WorkerBeat,
-} from './queue-protocol.ts';
+} from './protocol.ts';
 
 /** One tournament as `queue status` shows it. */
 export interface QueuedTournament extends TournamentEntry {
