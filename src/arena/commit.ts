@@ -7,7 +7,10 @@ import type { GameJudgement } from './fold/accuracy.ts';
 import type { GameRecord } from './match.ts';
 import type { ResultsLog } from './results/index.ts';
 
-/** Games appended but not yet durable beyond which an executor waits for the disk (about 1 kB each while held). */
+/**
+ * Games appended but not yet durable beyond which an executor waits for the disk: a slow fsync
+ * holds the runner back only past this many (docs/PERFORMANCE.md "Runner and results log").
+ */
 const MAX_PENDING = 16_384;
 
 /** Appends games to a log and reports each once its line is durable, in append order. */

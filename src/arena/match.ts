@@ -181,13 +181,12 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
   const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
   const out: GameRecord['outcome'] =
     termination === 'normal' && outcome?.scores ? { winner, scores: [outcome.scores[0], outcome.scores[1]] } : { winner };
-  // Each session hears how the game ended (external bots get it as `game-over`). Spelled out, not
-  // spread from `out`: this runs once per game and object spread is slow; the key order is the same.
+  // Each session hears how the game ended (external bots get it as `game-over`), with the keys of
+  // `out` in its order, spelled out rather than spread (docs/PERFORMANCE.md "Runner and results log").
   const end: SessionEnd = out.scores ? { winner, scores: out.scores, termination, reason } : { winner, termination, reason };
   sessions.first?.close(end);
   sessions.second?.close(end);
-  // One literal without spreads (a spread in the middle of a literal sends every later field down
-  // V8's slow path, once per game); the rare fields are added after it.
+  // One literal without spreads, the rare fields added after it (docs/PERFORMANCE.md).
   const rec: { -readonly [K in keyof GameRecord]: GameRecord[K] } = {
     index: job.index,
     key: job.key,

@@ -10,6 +10,7 @@ import {
   gamesKey,
   pairsQueueName,
   PREFIX,
+  redisAway,
   resultsQueueName,
   TOURNAMENTS_KEY,
   WORKERS_KEY,
@@ -40,7 +41,7 @@ export interface QueueStatus {
 
 async function withRedis<T>(url: string, f: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = connectRedis(url, 'take-arena-admin');
-  redis.on('error', () => {});
+  redis.on('error', redisAway); // `firstConnection` says in one line when Redis cannot be reached
   try {
     await firstConnection(redis, url);
     return await f(redis);

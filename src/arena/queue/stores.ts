@@ -176,6 +176,7 @@ export class QueueStores {
       if ((await this.#redis.exists(key)) === 1) continue;
       // The live copy starts as the folder is now (a local run's live folder), not as the snapshot:
       // after a resume the folder holds what the interrupted run wrote.
+      // Uncapped and unwarned: a folder over its cap or corrupt was reset, and reported, when its snapshot was taken.
       const folder = runSnapshot({ dir: join(this.#data.root, bot), capBytes: Number.MAX_SAFE_INTEGER }, () => {});
       const fields: (string | Buffer)[] = ['seq', '0'];
       for (const [name, payload] of folder) fields.push(`f:${name}`, Buffer.from(payload), `v:${name}`, '1');

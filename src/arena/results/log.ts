@@ -105,9 +105,9 @@ export class ResultsLog {
       // follow join this batch rather than each queueing a flush of its own.
       if (!this.#fullQueued) {
         this.#fullQueued = true;
-        this.flush().catch(() => {});
+        this.flush().catch(heardByBatch);
       }
-    } else this.#timer ??= setTimeout(() => this.flush().catch(() => {}), this.#intervalMs);
+    } else this.#timer ??= setTimeout(() => this.flush().catch(heardByBatch), this.#intervalMs);
     return done;
   }
 
@@ -129,7 +129,7 @@ export class ResultsLog {
       clearTimeout(this.#timer);
       this.#timer = null;
     }
-    while (this.#flushing) await this.#flushing.catch(() => {});
+    while (this.#flushing) await this.#flushing.catch(heardByBatch);
     if (this.#lines === 0) return;
     this.#fullQueued = false;
     // Every batch written ends with a seal: a crash mid-write leaves lines that resume cannot verify
@@ -177,3 +177,9 @@ export class ResultsLog {
   }
 }
 
+/**
+ * The failure handler of a flush no caller awaits (the timer's, a full batch's) or of the flush
+ * before this one: a failed flush rejects its batch's promise, which every `append` of the batch
+ * returned, and every later `append`, so the appender hears of it there.
+ */
+function heardByBatch(): void {}
