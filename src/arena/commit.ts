@@ -17,6 +17,7 @@ const MAX_PENDING = 16_384;
 export class GroupCommit {
   readonly #log: ResultsLog;
   readonly #report: (record: GameRecord, judgement: GameJudgement | undefined) => void;
+  readonly #failed: () => void;
   /** Games appended but not yet durable; `#drained` settles when the count returns to zero. */
   #pending = 0;
   #drained: (() => void) | null = null;
@@ -30,9 +31,11 @@ export class GroupCommit {
   /** The first write or fsync that failed: nothing is reported after it. */
   failure: unknown = null;
 
-  constructor(log: ResultsLog, report: (record: GameRecord, judgement: GameJudgement | undefined) => void) {
+  /** `report` hears each game once it is durable; `failed`, once, the first write or fsync that failed. */
+  constructor(log: ResultsLog, report: (record: GameRecord, judgement: GameJudgement | undefined) => void, failed: () => void) {
     this.#log = log;
     this.#report = report;
+    this.#failed = failed;
   }
 
   /**
@@ -61,10 +64,16 @@ export class GroupCommit {
         this.#settle(records.length);
       },
       (err: unknown) => {
-        this.failure ??= err;
+        this.#fail(err);
         this.#settle(records.length);
       },
     );
+  }
+
+  #fail(err: unknown): void {
+    if (this.failure !== null) return;
+    this.failure = err;
+    this.#failed();
   }
 
   #settle(games: number): void {
@@ -81,7 +90,7 @@ export class GroupCommit {
     try {
       await this.#log.flush();
     } catch (err) {
-      this.failure ??= err;
+      this.#fail(err);
     }
     if (this.#pending > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
   }

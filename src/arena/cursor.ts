@@ -36,7 +36,8 @@ export class ScheduleCursor implements PairSource {
   skipped = 0;
   readonly #input: ScheduleInput;
   readonly #decided: (a: string, b: string) => boolean;
-  readonly #stopped: () => boolean;
+  readonly #signal: AbortSignal | undefined;
+  #stopped = false;
   /** Pairs already played (both games in the log) are passed over without building their jobs. */
   readonly #pairs: Generator<PairJob>;
   /** Pairs withdrawn after they were handed out (counted as skipped until a result comes). */
@@ -44,19 +45,24 @@ export class ScheduleCursor implements PairSource {
 
   /**
    * `decided(a, b)`: whether the pairing of `a` and `b` has decided (its pairs not begun are not
-   * played); `stopped()`: whether the run must hand out no more pairs.
+   * played). Once `signal` aborts, no more pairs are handed out.
    */
-  constructor(input: ScheduleInput, decided: (a: string, b: string) => boolean, stopped: () => boolean) {
+  constructor(input: ScheduleInput, decided: (a: string, b: string) => boolean, signal?: AbortSignal) {
     this.#input = input;
     this.#decided = decided;
-    this.#stopped = stopped;
+    this.#signal = signal;
     this.total = scheduleCount(input);
     this.played = new IndexSet(scheduleSize(input));
     this.#pairs = schedulePairs(input, (p) => this.played.has(2 * p) && this.played.has(2 * p + 1));
   }
 
+  /** Hands out no more pairs (the log failed: nothing more can be made durable). */
+  stop(): void {
+    this.#stopped = true;
+  }
+
   next(): PairJob | null {
-    if (this.#stopped()) return null;
+    if (this.#stopped || this.#signal?.aborted) return null;
     for (;;) {
       const next = this.#pairs.next();
       if (next.done) return null;

@@ -19,7 +19,7 @@ import type { PauseGate } from './pause.ts';
 import { pairSettings, runBotData, savedSpec, scheduleOf, type PreparedTournament } from './prepare.ts';
 import { createRunFolder, openResultsFolder, RESULTS_FILES, resumeRunFolder, type RunFolder } from './results/index.ts';
 import { validateSpec, type TournamentSpec } from './spec.ts';
-import { machineInfo, standingsCsv, type TournamentSummary } from './summary.ts';
+import { machineInfo, standingsCsv, type SprtResult, type TournamentSummary } from './summary.ts';
 
 export { PauseGate } from './pause.ts';
 export { prepareTournament, runBotData, type Entrant, type PreparedTournament } from './prepare.ts';
@@ -81,11 +81,10 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const wallStart = performance.now();
   const input = scheduleOf(t);
   const fold = new TournamentFold({ bots: spec.bots, variants: spec.games, schedule: input, sprt: spec.sprt && sprtConfig(spec.sprt) });
-  let commit: GroupCommit | null = null;
-  const cursor = new ScheduleCursor(input, (a, b) => fold.decided(a, b), () => (options.signal?.aborted ?? false) || commit?.failure != null);
+  const cursor = new ScheduleCursor(input, (a, b) => fold.decided(a, b), options.signal);
   const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => fold.add(rec)) : createRunFolder(spec.out, spec.name, savedSpec(spec));
   const events = new RunEvents(options, cursor.total, fold);
-  commit = new GroupCommit(folder.log, (rec, judgement) => events.gameEnded(rec, fold.add(rec, judgement)));
+  const commit = new GroupCommit(folder.log, (rec, judgement) => events.gameEnded(rec, fold.add(rec, judgement)), () => cursor.stop());
   let executor: Executor;
   try {
     executor = options.executor ? options.executor(t, folder.dir) : localExecutor(t, folder.dir, options.graceMs);
@@ -98,8 +97,11 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     await executor.run(executionContext(options, events, cursor, fold, commit));
     await commit.drain();
   } finally {
-    await executor.close();
-    await folder.close().catch((err: unknown) => (commit.failure ??= err));
+    try {
+      await executor.close();
+    } finally {
+      await folder.close().catch((err: unknown) => (commit.failure ??= err));
+    }
   }
   if (commit.failure) throw commit.failure;
   const interrupted = fold.done + cursor.skipped < cursor.total;
@@ -177,7 +179,7 @@ class RunEvents {
   }
 
   /** A game is durable and folded; `sprt` is its pairing's test when the game moved it. */
-  gameEnded(record: GameRecord, sprt: ReturnType<TournamentFold['add']>): void {
+  gameEnded(record: GameRecord, sprt: SprtResult | null): void {
     const sink = this.#sink;
     if (!sink) return;
     const done = this.#fold.done;
