@@ -9,17 +9,17 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArenaEvent } from '../../src/arena/events.ts';
-import { queueExecutor } from '../../src/arena/queue/coordinator.ts';
-import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../src/arena/queue/protocol.ts';
-import { encodeSnapshot, verifiedSnapshot } from '../../src/arena/queue/stores.ts';
-import { QueueWorker } from '../../src/arena/queue/worker.ts';
-import { DashboardStore, type LiveBoard } from '../../src/tui/dashboard-store.ts';
-import { run } from '../cli/run.ts';
-import { comparableLog, readLog, runSpec, tempDir, timeless } from './helpers.ts';
-import { HAVE_REDIS, TestRedis } from './redis-server.ts';
+import type { ArenaEvent } from '../../../src/arena/events.ts';
+import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
+import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../../src/arena/queue/protocol.ts';
+import { encodeSnapshot, verifiedSnapshot } from '../../../src/arena/queue/stores.ts';
+import { QueueWorker } from '../../../src/arena/queue/worker.ts';
+import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard-store.ts';
+import { run } from '../../cli/run.ts';
+import { comparableLog, readLog, runSpec, tempDir, timeless } from '../helpers.ts';
+import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const ARENA = join(ROOT, 'bin', 'arena.mjs');
 
 /** Small and deterministic: seeded random bots, one of them slow enough to be caught mid-game. */
