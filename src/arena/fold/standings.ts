@@ -7,8 +7,6 @@ import { nested, PairTracker, type CompletedPair } from './pairs.ts';
 import { fitRatings, type RatingFit, type SeatedResult } from './ratings.ts';
 import type { Pentanomial } from './sprt.ts';
 
-export type { Accuracy } from './accuracy.ts';
-
 /** One bot's line in a standings table. */
 export interface BotStanding {
   readonly bot: string;

@@ -15,6 +15,7 @@ export const SEAL_EVERY = 256;
 
 /** The number of hex digits of a line's checksum (128 bits of HMAC-SHA256). */
 const SUM_HEX = 32;
+/** A sealed line's end: its `chk` field (the checksum captured) and the closing brace. */
 export const SEALED = new RegExp(`,"chk":"([0-9a-f]{${SUM_HEX}})"\\}$`);
 
 /**

@@ -338,7 +338,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
-  }, 60_000);
+  }, 120_000);
 
   it('a worker refuses a tampered bundle, and the coordinator stops saying so', async () => {
     const running = runSpec({ ...SPEC, deals: 1 }, { executor: queueExecutor(redis.url) });
