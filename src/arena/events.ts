@@ -9,8 +9,8 @@
  */
 import type { Seat } from '../core/game.ts';
 import type { GameRecord } from './match.ts';
-import type { DropCounts } from './results-guard.ts';
-import type { Standings } from './standings.ts';
+import type { DropCounts } from './results/index.ts';
+import type { Standings } from './fold/standings.ts';
 import type { SprtResult, TournamentSummary } from './summary.ts';
 
 /** The first event: what will be played. */

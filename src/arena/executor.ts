@@ -5,13 +5,12 @@
  * `arena worker` processes), and hands back each finished game. The runner folds every result
  * once, by its place in the schedule, so a result that arrives twice (a retried job) is harmless.
  */
-import type { AnyGame } from '../core/game.ts';
 import type { Isolation } from '../hosting/index.ts';
 import type { ArenaEvent } from './events.ts';
 import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
-import type { PairJob } from './schedule.ts';
-import type { MoveJudge } from './standings.ts';
+import type { PairSource } from './cursor.ts';
+import type { GameJudgement, MoveJudge } from './fold/accuracy.ts';
 
 /** How a run's bots are hosted and judged: settings that travel with every pair, whoever plays it. */
 export interface PairSettings {
@@ -24,7 +23,7 @@ export interface PairSettings {
   readonly revealOpponents?: boolean;
   readonly memoryMb: number;
   readonly prepareTimeoutMs: number;
-  /** End games whose exact value the variant's solver knows (`--adjudicate`; see `exactJudge`). */
+  /** End games whose exact value the variant's solver knows (`--adjudicate`; see `exactJudge` in fold/accuracy.ts). */
   readonly adjudicate?: boolean;
   /**
    * How far past its limit (per move or bank) a bot may answer before it loses on time, in ms: the
@@ -41,43 +40,28 @@ export interface ExecutionContext {
   readonly pause?: PauseGate;
   /** Whether the sink watches live games (`game-started` with a live view). */
   readonly wantLive: boolean;
-  /** Sends an event to the run's sink. */
+  /** The schedule: the pairs to play, in order. */
+  readonly pairs: PairSource;
+  /**
+   * Sends an event to the run's sink. A `bot-failed` event (a bot that cannot start: it forfeits
+   * its games) is also kept for the summary.
+   */
   emit(event: ArenaEvent): void;
   /**
-   * The next pair with a game still to play, in schedule order, or null once the schedule is
-   * exhausted (or the run must stop: interrupted, early stop, a failed log).
+   * A judge for a game of `variant` about to be played here: handed to its match as the observer
+   * (`playMatch`), its `judgement()` goes with the record to `finish`, which spares the standings a
+   * replay of the game.
    */
-  nextPair(): PairJob | null;
-  /**
-   * Whether a pair handed out earlier is no longer wanted: neither game is played and its pairing's
-   * sequential test has decided. An executor that can still withdraw it (a queued job not started)
-   * does so and calls `skip`.
-   */
-  unwanted(pair: PairJob): boolean;
-  /**
-   * The standings' accuracy judge of the games of a variant played here, made from each game's
-   * dealt position: handed to their matches (`MatchOptions.judgeInPlay`), it spares the standings
-   * a replay of each finished game.
-   */
-  judgeInPlay(variant: string, game: AnyGame): (start: unknown) => MoveJudge;
-  /** Counts a withdrawn pair's two games as skipped (not played, not missing). */
-  skip(pair: PairJob): void;
-  /** Whether the game at this schedule index is already folded (in the log before a resume, or played meanwhile). */
-  isDone(index: number): boolean;
+  follow(variant: string): MoveJudge;
   /**
    * Folds one finished game: appended to the log once per schedule index (later copies are
-   * dropped) and reported once its line is durable. Returns a promise when the log is behind:
-   * the executor awaits it before handing over more, so unwritten games stay few.
+   * dropped) and reported once its line is durable. `judgement` is what its judge found (see
+   * `follow`); a game without one (played elsewhere) is replayed. Returns a promise when the log is
+   * behind: the executor awaits it before handing over more, so unwritten games stay few.
    */
-  finish(record: GameRecord): Promise<void> | undefined;
-  /** Settles once every game handed over so far is durable in the log. */
+  finish(record: GameRecord, judgement?: GameJudgement): Promise<void> | undefined;
+  /** Settles once every game handed over so far is durable in the log (rejects when the log failed). */
   committed(): Promise<void>;
-  /** The key of the game at a schedule index (null when there is none): remote results are checked against it. */
-  keyAt(index: number): string | null;
-  /** A bot that cannot start (it forfeits its games): reported once, kept for the summary. */
-  botFailed(bot: string, reason: string): void;
-  /** A bot's store had to be emptied (corrupt or over its cap); the bot plays on with an empty one. */
-  storeReset(bot: string, reason: string): void;
 }
 
 /** Plays a tournament's game pairs: a local pool, or a queue of remote workers. */
@@ -85,7 +69,7 @@ export interface Executor {
   /** How many games it plays at once (the dashboard's concurrency). */
   readonly concurrency: number;
   /**
-   * Plays pairs from `ctx.nextPair()` until it returns null or the signal aborts, handing every
+   * Plays pairs from `ctx.pairs.next()` until it returns null or the signal aborts, handing every
    * finished game to `ctx.finish`. Resolves once nothing more will be handed over.
    */
   run(ctx: ExecutionContext): Promise<void>;

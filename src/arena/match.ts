@@ -1,10 +1,8 @@
-import { ArenaError } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { judgeReply } from '../core/referee.ts';
 import { BotStartError, DEFAULT_GRACE_MS, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
 import type { GameJob } from './schedule.ts';
-import { JUDGED, type MoveJudge } from './standings.ts';
 import type { TimeControl } from './time-control.ts';
 
 /**
@@ -64,8 +62,6 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
    * seat. Such a game may not replay move for move; without it, the same spec and seed replay it exactly.
    */
   readonly clockStops?: { readonly first: number; readonly second: number };
-  /** Not logged: the standings' judge that followed the game as it was played (see `JUDGED`). */
-  readonly [JUDGED]?: MoveJudge | undefined;
 }
 
 /**
@@ -89,6 +85,16 @@ export interface LiveSlot {
   over: boolean;
 }
 
+/**
+ * Hears a game as the match plays it: the dealt position, then each move's mover and the position
+ * it reached (the match's own copies, never a bot's). Called synchronously, so it sees every
+ * position before the next move is asked for.
+ */
+export interface MoveObserver {
+  dealt(start: unknown): void;
+  moved(seat: Seat, state: unknown): void;
+}
+
 /** Options of one match. */
 export interface MatchOptions {
   /** Kept up to date as the game goes (only pass it when someone watches). */
@@ -102,43 +108,11 @@ export interface MatchOptions {
    */
   readonly judge?: (state: unknown) => number | null;
   /**
-   * The standings' accuracy judge of a game dealt `start` (`StandingsBuilder.judgeInPlay`): fed
-   * every move as it is played and tied to the record, so the standings fold the game without
-   * replaying it.
-   */
-  readonly judgeInPlay?: (start: unknown) => MoveJudge;
-  /**
    * How far past its limit a bot may answer (ms; the tournament's `timeMarginMs`, default
    * `DEFAULT_GRACE_MS`). The hosts cut a silent bot off there; under a time control the match also
    * forfeits a move whose think time overran the bank by more than this.
    */
   readonly marginMs?: number;
-}
-
-/**
- * The judge of `--adjudicate` for a variant: its exact solver's value of a position, or null for
- * a position beyond the solver (and no judge at all for a variant without an exact solver). A
- * solver that searches within a time budget (it offers `bestMoveBy`) is not exact on every machine
- * alike, so it never adjudicates: the same spec and seed must end the same games at the same ply.
- */
-export function exactJudge(game: AnyGame): ((state: unknown) => number | null) | undefined {
-  let solver;
-  try {
-    solver = game.solver?.();
-  } catch (err) {
-    if (err instanceof ArenaError) return undefined; // too large for exact analysis
-    throw err;
-  }
-  if (!solver || solver.bestMoveBy) return undefined;
-  const exact = solver;
-  return (state) => {
-    try {
-      return exact.value(state);
-    } catch (err) {
-      if (err instanceof ArenaError) return null; // this position is beyond the solver's tables
-      throw err;
-    }
-  };
 }
 
 /** The sessions of a game's two seats (null until opened). */
@@ -175,8 +149,6 @@ interface GameInPlay {
   /** Made on the first asynchronous reply when the match has a signal (see `playMatch`). */
   abort: AbortWait | null;
   readonly live: LiveSlot | undefined;
-  /** The standings' judge following the moves (see `MatchOptions.judgeInPlay`). */
-  readonly moveJudge: MoveJudge | undefined;
 }
 
 /** How a game ended: by the rules (its outcome), or by a fault or interruption (who, and why). */
@@ -209,13 +181,12 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
   const winner: Seat | null = faulty ? otherSeat(faulty) : (outcome?.winner ?? null);
   const out: GameRecord['outcome'] =
     termination === 'normal' && outcome?.scores ? { winner, scores: [outcome.scores[0], outcome.scores[1]] } : { winner };
-  // Each session hears how the game ended (external bots get it as `game-over`). Spelled out, not
-  // spread from `out`: this runs once per game and object spread is slow; the key order is the same.
+  // Each session hears how the game ended (external bots get it as `game-over`), with the keys of
+  // `out` in its order, spelled out rather than spread (docs/PERFORMANCE.md "Runner and results log").
   const end: SessionEnd = out.scores ? { winner, scores: out.scores, termination, reason } : { winner, termination, reason };
   sessions.first?.close(end);
   sessions.second?.close(end);
-  // One literal without spreads (a spread in the middle of a literal sends every later field down
-  // V8's slow path, once per game); the rare fields are added after it.
+  // One literal without spreads, the rare fields added after it (docs/PERFORMANCE.md).
   const rec: { -readonly [K in keyof GameRecord]: GameRecord[K] } = {
     index: job.index,
     key: job.key,
@@ -233,7 +204,6 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     termination,
     faulty,
     reason,
-    [JUDGED]: played.moveJudge,
   };
   if (played.ovh) {
     rec.ovh = played.ovh;
@@ -248,19 +218,19 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
  * Plays one scheduled game. The match owns the authoritative state: it asks the seat to move for a
  * move (with the legal list and a deadline), checks the reply against the list, applies the
  * runner's own copy of the move, and stops at the end or at the first fault. It never throws for
- * anything a bot does.
+ * anything a bot does. `observer` hears every position (see `MoveObserver`).
  */
 export async function playMatch(
   job: GameJob,
   game: AnyGame,
   hosts: { readonly first: BotHost; readonly second: BotHost },
   options: MatchOptions = {},
+  observer?: MoveObserver,
 ): Promise<GameRecord> {
   let state = game.deal(createRng(job.dealSeed));
-  const { live, signal } = options;
+  const { live, signal, judge } = options;
   if (live) live.state = state;
-  // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
-  // the first asynchronous reply only, and its listener removed at the end (no per-game leak).
+  observer?.dealt(state);
   const tc = job.timeControl;
   const played: GameInPlay = {
     job,
@@ -272,34 +242,18 @@ export async function playMatch(
     sessions: { first: null, second: null },
     abort: null,
     live,
-    moveJudge: options.judgeInPlay?.(state),
   };
-  const { moves, us, sessions, moveJudge } = played;
-
-  for (const seat of ['first', 'second'] as const) {
-    try {
-      // In-process hosts open synchronously: no promise tick per game for them.
-      const opened = hosts[seat].open({ key: job.key, variant: job.variant, seat, rngSeed: job.botSeeds[seat] });
-      sessions[seat] = opened instanceof Promise ? await opened : opened;
-    } catch (err) {
-      if (!(err instanceof BotStartError)) throw err;
-      return finishGame(played, forfeit(seat, 'crash', `failed to start: ${err.message}`));
-    }
-  }
-
+  const failed = await openSessions(played, hosts);
+  if (failed) return finishGame(played, failed);
   // Without a time control this is the whole limit, and nothing below touches a clock.
   const perMove = job.timePerMoveMs ?? Infinity;
-  const { judge } = options;
+  const bank = tc ? new Bank(tc, (options.marginMs ?? DEFAULT_GRACE_MS) * 1000) : null;
+  const { moves, us, sessions } = played;
   // Per seat as plain locals, not objects indexed by the seat's name (a keyed access per move).
   const firstSession = sessions.first!;
   const secondSession = sessions.second!;
   let movedFirst = false;
   let movedSecond = false;
-  // Under a time control: each seat's bank in integer µs (the record's `us` sum to it exactly), and
-  // the one clock object the sessions are shown, updated in place before each move.
-  const bank = tc ? { first: tc.baseMs * 1000, second: tc.baseMs * 1000 } : null;
-  const view = tc ? { remainingMs: 0, incrementMs: tc.incMs, opponentRemainingMs: 0 } : undefined;
-  const marginUs = (options.marginMs ?? DEFAULT_GRACE_MS) * 1000;
   for (;;) {
     const outcome = game.outcome(state);
     if (outcome) return finishGame(played, { outcome, termination: 'normal', faulty: null, reason: null });
@@ -307,72 +261,121 @@ export async function playMatch(
     const legal = game.moves(state);
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
-    let limit = perMove;
-    if (bank) {
-      const left = bank[seat];
-      view!.remainingMs = left / 1000;
-      view!.opponentRemainingMs = bank[otherSeat(seat)] / 1000;
-      // The bank limits the move when it is the smaller (whole ms: hosts' messages show the limit).
-      if (left / 1000 < limit) limit = Math.floor(left / 1000);
-    }
-    const asked = (seat === 'first' ? firstSession : secondSession).move(state, legal, limit, view);
+    const limit = bank ? bank.limit(seat, perMove) : perMove;
+    const asked = (seat === 'first' ? firstSession : secondSession).move(state, legal, limit, bank?.view);
     let reply: MoveReply | null;
     if (!(asked instanceof Promise)) reply = asked;
+    // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
+    // the first asynchronous reply only, and its listener removed at the end (no per-game leak).
     else if (!signal) reply = await asked;
     else reply = await Promise.race([asked, (played.abort ??= abortWait(signal)).promise]);
     if (reply === null) return finishGame(played, INTERRUPTED);
-    let spent = 0;
-    let overhead = 0;
-    if (bank) {
-      const left = bank[seat];
-      if (!reply.ok) {
-        if (reply.kind === 'timeout' && limit < perMove) {
-          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted (${msText(left)} ms left + ${marginUs / 1000} ms margin): ${reply.reason}`));
-        }
-      } else {
-        // Charged: the bot's own think time where it was measured apart from the round trip (a
-        // thread, a process), else what the host measured around it (in-process: the same thing).
-        const roundTrip = Math.round(reply.ms * 1000);
-        spent = reply.think === undefined ? roundTrip : Math.min(roundTrip, Math.round(reply.think * 1000));
-        overhead = roundTrip - spent;
-        if (spent > left + marginUs) {
-          return finishGame(played, forfeit(seat, 'timeout', `time bank exhausted (${msText(left)} ms left + ${marginUs / 1000} ms margin): thought ${msText(spent)} ms`));
-        }
-      }
-    }
+    const overdrawn = bank?.charge(seat, reply, limit < perMove);
+    if (overdrawn) return finishGame(played, overdrawn);
     const i = judgeReply(game, legal, reply);
     if (typeof i !== 'number') return finishGame(played, forfeit(seat, i.kind, i.reason));
-    if (bank) {
-      bank[seat] = Math.max(0, bank[seat] - spent) + tc!.incMs * 1000;
-      played.ovh!.push(overhead);
-    }
     const move = legal[i];
     const before = state;
     state = game.play(state, move);
-    moveJudge?.played(seat, state);
+    observer?.moved(seat, state);
     const text = game.formatMove(move);
     moves.push(text);
-    us.push(bank ? spent : Math.round(reply.ms * 1000));
+    if (bank) {
+      us.push(bank.settle(seat));
+      played.ovh!.push(bank.overhead);
+    } else us.push(Math.round(reply.ms * 1000));
     if (seat === 'first') movedFirst = true;
     else movedSecond = true;
     if (reply.ok && reply.clock) played.clock[seat]++;
-    if (live) {
-      live.prev = before;
-      live.state = state;
-      live.ply = moves.length;
-      live.seat = seat;
-      live.move = text;
-      live.ms = reply.ms;
-    }
+    if (live) showMove(live, before, state, moves.length, seat, text, reply.ms);
     if (judge && movedFirst && movedSecond && !game.outcome(state)) {
       const value = judge(state);
-      if (value !== null) {
-        const mover = game.toMove(state);
-        const winner: Seat | null = value > 0 ? mover : value < 0 ? otherSeat(mover) : null;
-        const ply = moves.length;
-        const reason = `solver: ${value > 0 ? 'won' : value < 0 ? 'lost' : 'drawn'} for ${mover} to move (value ${value}) at ply ${ply}`;
-        return finishGame(played, { outcome: { winner }, termination: 'adjudicated', faulty: null, reason, adjudicated: { value, ply } });
-      }
+      if (value !== null) return finishGame(played, adjudicated(game.toMove(state), value, moves.length));
     }
+  }
+}
+
+/** Opens both seats' sessions; a bot that cannot start forfeits (its Ending), else null. */
+async function openSessions(played: GameInPlay, hosts: { readonly first: BotHost; readonly second: BotHost }): Promise<Ending | null> {
+  const { job, sessions } = played;
+  for (const seat of ['first', 'second'] as const) {
+    try {
+      // In-process hosts open synchronously: no promise tick per game for them.
+      const opened = hosts[seat].open({ key: job.key, variant: job.variant, seat, rngSeed: job.botSeeds[seat] });
+      sessions[seat] = opened instanceof Promise ? await opened : opened;
+    } catch (err) {
+      if (!(err instanceof BotStartError)) throw err;
+      return forfeit(seat, 'crash', `failed to start: ${err.message}`);
+    }
+  }
+  return null;
+}
+
+/** The watchers' view after a move (written in place: see `LiveSlot`). */
+function showMove(live: LiveSlot, before: unknown, state: unknown, ply: number, seat: Seat, text: string, ms: number): void {
+  live.prev = before;
+  live.state = state;
+  live.ply = ply;
+  live.seat = seat;
+  live.move = text;
+  live.ms = ms;
+}
+
+/** The ending of a game the solver knows: `value` for `mover`, the seat to move at `ply`. */
+function adjudicated(mover: Seat, value: number, ply: number): Ending {
+  const winner: Seat | null = value > 0 ? mover : value < 0 ? otherSeat(mover) : null;
+  const reason = `solver: ${value > 0 ? 'won' : value < 0 ? 'lost' : 'drawn'} for ${mover} to move (value ${value}) at ply ${ply}`;
+  return { outcome: { winner }, termination: 'adjudicated', faulty: null, reason, adjudicated: { value, ply } };
+}
+
+/**
+ * Both seats' time banks under a time control, in integer µs (the record's `us` sum to them
+ * exactly), and the one clock object the sessions are shown, updated in place before each move.
+ */
+class Bank {
+  readonly view: { remainingMs: number; incrementMs: number; opponentRemainingMs: number };
+  readonly #left: { first: number; second: number };
+  readonly #incUs: number;
+  readonly #marginUs: number;
+  /** The last move's charged think time and arena overhead (µs), set by `charge`. */
+  #spent = 0;
+  overhead = 0;
+
+  constructor(tc: TimeControl, marginUs: number) {
+    this.#left = { first: tc.baseMs * 1000, second: tc.baseMs * 1000 };
+    this.#incUs = tc.incMs * 1000;
+    this.#marginUs = marginUs;
+    this.view = { remainingMs: 0, incrementMs: tc.incMs, opponentRemainingMs: 0 };
+  }
+
+  /** The limit of `seat`'s next move: the bank when it is the smaller (whole ms: hosts' messages show the limit). */
+  limit(seat: Seat, perMove: number): number {
+    const left = this.#left[seat];
+    this.view.remainingMs = left / 1000;
+    this.view.opponentRemainingMs = this.#left[otherSeat(seat)] / 1000;
+    return left / 1000 < perMove ? Math.floor(left / 1000) : perMove;
+  }
+
+  /**
+   * Charges a reply to `seat`'s bank: the bot's own think time where it was measured apart from the
+   * round trip (a thread, a process), else what the host measured around it (in-process: the same
+   * thing). The forfeit when the bank is overdrawn by more than the margin, else null.
+   */
+  charge(seat: Seat, reply: MoveReply, bankLimited: boolean): Ending | null {
+    const left = this.#left[seat];
+    const exhausted = (what: string): Ending => forfeit(seat, 'timeout', `time bank exhausted (${msText(left)} ms left + ${this.#marginUs / 1000} ms margin): ${what}`);
+    this.#spent = 0;
+    this.overhead = 0;
+    if (!reply.ok) return reply.kind === 'timeout' && bankLimited ? exhausted(reply.reason) : null;
+    const roundTrip = Math.round(reply.ms * 1000);
+    this.#spent = reply.think === undefined ? roundTrip : Math.min(roundTrip, Math.round(reply.think * 1000));
+    this.overhead = roundTrip - this.#spent;
+    return this.#spent > left + this.#marginUs ? exhausted(`thought ${msText(this.#spent)} ms`) : null;
+  }
+
+  /** Takes the charged time from the bank of `seat`, adds the increment; returns the time charged. */
+  settle(seat: Seat): number {
+    this.#left[seat] = Math.max(0, this.#left[seat] - this.#spent) + this.#incUs;
+    return this.#spent;
   }
 }

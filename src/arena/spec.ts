@@ -3,6 +3,7 @@ import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { makeGame, parseVariant } from '../games/index.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, DEFAULT_SANDBOX_CPU_SECONDS } from '../hosting/index.ts';
+import { jsonErrorPlace, type TextPlace } from '../platform/json.ts';
 import { TIME_CONTROL_EXPECTED, TIME_CONTROL_PATTERN, timeControlProblem } from './time-control.ts';
 
 /** The per-move limit of a spec that sets neither `timePerMoveMs` nor `timeControl` (ms). */
@@ -162,7 +163,7 @@ export function specJsonSchema(): Record<string, unknown> {
 }
 
 /** Line and column (1-based) of a character offset in a text. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): TextPlace {
   let line = 1;
   let start = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
@@ -172,95 +173,6 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
     }
   }
   return { line, column: Math.min(offset, text.length) - start + 1 };
-}
-
-/**
- * Offset of the first syntax error in a JSON text (a small validating scanner: V8's messages give
- * a position only for some errors), or the text's length when it ends too early.
- */
-export function jsonErrorOffset(text: string): number {
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const fail = (): never => {
-    throw i;
-  };
-  const literal = (word: string): void => {
-    for (const ch of word) if (text[i++] !== ch) (i--, fail());
-  };
-  const string = (): void => {
-    i++; // opening quote
-    for (;;) {
-      if (i >= text.length) fail();
-      const ch = text[i]!;
-      if (ch === '"') return void i++;
-      if (ch.charCodeAt(0) < 0x20) fail();
-      if (ch === '\\') {
-        i++;
-        const e = text[i];
-        if (e === 'u') {
-          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) (i += k, fail());
-          i += 5;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
-        else fail();
-      } else i++;
-    }
-  };
-  const number = (): void => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m || m[0] === '' || m[0] === '-') fail();
-    i += m![0].length;
-  };
-  const value = (): void => {
-    ws();
-    const ch = text[i];
-    if (ch === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        string();
-        ws();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else fail();
-      }
-    }
-    if (ch === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else fail();
-      }
-    }
-    if (ch === '"') return string();
-    if (ch === 't') return literal('true');
-    if (ch === 'f') return literal('false');
-    if (ch === 'n') return literal('null');
-    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
-    fail();
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) fail();
-  } catch (at) {
-    if (typeof at === 'number') return Math.min(at, text.length);
-    throw at;
-  }
-  return text.length;
 }
 
 /** Deepest nesting of arrays and objects a spec file may have: a spec needs four levels. */
@@ -296,10 +208,10 @@ export function parseJsonText(text: string, where: string): unknown {
     return JSON.parse(text) as unknown;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const { line, column } = lineColumn(text, jsonErrorOffset(text));
     // V8's text, without its position or its quoted excerpt (the line and column say where).
     const what = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/,\s*(\.\.\.)?".*$/s, '').replace(/ in JSON$/, '');
-    throw new SpecError(`${where}:${line}:${column}: malformed JSON: ${what}`);
+    const place = jsonErrorPlace(text);
+    throw new SpecError(`${where}${place ? `:${place.line}:${place.column}` : ''}: malformed JSON: ${what}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { cpus as cpuList, platform, release } from 'node:os';
 import type { GameRecord, Termination } from './match.ts';
-import type { SprtStatus } from './sprt.ts';
-import type { Standings, StandingsTable } from './standings.ts';
+import type { SprtStatus } from './fold/sprt.ts';
+import type { Standings, StandingsTable } from './fold/standings.ts';
 
 /** A pairing's sequential test (`a` the champion, tested against `b`) as it ended. */
 export interface SprtResult extends SprtStatus {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, validateSpec, type TournamentSpec } from '../arena/spec.ts';
-import { parseSprt } from '../arena/sprt.ts';
+import { parseSprt } from '../arena/fold/sprt.ts';
 import { timeControlProblem } from '../arena/time-control.ts';
-import { parseQueueUrl } from '../arena/queue-url.ts';
+import { parseQueueUrl } from '../arena/queue/url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
 import { FAMILIES } from '../games/index.ts';
@@ -238,7 +238,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       : null;
   const sink = dashboard ?? plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
   // Queued: this process coordinates and `arena worker` processes play (BullMQ is loaded only then).
-  const executor = spec.queue !== undefined ? (await import('../arena/queue-executor.ts')).queueExecutor(spec.queue) : undefined;
+  const executor = spec.queue !== undefined ? (await import('../arena/queue/coordinator.ts')).queueExecutor(spec.queue) : undefined;
   const controller = new AbortController();
   let signals = 0;
   const onSigint = (): void => {

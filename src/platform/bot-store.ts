@@ -228,7 +228,7 @@ export function runSnapshot(location: StoreLocation, warn: (message: string) => 
 /**
  * Makes a folder hold exactly `files` (name → payload): files that differ are written atomically,
  * store files that are not in `files` are removed. How a queued run's live copy lands in the bot's
- * folder (src/arena/queue-stores.ts).
+ * folder (src/arena/queue/stores.ts).
  */
 export function mirrorStoreFolder(dir: string, files: StoreSnapshot): void {
   mkdirSync(dir, { recursive: true });

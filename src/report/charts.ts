@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { StandingsTable } from '../arena/standings.ts';
+import type { StandingsTable } from '../arena/fold/standings.ts';
 import type { ReportData, ReportVariant } from './data.ts';
 
 /**

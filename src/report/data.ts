@@ -7,9 +7,8 @@ import { findPeriod, outcomeClasses, tabulate } from '../games/analysis.ts';
 import { parseVariant } from '../games/index.ts';
 import { startOdds, type StartOdds } from '../games/start-odds.ts';
 import type { GameRecord } from '../arena/match.ts';
-import { RESULTS_FILES, openResultsFolder, readLog } from '../arena/results.ts';
-import { droppedText, GUARD_FILES, readLogKey, scanLog } from '../arena/results-guard.ts';
-import { StandingsBuilder, type Standings } from '../arena/standings.ts';
+import { droppedText, GUARD_FILES, openResultsFolder, readLog, readLogKey, RESULTS_FILES, scanLog } from '../arena/results/index.ts';
+import { StandingsBuilder, type Standings } from '../arena/fold/standings.ts';
 import type { TimeTotals } from '../arena/summary.ts';
 import { DEFAULT_GRACE_MS } from '../hosting/index.ts';
 

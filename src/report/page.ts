@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { StandingsTable } from '../arena/standings.ts';
+import type { StandingsTable } from '../arena/fold/standings.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
 import type { ReportData } from './data.ts';
 

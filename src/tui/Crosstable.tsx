@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { StandingsTable } from '../arena/standings.ts';
+import type { StandingsTable } from '../arena/fold/standings.ts';
 import { fit, fmtPoints } from './layout.ts';
 import { useTheme } from './theme.ts';
 

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { StandingsTable } from '../arena/standings.ts';
+import type { StandingsTable } from '../arena/fold/standings.ts';
 import { intervalChart } from './interval-chart.ts';
 import { useTheme } from './theme.ts';
 

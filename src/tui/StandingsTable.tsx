@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { StandingsTable as Table } from '../arena/standings.ts';
+import type { StandingsTable as Table } from '../arena/fold/standings.ts';
 import { fmtPoints } from './layout.ts';
 import { layoutTable, type Column } from './table.ts';
 import { useTheme } from './theme.ts';

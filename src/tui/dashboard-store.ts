@@ -1,6 +1,6 @@
 import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot, WorkerStatus } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
-import type { Standings } from '../arena/standings.ts';
+import type { Standings } from '../arena/fold/standings.ts';
 import { TimeTally, type SprtResult, type TimeTotals } from '../arena/summary.ts';
 import { fmtInt } from './layout.ts';
 import { gameLine, repairedLine, storeResetLine } from './plain.ts';

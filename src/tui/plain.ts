@@ -5,9 +5,9 @@
  */
 import type { ArenaEvent, EventSink } from '../arena/events.ts';
 import type { GameRecord } from '../arena/match.ts';
-import type { StandingsTable } from '../arena/standings.ts';
+import type { StandingsTable } from '../arena/fold/standings.ts';
 import type { TimeTotals } from '../arena/summary.ts';
-import { droppedText, type DropCounts } from '../arena/results-guard.ts';
+import { droppedText, type DropCounts } from '../arena/results/index.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */

@@ -5,7 +5,7 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import type { GameRecord } from '../arena/match.ts';
-import { readLog, RESULTS_FILES } from '../arena/results.ts';
+import { readLog, RESULTS_FILES } from '../arena/results/index.ts';
 
 /** One replayed move: the positions around it, its notation, who played it and in how long. */
 export interface ReplayPly {

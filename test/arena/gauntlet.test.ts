@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { schedule, scheduleCount, scheduleKeyAt } from '../../src/arena/schedule.ts';
-import { sprtConfig, SprtTest, type PairScore } from '../../src/arena/sprt.ts';
+import { sprtConfig, SprtTest, type PairScore } from '../../src/arena/fold/sprt.ts';
 import type { SprtResult } from '../../src/arena/summary.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { readLog, runSpec } from './helpers.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverBots, type BotRegistry } from '../../src/hosting/index.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
-import { parseRecordLine } from '../../src/arena/results.ts';
+import { parseRecordLine } from '../../src/arena/results/index.ts';
 import { validateSpec, type TournamentSpecInput } from '../../src/arena/spec.ts';
 import { prepareTournament, runTournament, type RunOptions, type RunResult } from '../../src/arena/tournament.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArenaEvent, LiveGame, LiveSnapshot, TournamentStartedEvent } from '../../src/arena/events.ts';
-import { LogChain, readLogKey } from '../../src/arena/results-guard.ts';
+import { LogChain, readLogKey } from '../../src/arena/results/index.ts';
 import type { Executor } from '../../src/arena/executor.ts';
 import { localExecutor, PauseGate, type PreparedTournament } from '../../src/arena/tournament.ts';
 import { comparableLog, readLog, runSpec, timeless } from './helpers.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/index.ts';
 import { parseVariant } from '../../src/games/index.ts';
-import { StandingsBuilder } from '../../src/arena/standings.ts';
+import { StandingsBuilder } from '../../src/arena/fold/standings.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { ask, builtin } from './play.ts';
 

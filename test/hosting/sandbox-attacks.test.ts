@@ -14,8 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../src/arena/match.ts';
-import { readLogKey, scanLog } from '../../src/arena/results-guard.ts';
-import { parseRecordLine } from '../../src/arena/results.ts';
+import { parseRecordLine, readLogKey, scanLog } from '../../src/arena/results/index.ts';
 import { sandboxProblem } from '../../src/platform/sandbox.ts';
 import type { AddressInfo } from 'node:net';
 

@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArenaEvent, LiveGame, LiveSnapshot } from '../../src/arena/events.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
-import type { StandingsTable as Table } from '../../src/arena/standings.ts';
+import type { StandingsTable as Table } from '../../src/arena/fold/standings.ts';
 import { Dashboard } from '../../src/tui/Dashboard.tsx';
 import { DashboardStore, gamesPerSecond, LOG_EACH_UPTO } from '../../src/tui/dashboard-store.ts';
 import { StandingsTable } from '../../src/tui/StandingsTable.tsx';

@@ -5,7 +5,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../src/arena/events.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
-import { parseRecordLine, recordLine } from '../../src/arena/results.ts';
+import { parseRecordLine, recordLine } from '../../src/arena/results/index.ts';
 import { readGames, replayRecord } from '../../src/tui/replay-data.ts';
 import { ReplayApp } from '../../src/tui/ReplayApp.tsx';
 import { run } from '../cli/run.ts';

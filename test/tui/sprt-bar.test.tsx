@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sprtConfig, sprtStatus, type Pentanomial } from '../../src/arena/sprt.ts';
+import { sprtConfig, sprtStatus, type Pentanomial } from '../../src/arena/fold/sprt.ts';
 import type { SprtResult } from '../../src/arena/summary.ts';
 import { Dashboard } from '../../src/tui/Dashboard.tsx';
 import { DashboardStore } from '../../src/tui/dashboard-store.ts';

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { parseQueueUrl } from '../../arena/queue-url.ts';
+import { parseQueueUrl } from '../../arena/queue/url.ts';
 import { UsageError } from '../../core/errors.ts';
 import { io } from '../io.ts';
 
@@ -18,7 +18,7 @@ export const queueCommand: CommandModule<object, Args> = {
   async handler(args) {
     if (args.queue === undefined) throw new UsageError(`arena queue ${args.action} needs --queue redis://host:6379`);
     const url = parseQueueUrl(args.queue);
-    const { queueStatus, queueClean, formatQueueStatus } = await import('../../arena/queue-admin.ts');
+    const { queueStatus, queueClean, formatQueueStatus } = await import('../../arena/queue/admin.ts');
     const out = io();
     if (args.action === 'status') {
       const status = await queueStatus(url, args.tournament);

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { resumeSpec } from '../../arena/tournament.ts';
 import type { TournamentSpec } from '../../arena/spec.ts';
-import { parseQueueUrl } from '../../arena/queue-url.ts';
+import { parseQueueUrl } from '../../arena/queue/url.ts';
 import { UsageError } from '../../core/errors.ts';
 import { intFlag, last, runOptions, runSpecCommand, specFromArgs, type RunArgs } from '../run-tournament.ts';
 

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { parseQueueUrl } from '../../arena/queue-url.ts';
+import { parseQueueUrl } from '../../arena/queue/url.ts';
 import { UsageError, show } from '../../core/errors.ts';
 import { io } from '../io.ts';
 import { intFlag } from '../run-tournament.ts';
@@ -25,7 +25,7 @@ export const workerCommand: CommandModule<object, Args> = {
     if (args.name !== undefined && !/^[\w.-]{1,64}$/.test(args.name)) throw new UsageError(`Expected --name to be letters, digits, '.', '-' or '_', got ${show(args.name)}`);
     const out = io();
     const stamp = (line: string): void => out.out(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-    const { QueueWorker } = await import('../../arena/queue-worker.ts');
+    const { QueueWorker } = await import('../../arena/queue/worker.ts');
     const worker = new QueueWorker({
       url,
       concurrency,

@@ -16,16 +16,17 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker as Thread } from 'node:worker_threads';
 import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AnyGame } from '../core/game.ts';
-import { parseVariant } from '../games/index.ts';
-import { createHost, discoverBots, loadBotFile, bundledBotWorkerScript, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../hosting/index.ts';
-import { mirrorStoreFolder } from '../platform/bot-store.ts';
-import { bundleScript } from '../platform/bundle.ts';
-import { siblingModule } from '../platform/paths.ts';
-import { createStoreCall, type StoreBridgeEnd, type StoreCall } from '../platform/store-bridge.ts';
-import type { StoreHelperRequest } from './queue-store-helper.ts';
-import { LiveTracker } from './live.ts';
-import { exactJudge, playMatch, type GameRecord } from './match.ts';
+import type { AnyGame } from '../../core/game.ts';
+import { parseVariant } from '../../games/index.ts';
+import { bundledBotWorkerScript, discoverBots, loadBotFile, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../../hosting/index.ts';
+import { mirrorStoreFolder } from '../../platform/bot-store.ts';
+import { bundleScript } from '../../platform/bundle.ts';
+import { siblingModule } from '../../platform/paths.ts';
+import { createStoreCall, type StoreBridgeEnd, type StoreCall } from '../../platform/store-bridge.ts';
+import type { StoreHelperRequest } from './store-helper.ts';
+import type { LiveTracker } from '../live.ts';
+import type { GameRecord } from '../match.ts';
+import { isolationOf, PairPlayer, startHost } from '../pair-player.ts';
 import {
   bundleKey,
   connectRedis,
@@ -35,6 +36,7 @@ import {
   pairsQueueName,
   PREFIX,
   QueueError,
+  redisAway,
   resultsQueueName,
   TOURNAMENTS_KEY,
   verifiedBundle,
@@ -47,14 +49,14 @@ import {
   type ResultJobData,
   type TournamentEntry,
   type WorkerBeat,
-} from './queue-protocol.ts';
-import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './queue-stores.ts';
+} from './protocol.ts';
+import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './stores.ts';
 
-/** The store helper's script (queue-store-helper.ts bundled with what it imports), built once per process. */
+/** The store helper's script (store-helper.ts bundled with what it imports), built once per process. */
 let helperScript: Promise<URL> | undefined;
 function storeHelperScript(): Promise<URL> {
   helperScript ??= bundleScript(
-    `import { runStoreHelper } from ${JSON.stringify(siblingModule(import.meta.url, 'queue-store-helper'))};\nrunStoreHelper();\n`,
+    `import { runStoreHelper } from ${JSON.stringify(siblingModule(import.meta.url, 'store-helper'))};\nrunStoreHelper();\n`,
     dirname(fileURLToPath(import.meta.url)),
     'store-helper',
   );
@@ -82,6 +84,8 @@ export interface QueueWorkerOptions {
 interface Served {
   readonly worker: Worker<PairJobData, PairResultData>;
   readonly results: Queue<ResultJobData>;
+  /** Plays the tournament's pairs under its settings (made with the first job). */
+  player: PairPlayer | null;
   /** Bot label → its host (started once, kept while the tournament runs). */
   readonly hosts: Map<string, Promise<BotHost>>;
   /** External bots' stderr logs. */
@@ -101,7 +105,6 @@ export class QueueWorker {
   readonly #o: QueueWorkerOptions;
   readonly #served = new Map<string, Served>();
   readonly #games = new Map<string, AnyGame>();
-  readonly #judges = new Map<string, ((state: unknown) => number | null) | undefined>();
   readonly #abort = new AbortController();
   #redis: Redis | null = null;
   #registry: Promise<BotRegistry> | null = null;
@@ -135,7 +138,8 @@ export class QueueWorker {
     this.#registry = discoverBots(this.#o.botDirs ?? []);
     await this.#registry;
     const tick = (): void => {
-      this.#polling = this.#polling.then(() => this.#poll()).catch(() => {});
+      // A poll cut short by Redis going away is made again at the next tick.
+      this.#polling = this.#polling.then(() => this.#poll()).catch(redisAway);
     };
     tick();
     this.#timer = setInterval(tick, this.#o.pollMs ?? 1000);
@@ -187,9 +191,9 @@ export class QueueWorker {
       drainDelay: 1,
     });
     // Connection errors: reported by the link status, retried by BullMQ.
-    worker.on('error', () => {});
-    results.on('error', () => {});
-    const served: Served = { worker, results, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
+    worker.on('error', redisAway);
+    results.on('error', redisAway);
+    const served: Served = { worker, results, player: null, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
     served.liveTimer.unref();
     this.#served.set(tournament, served);
     this.#log(`serving tournament ${tournament}`);
@@ -213,14 +217,15 @@ export class QueueWorker {
     if (games.length === 0 && aborted.length === 0) return;
     served.aborted = [];
     const message: LiveMessage = { worker: this.id, games, aborted };
-    redis.publish(liveChannel(tournament), JSON.stringify(message)).catch(() => {});
+    redis.publish(liveChannel(tournament), JSON.stringify(message)).catch(redisAway);
   }
 
   async #retire(served: Served): Promise<void> {
     clearInterval(served.liveTimer);
-    await served.worker.close().catch(() => {});
-    await served.results.close().catch(() => {});
-    await Promise.all([...served.hosts.values()].map((h) => h.then((x) => x.close()).catch(() => {})));
+    await served.worker.close().catch(redisAway);
+    await served.results.close().catch(redisAway);
+    // A host whose bot was never fetched (its promise rejected) has nothing to close.
+    await Promise.all([...served.hosts.values()].map((h) => h.then((x) => x.close(), () => undefined)));
     rmSync(served.dir, { recursive: true, force: true });
   }
 
@@ -289,20 +294,30 @@ export class QueueWorker {
     return createStoreCall(got);
   }
 
-  /** The host of a bot for one tournament, started once. */
+  /** The pair player of a tournament, made from the settings its jobs carry. */
+  #player(served: Served, data: PairJobData): PairPlayer {
+    return (served.player ??= new PairPlayer(data.settings, this.#abort.signal));
+  }
+
+  /**
+   * The host of a bot for one tournament, started once. A bot that cannot start forfeits its
+   * games, as in a local run (the match records why), and the coordinator is told (`bot-failed`).
+   */
   #host(served: Served, spec: BotSpec, data: PairJobData): Promise<BotHost> {
     let host = served.hosts.get(spec.label);
     if (!host) {
       host = (async () => {
         const bot = data.bots[spec.label]!;
         const entry = await this.#entry(bot);
-        const { botIsolation, adjudicate: _a, ...settings } = data.settings;
-        const isolation = botIsolation?.[spec.name] ?? settings.isolation;
+        const isolation = isolationOf(data.settings, spec);
         const script = isolation === 'worker' && entry.transport !== 'process' ? bundledBotWorkerScript() : undefined;
         const store = await this.#store(served, data.tournament, bot, isolation);
-        const h = createHost(entry, spec, { ...settings, isolation, concurrency: this.#o.concurrency ?? 1, resultsDir: served.dir, ...store, ...(script ? { script } : {}) });
-        // A bot that cannot start forfeits its games, as in a local run (the match records why).
-        await h.start().catch(() => {});
+        const h = this.#player(served, data).host(entry, spec, { concurrency: this.#o.concurrency ?? 1, resultsDir: served.dir, ...store, ...(script ? { script } : {}) });
+        const failure = await startHost(h);
+        if (failure !== null) {
+          this.#log(`bot ${spec.label} cannot start: ${failure}`);
+          await served.results.add('bot-failed', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure });
+        }
         return h;
       })();
       served.hosts.set(spec.label, host);
@@ -310,12 +325,6 @@ export class QueueWorker {
       host.catch(() => served.hosts.delete(spec.label));
     }
     return host;
-  }
-
-  /** The `--adjudicate` judge of a variant, built once (solvers keep their tables). */
-  #judge(variant: string, game: AnyGame): ((state: unknown) => number | null) | undefined {
-    if (!this.#judges.has(variant)) this.#judges.set(variant, exactJudge(game));
-    return this.#judges.get(variant);
   }
 
   #game(variant: string): AnyGame {
@@ -340,24 +349,16 @@ export class QueueWorker {
         b: await this.#host(served, first.seats.second, job.data),
       };
       const game = this.#game(first.variant);
-      const signal = this.#abort.signal;
-      const judge = job.data.settings.adjudicate ? this.#judge(first.variant, game) : undefined;
+      const player = this.#player(served, job.data);
       records = [];
       for (const g of [first, second]) {
         const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
-        const marginMs = job.data.settings.graceMs;
-        const options = { signal, ...(judge ? { judge } : {}), ...(marginMs !== undefined ? { marginMs } : {}) };
-        if (!served.live) {
-          records.push(await playMatch(g, game, seats, options));
-          continue;
-        }
         // Watched: the match writes its moves into a live view, published by the tick.
-        const labels = { first: g.seats.first.label, second: g.seats.second.label };
-        const tracker = new LiveTracker(game, labels);
-        served.inFlight.set(g.index, { meta: { index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: labels }, tracker, sent: -1 });
+        const meta = { index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: { first: g.seats.first.label, second: g.seats.second.label } };
+        const watch = served.live ? (tracker: LiveTracker) => void served.inFlight.set(g.index, { meta, tracker, sent: -1 }) : undefined;
         try {
-          const rec = await playMatch(g, game, seats, { ...options, live: tracker });
-          if (rec.termination === 'interrupted') served.aborted.push(g.index);
+          const rec = await player.play(g, game, seats, undefined, watch);
+          if (watch && rec.termination === 'interrupted') served.aborted.push(g.index);
           records.push(rec);
         } finally {
           served.inFlight.delete(g.index);
@@ -393,10 +394,11 @@ export class QueueWorker {
     if (this.#timer) clearInterval(this.#timer);
     if (now) this.#abort.abort();
     this.#closing ??= (async () => {
-      await this.#polling.catch(() => {});
+      await this.#polling;
       await Promise.all([...this.#served.values()].map((s) => this.#retire(s)));
       this.#served.clear();
-      await this.#redis?.hdel(WORKERS_KEY, this.id).catch(() => {});
+      // With Redis away the heartbeat stays; the coordinator drops a silent worker from its list.
+      await this.#redis?.hdel(WORKERS_KEY, this.id).catch(redisAway);
       if (this.#helper) await (await this.#helper).terminate();
     })();
     const closing = this.#closing;

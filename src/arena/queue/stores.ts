@@ -14,9 +14,9 @@
  */
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { mirrorStoreFolder, runSnapshot, storeLocation, type BotDataSettings, type StoreSnapshot } from '../platform/bot-store.ts';
-import type { StoreBackend, StoreReply, StoreRequest } from '../platform/store-bridge.ts';
-import { contentHash, PREFIX, QueueError } from './queue-protocol.ts';
+import { mirrorStoreFolder, runSnapshot, storeLocation, type BotDataSettings, type StoreSnapshot } from '../../platform/bot-store.ts';
+import type { StoreBackend, StoreReply, StoreRequest } from '../../platform/store-bridge.ts';
+import { contentHash, PREFIX, QueueError } from './protocol.ts';
 
 /** A store snapshot by its content hash. */
 export const storeSnapshotKey = (hash: string): string => `${PREFIX}:store:${hash}`;
@@ -176,6 +176,7 @@ export class QueueStores {
       if ((await this.#redis.exists(key)) === 1) continue;
       // The live copy starts as the folder is now (a local run's live folder), not as the snapshot:
       // after a resume the folder holds what the interrupted run wrote.
+      // Uncapped and unwarned: a folder over its cap or corrupt was reset, and reported, when its snapshot was taken.
       const folder = runSnapshot({ dir: join(this.#data.root, bot), capBytes: Number.MAX_SAFE_INTEGER }, () => {});
       const fields: (string | Buffer)[] = ['seq', '0'];
       for (const [name, payload] of folder) fields.push(`f:${name}`, Buffer.from(payload), `v:${name}`, '1');

@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ArenaEvent } from '../../src/arena/events.ts';
+import type { ArenaEvent } from '../../../src/arena/events.ts';
 import { fileURLToPath } from 'node:url';
-import { GUARD_FILES, LogChain, readLogKey, scanLog } from '../../src/arena/results-guard.ts';
-import { UsageError } from '../../src/core/errors.ts';
-import { comparableLog, runSpec, tempDir, timeless } from './helpers.ts';
+import { GUARD_FILES, LogChain, readLogKey, scanLog } from '../../../src/arena/results/index.ts';
+import { UsageError } from '../../../src/core/errors.ts';
+import { comparableLog, runSpec, tempDir, timeless } from '../helpers.ts';
 
 /** A results folder of SPEC written by take-arena b0906c9, a checksum on every line (5 games logged). */
-const OLD_FORMAT = fileURLToPath(new URL('../fixtures/results-per-line-chk', import.meta.url));
+const OLD_FORMAT = fileURLToPath(new URL('../../fixtures/results-per-line-chk', import.meta.url));
 
 const SPEC = {
   name: 'guard',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/core/rng.ts';
+import { createRng } from '../../../src/core/rng.ts';
 import {
   eloToScore,
   InOrder,
@@ -13,7 +13,7 @@ import {
   type PairScore,
   type Pentanomial,
   type SprtConfig,
-} from '../../src/arena/sprt.ts';
+} from '../../../src/arena/fold/sprt.ts';
 
 const A = [0, 0.25, 0.5, 0.75, 1];
 const C = 800 / Math.LN10;

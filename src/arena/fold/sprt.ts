@@ -19,7 +19,7 @@
  * same LLR, so an executor may fold pairs anywhere as long as it folds them in schedule order
  * ({@link InOrder} does the reordering).
  */
-import { ArenaError, show } from '../core/errors.ts';
+import { ArenaError, show } from '../../core/errors.ts';
 
 /** Pair counts indexed by the tested bot's pair score in half points (0 = LL … 4 = WW). */
 export type Pentanomial = readonly [number, number, number, number, number];

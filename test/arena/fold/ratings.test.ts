@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitRatings, normalCdf } from '../../src/arena/ratings.ts';
+import { fitRatings, normalCdf } from '../../../src/arena/fold/ratings.ts';
 
 describe('ratings', () => {
   it('normalCdf is the standard normal distribution', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { GameRecord } from '../../src/arena/match.ts';
-import { StandingsBuilder } from '../../src/arena/standings.ts';
-import { standingsCsv } from '../../src/arena/summary.ts';
+import type { GameRecord } from '../../../src/arena/match.ts';
+import { StandingsBuilder } from '../../../src/arena/fold/standings.ts';
+import { standingsCsv } from '../../../src/arena/summary.ts';
 
 const VARIANT = 'subtraction{moves=1,2;n=4}'; // P-positions: multiples of 3
 

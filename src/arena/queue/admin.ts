@@ -10,12 +10,13 @@ import {
   gamesKey,
   pairsQueueName,
   PREFIX,
+  redisAway,
   resultsQueueName,
   TOURNAMENTS_KEY,
   WORKERS_KEY,
   type TournamentEntry,
   type WorkerBeat,
-} from './queue-protocol.ts';
+} from './protocol.ts';
 
 /** One tournament as `queue status` shows it. */
 export interface QueuedTournament extends TournamentEntry {
@@ -40,7 +41,7 @@ export interface QueueStatus {
 
 async function withRedis<T>(url: string, f: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = connectRedis(url, 'take-arena-admin');
-  redis.on('error', () => {});
+  redis.on('error', redisAway); // `firstConnection` says in one line when Redis cannot be reached
   try {
     await firstConnection(redis, url);
     return await f(redis);

@@ -1,21 +1,11 @@
-import { ArenaError } from '../core/errors.ts';
-import type { AnyGame, Seat, Solver } from '../core/game.ts';
-import { createRng } from '../core/rng.ts';
-import { parseVariant } from '../games/index.ts';
-import type { FaultKind } from '../hosting/index.ts';
-import type { GameRecord } from './match.ts';
+import type { Seat } from '../../core/game.ts';
+import { parseVariant } from '../../games/index.ts';
+import type { FaultKind } from '../../hosting/index.ts';
+import type { GameRecord } from '../match.ts';
+import { VariantJudge, type Accuracy, type GameJudgement } from './accuracy.ts';
+import { nested, PairTracker, type CompletedPair } from './pairs.ts';
 import { fitRatings, type RatingFit, type SeatedResult } from './ratings.ts';
-import { pairScore, type Pentanomial } from './sprt.ts';
-
-/** Exact-play statistics of one bot: moves judged by the solver, how many kept the best result, blunders. */
-export interface Accuracy {
-  /** Moves judged (in variants with a solver). */
-  readonly moves: number;
-  /** Moves after which the solver's value stayed the best achievable: `-value(play(s, m)) === value(s)`. */
-  readonly accurate: number;
-  /** Moves that threw away the result: a won game no longer won, or (scored games) a drawn one lost. */
-  readonly blunders: number;
-}
+import type { Pentanomial } from './sprt.ts';
 
 /** One bot's line in a standings table. */
 export interface BotStanding {
@@ -155,7 +145,7 @@ function newCell(variant: string, first: string, second: string): PairCell {
 }
 
 /** Folds one finished game into its cell. */
-function addToCell(c: PairCell, rec: GameRecord, startSeat: Seat, judged: Record<Seat, Accuracy> | null, hasSolver: boolean): void {
+function addToCell(c: PairCell, rec: GameRecord, { startSeat, accuracy: judged }: GameJudgement, hasSolver: boolean): void {
   c.games++;
   const w = rec.outcome.winner;
   if (w === null) c.draws++;
@@ -308,178 +298,6 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Per-variant replay context for accuracy. */
-interface Judge {
-  readonly game: AnyGame;
-  readonly solver: Solver<unknown, unknown> | undefined;
-  /**
-   * The notation of each frozen legal-move list met so far (games that cache their lists hand out
-   * the same frozen ones): a logged move is found among them without parsing its text.
-   */
-  readonly texts?: WeakMap<readonly unknown[], Notations>;
-  /** The list met last and its notations: consecutive positions often share one (no lookup then). */
-  lastList?: readonly unknown[];
-  lastNotations?: Notations;
-}
-
-/** The notations of a frozen legal-move list. */
-interface Notations {
-  readonly texts: readonly string[];
-  /** No two moves of the list share a notation (a text found once is the move). */
-  readonly distinct: boolean;
-}
-
-/**
- * The move a logged notation names in `state`: looked up among the legal moves' own notations when
- * the game hands out a cached (frozen) list and exactly one of them matches, else parsed, as
- * `parseMove` would (the log holds `formatMove` of the move played, so both give that move).
- */
-function loggedMove(judge: Judge, state: unknown, text: string): unknown {
-  const { game, texts } = judge;
-  if (texts) {
-    const legal = game.moves(state);
-    if (Object.isFrozen(legal)) {
-      let known = legal === judge.lastList ? judge.lastNotations : texts.get(legal);
-      if (known === undefined) {
-        const all = legal.map((m) => game.formatMove(m));
-        known = { texts: all, distinct: new Set(all).size === all.length };
-        texts.set(legal, known);
-      }
-      judge.lastList = legal;
-      judge.lastNotations = known;
-      const i = known.texts.indexOf(text);
-      if (i >= 0 && (known.distinct || known.texts.indexOf(text, i + 1) < 0)) return legal[i];
-    }
-  }
-  return game.parseMove(text, state);
-}
-
-/** A position's value by the solver, or NaN for a position beyond its tables (`TooLargeError`). */
-function valueOf(solver: Solver<unknown, unknown>, state: unknown): number {
-  try {
-    return solver.value(state);
-  } catch (err) {
-    if (err instanceof ArenaError) return NaN;
-    throw err;
-  }
-}
-
-/**
- * Judges a game's moves one by one with the variant's exact solver (in the runner process, never
- * inside bots): a move is accurate when `-value(play(s, m)) === value(s)`, a blunder when it throws
- * the result away. Fed either by a replay of a finished game's record (`judgeGame`) or by the match
- * itself as it plays (`MatchOptions.judgeInPlay`): the same positions either way, so the same
- * numbers, and a game just played needs no replay to be folded into the standings.
- */
-export class MoveJudge {
-  /** The seat to move in the dealt position. */
-  readonly startSeat: Seat;
-  readonly #solver: Solver<unknown, unknown> | undefined;
-  /** The value of the position reached for the seat to move: each position is valued once. NaN once one was beyond the solver. */
-  #value: number;
-  #moves = 0;
-  /** Per seat as plain fields, not objects indexed by the seat's name: this runs on every move. */
-  #firstJudged = 0;
-  #firstAccurate = 0;
-  #firstBlunders = 0;
-  #secondJudged = 0;
-  #secondAccurate = 0;
-  #secondBlunders = 0;
-
-  /** `solver` undefined: a variant without exact analysis (no accuracy). */
-  constructor(game: AnyGame, solver: Solver<unknown, unknown> | undefined, start: unknown) {
-    this.startSeat = game.toMove(start);
-    this.#solver = solver;
-    this.#value = solver ? valueOf(solver, start) : NaN;
-  }
-
-  /** `seat` moved, reaching `next`. */
-  played(seat: Seat, next: unknown): void {
-    this.#moves++;
-    const before = this.#value;
-    if (Number.isNaN(before)) return;
-    const after = -(this.#value = valueOf(this.#solver!, next));
-    const accurate = after === before ? 1 : 0;
-    const blunder = accurate === 0 && Math.sign(after) < Math.sign(before) ? 1 : 0;
-    if (seat === 'first') {
-      this.#firstJudged++;
-      this.#firstAccurate += accurate;
-      this.#firstBlunders += blunder;
-    } else {
-      this.#secondJudged++;
-      this.#secondAccurate += accurate;
-      this.#secondBlunders += blunder;
-    }
-  }
-
-  /** False once the game cannot be judged (no solver, or a position beyond it): further moves change nothing. */
-  get judging(): boolean {
-    return !Number.isNaN(this.#value);
-  }
-
-  /** The rest of the game cannot be judged: it gets no accuracy. */
-  abandon(): void {
-    this.#value = NaN;
-  }
-
-  /** Each seat's accuracy; null when the variant has no solver, no move was played, or a position was beyond the solver. */
-  judged(): Record<Seat, Accuracy> | null {
-    if (this.#moves === 0 || Number.isNaN(this.#value)) return null;
-    return {
-      first: { moves: this.#firstJudged, accurate: this.#firstAccurate, blunders: this.#firstBlunders },
-      second: { moves: this.#secondJudged, accurate: this.#secondAccurate, blunders: this.#secondBlunders },
-    };
-  }
-}
-
-/**
- * Judges every move of a finished game from its record (see `MoveJudge`). Null when the variant
- * has no solver or a position is beyond it. `start` is the dealt position, when the caller has it.
- */
-export function judgeGame(judge: Judge, rec: GameRecord, start: unknown = judge.game.deal(createRng(rec.dealSeed))): Record<Seat, Accuracy> | null {
-  return replay(judge, rec, start).judged();
-}
-
-/** A `MoveJudge` fed the moves of a record, replayed from the dealt position. */
-function replay(judge: Judge, rec: GameRecord, start: unknown): MoveJudge {
-  const { game, solver } = judge;
-  const moves = new MoveJudge(game, solver, start);
-  let state = start;
-  try {
-    for (const text of rec.moves) {
-      if (!moves.judging) break;
-      const seat = game.toMove(state);
-      state = game.play(state, loggedMove(judge, state, text));
-      moves.played(seat, state);
-    }
-  } catch (err) {
-    if (!(err instanceof ArenaError)) throw err;
-    moves.abandon(); // a logged move this version cannot read: no accuracy for the game
-  }
-  return moves;
-}
-
-/**
- * The key under which a record the match judged as it played carries its judge
- * (`MatchOptions.judgeInPlay`): the standings fold such a record without a replay. A symbol, so
- * neither the log nor JSON carries it: a record read back from a log, or sent by a remote worker,
- * has none and is replayed.
- */
-export const JUDGED: unique symbol = Symbol('take-arena.judged');
-
-/** One pairing's pairs in one variant: its pair counts (once a pair completes) and the first finished game of each pair still waiting for its other seating (`a`'s points, by deal). */
-interface PairingFold {
-  cell: PairsCell | null;
-  readonly halves: Map<number, number>;
-}
-
-/** The inner map under `key`, made when missing. */
-function nested<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
-  let inner = outer.get(key);
-  if (!inner) outer.set(key, (inner = new Map()));
-  return inner;
-}
-
 /**
  * Folds finished games into standings, pooled and per variant, through one `PairCell` per
  * variant and seating of each pairing: memory stays constant however many games are added, and
@@ -491,11 +309,12 @@ export class StandingsBuilder {
   readonly #cells: PairCell[] = [];
   /** The cells by variant, first seat's label, second seat's label (no key string built per game). */
   readonly #cellIndex = new Map<string, Map<string, Map<string, PairCell>>>();
-  readonly #judges = new Map<string, Judge>();
+  readonly #judges = new Map<string, VariantJudge>();
   /** Pair counts per variant and pairing (made when its first pair completes), in that order. */
   readonly #pairCells: PairsCell[] = [];
-  /** Per variant, pairing's first bot `a`, then `b`: its pair counts and its halves. */
-  readonly #pairings = new Map<string, Map<string, Map<string, PairingFold>>>();
+  /** The pair counts by variant, pairing's first bot `a`, then `b`. */
+  readonly #pairIndex = new Map<string, Map<string, Map<string, PairsCell>>>();
+  readonly #pairs = new PairTracker();
   readonly #bots: readonly string[];
   readonly #variants: string[];
 
@@ -505,36 +324,20 @@ export class StandingsBuilder {
     this.#variants = [...variants];
   }
 
-  #judge(variant: string): Judge {
+  /** The accuracy judge of a variant's games (its solver built once). */
+  judge(variant: string): VariantJudge {
     let j = this.#judges.get(variant);
-    if (!j) {
-      const game = parseVariant(variant);
-      // Undefined when the variant is too large for exact analysis: no accuracy column.
-      let solver: Solver<unknown, unknown> | undefined = game.solver?.();
-      // A solver that searches (it offers `bestMoveBy`) answers within a time budget: judging with it
-      // would make accuracy depend on the machine's speed, and a resumed run could then differ.
-      if (solver?.bestMoveBy) solver = undefined;
-      j = { game, solver, texts: new WeakMap() };
-      this.#judges.set(variant, j);
-    }
+    if (!j) this.#judges.set(variant, (j = new VariantJudge(parseVariant(variant))));
     return j;
   }
 
   /**
-   * The judge of each game of `variant` about to be played, given its dealt position: the match
-   * feeds it every move (`MatchOptions.judgeInPlay`), and `add` then takes the game's accuracy from
-   * it, without a replay.
+   * Adds one finished game (interrupted games are not results and are ignored). `judgement` is what
+   * a judge that followed the game as it was played found (`MoveJudge.judgement`); without it the
+   * game is replayed from its record. Returns the game's pair once both of its games are in.
    */
-  judgeInPlay(variant: string, game: AnyGame): (start: unknown) => MoveJudge {
-    const { solver } = this.#judge(variant);
-    return (start) => new MoveJudge(game, solver, start);
-  }
-
-  /** Adds one finished game (interrupted games are not results and are ignored). */
-  add(rec: GameRecord): void {
-    if (rec.termination === 'interrupted') return;
-    const judge = this.#judge(rec.variant);
-    const moves = rec[JUDGED] ?? replay(judge, rec, judge.game.deal(createRng(rec.dealSeed)));
+  add(rec: GameRecord, judgement: GameJudgement = this.judge(rec.variant).replay(rec)): CompletedPair | null {
+    if (rec.termination === 'interrupted') return null;
     const { first, second } = rec.seats;
     const bySecond = nested(nested(this.#cellIndex, rec.variant), first);
     let cell = bySecond.get(second);
@@ -544,27 +347,20 @@ export class StandingsBuilder {
       this.#cells.push(cell);
       if (!this.#variants.includes(rec.variant)) this.#variants.push(rec.variant);
     }
-    addToCell(cell, rec, moves.startSeat, moves.judged(), judge.solver !== undefined);
-    this.#addHalf(rec);
+    addToCell(cell, rec, judgement, this.judge(rec.variant).solver !== undefined);
+    const pair = this.#pairs.add(rec);
+    if (pair) this.#countPair(pair);
+    return pair;
   }
 
-  /** Completes a game pair when its other seating is in (games of a pair may finish in either order). */
-  #addHalf(rec: GameRecord): void {
-    // The pairing's bots, the seating swap undone (`pairOf`, without its array).
-    const a = rec.seating === 0 ? rec.seats.first : rec.seats.second;
-    const b = rec.seating === 0 ? rec.seats.second : rec.seats.first;
-    const points = rec.winner === null ? 0.5 : rec.winner === a ? 1 : 0;
-    const byB = nested(nested(this.#pairings, rec.variant), a);
-    let fold = byB.get(b);
-    if (!fold) byB.set(b, (fold = { cell: null, halves: new Map() }));
-    const other = fold.halves.get(rec.deal);
-    if (other === undefined) {
-      fold.halves.set(rec.deal, points);
-      return;
+  #countPair(pair: CompletedPair): void {
+    const byB = nested(nested(this.#pairIndex, pair.variant), pair.a);
+    let cell = byB.get(pair.b);
+    if (!cell) {
+      byB.set(pair.b, (cell = { variant: pair.variant, a: pair.a, b: pair.b, counts: [0, 0, 0, 0, 0] }));
+      this.#pairCells.push(cell);
     }
-    fold.halves.delete(rec.deal);
-    if (!fold.cell) this.#pairCells.push((fold.cell = { variant: rec.variant, a, b, counts: [0, 0, 0, 0, 0] }));
-    fold.cell.counts[pairScore(other, points)]++;
+    cell.counts[pair.score]++;
   }
 
   /** The aggregates folded so far, one per variant and seating of a pairing (copies). */

@@ -1,10 +1,9 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GameRecord } from '../../src/arena/match.ts';
-import { parseRecordLine, readLog, recordLine, ResultsLog, SEAL_EVERY } from '../../src/arena/results.ts';
-import { LogChain } from '../../src/arena/results-guard.ts';
-import { tempDir } from './helpers.ts';
+import type { GameRecord } from '../../../src/arena/match.ts';
+import { LogChain, parseRecordLine, readLog, recordLine, ResultsLog, SEAL_EVERY } from '../../../src/arena/results/index.ts';
+import { tempDir } from '../helpers.ts';
 
 /** A finished game as the match makes it. */
 const rec = (key: string, extra: Partial<GameRecord> = {}): GameRecord => ({

@@ -1,4 +1,4 @@
-import { UsageError, show } from '../core/errors.ts';
+import { UsageError, show } from '../../core/errors.ts';
 
 /** Checks a `--queue` URL: `redis://[user:password@]host[:port][/db]` (or `rediss://`). */
 export function parseQueueUrl(text: string, flag = '--queue'): string {

@@ -5,9 +5,9 @@
  * main thread sleeps in `Atomics.wait`, this one talks to Redis and wakes it.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { openStoreBridge } from '../platform/store-bridge.ts';
-import { connectRedis } from './queue-protocol.ts';
-import { redisStoreBackend } from './queue-stores.ts';
+import { openStoreBridge } from '../../platform/store-bridge.ts';
+import { connectRedis, redisAway } from './protocol.ts';
+import { redisStoreBackend } from './stores.ts';
 
 /** Asks the helper for a bridge to one bot's live copy; it answers on `reply` with the bridge's end. */
 export interface StoreHelperRequest {
@@ -19,9 +19,9 @@ export interface StoreHelperRequest {
 /** Runs in the helper thread: `workerData` is the Redis URL. */
 export function runStoreHelper(): void {
   const port = parentPort;
-  if (!port) throw new Error('queue-store-helper.ts must run in a worker thread');
+  if (!port) throw new Error('store-helper.ts must run in a worker thread');
   const redis = connectRedis(workerData as string, 'take-arena-worker-stores');
-  redis.on('error', () => {}); // outages: the worker's main connection reports them; calls wait
+  redis.on('error', redisAway); // outages: the worker's main connection reports them; calls wait
   port.on('message', (req: StoreHelperRequest) => {
     const bridge = openStoreBridge(redisStoreBackend(redis, req.key, req.capBytes));
     req.reply.postMessage(bridge.end, [bridge.end.port]);

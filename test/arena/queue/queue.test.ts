@@ -9,17 +9,17 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArenaEvent } from '../../src/arena/events.ts';
-import { queueExecutor } from '../../src/arena/queue-executor.ts';
-import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../src/arena/queue-protocol.ts';
-import { encodeSnapshot, verifiedSnapshot } from '../../src/arena/queue-stores.ts';
-import { QueueWorker } from '../../src/arena/queue-worker.ts';
-import { DashboardStore, type LiveBoard } from '../../src/tui/dashboard-store.ts';
-import { run } from '../cli/run.ts';
-import { comparableLog, readLog, runSpec, tempDir, timeless } from './helpers.ts';
-import { HAVE_REDIS, TestRedis } from './redis-server.ts';
+import type { ArenaEvent } from '../../../src/arena/events.ts';
+import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
+import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../../src/arena/queue/protocol.ts';
+import { encodeSnapshot, verifiedSnapshot } from '../../../src/arena/queue/stores.ts';
+import { QueueWorker } from '../../../src/arena/queue/worker.ts';
+import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard-store.ts';
+import { run } from '../../cli/run.ts';
+import { comparableLog, readLog, runSpec, tempDir, timeless } from '../helpers.ts';
+import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const ARENA = join(ROOT, 'bin', 'arena.mjs');
 
 /** Small and deterministic: seeded random bots, one of them slow enough to be caught mid-game. */
@@ -317,6 +317,28 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
       await worker.stop(true);
     }
   }, 60_000);
+
+  it('a bot that cannot start on a worker forfeits its games there and is reported once, as in a local run', async () => {
+    const spec = { ...SPEC, name: 'nostart', bots: ['fx-nostart', 'fx-random'], deals: 2 };
+    const events: ArenaEvent[] = [];
+    const lines: string[] = [];
+    const workers = ['w1', 'w2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 1500, log: (l) => lines.push(l) }));
+    await Promise.all(workers.map((w) => w.start()));
+    try {
+      const { summary } = await runSpec(spec, { executor: queueExecutor(redis.url), sink: { emit: (e) => events.push(e) } });
+      expect(summary.complete).toBe(true);
+      const failed = events.filter((e) => e.type === 'bot-failed');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ bot: 'fx-nostart', reason: expect.stringMatching(/^on worker w[12]: .*fx-nostart cannot start here/) });
+      expect(summary.failedBots).toEqual([{ bot: 'fx-nostart', reason: (failed[0] as { reason: string }).reason }]);
+      const log = readLog(summary.dir);
+      expect(log).toHaveLength(4);
+      expect(log.every((r) => r.termination === 'crash' && r.winner === 'fx-random' && /failed to start: .*fx-nostart cannot start here/.test(r.reason ?? ''))).toBe(true);
+      expect(lines.some((l) => /bot fx-nostart cannot start: .*fx-nostart cannot start here/.test(l))).toBe(true);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop(true)));
+    }
+  }, 120_000);
 
   it('a worker refuses a tampered bundle, and the coordinator stops saying so', async () => {
     const running = runSpec({ ...SPEC, deals: 1 }, { executor: queueExecutor(redis.url) });

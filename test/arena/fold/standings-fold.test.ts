@@ -5,14 +5,15 @@
  * second seat moves first; also after an interruption and a resume.
  */
 import { describe, expect, it } from 'vitest';
-import type { Seat } from '../../src/core/game.ts';
-import { createRng } from '../../src/core/rng.ts';
-import { parseVariant } from '../../src/games/index.ts';
-import type { FaultKind } from '../../src/hosting/index.ts';
-import type { GameRecord } from '../../src/arena/match.ts';
-import { fitRatings } from '../../src/arena/ratings.ts';
-import { judgeGame, type Standings, type StandingsTable } from '../../src/arena/standings.ts';
-import { readLog, runSpec } from './helpers.ts';
+import type { Seat } from '../../../src/core/game.ts';
+import { createRng } from '../../../src/core/rng.ts';
+import { parseVariant } from '../../../src/games/index.ts';
+import type { FaultKind } from '../../../src/hosting/index.ts';
+import type { GameRecord } from '../../../src/arena/match.ts';
+import { fitRatings } from '../../../src/arena/fold/ratings.ts';
+import { judgeGame } from '../../../src/arena/fold/accuracy.ts';
+import type { Standings, StandingsTable } from '../../../src/arena/fold/standings.ts';
+import { readLog, runSpec } from '../helpers.ts';
 
 const SPEC = {
   name: 'fold',

@@ -11,7 +11,7 @@
  *   of a job it cannot play);
  * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot (workers verify the hash);
  * - `take-arena:store:<sha256>`: a module bot's store as the run began (workers verify the hash), and
- *   `take-arena:t:<id>:live:<bot>`: its live copy during the run (see queue-stores.ts);
+ *   `take-arena:t:<id>:live:<bot>`: its live copy during the run (see stores.ts);
  * - `take-arena:workers`: hash, worker id → JSON `WorkerBeat`;
  * - pub/sub channel `take-arena:t:<id>:live`: the games in flight on the workers, as `LiveMessage`s
  *   (only while the coordinator watches live games; a lost message costs a board update, never a result);
@@ -20,13 +20,13 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { ArenaError } from '../core/errors.ts';
-import type { LiveSnapshot } from './events.ts';
-import type { PairSettings } from './executor.ts';
-import type { GameRecord } from './match.ts';
-import type { PairJob } from './schedule.ts';
+import { ArenaError } from '../../core/errors.ts';
+import type { LiveSnapshot } from '../events.ts';
+import type { PairSettings } from '../executor.ts';
+import type { GameRecord } from '../match.ts';
+import type { PairJob } from '../schedule.ts';
 
-export { parseQueueUrl } from './queue-url.ts';
+export { parseQueueUrl } from './url.ts';
 
 /** The prefix of every key (BullMQ's `prefix` too). */
 export const PREFIX = 'take-arena';
@@ -95,14 +95,26 @@ export interface PairResultData {
   readonly records: readonly [GameRecord, GameRecord];
 }
 
-/** A worker cannot play a job (a refused bundle, a missing external bot): sent on the results queue. */
-export interface ResultJobData {
+/** A worker's report on the results queue: a job it cannot play, or a bot that cannot start there. */
+export type ResultJobData = ProblemData | BotFailedData;
+
+/** A worker cannot play a job (a refused bundle, a missing external bot). */
+export interface ProblemData {
   readonly kind: 'problem';
   readonly pairIndex: number;
   readonly worker: string;
   readonly reason: string;
   /** No attempts are left: the tournament cannot finish. */
   readonly final: boolean;
+}
+
+/** A bot that cannot start on a worker: it forfeits the games it plays there, as in a local run. */
+export interface BotFailedData {
+  readonly kind: 'bot-failed';
+  /** The bot's label. */
+  readonly bot: string;
+  readonly worker: string;
+  readonly reason: string;
 }
 
 /** One game in flight on a worker, as it stood at the worker's last tick. */
@@ -168,6 +180,13 @@ export function verifiedBundle(hash: string, bytes: Buffer | null): Buffer {
   if (got !== hash) throw new QueueError(`refused bundle ${hash.slice(0, 12)}…: its content hashes to ${got.slice(0, 12)}…, not to the hash the job names (tampered or corrupted)`);
   return bytes;
 }
+
+/**
+ * The failure handler of a Redis call that only tidies up or informs (a board, a status line, a
+ * copy made again at the next tick): with Redis away, the link status already says so to the
+ * user, and there is nothing else to do.
+ */
+export function redisAway(): void {}
 
 /** Connection state as the dashboard and the worker show it. */
 export type LinkState = 'connecting' | 'connected' | 'reconnecting';

@@ -1,0 +1,134 @@
+/**
+ * Everything a run folds its finished games into, each game once: the standings (with accuracy and
+ * pair counts), one sequential test per pairing of a gauntlet, the time tally, the counts by
+ * termination. Order-independent where it must be: a resumed run folds the same games to the same
+ * state as an uninterrupted one.
+ */
+import type { GameRecord, Termination } from '../match.ts';
+import { pairings, type ScheduleInput } from '../schedule.ts';
+import { TimeTally, type SprtResult, type TimeTotals } from '../summary.ts';
+import type { GameJudgement, MoveJudge } from './accuracy.ts';
+import type { CompletedPair } from './pairs.ts';
+import { InOrder, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
+import { StandingsBuilder, type Standings } from './standings.ts';
+
+/** Games folded per termination (interrupted games are not results). */
+export type TerminationCounts = Record<Exclude<Termination, 'interrupted'>, number>;
+
+/** What a fold is made from. */
+export interface FoldSetup {
+  /** Bot labels and variant ids, in the spec's order (rows and tables with no games yet still appear). */
+  readonly bots: readonly string[];
+  readonly variants: readonly string[];
+  /** The schedule: a gauntlet's pairings and the pair ordinals of its sequential tests. */
+  readonly schedule: ScheduleInput;
+  /** The sequential test of each pairing of a gauntlet, if any. */
+  readonly sprt?: SprtConfig | undefined;
+}
+
+/** A run's fold (see the module's comment). */
+export class TournamentFold {
+  readonly standings: StandingsBuilder;
+  readonly byTermination: TerminationCounts = { normal: 0, timeout: 0, crash: 0, 'illegal-move': 0, adjudicated: 0 };
+  /** Games folded. */
+  done = 0;
+  readonly #sprt: SprtBook | null;
+  /** Think time and arena overhead of the moves played under a time control (`ovh` in the records). */
+  readonly #time = new TimeTally();
+
+  constructor(setup: FoldSetup) {
+    this.standings = new StandingsBuilder(setup.bots, setup.variants);
+    this.#sprt = setup.sprt ? new SprtBook(setup.schedule, setup.sprt) : null;
+  }
+
+  /**
+   * Folds a finished game (interrupted ones are ignored). `judgement`: what a judge found that
+   * followed it as it was played (absent: it is replayed from its record). Returns the sequential
+   * test of its pairing when the game completed a pair that moved it.
+   */
+  add(rec: GameRecord, judgement?: GameJudgement): SprtResult | null {
+    if (rec.termination === 'interrupted') return null;
+    this.done++;
+    this.byTermination[rec.termination]++;
+    this.#time.add(rec);
+    const pair = this.standings.add(rec, judgement);
+    return pair && this.#sprt ? this.#sprt.add(pair) : null;
+  }
+
+  /** A judge for a game of `variant` about to be played here (the match's observer; see `add`). */
+  follow(variant: string): MoveJudge {
+    return this.standings.judge(variant).follow();
+  }
+
+  /** Whether the pairing of these two bots has decided (its remaining pairs are not played). */
+  decided(a: string, b: string): boolean {
+    return this.#sprt?.decided(a, b) ?? false;
+  }
+
+  /** Every pairing's sequential test (none without one). */
+  sprt(): SprtResult[] | undefined {
+    return this.#sprt?.results();
+  }
+
+  /** The time tally of the games under a time control (undefined when none was). */
+  time(): TimeTotals | undefined {
+    return this.#time.totals() ?? undefined;
+  }
+
+  snapshot(): Standings {
+    return this.standings.snapshot();
+  }
+}
+
+/** A pairing's sequential test as the fold keeps it. */
+interface PairingTest {
+  readonly a: string;
+  readonly b: string;
+  readonly test: SprtTest;
+  /** Completed pairs wait here until every earlier pair of the pairing is folded. */
+  readonly order: InOrder<PairScore>;
+  /** The pairing's first pair ordinal in each variant it plays (pairs are numbered variant by variant, deal by deal). */
+  readonly offsets: ReadonlyMap<string, number>;
+}
+
+/**
+ * One sequential test per pairing of a gauntlet (the champion against each other bot), fed whole
+ * pairs in schedule order: a pair's place is fixed by the schedule, so the decision never depends
+ * on which game finished first, and a resumed run folds the same pairs again to the same state.
+ */
+class SprtBook {
+  readonly #tests = new Map<string, PairingTest>();
+
+  constructor(input: ScheduleInput, config: SprtConfig) {
+    const bots = input.bots;
+    for (const [i, j] of pairings(bots, input.champion)) {
+      const a = bots[i]!;
+      const b = bots[j]!;
+      const offsets = new Map<string, number>();
+      let next = 0;
+      for (const v of input.variants) {
+        if (input.supports && (!input.supports(a, v) || !input.supports(b, v))) continue;
+        offsets.set(v, next);
+        next += input.deals;
+      }
+      this.#tests.set(`${a.label}\t${b.label}`, { a: a.label, b: b.label, test: new SprtTest(config), order: new InOrder(), offsets });
+    }
+  }
+
+  decided(a: string, b: string): boolean {
+    return this.#tests.get(`${a}\t${b}`)?.test.decided ?? false;
+  }
+
+  /** Folds a completed pair; returns the pairing's test when it moved. */
+  add(pair: CompletedPair): SprtResult | null {
+    const p = this.#tests.get(`${pair.a}\t${pair.b}`);
+    if (!p) return null;
+    const ready = p.order.offer(p.offsets.get(pair.variant)! + pair.deal, pair.score);
+    for (const score of ready) p.test.update(score);
+    return ready.length > 0 ? { a: p.a, b: p.b, ...p.test.status } : null;
+  }
+
+  results(): SprtResult[] {
+    return [...this.#tests.values()].map((p) => ({ a: p.a, b: p.b, ...p.test.status }));
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * A tournament made ready to run: the spec checked against the registered games and the discovered
+ * bots, and what the rest of the run derives from it once (the schedule's input, the settings
+ * every pair is played with, where the bots keep their stores).
+ */
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ArenaError, SpecError, UsageError, show } from '../core/errors.ts';
+import type { AnyGame } from '../core/game.ts';
+import { resolveBot, supportedBy, type BotEntry, type BotRegistry, type BotSpec } from '../hosting/index.ts';
+import { defaultBotDataRoot, type BotDataSettings } from '../platform/bot-store.ts';
+import { sandboxProblem } from '../platform/sandbox.ts';
+import type { PairSettings } from './executor.ts';
+import { sprtConfig } from './fold/sprt.ts';
+import type { ScheduleInput } from './schedule.ts';
+import { resolveVariants, type TournamentSpec } from './spec.ts';
+import { parseTimeControl } from './time-control.ts';
+
+/** A bot taking part: its schedule spec and where it comes from. */
+export interface Entrant {
+  readonly spec: BotSpec;
+  readonly entry: BotEntry;
+}
+
+/** A validated tournament, ready to run: nothing has been written yet. */
+export interface PreparedTournament {
+  /** The spec as it will run (bots as labels, games as variant ids, concurrency filled). */
+  readonly spec: TournamentSpec & { readonly concurrency: number; readonly bots: readonly string[]; readonly games: readonly string[] };
+  readonly variants: readonly AnyGame[];
+  readonly entrants: readonly Entrant[];
+  /** Bot label → variant ids it does not support (those pairings are skipped). */
+  readonly unsupported: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Validates a spec against the registered games and the discovered bots: every error a user can
+ * make (unknown family, bad parameter, unknown bot, bad option) is thrown here, before any file
+ * is touched.
+ */
+export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, where = 'spec'): PreparedTournament {
+  const variants = resolveVariants(spec.games, where);
+  const texts = spec.bots === 'all' ? registry.bots.map((b) => b.name) : spec.bots;
+  const entrants: Entrant[] = [];
+  const labels = new Set<string>();
+  texts.forEach((text, i) => {
+    let choice;
+    try {
+      choice = resolveBot(registry, text);
+    } catch (err) {
+      if (err instanceof ArenaError) throw new SpecError(`${where}: \`bots${spec.bots === 'all' ? '' : `[${i}]`}\`: ${err.message}`);
+      throw err;
+    }
+    if (labels.has(choice.label)) throw new SpecError(`${where}: \`bots[${i}]\`: bot ${choice.label} is listed twice`);
+    labels.add(choice.label);
+    entrants.push({ entry: choice.entry, spec: { label: choice.label, name: choice.entry.name, options: choice.options } });
+  });
+  // Sandboxed bots need bubblewrap: refuse here, in one line, rather than ever run them unsandboxed.
+  const sandboxed = entrants.filter((e) => (spec.botIsolation[e.spec.name] ?? spec.isolation) === 'sandbox');
+  if (sandboxed.length > 0) {
+    const problem = sandboxProblem();
+    if (problem) throw new UsageError(`Cannot sandbox ${sandboxed.map((e) => e.spec.label).join(', ')}: ${problem}`);
+  }
+  if (entrants.length < 2) {
+    throw new SpecError(`${where}: \`bots\`: expected at least 2 bots, got ${entrants.length}${spec.bots === 'all' ? ' (all discovered)' : ''}`);
+  }
+  let champion: string | undefined;
+  if (spec.format === 'gauntlet') {
+    if (spec.champion === undefined) throw new SpecError(`${where}: \`champion\`: a gauntlet needs a champion (one of the bots)`);
+    let label: string;
+    try {
+      label = resolveBot(registry, spec.champion).label;
+    } catch (err) {
+      if (err instanceof ArenaError) throw new SpecError(`${where}: \`champion\`: ${err.message}`);
+      throw err;
+    }
+    if (!labels.has(label)) throw new SpecError(`${where}: \`champion\`: expected one of the bots (${[...labels].join(', ')}), got ${show(spec.champion)}`);
+    champion = label;
+  } else if (spec.champion !== undefined) {
+    throw new SpecError(`${where}: \`champion\`: only a gauntlet has a champion (set \`format\` to "gauntlet")`);
+  }
+  if (spec.sprt) {
+    if (spec.format !== 'gauntlet') throw new SpecError(`${where}: \`sprt\`: a sequential test needs a gauntlet or a match (it tests the champion)`);
+    try {
+      sprtConfig(spec.sprt);
+    } catch (err) {
+      if (err instanceof ArenaError) throw new SpecError(`${where}: \`sprt\`: ${err.message}`);
+      throw err;
+    }
+  }
+  const unsupported = new Map<string, string[]>();
+  for (const e of entrants) {
+    const no = variants.filter((g) => !supportedBy(e.entry.bot, g)).map((g) => g.id);
+    if (no.length) unsupported.set(e.spec.label, no);
+  }
+  return {
+    spec: {
+      ...spec,
+      bots: entrants.map((e) => e.spec.label),
+      games: variants.map((g) => g.id),
+      ...(champion !== undefined ? { champion } : {}),
+      concurrency: spec.concurrency ?? availableParallelism(),
+    },
+    variants,
+    entrants,
+    unsupported,
+  };
+}
+
+/** The schedule's input (pairs with a bot that does not support a variant are skipped). */
+export function scheduleOf(t: PreparedTournament): ScheduleInput {
+  const { spec, unsupported } = t;
+  return {
+    seed: spec.seed,
+    variants: spec.games,
+    bots: t.entrants.map((e) => e.spec),
+    deals: spec.deals,
+    ...(spec.timePerMoveMs !== undefined ? { timePerMoveMs: spec.timePerMoveMs } : {}),
+    ...(spec.timeControl !== undefined ? { timeControl: parseTimeControl(spec.timeControl) } : {}),
+    supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
+    ...(spec.champion !== undefined ? { champion: spec.champion } : {}),
+  };
+}
+
+/**
+ * The settings every pair of a run is played with, wherever it is played: read from the spec once.
+ * `graceMs` (a test's) overrides the spec's `timeMarginMs`.
+ */
+export function pairSettings(spec: TournamentSpec, graceMs = spec.timeMarginMs): PairSettings {
+  const settings: { -readonly [K in keyof PairSettings]: PairSettings[K] } = {
+    isolation: spec.isolation,
+    botIsolation: spec.botIsolation,
+    cpuSeconds: spec.cpuSeconds,
+    memoryMb: spec.memoryMb,
+    prepareTimeoutMs: spec.prepareTimeoutMs,
+  };
+  if (spec.revealOpponents) settings.revealOpponents = true;
+  if (spec.adjudicate) settings.adjudicate = true;
+  if (graceMs !== undefined) settings.graceMs = graceMs;
+  return settings;
+}
+
+/** The spec as saved in the results folder (`concurrency` belongs to the machine, not to the tournament). */
+export function savedSpec(spec: PreparedTournament['spec']): Omit<TournamentSpec, 'concurrency'> {
+  const { concurrency: _c, ...saved } = spec;
+  return saved;
+}
+
+/**
+ * Where a run's bots keep their stores: the spec's bot-data folder, with the stores as the run
+ * began kept in the results folder (`bot-data/`), so a resume starts from them too.
+ */
+export function runBotData(spec: Pick<TournamentSpec, 'botData' | 'botDataCapKb'>, dir: string): BotDataSettings {
+  return { root: resolve(spec.botData ?? defaultBotDataRoot()), capBytes: spec.botDataCapKb * 1024, snapshotRoot: join(dir, 'bot-data') };
+}

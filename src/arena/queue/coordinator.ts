@@ -1,0 +1,478 @@
+/**
+ * The queue executor: the coordinator side of `arena tournament --queue redis://…`. It publishes
+ * the module bots' bundles (by content hash) and the tournament in Redis, feeds the schedule's
+ * game pairs into a BullMQ queue a window at a time, and folds the results that `arena worker`
+ * processes return with the completed jobs. A completed job is removed only once its two lines are
+ * durable in the log, so a coordinator killed at any moment loses nothing: the resumed coordinator
+ * finds the same completed jobs and folds each once, by its place in the schedule.
+ */
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { BotEntry, BotSpec } from '../../hosting/index.ts';
+import type { BotDataSettings } from '../../platform/bot-store.ts';
+import { bundleScript } from '../../platform/bundle.ts';
+import type { ExecutionContext, Executor } from '../executor.ts';
+import { pairSettings, runBotData, type PreparedTournament } from '../prepare.ts';
+import {
+  bundleKey,
+  connectRedis,
+  contentHash,
+  firstConnection,
+  pairsQueueName,
+  PREFIX,
+  QueueError,
+  redisAway,
+  resultsQueueName,
+  TOURNAMENTS_KEY,
+  gamesKey,
+  type LinkState,
+  type PairJobData,
+  type PairResultData,
+  type QueueBot,
+  type QueueSettings,
+  type ResultJobData,
+  type TournamentEntry,
+} from './protocol.ts';
+import { QueueStores } from './stores.ts';
+import { RESULTS_FILES } from '../results/index.ts';
+import { scheduleCount, type PairJob } from '../schedule.ts';
+import { WorkerBoard } from './board.ts';
+import { RemoteBoards } from './remote-live.ts';
+
+/** What the coordinator needs from the prepared tournament. */
+export interface QueueExecutorOptions {
+  readonly url: string;
+  readonly name: string;
+  /** The results folder: with the saved spec, it names the tournament in Redis (stable across `--resume`). */
+  readonly dir: string;
+  readonly specText: string;
+  readonly total: number;
+  readonly entrants: readonly { readonly spec: BotSpec; readonly entry: BotEntry }[];
+  readonly settings: QueueSettings;
+  /** The bots' stores (`ctx.store`): snapshots shipped to the workers, live copies in Redis, copied back here. */
+  readonly botData?: BotDataSettings;
+  /** Pairs in the queue at once, not yet folded (default 512): bounds Redis memory however long the tournament. */
+  readonly window?: number;
+  /** How long a result job stays locked by a coordinator that stopped answering (ms, default 5000). */
+  readonly resultLockMs?: number;
+  /** How often the dashboard hears about the workers (ms, default 1000). */
+  readonly statusEveryMs?: number;
+}
+
+/** The tournament's id in Redis: the results folder's name and a hash of its spec (same on `--resume`). */
+export function tournamentId(dir: string, specText: string): string {
+  return `${basename(dir).replace(/[^\w.-]/g, '_')}-${contentHash(specText).slice(0, 8)}`;
+}
+
+/** Bundles a module bot into one self-contained ES module (the bot and everything it imports). */
+export async function bundleBot(file: string, name: string): Promise<Buffer> {
+  const url = await bundleScript(`export { default } from ${JSON.stringify(file)};`, dirname(file), `queue-${name}`);
+  return readFileSync(fileURLToPath(url));
+}
+
+/** Plays a tournament's pairs on remote `arena worker` processes through Redis. */
+export class QueueExecutor implements Executor {
+  readonly concurrency: number;
+  readonly id: string;
+  readonly #o: QueueExecutorOptions;
+  #run: Coordination | null = null;
+
+  constructor(options: QueueExecutorOptions) {
+    this.#o = options;
+    this.id = tournamentId(options.dir, options.specText);
+    this.concurrency = options.window ?? 512;
+  }
+
+  async run(ctx: ExecutionContext): Promise<void> {
+    const run = (this.#run = new Coordination(this.#o, this.id, this.concurrency, ctx));
+    await run.play();
+  }
+
+  /** Closes the queues; when the tournament is complete its keys are removed from Redis. */
+  async close(): Promise<void> {
+    await this.#run?.close();
+  }
+}
+
+/** A job's options: see `Coordination.#jobOf`. */
+type PairJobOptions = { jobId: string; attempts: number; backoff: { type: 'fixed'; delay: number }; removeOnComplete: false; removeOnFail: true };
+
+/**
+ * One run of the coordinator: the connection, the tournament published in Redis, the pairs fed
+ * into the queue a window at a time, the results folded as workers complete their jobs.
+ */
+class Coordination {
+  readonly #o: QueueExecutorOptions;
+  readonly #id: string;
+  readonly #window: number;
+  readonly #ctx: ExecutionContext;
+  #redis: Redis | null = null;
+  #link: LinkState = 'connecting';
+  #linkDetail = '';
+  #stores: QueueStores | null = null;
+  #bots: Record<string, QueueBot> = {};
+  #pairs: Queue<PairJobData> | null = null;
+  #results: Worker<ResultJobData> | null = null;
+  #board: WorkerBoard | null = null;
+  readonly #boards = new RemoteBoards();
+  #statusTimer: NodeJS.Timeout | null = null;
+  /** Pairs handed to the queue and not yet folded, by pair index. */
+  readonly #outstanding = new Map<number, PairJob>();
+  /** Pairs whose completed jobs are being folded (not to be withdrawn meanwhile). */
+  readonly #folding = new Set<number>();
+  #exhausted = false;
+  #failure: Error | null = null;
+  #finish!: () => void;
+  readonly #finished = new Promise<void>((resolve) => (this.#finish = resolve));
+  /** Feeding steps, one after another. */
+  #feeding: Promise<void> = Promise.resolve();
+  #withdrawing = false;
+  #intakeOpen = true;
+  /** Bots a worker reported unable to start (reported once each). */
+  readonly #failedBots = new Set<string>();
+  /** Set when every pair was folded: the tournament's keys can leave Redis. */
+  #complete = false;
+
+  constructor(o: QueueExecutorOptions, id: string, window: number, ctx: ExecutionContext) {
+    this.#o = o;
+    this.#id = id;
+    this.#window = window;
+    this.#ctx = ctx;
+  }
+
+  async play(): Promise<void> {
+    const ctx = this.#ctx;
+    const redis = await this.#connect();
+    await this.#publish(redis);
+    const pairs = new Queue<PairJobData>(pairsQueueName(this.#id), { connection: redis, prefix: PREFIX });
+    pairs.on('error', redisAway); // connection errors: shown by the link status, retried
+    this.#pairs = pairs;
+    this.#board = await WorkerBoard.load(redis, this.#id);
+    this.#statusTimer = setInterval(() => void this.#status().catch(redisAway), this.#o.statusEveryMs ?? 1000);
+    this.#statusTimer.unref();
+    // Live boards: the workers' games in flight, as they publish them (when the sink watches).
+    if (ctx.wantLive) await this.#boards.watch(redis, this.#id, ctx);
+    this.#results = this.#listen(redis);
+    const onAbort = (): void => this.#checkDone();
+    ctx.signal?.addEventListener('abort', onAbort, { once: true });
+    const unpause = ctx.pause ? setInterval(() => !ctx.pause!.paused && this.#outstanding.size < this.#window && !this.#exhausted && this.#feed(), 200) : null;
+    const intake = this.#intake(pairs);
+    try {
+      this.#feed();
+      await this.#status().catch(redisAway);
+      await this.#finished;
+    } finally {
+      this.#intakeOpen = false;
+      ctx.signal?.removeEventListener('abort', onAbort);
+      if (unpause) clearInterval(unpause);
+    }
+    await this.#feeding;
+    // Results being folded finish first: nothing is handed over once `run` has returned.
+    await intake;
+    await this.#wrapUp(pairs);
+  }
+
+  /** Connects to Redis (failing with one line when it cannot be reached), following the link's state. */
+  async #connect(): Promise<Redis> {
+    const { url } = this.#o;
+    const redis = connectRedis(url, `take-arena-coordinator-${this.#id}`, (state, detail) => {
+      const was = this.#link;
+      this.#link = state;
+      this.#linkDetail = detail;
+      if (state !== was) this.#ctx.emit({ type: 'queue-link', state, detail, url });
+      // Back after an outage: a Redis restarted without persistence has lost the registry, the
+      // bundles and the queued pairs; publishing them again is harmless when it kept them.
+      if (state === 'connected' && was === 'reconnecting') this.#republish();
+    });
+    this.#redis = redis;
+    await firstConnection(redis, url);
+    this.#link = 'connected';
+    this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url });
+    return redis;
+  }
+
+  /** Publishes the bots (bundles and stores) and registers the tournament for the workers. */
+  async #publish(redis: Redis): Promise<void> {
+    const o = this.#o;
+    if (o.botData) {
+      // The snapshots a local run's hosts would take, now (before any game), reset stores reported alike.
+      const modules = o.entrants.filter((e) => e.entry.transport !== 'process');
+      const labelOf = new Map(modules.map((e) => [e.entry.name, e.spec.label]));
+      this.#stores = new QueueStores(redis, this.#id, o.botData, [...labelOf.keys()], (bot, reason) => this.#ctx.emit({ type: 'bot-store-reset', bot: labelOf.get(bot) ?? bot, reason }));
+    }
+    this.#bots = await this.#publishBots(redis);
+    await this.#register();
+  }
+
+  #register(): Promise<unknown> {
+    const o = this.#o;
+    const entry: TournamentEntry = { name: o.name, dir: o.dir, total: o.total, host: hostname(), pid: process.pid, ...(this.#ctx.wantLive ? { live: true } : {}) };
+    return this.#redis!.hset(TOURNAMENTS_KEY, this.#id, JSON.stringify(entry));
+  }
+
+  /**
+   * Bundles every module bot and stores it under its hash, with its store's snapshot and live copy;
+   * external bots travel by name (their stores stay on the workers).
+   */
+  async #publishBots(redis: Redis): Promise<Record<string, QueueBot>> {
+    const bots: Record<string, QueueBot> = {};
+    await this.#stores?.publish();
+    const bundles = new Map<string, Promise<Buffer>>();
+    for (const e of this.#o.entrants) {
+      if (e.entry.transport === 'process') {
+        bots[e.spec.label] = { kind: 'external', name: e.entry.name };
+        continue;
+      }
+      const file = e.entry.file;
+      if (!bundles.has(file)) bundles.set(file, bundleBot(file, e.entry.name));
+      const bytes = await bundles.get(file)!;
+      const hash = contentHash(bytes);
+      await redis.set(bundleKey(hash), bytes);
+      const store = this.#stores?.of(e.entry.name);
+      bots[e.spec.label] = { kind: 'module', name: e.entry.name, bundle: hash, ...(store ? { store } : {}) };
+    }
+    return bots;
+  }
+
+  /**
+   * A pair's job. Its id is the pair's place in the schedule: adding it again while it waits, runs
+   * or holds its result is a no-op. A completed job holds the result until the coordinator removes it.
+   */
+  #jobOf(pair: PairJob): { name: string; data: PairJobData; opts: PairJobOptions } {
+    return {
+      name: 'pair',
+      data: { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings },
+      opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
+    };
+  }
+
+  /** Runs one feeding step after the others; a step that fails fails the run (rather than stall the feed). */
+  #step(step: () => Promise<void>): void {
+    this.#feeding = this.#feeding.then(step).catch((err: unknown) => {
+      this.#failure ??= err instanceof Error ? err : new QueueError(String(err));
+      this.#checkDone();
+    });
+  }
+
+  /** Tops the queue up to the window with the schedule's next pairs. */
+  #feed(): void {
+    this.#step(async () => {
+      if (this.#failure || this.#ctx.pause?.paused) return;
+      const batch: PairJob[] = [];
+      while (!this.#exhausted && this.#outstanding.size < this.#window) {
+        const pair = this.#ctx.pairs.next();
+        if (!pair) {
+          this.#exhausted = true;
+          break;
+        }
+        this.#outstanding.set(pair.index, pair);
+        batch.push(pair);
+      }
+      if (batch.length) await this.#pairs!.addBulk(batch.map((p) => this.#jobOf(p)));
+      this.#checkDone();
+    });
+  }
+
+  /** After an outage: the registry, the bots and the pending pairs published again. */
+  #republish(): void {
+    this.#step(async () => {
+      await this.#register();
+      await this.#publishBots(this.#redis!);
+      // Jobs still waiting or running are left alone (same ids); lost ones are queued again.
+      const pending = [...this.#outstanding.values()];
+      if (pending.length) await this.#pairs!.addBulk(pending.map((p) => this.#jobOf(p)));
+      this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: `republished ${pending.length} pending pairs`, url: this.#o.url });
+    });
+  }
+
+  #checkDone(): void {
+    if (this.#failure || (this.#exhausted && this.#outstanding.size === 0) || (this.#ctx.signal?.aborted ?? false)) this.#finish();
+  }
+
+  /**
+   * Early stop of a pairing (its sequential test decided): its queued pairs that no worker has
+   * started are removed, so workers move on; those already started finish and are folded.
+   */
+  async #withdraw(): Promise<void> {
+    if (this.#withdrawing) return;
+    this.#withdrawing = true;
+    const { pairs } = this.#ctx;
+    try {
+      for (const p of [...this.#outstanding.values()]) {
+        if (!pairs.unwanted(p) || this.#folding.has(p.index)) continue;
+        // A job that has just finished is gone too (remove says 1): its result may be folded
+        // meanwhile, so the pair is asked again after the round trip.
+        if ((await this.#pairs!.remove(`p${p.index}`)) === 1 && pairs.unwanted(p)) {
+          this.#outstanding.delete(p.index);
+          pairs.withdraw(p);
+        }
+      }
+    } finally {
+      this.#withdrawing = false;
+    }
+  }
+
+  /** The dashboard's view of the queue: the link, the workers, the pairs queued. */
+  async #status(): Promise<void> {
+    const queued = this.#outstanding.size;
+    if (this.#link !== 'connected') {
+      this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers: [], queued });
+      return;
+    }
+    await this.#stores?.copyBack();
+    const workers = await this.#board!.workers();
+    this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers, queued: this.#outstanding.size });
+  }
+
+  /** Folds a pair's two records (a record naming another place in the schedule is never folded). */
+  async #foldPair(data: PairResultData): Promise<void> {
+    const { pairs } = this.#ctx;
+    for (const rec of data.records) this.#boards.folded(rec.index);
+    for (const rec of data.records) {
+      if (rec.index !== data.pairIndex * 2 + rec.seating || pairs.keyAt(rec.index) !== rec.key) {
+        this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: `dropped a result that is not game ${data.pairIndex * 2 + rec.seating} of this schedule (${rec.key})` });
+        return;
+      }
+      const fresh = !pairs.isDone(rec.index);
+      const behind = this.#ctx.finish(data.retries > 0 ? { ...rec, retries: data.retries } : rec);
+      if (fresh) this.#board!.played(data.worker);
+      if (behind) await behind;
+    }
+  }
+
+  /**
+   * A pair's result is its job's return value: the worker completes the job with its two records
+   * (one round trip, which also fetches its next job), and the completed job stays in Redis until
+   * its records are durable here. Completed jobs are read in batches, folded, and removed only
+   * after one group commit, so a coordinator killed at any moment loses nothing: the resumed one
+   * finds the same completed jobs and folds each once.
+   */
+  async #intake(pairs: Queue<PairJobData>): Promise<void> {
+    while (this.#intakeOpen) {
+      const jobs = await this.#completedJobs(pairs);
+      if (!this.#intakeOpen) return;
+      if (jobs.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        continue;
+      }
+      for (const job of jobs) this.#folding.add(job.returnvalue.pairIndex);
+      for (const job of jobs) await this.#foldPair(job.returnvalue);
+      await this.#ctx.committed();
+      // Durable: the jobs may go (one pipelined round trip for the batch). A job that cannot be
+      // removed now (Redis away) is found completed again and folded as a duplicate: dropped.
+      await Promise.all(jobs.map((job) => job.remove().catch(redisAway)));
+      for (const job of jobs) {
+        const index = job.returnvalue.pairIndex;
+        this.#folding.delete(index);
+        const pair = this.#outstanding.get(index);
+        if (pair && this.#ctx.pairs.isDone(pair.games[0].index) && this.#ctx.pairs.isDone(pair.games[1].index)) this.#outstanding.delete(index);
+      }
+      await this.#withdraw();
+      this.#feed();
+      this.#checkDone();
+    }
+  }
+
+  /** Up to 256 completed jobs with a pair's result (none while Redis is away: the link status says so; asked again). */
+  async #completedJobs(pairs: Queue<PairJobData>): Promise<Job<PairJobData, PairResultData>[]> {
+    if (this.#link !== 'connected') return [];
+    try {
+      const jobs = (await pairs.getJobs(['completed'], 0, 255, true)) as (Job<PairJobData, PairResultData> | undefined)[];
+      return jobs.filter((j): j is Job<PairJobData, PairResultData> => j !== undefined && j.returnvalue?.kind === 'pair');
+    } catch {
+      return []; // Redis went away meanwhile: asked again
+    }
+  }
+
+  /** Listens to the workers' reports: a job that cannot be played, a bot that cannot start. */
+  #listen(redis: Redis): Worker<ResultJobData> {
+    const lockMs = this.#o.resultLockMs ?? 5000;
+    const results = new Worker<ResultJobData>(resultsQueueName(this.#id), async (job) => this.#onReport(job.data), {
+      connection: redis,
+      prefix: PREFIX,
+      concurrency: 8,
+      lockDuration: lockMs,
+      stalledInterval: Math.max(500, Math.round(lockMs / 2)),
+      maxStalledCount: 1000,
+      removeOnComplete: { count: 0 },
+      removeOnFail: { count: 1000 },
+    });
+    results.on('error', redisAway); // connection errors: shown by the link status, retried by BullMQ
+    return results;
+  }
+
+  #onReport(data: ResultJobData): void {
+    if (data.kind === 'bot-failed') {
+      // Reported once, like a local run's: the bot forfeits its games wherever it cannot start.
+      if (this.#failedBots.has(data.bot)) return;
+      this.#failedBots.add(data.bot);
+      this.#ctx.emit({ type: 'bot-failed', bot: data.bot, reason: `on worker ${data.worker}: ${data.reason}` });
+      return;
+    }
+    this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: data.reason });
+    if (data.final) {
+      this.#failure ??= new QueueError(`pair ${data.pairIndex} cannot be played: ${data.reason}`);
+      this.#checkDone();
+    }
+  }
+
+  /** After the last fold: the boards stopped, the stores copied back, unstarted pairs drained on an early stop. */
+  async #wrapUp(pairs: Queue<PairJobData>): Promise<void> {
+    this.#boards.stop();
+    // The bots' folders end as a local run leaves them (what the workers wrote, up to now).
+    if (this.#link === 'connected') await this.#stores?.copyBack().catch(redisAway);
+    await this.#results?.close().catch(redisAway);
+    this.#complete = !this.#failure && this.#exhausted && this.#outstanding.size === 0;
+    // Early stop: the pairs not started are removed (workers move on); the ones running finish and
+    // wait, completed, for `--resume` (or `arena queue clean`).
+    if (this.#ctx.signal?.aborted) await pairs.drain().catch(redisAway);
+    if (this.#failure) throw this.#failure;
+  }
+
+  /** Removes a finished tournament's queues and keys. */
+  async #cleanUp(): Promise<void> {
+    const redis = this.#redis;
+    if (!redis || redis.status !== 'ready' || !this.#complete) return;
+    await this.#pairs?.obliterate({ force: true }).catch(redisAway);
+    const results = new Queue(resultsQueueName(this.#id), { connection: redis, prefix: PREFIX });
+    results.on('error', redisAway);
+    await results.obliterate({ force: true }).catch(redisAway);
+    await results.close().catch(redisAway);
+    await redis.hdel(TOURNAMENTS_KEY, this.#id);
+    await redis.del(gamesKey(this.#id));
+    await this.#stores?.remove();
+  }
+
+  async close(): Promise<void> {
+    if (this.#statusTimer) clearInterval(this.#statusTimer);
+    this.#boards.stop();
+    await this.#results?.close().catch(redisAway);
+    // Whatever is left (Redis gone before the keys could be removed) is for `arena queue clean`.
+    await this.#cleanUp().catch(redisAway);
+    await this.#pairs?.close().catch(redisAway);
+    this.#redis?.disconnect();
+  }
+}
+
+/**
+ * The `executor` option of `runTournament` for a queued tournament: the coordinator side, on the
+ * Redis at `url`. Loaded only when `--queue` is given (BullMQ is not imported otherwise).
+ */
+export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs'> = {}): (t: PreparedTournament, dir: string) => Executor {
+  return (t, dir) =>
+    new QueueExecutor({
+      url,
+      name: t.spec.name,
+      dir,
+      specText: readFileSync(join(dir, RESULTS_FILES.spec), 'utf8'),
+      total: scheduleCount({ variants: t.spec.games, bots: t.entrants.map((e) => e.spec), deals: t.spec.deals }),
+      entrants: t.entrants,
+      settings: pairSettings(t.spec),
+      botData: runBotData(t.spec, dir),
+      ...extra,
+    });
+}

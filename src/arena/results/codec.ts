@@ -1,0 +1,235 @@
+/**
+ * A game's line in `games.jsonl`, both ways: the encoder writes a record's JSON bytes straight into
+ * a batch buffer (no string of the line is made), the decoder reads a line back into a record.
+ */
+import type { GameRecord } from '../match.ts';
+
+/**
+ * Decodes one log line (without its newline) into a record, or null when it is not a game line.
+ * Reads the compact form (`moves` one string, `us` and, under a time control, `ovh` integer
+ * microseconds) and the earlier one
+ * (`moves` a list of `{ move, ms }`), so folders written before the compact record still resume.
+ */
+export function parseRecordLine(text: string): GameRecord | null {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (raw === null || typeof raw !== 'object' || typeof raw['key'] !== 'string' || typeof raw['termination'] !== 'string') return null;
+  if (typeof raw['index'] !== 'number' || typeof raw['variant'] !== 'string') return null;
+  delete raw['chk']; // the line's checksum (chain.ts) is not part of the game
+  const moves = raw['moves'];
+  if (typeof moves === 'string') {
+    const us = raw['us'];
+    const list = moves === '' ? [] : moves.split(' ');
+    if (!Array.isArray(us) || us.length !== list.length) return null;
+    const ovh = raw['ovh'];
+    if (ovh !== undefined && (!Array.isArray(ovh) || ovh.length !== list.length)) return null;
+    raw['moves'] = list;
+  } else if (Array.isArray(moves)) {
+    const legacy = moves as { move?: unknown; ms?: unknown }[];
+    if (!legacy.every((m) => m !== null && typeof m === 'object' && typeof m.move === 'string' && typeof m.ms === 'number')) return null;
+    raw['moves'] = legacy.map((m) => m.move as string);
+    raw['us'] = legacy.map((m) => Math.round((m.ms as number) * 1000));
+  } else return null;
+  return raw as unknown as GameRecord;
+}
+
+/**
+ * A JSON string literal's bytes written at `at` (returns the end): the characters copied as they are
+ * when none needs escaping (the usual case: labels, keys, notations), else `JSON.stringify`'s
+ * text as UTF-8, so the bytes are always those of `JSON.stringify(s)`.
+ */
+function putString(buf: Buffer, at: number, s: string): number {
+  buf[at] = 0x22;
+  let i = at + 1;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x7f) return at + buf.write(JSON.stringify(s), at, 'utf8');
+    buf[i++] = c;
+  }
+  buf[i] = 0x22;
+  return i + 1;
+}
+
+/** The characters of an ASCII string with nothing to escape (field names, JSON text already made), written at `at`. */
+function putAscii(buf: Buffer, at: number, s: string): number {
+  for (let k = 0; k < s.length; k++) buf[at++] = s.charCodeAt(k);
+  return at;
+}
+
+/** Text that may hold any character (JSON already made, e.g. the start position): as UTF-8. */
+function putText(buf: Buffer, at: number, s: string): number {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0x80) return at - k + buf.write(s, at - k, 'utf8');
+    buf[at++] = c;
+  }
+  return at;
+}
+
+/**
+ * A number as `${n}` (and JSON) writes it: integers of up to 32 bits (every count, time and seed
+ * of a record) as digits straight into the buffer, anything else through `String`.
+ */
+function putNumber(buf: Buffer, at: number, n: number): number {
+  let u = n < 0 ? -n : n;
+  if (u <= 0xffffffff && u >>> 0 === u) {
+    if (n < 0) buf[at++] = 0x2d;
+    const digits = u < 10 ? 1 : u < 100 ? 2 : u < 1e3 ? 3 : u < 1e4 ? 4 : u < 1e5 ? 5 : u < 1e6 ? 6 : u < 1e7 ? 7 : u < 1e8 ? 8 : u < 1e9 ? 9 : 10;
+    const end = at + digits;
+    for (let i = end - 1; i > at; i--) {
+      const q = (u / 10) >>> 0;
+      buf[i] = 0x30 + u - q * 10;
+      u = q;
+    }
+    buf[at] = 0x30 + u;
+    return end;
+  }
+  return putAscii(buf, at, String(n));
+}
+
+/** A list of numbers as a JSON array. */
+function putNumbers(buf: Buffer, at: number, list: readonly number[]): number {
+  buf[at++] = 0x5b;
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0) buf[at++] = 0x2c;
+    at = putNumber(buf, at, list[i]!);
+  }
+  buf[at] = 0x5d;
+  return at + 1;
+}
+
+/** The moves as one JSON string, space-separated (no notation has a space: the log could not store it). */
+function putMoves(buf: Buffer, at: number, list: readonly string[]): number {
+  buf[at] = 0x22;
+  let i = at + 1;
+  for (let m = 0; m < list.length; m++) {
+    const s = list[m]!;
+    if (m > 0) buf[i++] = 0x20;
+    for (let k = 0; k < s.length; k++) {
+      const c = s.charCodeAt(k);
+      if (c === 0x20) throw new Error(`move notation ${JSON.stringify(s)} has a space: the log cannot store it`);
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x7f) return at + buf.write(JSON.stringify(list.join(' ')), at, 'utf8');
+      buf[i++] = c;
+    }
+  }
+  buf[i] = 0x22;
+  return i + 1;
+}
+
+/** A string, or `null`. */
+function putStringOrNull(buf: Buffer, at: number, s: string | null): number {
+  return s === null ? putAscii(buf, at, 'null') : putString(buf, at, s);
+}
+
+/**
+ * An upper bound of the bytes `encodeOpen` writes for a record whose start position is the JSON
+ * text `start`: every string character at most 6 bytes (a `\u00XX` escape), every number 24.
+ */
+export function encodedBound(r: GameRecord, start: string): number {
+  let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0);
+  const list = r.moves;
+  for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
+  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + 1024;
+}
+
+/**
+ * Writes a game's line without its closing brace and newline into `buf` at `at` (room for
+ * `encodedBound` bytes is the caller's) and returns the end. The bytes are those of
+ * `JSON.stringify` of the record's fields in a fixed order (the compact record: moves one
+ * space-separated string, times integer microseconds), written straight into the batch buffer:
+ * no string of the line is made. The log seals it there (chain.ts `sealInto`) by adding its checksum
+ * field and the brace.
+ */
+export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string): number {
+  at = putAscii(buf, at, '{"index":');
+  at = putNumber(buf, at, r.index);
+  at = putAscii(buf, at, ',"key":');
+  at = putString(buf, at, r.key);
+  at = putAscii(buf, at, ',"variant":');
+  at = putString(buf, at, r.variant);
+  at = putAscii(buf, at, ',"deal":');
+  at = putNumber(buf, at, r.deal);
+  at = putAscii(buf, at, ',"dealSeed":');
+  at = putNumber(buf, at, r.dealSeed);
+  at = putAscii(buf, at, ',"seating":');
+  at = putNumber(buf, at, r.seating);
+  at = putAscii(buf, at, ',"seats":{"first":');
+  at = putString(buf, at, r.seats.first);
+  at = putAscii(buf, at, ',"second":');
+  at = putString(buf, at, r.seats.second);
+  at = putAscii(buf, at, '},"botSeeds":{"first":');
+  at = putNumber(buf, at, r.botSeeds.first);
+  at = putAscii(buf, at, ',"second":');
+  at = putNumber(buf, at, r.botSeeds.second);
+  at = putAscii(buf, at, '},"start":');
+  at = putText(buf, at, start);
+  at = putAscii(buf, at, ',"moves":');
+  at = putMoves(buf, at, r.moves);
+  at = putAscii(buf, at, ',"us":');
+  at = putNumbers(buf, at, r.us);
+  if (r.ovh) {
+    at = putAscii(buf, at, ',"ovh":');
+    at = putNumbers(buf, at, r.ovh);
+    at = putAscii(buf, at, ',"timeControl":{"baseMs":');
+    at = putNumber(buf, at, r.timeControl!.baseMs);
+    at = putAscii(buf, at, ',"incMs":');
+    at = putNumber(buf, at, r.timeControl!.incMs);
+    buf[at++] = 0x7d;
+  }
+  const o = r.outcome;
+  at = putAscii(buf, at, ',"outcome":{"winner":');
+  at = putStringOrNull(buf, at, o.winner);
+  if (o.scores) {
+    at = putAscii(buf, at, ',"scores":[');
+    at = putNumber(buf, at, o.scores[0]);
+    buf[at++] = 0x2c;
+    at = putNumber(buf, at, o.scores[1]);
+    buf[at++] = 0x5d;
+  }
+  at = putAscii(buf, at, '},"winner":');
+  at = putStringOrNull(buf, at, r.winner);
+  at = putAscii(buf, at, ',"termination":');
+  at = putString(buf, at, r.termination);
+  at = putAscii(buf, at, ',"faulty":');
+  at = putStringOrNull(buf, at, r.faulty);
+  at = putAscii(buf, at, ',"reason":');
+  at = putStringOrNull(buf, at, r.reason);
+  if (r.adjudicated) {
+    at = putAscii(buf, at, ',"adjudicated":{"value":');
+    at = putNumber(buf, at, r.adjudicated.value);
+    at = putAscii(buf, at, ',"ply":');
+    at = putNumber(buf, at, r.adjudicated.ply);
+    buf[at++] = 0x7d;
+  }
+  if (r.retries) {
+    at = putAscii(buf, at, ',"retries":');
+    at = putNumber(buf, at, r.retries);
+  }
+  if (r.clockStops) {
+    at = putAscii(buf, at, ',"clockStops":{"first":');
+    at = putNumber(buf, at, r.clockStops.first);
+    at = putAscii(buf, at, ',"second":');
+    at = putNumber(buf, at, r.clockStops.second);
+    buf[at++] = 0x7d;
+  }
+  return at;
+}
+
+/**
+ * One game as its compact log line: one self-describing JSON object (the bytes `JSON.stringify`
+ * would write for its fields in this order), with the moves as one space-separated string (no
+ * notation has a space) and the move times as integer microseconds.
+ */
+export function recordLine(r: GameRecord): string {
+  const start = JSON.stringify(r.start);
+  const buf = Buffer.allocUnsafe(encodedBound(r, start) + 2);
+  const end = encodeOpen(buf, 0, r, start);
+  buf[end] = 0x7d;
+  buf[end + 1] = 0x0a;
+  return buf.toString('utf8', 0, end + 2);
+}
+

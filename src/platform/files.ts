@@ -1,0 +1,50 @@
+/**
+ * Files written whole: a reader (another process, a resume after a crash) sees the old content or
+ * the new one, never half of either.
+ */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+
+/** Options of `writeFileAtomic`. */
+export interface AtomicWriteOptions {
+  /** Mode of a file that did not exist (default 0o644, less the umask). */
+  readonly mode?: number;
+  /** Fsync the data before the rename (default true): off only for caches, which may be lost. */
+  readonly fsync?: boolean;
+}
+
+/** Temporary names are unique within the process; the pid makes them unique between processes. */
+let counter = 0;
+
+/**
+ * Writes `data` to `path` atomically: a temporary file beside it (so the rename stays on one file
+ * system), fsynced, then renamed over `path`. Where fsync is refused (Node's permission model
+ * refuses it on Node 20, as in a sandboxed bot) the rename is still atomic. The temporary file is
+ * removed when anything fails.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  counter = (counter + 1) >>> 0;
+  const tmp = `${path}.${process.pid}-${counter}.tmp`;
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  try {
+    const fd = openSync(tmp, 'w', options.mode ?? 0o644);
+    try {
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+      if (options.fsync !== false) fsyncWherePermitted(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Fsyncs a file, unless the permission model refuses it (the data then reaches the disk in its own time). */
+function fsyncWherePermitted(fd: number): void {
+  try {
+    fsyncSync(fd);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_ACCESS_DENIED') throw err;
+  }
+}
