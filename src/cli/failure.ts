@@ -4,7 +4,7 @@
  * would have printed with it: the failing command's help and its declared flags.
  */
 import { closest } from '../core/errors.ts';
-import { oneOf } from './flags.ts';
+import { oneOf } from './argv.ts';
 
 /** A failed parse, as the CLI's `.fail()` handler collects it. */
 export interface ParseFailure {

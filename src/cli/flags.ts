@@ -5,20 +5,7 @@
  */
 import { z } from 'zod';
 import { UsageError, show } from '../core/errors.ts';
-
-/**
- * How yargs reads every command's words. A command that sets a configuration of its own starts
- * from this one (yargs replaces the whole configuration, it does not merge it).
- */
-export const PARSER_CONFIGURATION = {
-  // Numbers stay text until their schema reads them: `--seed 0x10`, `--deals 1e3` or an empty
-  // `--seed=` are refused rather than read as 16, 1000 or 0, and big parameters keep every digit.
-  'parse-numbers': false,
-  'parse-positional-numbers': false,
-  // A list flag takes one value each time it is given (`--bots-dir A --bots-dir B`), so the word
-  // after it is the next argument (a spec file), never a second folder.
-  'greedy-arrays': false,
-} as const;
+import { oneOf } from './argv.ts';
 
 /**
  * A flag's text as an integer: decimal digits, optionally signed. Other text (`1e3`, `0x10`, `1.5`,
@@ -38,11 +25,6 @@ export function numberText(value: unknown): unknown {
 /** An integer flag whose range is `schema`'s. */
 export function integerFlag<T extends z.ZodType>(schema: T) {
   return z.preprocess(integerText, schema);
-}
-
-/** `a`, `a or b`, `a, b or c`. */
-export function oneOf(values: readonly string[]): string {
-  return values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)!}`;
 }
 
 /** The schema inside optional, default and preprocessing wrappers: the one that holds the range. */

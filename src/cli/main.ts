@@ -6,7 +6,7 @@ import { PACKAGE_ROOT } from '../platform/paths.ts';
 import { ArenaError, UsageError } from '../core/errors.ts';
 import type { Argv, CommandModule } from 'yargs';
 import { failureMessage, type ParseFailure } from './failure.ts';
-import { PARSER_CONFIGURATION } from './flags.ts';
+import { joinNegativeValues, PARSER_CONFIGURATION } from './argv.ts';
 import { processIo, RUN, type CliIo, type CliRun } from './io.ts';
 
 /** The package's version, for `--version`. */
@@ -79,23 +79,6 @@ export interface LazyCommand {
   readonly describe: string;
   /** The command's module: a yargs `CommandModule` with a builder function, typed with its own arguments. */
   readonly load: () => Promise<Pick<CommandModule, 'command' | 'describe'>>;
-}
-
-/**
- * Glues `--flag -1 3 9 4` into `--flag=-1 3 9 4`: a value that starts with a minus sign and a digit
- * (a negative number or a row of numbers) would otherwise be read as short options.
- */
-export function joinNegativeValues(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const next = argv[i + 1];
-    if (/^--[A-Za-z][\w-]*$/.test(arg) && next !== undefined && /^-\d/.test(next)) {
-      out.push(`${arg}=${next}`);
-      i++;
-    } else out.push(arg);
-  }
-  return out;
 }
 
 /** The part of yargs' option table (its public `getOptions()`, which yargs also hands to `.check()`) that the CLI reads. */

@@ -87,20 +87,20 @@ export type RunArgs = WithRun<{
   theme?: ScreenFlags['theme'];
 }>;
 
-/** `--bots`: bots with options, or `all`. */
-function botList(value: unknown): unknown {
-  const text = (value as string[]).join(',');
-  const list = splitList(text);
-  if (list.length === 0) throw new UsageError(`Expected --bots to list bots like \`random,greedy\` or \`all\`, got ${show(text)}`);
-  return list.length === 1 && list[0] === 'all' ? 'all' : list;
+/** A list flag's items, comma-separated or given again (`--games a,b --games c`); an empty list is refused. */
+function listFlag(flag: string, like: string): (value: unknown) => string[] {
+  return (value) => {
+    const text = (value as string[]).join(',');
+    const items = splitList(text);
+    if (items.length === 0) throw new UsageError(`Expected --${flag} to list ${like}, got ${show(text)}`);
+    return items;
+  };
 }
 
-/** `--games`: variant ids. */
-function variantList(value: unknown): unknown {
-  const text = (value as string[]).join(',');
-  const list = splitList(text);
-  if (list.length === 0) throw new UsageError(`Expected --games to list variants like \`subtraction{n=20}\`, got ${show(text)}`);
-  return list;
+/** `--bots`: bots with options, or `all` (every bot found). */
+function botsFlag(value: unknown): string[] | 'all' {
+  const bots = listFlag('bots', 'bots like `random,greedy` or `all`')(value);
+  return bots.length === 1 && bots[0] === 'all' ? 'all' : bots;
 }
 
 /** A flag that sets a spec field: `read` turns what was typed into the field's value, which the spec's own schema then judges. */
@@ -113,8 +113,8 @@ interface SpecFlag {
 
 /** The flags that set spec fields. `--time-per-move none` sets no per-move limit (a time control then limits a move). */
 const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
-  bots: { field: 'bots', read: botList },
-  games: { field: 'games', read: variantList },
+  bots: { field: 'bots', read: botsFlag },
+  games: { field: 'games', read: listFlag('games', 'variants like `subtraction{n=20}`') },
   deals: { field: 'deals', read: integerText },
   seed: { field: 'seed', read: integerText },
   concurrency: { field: 'concurrency', read: integerText },
