@@ -82,7 +82,7 @@ export const TournamentSpecSchema = z
       .describe(`Time limit per move in milliseconds (default ${DEFAULT_TIME_PER_MOVE_MS}; with \`timeControl\`, none unless set: a move may then use the whole bank)`),
     timeControl: z
       .string()
-      .regex(new RegExp(TIME_CONTROL_PATTERN), { error: `expected ${TIME_CONTROL_EXPECTED}`, abort: true })
+      .regex(new RegExp(TIME_CONTROL_PATTERN), { error: (issue) => `expected ${timeControlProblem(String(issue.input)) ?? TIME_CONTROL_EXPECTED}`, abort: true })
       .superRefine((text, ctx) => {
         const problem = timeControlProblem(text);
         if (problem) ctx.addIssue({ code: 'custom', message: `expected ${problem}`, abort: true });

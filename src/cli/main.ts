@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../platform/paths.ts';
 import { ArenaError, UsageError } from '../core/errors.ts';
-import type { CommandModule } from 'yargs';
-import { io } from './io.ts';
-import { setThemeFromCli } from './load-ink.ts';
-import { checkFlags, failureMessage, lastOfRepeated, type DeclaredOptions, type FailureContext } from './strict.ts';
+import type { Argv, CommandModule } from 'yargs';
+import { failureMessage, type ParseFailure } from './failure.ts';
+import { joinNegativeValues, PARSER_CONFIGURATION } from './argv.ts';
+import { processIo, RUN, type CliIo, type CliRun } from './io.ts';
 
 /** The package's version, for `--version`. */
 const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -77,95 +77,74 @@ export interface LazyCommand {
   /** The usage line, e.g. `tournament [spec]`: its first word is the command's name. */
   readonly command: string;
   readonly describe: string;
-  /** The command's module (a yargs `CommandModule`, each typed with its own arguments). */
+  /** The command's module: a yargs `CommandModule` with a builder function, typed with its own arguments. */
   readonly load: () => Promise<Pick<CommandModule, 'command' | 'describe'>>;
 }
 
+/** The part of yargs' option table (its public `getOptions()`, which yargs also hands to `.check()`) that the CLI reads. */
+interface DeclaredOptions {
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly alias: Readonly<Record<string, readonly string[]>>;
+  readonly array: readonly string[];
+  readonly boolean: readonly string[];
+}
+
+/** The running command's declared options: yargs' instance holds the running command's table (its typings omit the getter). */
+function declaredOptions(parser: Argv): DeclaredOptions {
+  return (parser as unknown as { getOptions(): DeclaredOptions }).getOptions();
+}
+
+/** The flags of a command as a user types them (`--deals`, `-h`), for "did you mean". */
+function flagSpellings(options: DeclaredOptions): string[] {
+  const names = new Set<string>(Object.keys(options.key));
+  for (const [key, aliases] of Object.entries(options.alias)) for (const a of [key, ...aliases]) names.add(a);
+  return [...names].filter((n) => !/[A-Z]/.test(n)).map((n) => (n.length === 1 ? `-${n}` : `--${n}`));
+}
+
+const camelCase = (name: string): string => name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+
 /**
- * Glues `--flag -1 3 9 4` into `--flag=-1 3 9 4`: a value that starts with a minus sign and a digit
- * (a negative number or a row of numbers) would otherwise be read as short options.
+ * Before validation, in the running command: a flag given twice keeps its last value (yargs makes
+ * a list of the repeats; a declared list flag keeps them all, joined), and a flag that takes a value
+ * has no `--no-` form (yargs would hand the command `false`).
  */
-export function joinNegativeValues(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const next = argv[i + 1];
-    if (/^--[A-Za-z][\w-]*$/.test(arg) && next !== undefined && /^-\d/.test(next)) {
-      out.push(`${arg}=${next}`);
-      i++;
-    } else out.push(arg);
+function oneValuePerFlag(parsed: Record<string, unknown>, options: DeclaredOptions): void {
+  const lists = new Set(options.array.flatMap((name) => [name, camelCase(name)]));
+  const booleans = new Set(options.boolean.flatMap((name) => [name, camelCase(name)]));
+  for (const [key, value] of Object.entries(parsed)) {
+    if (key === '_' || key === '$0') continue;
+    if ((value === false || (Array.isArray(value) && value.includes(false))) && !booleans.has(key)) {
+      throw new UsageError(`Unknown option --no-${key}: --${key} takes a value (only yes/no flags have a --no- form)`);
+    }
+    if (Array.isArray(value) && !lists.has(key)) parsed[key] = value[value.length - 1];
   }
-  return out;
 }
 
-/** The part of the yargs instance a middleware receives that strict checking reads (yargs' typings omit it). */
-interface CommandContext {
-  getOptions(): DeclaredOptions;
-  getStrict(): boolean;
-  getStrictOptions(): boolean;
-}
-
-/** Before validation, inside each command: unknown flags fail with the closest one, repeated scalars keep the last value. */
-function strictMiddleware(words: readonly string[]) {
-  return (parsed: Record<string, unknown>, y: CommandContext): void => {
-    const options = y.getOptions();
-    if (y.getStrict() || y.getStrictOptions()) checkFlags(words, options);
-    lastOfRepeated(parsed, options);
-    const theme = parsed['theme'];
-    if (theme === 'light' || theme === 'dark' || theme === 'auto') setThemeFromCli({ theme });
-  };
-}
-
-/** A yargs validation failure, with what its message needs from the command it happened in. */
-class ParseFailure extends Error {
+/** A parse that yargs refused, carried out of yargs to be worded (the help text is rendered as yargs would print it on failure). */
+class ParseFailed extends Error {
   constructor(
-    message: string,
-    readonly usage: string | undefined,
-    readonly commands: readonly string[],
+    readonly failure: Omit<ParseFailure, 'help'>,
+    readonly help: Promise<string>,
   ) {
-    super(message);
+    super(failure.message);
   }
-}
-
-/** The part of yargs' internals that caches a command's help text (yargs' typings omit it). */
-interface HelpCacheInternals {
-  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } | undefined } | undefined;
-}
-
-/**
- * yargs renders the running command's whole help page right after starting its handler (before
- * the handler's first await resumes), to keep it for a failure that would print help: about 15 ms
- * of text layout before a tournament's first frame. Our `.fail()` never prints help and no command
- * shows help from its handler, so that page is never read; `--help` renders its own as before.
- * Skipped when yargs' internals are not as expected (then the page is rendered, as before).
- */
-function skipHelpCache(parser: object): void {
-  const usage = (parser as HelpCacheInternals).getInternalMethods?.()?.getUsageInstance?.();
-  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;
 
 /**
- * Runs the CLI on an argument list. Resolves to the exit code; a user's mistake prints one line
- * (no stack trace) and gives 2. Only the CLI sets exit codes.
+ * The parser of one run. Every command is listed; a command's module is loaded by its builder,
+ * which yargs runs only for the command being run (`--help` lists them without loading any).
  */
-export async function runCli(argv: readonly string[]): Promise<number> {
-  process.exitCode = undefined;
-  // `arena` alone: the home menu in a terminal, the help otherwise.
-  if (argv.length === 0) {
-    if (io().isTTY) return (await import('./commands/home.ts')).runHomeMenu(runCli);
-    argv = ['--help'];
-  }
-  const words = joinNegativeValues(argv);
-  const parser = yargs(words)
+function cliParser(words: readonly string[], io: CliIo): Argv {
+  const parser: Argv = yargs()
     .scriptName('arena')
     .usage('$0 <command> [options]\n\nA terminal arena for two-player take-away games.')
-    // English messages whatever the locale: the failure handler below reads them.
+    // English messages whatever the locale: failureMessage reads them.
     .locale('en')
     .strict()
-    .parserConfiguration({ 'parse-numbers': false, 'parse-positional-numbers': false })
+    .parserConfiguration(PARSER_CONFIGURATION)
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -176,38 +155,60 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       global: true,
       describe: 'colours for a light or dark terminal background (auto: from COLORFGBG, else dark; also ARENA_THEME)',
     })
-    .wrap(Math.min(100, process.stdout.columns || 100))
-    // Runs inside each command with that command's own options, before yargs validates.
-    .middleware(strictMiddleware(words) as never, true)
-    .fail((msg, err, usage) => {
+    .wrap(Math.min(100, io.columns || 100))
+    .middleware((parsed) => oneValuePerFlag(parsed, declaredOptions(parser)), true)
+    .fail((message, err) => {
       if (err) throw err;
-      // The failure stops the parse here (a command must not run after it); the message is written below.
-      const context = usage as unknown as FailureContext;
-      throw new ParseFailure(msg, context.getUsage()[0]?.[0], context.getCommands().map((c) => c[0]));
+      // Thrown, the failure stops the parse here (no command runs after it); runCli words it.
+      throw new ParseFailed({ message, words, flags: flagSpellings(declaredOptions(parser)) }, parser.getHelp());
     });
-  skipHelpCache(parser);
-  // Only the command being run is loaded; the others are listed for help and for "did you mean".
-  const name = argv.find((a) => !a.startsWith('-'));
   for (const c of COMMANDS) {
-    if (c.command.split(' ')[0] === name) parser.command((await c.load()) as never);
-    else parser.command(c.command, c.describe, {}, () => {});
+    let loaded: CommandModule | undefined;
+    parser.command({
+      command: c.command,
+      describe: c.describe,
+      builder: async (y: Argv) => {
+        loaded = (await c.load()) as CommandModule;
+        return (loaded.builder as (y: Argv) => Argv)(y);
+      },
+      handler: (args) => loaded!.handler(args),
+    });
   }
+  return parser;
+}
+
+/**
+ * Runs the CLI on an argument list, writing to `io` (the process's streams by default). Resolves to
+ * the exit code; a user's mistake prints one line (no stack trace) and gives 2. Only the CLI sets
+ * exit codes.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  // `arena` alone: the home menu in a terminal, the help otherwise.
+  if (argv.length === 0) {
+    if (io.isTTY) return (await import('./commands/home.ts')).runHomeMenu((next) => runCli(next, io), io);
+    argv = ['--help'];
+  }
+  const words = joinNegativeValues(argv);
+  const run: CliRun = { io, exitCode: 0 };
   try {
-    await parser.parseAsync();
+    // The parse callback receives what yargs prints itself (help, version) instead of the console.
+    await cliParser(words, io).parseAsync(words, { [RUN]: run }, (_err, _args, output) => {
+      if (output) io.out(output);
+    });
   } catch (err) {
-    if (err instanceof ParseFailure) {
+    if (err instanceof ParseFailed) {
       // Family ids (for an unquoted variant id the shell expanded) are loaded only on this path.
       const families = (await import('../games/index.ts')).FAMILIES.map((f) => f.id);
-      io().err(`arena: ${failureMessage(err.message, words, { usage: err.usage, commands: err.commands }, 'arena', families)}`);
+      io.err(`arena: ${failureMessage({ ...err.failure, help: await err.help }, families)}`);
       return EXIT_USAGE;
     }
     if (err instanceof ArenaError) {
-      io().err(`arena: ${err.message}`);
+      io.err(`arena: ${err.message}`);
       return EXIT_USAGE;
     }
     throw err;
   }
-  return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  return run.exitCode;
 }
 
 const isMain = process.argv[1] !== undefined && /[\\/](arena(\.mjs)?|main\.ts)$/.test(process.argv[1]);
@@ -219,13 +220,12 @@ if (isMain) {
       throw err;
     });
   }
-  const args = hideBin(process.argv);
-  runCli(args).then(
+  runCli(hideBin(process.argv)).then(
     (code) => {
       process.exitCode = code;
     },
     (err: unknown) => {
-      io().err(`arena: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      processIo.err(`arena: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       process.exitCode = 1;
     },
   );

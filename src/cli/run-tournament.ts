@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { parseJsonText, resolveVariants, splitList, validateSpec, type TournamentSpec } from '../arena/spec.ts';
+import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/fold/sprt.ts';
-import { timeControlProblem } from '../arena/time-control.ts';
 import { parseQueueUrl } from '../arena/queue/url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
@@ -11,19 +10,24 @@ import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
 import { plainReporter } from '../tui/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
-import { io } from './io.ts';
+import { expectation, integerText, numberText } from './flags.ts';
+import { RUN, type WithRun } from './io.ts';
 import { cliName } from './invocation.ts';
-import { themeFromCli } from './load-ink.ts';
+import { themeChoice, type ScreenFlags } from './load-ink.ts';
 
 /*
  * What `arena tournament` and `arena match` share: their flags, the spec built from a file and
  * flags, and the run with the dashboard or plain lines, Ctrl-C and the exit codes.
  */
 
+/** The spec's isolation levels and formats: the flags' choices are the schema's own. */
+export const ISOLATIONS = TournamentSpecSchema.shape.isolation.unwrap().options;
+export const FORMATS = TournamentSpecSchema.shape.format.unwrap().options;
+
 /** The flags `arena tournament` and `arena match` both take (how games are played, where results go, output). */
 export function runOptions(y: Argv): Argv {
   return y
-    .option('games', { type: 'string', array: true, nargs: 1, describe: 'variants, comma-separated: "subtraction{moves=1,5,8,10;n=50..200},piles"' })
+    .option('games', { type: 'string', array: true, describe: 'variants, comma-separated: "subtraction{moves=1,5,8,10;n=50..200},piles"' })
     .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings)' })
     .option('seed', { type: 'string', describe: 'master seed' })
     .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
@@ -32,10 +36,10 @@ export function runOptions(y: Argv): Argv {
     .option('time-margin', { type: 'string', describe: "ms a bot may answer past its limit (per move or bank) before it loses on time: the arena's own overhead (default 50)" })
     .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
     .option('isolation', {
-      type: 'string',
+      choices: ISOLATIONS,
       describe: 'worker (default: each bot in worker threads), none (in-process, trusted bots) or sandbox (each bot a process in bubblewrap: bots written by others)',
     })
-    .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files' })
+    .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files (repeatable)' })
     .option('bot-data', { type: 'string', describe: "folder of the bots' stores, one sub-folder per bot (default ~/.cache/take-arena/bot-data)" })
     .option('sprt', { type: 'string', describe: 'sequential test per gauntlet pairing: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
     .option('adjudicate', { type: 'boolean', describe: 'end a game once the solver knows its exact result (both bots having moved)' })
@@ -54,149 +58,138 @@ function resumeCommand(dir: string): string {
   return `${cliName()} tournament --resume ${JSON.stringify(dir)}`;
 }
 
-/** `--bots` and `--games` are lists (repeating them joins the lists); other flags keep their last value. */
-export type Flag = string | string[];
-
-/** The flags `arena tournament` and `arena match` share. */
-export type RunArgs = {
+/** The flags `arena tournament` and `arena match` share (a repeated flag keeps its last value; the lists join). */
+export type RunArgs = WithRun<{
   spec?: string;
-  bots?: Flag;
-  games?: Flag;
-  deals?: Flag;
-  seed?: Flag;
-  concurrency?: Flag;
-  'time-per-move'?: Flag;
-  tc?: Flag;
-  'time-margin'?: Flag;
-  out?: Flag;
-  resume?: Flag;
-  isolation?: Flag;
+  bots?: string[];
+  games?: string[];
+  deals?: string;
+  seed?: string;
+  concurrency?: string;
+  'time-per-move'?: string;
+  tc?: string;
+  'time-margin'?: string;
+  out?: string;
+  resume?: string;
+  isolation?: (typeof ISOLATIONS)[number];
   'bots-dir'?: string[];
-  'bot-data'?: Flag;
+  'bot-data'?: string;
   adjudicate?: boolean;
-  queue?: Flag;
+  queue?: string;
   plain: boolean;
   json: boolean;
   /** Close the dashboard when the run ends (default: it stays on the final standings until q). */
   exit?: boolean;
-  report?: Flag;
-  format?: Flag;
-  champion?: Flag;
-  sprt?: Flag;
+  report?: string;
+  format?: (typeof FORMATS)[number];
+  champion?: string;
+  sprt?: string;
+  theme?: ScreenFlags['theme'];
+}>;
+
+/** A list flag's items, comma-separated or given again (`--games a,b --games c`); an empty list is refused. */
+function listFlag(flag: string, like: string): (value: unknown) => string[] {
+  return (value) => {
+    const text = (value as string[]).join(',');
+    const items = splitList(text);
+    if (items.length === 0) throw new UsageError(`Expected --${flag} to list ${like}, got ${show(text)}`);
+    return items;
+  };
+}
+
+/** `--bots`: bots with options, or `all` (every bot found). */
+function botsFlag(value: unknown): string[] | 'all' {
+  const bots = listFlag('bots', 'bots like `random,greedy` or `all`')(value);
+  return bots.length === 1 && bots[0] === 'all' ? 'all' : bots;
+}
+
+/** A flag that sets a spec field: `read` turns what was typed into the field's value, which the spec's own schema then judges. */
+interface SpecFlag {
+  readonly field: keyof typeof TournamentSpecSchema.shape;
+  readonly read?: (value: unknown) => unknown;
+  /** The unit the field is in, for the message about a bad value. */
+  readonly unit?: string;
+}
+
+/** The flags that set spec fields. `--time-per-move none` sets no per-move limit (a time control then limits a move). */
+const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
+  bots: { field: 'bots', read: botsFlag },
+  games: { field: 'games', read: listFlag('games', 'variants like `subtraction{n=20}`') },
+  deals: { field: 'deals', read: integerText },
+  seed: { field: 'seed', read: integerText },
+  concurrency: { field: 'concurrency', read: integerText },
+  'time-per-move': { field: 'timePerMoveMs', read: (v) => (String(v).trim() === 'none' ? undefined : numberText(v)), unit: 'milliseconds' },
+  tc: { field: 'timeControl', read: (v) => String(v).trim() },
+  'time-margin': { field: 'timeMarginMs', read: integerText },
+  out: { field: 'out' },
+  isolation: { field: 'isolation' },
+  'bots-dir': { field: 'botDirs' },
+  'bot-data': { field: 'botData' },
+  adjudicate: { field: 'adjudicate' },
+  format: { field: 'format' },
+  champion: { field: 'champion' },
+  sprt: { field: 'sprt', read: (v) => parseSprt(String(v)) },
+  queue: { field: 'queue', read: (v) => parseQueueUrl(String(v)) },
 };
 
-
-/** A repeated scalar flag: the last one wins, as in most CLIs. */
-export function last(v: Flag | undefined): string | undefined {
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
-
-/** A repeated list flag (`--games a --games b`): the lists are joined. */
-export function joined(v: Flag | undefined): string | undefined {
-  return Array.isArray(v) ? v.join(',') : v;
-}
-
-export function intFlag(name: string, flag: Flag | undefined, min: number, max: number): number | undefined {
-  const text = last(flag);
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^\s*-?\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`Expected --${name} to be an integer from ${min} to ${max}, got ${show(text)}`);
+/** A spec file, valid on its own; every error names the file. */
+function specFile(path: string): Record<string, unknown> {
+  if (!existsSync(path)) throw new SpecError(`Cannot read tournament spec ${path}: no such file`);
+  const parsed = parseJsonText(readFileSync(path, 'utf8'), path);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SpecError(`${path}: expected a JSON object with \`games\` and \`bots\`, got ${show(parsed)}`);
   }
-  return n;
+  validateSpec(parsed, path);
+  return parsed as Record<string, unknown>;
 }
 
-export function positiveFlag(name: string, flag: Flag | undefined): number | undefined {
-  const text = last(flag);
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3_600_000) {
-    throw new UsageError(`Expected --${name} to be a positive number of milliseconds, got ${show(text)}`);
+/**
+ * The spec's refusal of a value that came from a flag, worded as that flag's (`Expected --deals to
+ * be an integer from 1 to 1000000, got "0"`); undefined when the refused field is not a flag's, or
+ * its schema's range or message cannot word it.
+ */
+function flagError(merged: Record<string, unknown>, fields: Record<string, unknown>, args: RunArgs): UsageError | undefined {
+  const issue = TournamentSpecSchema.safeParse(merged).error?.issues[0];
+  const field = issue?.path[0];
+  const flag = Object.keys(SPEC_FLAGS).find((f) => SPEC_FLAGS[f]!.field === field);
+  if (issue === undefined || flag === undefined || issue.path.length !== 1 || !Object.hasOwn(fields, String(field))) return undefined;
+  const { field: name, unit } = SPEC_FLAGS[flag]!;
+  const words = expectation(TournamentSpecSchema.shape[name], issue, unit);
+  return words === undefined ? undefined : new UsageError(`Expected --${flag} to be ${words}, got ${show(args[flag as keyof RunArgs])}`);
+}
+
+/**
+ * The spec `raw` with the flags set on top, judged by the spec's schema once: a refused flag value
+ * is named as its flag, anything else as the spec (`where`).
+ */
+export function withFlags(raw: Readonly<Record<string, unknown>>, args: RunArgs, where: string): TournamentSpec {
+  const fields: Record<string, unknown> = {};
+  for (const [flag, { field, read }] of Object.entries(SPEC_FLAGS)) {
+    const value = args[flag as keyof RunArgs];
+    if (value !== undefined) fields[field] = read ? read(value) : value;
   }
-  return n;
+  const merged: Record<string, unknown> = { ...raw, ...fields };
+  if (args['time-per-move']?.trim() === 'none' && merged['timeControl'] === undefined) {
+    throw new UsageError('--time-per-move none needs a time control (--tc 10+0.1): without one every move has a limit');
+  }
+  merged['games'] ??= FAMILIES.map((f) => f.id); // every family with its defaults
+  try {
+    return validateSpec(merged, where);
+  } catch (err) {
+    throw (err instanceof SpecError && flagError(merged, fields, args)) || err;
+  }
 }
 
-/** The spec from the file (if any) with the flags applied on top; every error names its source. */
+/** The spec from the file (if any, else `base`) with the flags applied on top; every error names its source. */
 export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknown>> = {}): { spec: TournamentSpec; where: string } {
-  let raw: Record<string, unknown> = { ...base };
   const where = args.spec ?? 'arguments';
-  if (args.spec !== undefined) {
-    if (!existsSync(args.spec)) throw new SpecError(`Cannot read tournament spec ${args.spec}: no such file`);
-    const parsed = parseJsonText(readFileSync(args.spec, 'utf8'), args.spec);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new SpecError(`${args.spec}: expected a JSON object with \`games\` and \`bots\`, got ${show(parsed)}`);
-    }
-    raw = parsed as Record<string, unknown>;
-    validateSpec(raw, args.spec); // the file must be valid on its own
-  }
-  const flags: Record<string, unknown> = {};
-  const bots = joined(args.bots);
-  if (bots !== undefined) {
-    const list = splitList(bots);
-    flags['bots'] = list.length === 1 && list[0] === 'all' ? 'all' : list;
-    if (list.length === 0) throw new UsageError(`Expected --bots to list bots like \`random,greedy\` or \`all\`, got ${show(bots)}`);
-  }
-  const games = joined(args.games);
-  if (games !== undefined) {
-    const list = splitList(games);
-    if (list.length === 0) throw new UsageError(`Expected --games to list variants like \`subtraction{n=20}\`, got ${show(games)}`);
-    flags['games'] = list;
-  }
-  const deals = intFlag('deals', args.deals, 1, 1_000_000);
-  if (deals !== undefined) flags['deals'] = deals;
-  const seed = intFlag('seed', args.seed, 0, 0xffffffff);
-  if (seed !== undefined) flags['seed'] = seed;
-  const concurrency = intFlag('concurrency', args.concurrency, 1, 256);
-  if (concurrency !== undefined) flags['concurrency'] = concurrency;
-  // `none` drops a spec's per-move limit, so that a time control alone limits a move.
-  const noPerMove = last(args['time-per-move'])?.trim() === 'none';
-  const time = noPerMove ? undefined : positiveFlag('time-per-move', args['time-per-move']);
-  if (time !== undefined) flags['timePerMoveMs'] = time;
-  const tc = last(args.tc);
-  if (tc !== undefined) {
-    const problem = timeControlProblem(tc);
-    if (problem) throw new UsageError(`Expected --tc to be ${problem}, got ${show(tc)}`);
-    flags['timeControl'] = tc.trim();
-  }
-  const margin = intFlag('time-margin', args['time-margin'], 0, 60_000);
-  if (margin !== undefined) flags['timeMarginMs'] = margin;
-  const out = last(args.out);
-  if (out !== undefined) flags['out'] = out;
-  const isolation = last(args.isolation);
-  if (isolation !== undefined) {
-    if (isolation !== 'worker' && isolation !== 'none' && isolation !== 'sandbox') {
-      throw new UsageError(`Expected --isolation to be worker, none or sandbox, got ${show(isolation)}`);
-    }
-    flags['isolation'] = isolation;
-  }
-  if (args['bots-dir'] !== undefined) flags['botDirs'] = args['bots-dir'];
-  const botData = last(args['bot-data']);
-  if (botData !== undefined) flags['botData'] = botData;
-  if (args.adjudicate) flags['adjudicate'] = true;
-  const format = last(args.format);
-  if (format !== undefined) {
-    if (format !== 'round-robin' && format !== 'gauntlet') throw new UsageError(`Expected --format to be round-robin or gauntlet, got ${show(format)}`);
-    flags['format'] = format;
-  }
-  const champion = last(args.champion);
-  if (champion !== undefined) flags['champion'] = champion;
-  const sprt = last(args.sprt);
-  if (sprt !== undefined) flags['sprt'] = parseSprt(sprt);
-  const queue = last(args.queue);
-  if (queue !== undefined) flags['queue'] = parseQueueUrl(queue);
-  const merged = { ...raw, ...flags };
-  if (noPerMove) {
-    if (merged['timeControl'] === undefined) throw new UsageError('--time-per-move none needs a time control (--tc 10+0.1): without one every move has a limit');
-    delete merged['timePerMoveMs'];
-  }
-  if (merged['games'] === undefined) merged['games'] = FAMILIES.map((f) => f.id); // every family with its defaults
-  return { spec: validateSpec(merged, where), where };
+  return { spec: withFlags(args.spec !== undefined ? specFile(args.spec) : base, args, where), where };
 }
 
 /**
  * The dashboard sink's module. The compiled copy has it bundled with Ink and React into one file
- * (scripts/build.mjs), which loads about four times as fast as their hundreds of modules: the
- * first frame waits for it.
+ * (scripts/build.mjs), which loads faster than their hundreds of modules (docs/PERFORMANCE.md):
+ * the first frame waits for it.
  */
 async function loadDashboardSink(): Promise<typeof import('../tui/dashboard-sink.ts')> {
   const bundle = new URL('../tui/dashboard-sink.bundle.js', import.meta.url);
@@ -225,7 +218,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const registry = await discoverBots(spec.botDirs, discoverySettings(spec, where));
   const prepared = prepareTournament(spec, registry, where);
 
-  const out = io();
+  const out = args[RUN].io;
   const pause = new PauseGate(); // the dashboard's `p`
   // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
   const dashboard =
@@ -233,7 +226,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       ? (await loadDashboardSink()).dashboardSink({
           controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand },
           stayOpen: args.exit !== true,
-          theme: themeFromCli(),
+          theme: themeChoice({ theme: args.theme }),
         })
       : null;
   const sink = dashboard ?? plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
@@ -260,10 +253,9 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
     if (result.interrupted) {
       if (args.json) out.err(`Interrupted; resume with: ${resumeCommand(result.dir)}`);
       if (args.report !== undefined) out.err('No report: the tournament was interrupted (resume it with --report)');
-      process.exitCode = EXIT_INTERRUPTED;
+      args[RUN].exitCode = EXIT_INTERRUPTED;
     } else if (args.report !== undefined) {
-      const file = last(args.report);
-      const path = await (await import('./commands/report.ts')).reportOf(result.dir, file === '' ? undefined : file);
+      const path = await (await import('./commands/report.ts')).reportOf(result.dir, args.report === '' ? undefined : args.report);
       // Under --json stdout is the summary document alone.
       (args.json ? out.err : out.out)(`Report in ${path}`);
     }

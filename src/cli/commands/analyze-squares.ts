@@ -3,9 +3,10 @@
  * (single-pile P-positions) of subtract-a-square up to N, beside Eppstein's fit 0.897·N^0.698,
  * and optionally a log–log chart of c_n for n ≤ N.
  */
-import { UsageError, show } from '../../core/errors.ts';
+import { z } from 'zod';
 import { MAX_SQUARES_SIEVE, logSpacedCounts, squaresColdFit, squaresColdList } from '../../solvers/grundy.ts';
 import { logLogChart } from '../../tui/loglog-chart.ts';
+import { integerText } from '../flags.ts';
 
 /** Plot points (one per chart column is plenty). */
 const PLOT_SAMPLES = 73;
@@ -16,16 +17,14 @@ export interface ColdCountReport {
   readonly text: string[];
 }
 
-/** Parses `--count-cold`: an integer in 0..2^30 (decimal, or a power written `2^k`). */
-export function parseColdBound(text: unknown): number {
-  const t = String(text).trim();
-  const pow = /^2\^(\d{1,2})$/.exec(t);
-  const n = pow ? 2 ** Number(pow[1]) : /^\d+$/.test(t) ? Number(t) : Number.NaN;
-  if (!Number.isInteger(n) || n > MAX_SQUARES_SIEVE) {
-    throw new UsageError(`Expected \`--count-cold\` to be an integer in 0..${MAX_SQUARES_SIEVE} (or 2^k, k ≤ 30), got ${show(t)}`);
-  }
-  return n;
-}
+/** `--count-cold`: an integer in 0..2^30, decimal or a power written `2^k`. */
+export const COLD_BOUND = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*2\^\d{1,2}\s*$/.test(v) ? 2 ** Number(v.trim().slice(2)) : integerText(v)),
+  z.number().int().min(0).max(MAX_SQUARES_SIEVE),
+);
+
+/** What `--count-cold` takes, in words. */
+export const COLD_BOUND_EXPECTED = `an integer in 0..${MAX_SQUARES_SIEVE} (or 2^k, k ≤ 30)`;
 
 /** Sieves the cold positions up to `upto` and reports c_N, the fit and (with `plot`) the chart. */
 export function coldCountReport(upto: number, plot: boolean): ColdCountReport {

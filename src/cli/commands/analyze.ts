@@ -1,17 +1,46 @@
 import { explainPosition } from '../../games/explain.ts';
 import type { Argv, CommandModule } from 'yargs';
-import { UsageError, show } from '../../core/errors.ts';
+import { z } from 'zod';
+import { UsageError } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
-import type { Tabulation } from '../../core/game.ts';
+import type { AnyFamily, AnyGame, Tabulation } from '../../core/game.ts';
 import { analyzePosition, findPeriod, isOptimalMove, outcomeClasses, tabulate } from '../../games/analysis.ts';
 import { FAMILIES, getFamily, makeGame } from '../../games/index.ts';
 import { nimValueCurve, outcomeStrip } from '../../tui/analysis-plots.ts';
-import { io } from '../io.ts';
+import { PARSER_CONFIGURATION } from '../argv.ts';
+import { flagValue, integerFlag } from '../flags.ts';
+import { RUN, type CliIo, type WithRun } from '../io.ts';
 import { buildCoinTable } from '../coin-table.ts';
-import { coldCountReport, parseColdBound } from './analyze-squares.ts';
+import { COLD_BOUND, COLD_BOUND_EXPECTED, coldCountReport } from './analyze-squares.ts';
 import { octalPeriodReport, parsePeriodLimit } from './analyze-octal.ts';
 
-type Args = { family: string; upto?: string; seed: string; move?: string; json: boolean; period: boolean; explain?: boolean; [param: string]: unknown };
+type Args = WithRun<{
+  family: string;
+  upto?: string;
+  seed: string;
+  move?: string;
+  json: boolean;
+  period: boolean;
+  explain?: boolean;
+  plot?: boolean;
+  'build-table'?: boolean;
+  'table-dir'?: string;
+  workers?: string;
+  'count-cold'?: string;
+  'period-limit'?: string;
+  [param: string]: unknown;
+}>;
+
+/** The numeric flags, read by their schemas. */
+const UPTO = integerFlag(z.number().int().min(0)).optional();
+const SEED = integerFlag(z.number().int().min(0));
+const WORKERS = integerFlag(z.number().int().min(1).max(64)).optional();
+
+/** What a report gathers: the JSON document and the text lines. */
+interface Report {
+  readonly doc: Record<string, unknown>;
+  readonly text: string[];
+}
 
 /** Each family parameter's name with the families that take it (they are `analyze`'s flags too). */
 function familyParams(): Map<string, string[]> {
@@ -31,12 +60,6 @@ const OUTCOME_TEXT: Record<string, string> = {
   D: 'D — a draw with best play',
 };
 
-function nonNegativeInt(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(String(text).trim())) throw new UsageError(`Expected \`--${name}\` to be a non-negative integer, got ${show(text)}`);
-  return Number(text);
-}
-
 /** Wraps a list of numbers to lines of at most `width` characters. */
 function wrap(numbers: readonly number[], width = 78): string {
   const lines: string[] = [];
@@ -50,6 +73,117 @@ function wrap(numbers: readonly number[], width = 78): string {
   }
   if (line) lines.push(line);
   return lines.map((l) => `  ${l}`).join('\n');
+}
+
+/** The family parameters given as flags; a parameter of another family is refused with this one's. */
+function familyArgs(args: Args, family: AnyFamily): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const [name, families] of familyParams()) {
+    if (args[name] === undefined) continue;
+    if (!families.includes(family.id)) {
+      const own = Object.keys(family.params).map((p) => `--${p}`);
+      throw new UsageError(`\`--${name}\` is a parameter of ${families.join(', ')}, not of ${family.id} (its parameters: ${own.join(', ')})`);
+    }
+    raw[name] = args[name];
+  }
+  return raw;
+}
+
+/** `--build-table`: fills and writes a coin board's table, with a progress bar on stderr. */
+async function buildTable(game: AnyGame, args: Args, io: CliIo): Promise<void> {
+  if (game.family !== 'coins') throw new UsageError(`\`--build-table\` is for the coins family, got ${game.family}`);
+  const board = game.params.board === 'square' ? 'square' : 'triangle';
+  const size = Number(board === 'square' ? game.params.side : game.params.rows);
+  const workers = flagValue('`--workers`', WORKERS, args.workers);
+  const built = await buildCoinTable({ board, size, dir: args['table-dir'], workers, progress: (t) => io.status(t) });
+  const verdict = built.fullBoardWins ? 'first player wins (N)' : 'second player wins (P)';
+  const boardText = board === 'square' ? `${size}×${size} square` : `${size}-row triangle`;
+  io.out(
+    args.json
+      ? JSON.stringify({ family: game.family, variant: game.id, table: built }, null, 2)
+      : [
+          `${boardText}: ${built.cells} coins, 2^${built.cells} subsets`,
+          `full board: ${verdict}`,
+          `built in ${(built.buildMs / 1000).toFixed(1)} s with ${built.workers} worker(s)`,
+          `table:      ${built.path}`,
+        ].join('\n'),
+  );
+}
+
+/** `--upto N`: the P-positions, outcome classes or nim-values of the start positions 0..N (with `--plot`, as a picture `width` wide). */
+function tableReport(game: AnyGame, upto: number, plot: boolean, width: number, { doc, text }: Report): void {
+  const table: Tabulation | undefined = tabulate(game, upto);
+  if (!table) throw new UsageError(`\`--upto\` is not available for ${game.family}; analyse one position instead`);
+  Object.assign(doc, table);
+  if (table.pPositions) text.push(`P-positions up to ${upto} (${table.pPositions.length}):`, wrap(table.pPositions));
+  if (table.classes) {
+    for (const cls of ['P', 'N', 'L', 'R'] as const) {
+      const list = table.classes[cls];
+      text.push(`${cls} (${list.length}):${list.length ? '' : ' —'}`);
+      if (list.length) text.push(wrap(list));
+    }
+  }
+  if (table.nimValues) text.push(`nim-values of one pile 0..${upto}:`, wrap(table.nimValues));
+  if (plot) {
+    const lines = table.nimValues ? nimValueCurve(table.nimValues, width) : outcomeStrip(outcomeClasses(table, upto) ?? [], width, findPeriod(game)?.period);
+    doc.plot = lines;
+    text.push('', ...lines);
+  }
+}
+
+/** One dealt position: its outcome and best move, with `--move` judged and `--explain`'s reasons. */
+function positionReport(game: AnyGame, seed: number, args: Args, { doc, text }: Report): void {
+  const state = game.deal(createRng(seed));
+  const verdict = analyzePosition(game, state);
+  const position: Record<string, unknown> = {
+    description: game.describe(state),
+    state: game.toJSON(state),
+    outcome: verdict.outcome,
+    bestMove: verdict.bestMove,
+    ...(verdict.value !== undefined ? { value: verdict.value } : {}),
+    bestMoves: verdict.bestMoves,
+  };
+  doc.position = position;
+  text.push(
+    `position:   ${game.describe(state)}`,
+    `outcome:    ${OUTCOME_TEXT[verdict.outcome] ?? verdict.outcome}`,
+    ...(verdict.value !== undefined ? [`value:      ${verdict.value > 0 ? '+' : ''}${verdict.value} (final margin for the player to move)`] : []),
+    `best move:  ${verdict.bestMove ?? '— (the game is over)'}`,
+  );
+  if (verdict.bestMoves.length > 1) text.push(`also best:  ${verdict.bestMoves.filter((m) => m !== verdict.bestMove).join(' ')}`);
+  if (args.move !== undefined) {
+    const move = game.parseMove(String(args.move), state);
+    const optimal = isOptimalMove(game, state, move);
+    const notation = game.formatMove(move);
+    position.move = { move: notation, optimal };
+    text.push(`your move:  ${notation} — ${optimal ? 'optimal: it keeps the best result' : `a mistake; best was ${verdict.bestMove}`}`);
+  }
+  if (args.explain === true) {
+    const why = explainPosition(game, state);
+    position.explanation = why ? why.lines : null;
+    text.push('why:', ...(why ? why.lines.map((l) => `  ${l}`) : ['  the game is over']));
+  }
+}
+
+/**
+ * `--period`: the pre-period and period of the outcome (or nim-value) sequence over piles; for a
+ * take-and-break family, the period proven by the Guy–Smith theorem (`--period-limit`).
+ */
+function periodReport(game: AnyGame, periodLimit: string | undefined, { doc, text }: Report): void {
+  if (game.family === 'octal' || game.family === 'grundy') {
+    const octal = octalPeriodReport(game, parsePeriodLimit(periodLimit));
+    Object.assign(doc, octal.doc);
+    text.push(...octal.text);
+    return;
+  }
+  const found = findPeriod(game);
+  if (found === undefined) {
+    throw new UsageError(
+      `\`--period\` is not available for ${game.id}; it applies to subtraction, no-repeat, partizan, piles with a finite rule and octal`,
+    );
+  }
+  doc.period = found && { preperiod: found.preperiod, period: found.period };
+  text.push(found ? `period: preperiod ${found.preperiod}, period ${found.period}` : 'period: not found within the table limit');
 }
 
 /** `arena analyze <family> [--<param> value …] [--upto N] [--json]`: exact analysis a student would do by hand. */
@@ -74,129 +208,40 @@ export const analyzeCommand: CommandModule<object, Args> = {
       .option('workers', { type: 'string', describe: 'coins --build-table: worker threads (default 2)' })
       .option('count-cold', { type: 'string', describe: 'piles --rule squares: count the cold positions up to N (N ≤ 2^30), beside Eppstein\'s fit' })
       .option('plot', { type: 'boolean', describe: 'with --upto: the outcome of each start pile as a strip, or the nim-value curve; with --count-cold: a log–log chart of c_n' })
-      .option('period-limit', { type: 'string', describe: 'octal, grundy --period: the largest nim-value table to search (default 2^24 heaps)' })
       .option('period', {
         type: 'boolean',
         default: false,
         describe: 'print the pre-period and period of the outcome (or nim-value) sequence over piles',
       })
-      // Parameters stay strings so that piles above 2^53 (e.g. --n 1000000000000000001) keep every digit.
-      .parserConfiguration({ 'camel-case-expansion': false, 'parse-numbers': false })
+      .option('period-limit', { type: 'string', describe: 'octal, grundy --period: the largest nim-value table to search (default 2^24 heaps)' })
+      // Parameters are read by their family, as text: piles above 2^53 (--n 1000000000000000001)
+      // keep every digit, and no camelCase twin of a parameter name is made.
+      .parserConfiguration({ ...PARSER_CONFIGURATION, 'camel-case-expansion': false })
       .epilog(
         'Family parameters are given as flags, e.g. --moves 1,5,8,10 --n 1764; --piles 3,4,5; --coins 1,2,5; --row "-1 3 9 4".',
       ) as unknown as Argv<Args>;
   },
   async handler(args) {
+    const { io } = args[RUN];
     const family = getFamily(args.family);
-    const raw: Record<string, unknown> = {};
-    for (const [name, families] of familyParams()) {
-      if (args[name] === undefined) continue;
-      if (!families.includes(family.id)) {
-        const own = Object.keys(family.params).map((p) => `--${p}`);
-        throw new UsageError(`\`--${name}\` is a parameter of ${families.join(', ')}, not of ${family.id} (its parameters: ${own.join(', ')})`);
-      }
-      raw[name] = args[name];
-    }
-    const upto = nonNegativeInt('upto', args.upto);
+    const raw = familyArgs(args, family);
+    const upto = flagValue('`--upto`', UPTO, args.upto);
     if (args.explain === true && upto !== undefined) throw new UsageError('Expected `--explain` without `--upto`: it explains one position');
-    const seed = nonNegativeInt('seed', args.seed) ?? 0;
+    const seed = flagValue('`--seed`', SEED, args.seed);
     const game = makeGame(family.id, raw);
-    if (args['build-table'] === true) {
-      if (family.id !== 'coins') throw new UsageError(`\`--build-table\` is for the coins family, got ${family.id}`);
-      const board = game.params.board === 'square' ? 'square' : 'triangle';
-      const size = Number(board === 'square' ? game.params.side : game.params.rows);
-      const dir = typeof args['table-dir'] === 'string' ? args['table-dir'] : undefined;
-      const workers = nonNegativeInt('workers', args.workers === undefined ? undefined : String(args.workers));
-      const built = await buildCoinTable({ board, size, dir, workers, progress: (t) => void process.stderr.write(t) });
-      const verdict = built.fullBoardWins ? 'first player wins (N)' : 'second player wins (P)';
-      const boardText = board === 'square' ? `${size}×${size} square` : `${size}-row triangle`;
-      io().out(
-        args.json
-          ? JSON.stringify({ family: family.id, variant: game.id, table: built }, null, 2)
-          : [
-              `${boardText}: ${built.cells} coins, 2^${built.cells} subsets`,
-              `full board: ${verdict}`,
-              `built in ${(built.buildMs / 1000).toFixed(1)} s with ${built.workers} worker(s)`,
-              `table:      ${built.path}`,
-            ].join('\n'),
-      );
-      return;
-    }
-    const doc: Record<string, unknown> = { family: family.id, variant: game.id, params: game.params };
-    const text: string[] = [game.id];
-
+    if (args['build-table'] === true) return buildTable(game, args, io);
+    const report: Report = { doc: { family: family.id, variant: game.id, params: game.params }, text: [game.id] };
     if (args.plot === true && args['count-cold'] === undefined && upto === undefined) throw new UsageError('`--plot` goes with `--upto N` or `--count-cold N`');
     if (args['count-cold'] !== undefined) {
       if (family.id !== 'piles' || game.params.rule !== 'squares') {
         throw new UsageError(`\`--count-cold\` is for piles --rule squares, got ${game.id}`);
       }
-      const report = coldCountReport(parseColdBound(args['count-cold']), args.plot === true);
-      Object.assign(doc, report.doc);
-      text.push(...report.text);
-    } else if (upto !== undefined) {
-      const table: Tabulation | undefined = tabulate(game, upto);
-      if (!table) throw new UsageError(`\`--upto\` is not available for ${family.id}; analyse one position instead`);
-      Object.assign(doc, table);
-      if (table.pPositions) text.push(`P-positions up to ${upto} (${table.pPositions.length}):`, wrap(table.pPositions));
-      if (table.classes) {
-        for (const cls of ['P', 'N', 'L', 'R'] as const) {
-          const list = table.classes[cls];
-          text.push(`${cls} (${list.length}):${list.length ? '' : ' —'}`);
-          if (list.length) text.push(wrap(list));
-        }
-      }
-      if (table.nimValues) text.push(`nim-values of one pile 0..${upto}:`, wrap(table.nimValues));
-      if (args.plot === true) {
-        const width = process.stdout.columns || 80;
-        const lines = table.nimValues ? nimValueCurve(table.nimValues, width) : outcomeStrip(outcomeClasses(table, upto) ?? [], width, findPeriod(game)?.period);
-        doc.plot = lines;
-        text.push('', ...lines);
-      }
-    } else {
-      const state = game.deal(createRng(seed));
-      const verdict = analyzePosition(game, state);
-      doc.position = {
-        description: game.describe(state),
-        state: game.toJSON(state),
-        outcome: verdict.outcome,
-        bestMove: verdict.bestMove,
-        ...(verdict.value !== undefined ? { value: verdict.value } : {}),
-        bestMoves: verdict.bestMoves,
-      };
-      text.push(
-        `position:   ${game.describe(state)}`,
-        `outcome:    ${OUTCOME_TEXT[verdict.outcome] ?? verdict.outcome}`,
-        ...(verdict.value !== undefined ? [`value:      ${verdict.value > 0 ? '+' : ''}${verdict.value} (final margin for the player to move)`] : []),
-        `best move:  ${verdict.bestMove ?? '— (the game is over)'}`,
-      );
-      if (verdict.bestMoves.length > 1) text.push(`also best:  ${verdict.bestMoves.filter((m) => m !== verdict.bestMove).join(' ')}`);
-      if (args.move !== undefined) {
-        const move = game.parseMove(String(args.move), state);
-        const optimal = isOptimalMove(game, state, move);
-        const notation = game.formatMove(move);
-        (doc.position as Record<string, unknown>).move = { move: notation, optimal };
-        text.push(`your move:  ${notation} — ${optimal ? 'optimal: it keeps the best result' : `a mistake; best was ${verdict.bestMove}`}`);
-      }
-      if (args.explain === true) {
-        const why = explainPosition(game, state);
-        (doc.position as Record<string, unknown>).explanation = why ? why.lines : null;
-        text.push('why:', ...(why ? why.lines.map((l) => `  ${l}`) : ['  the game is over']));
-      }
-    }
-    if (args.period && (family.id === 'octal' || family.id === 'grundy')) {
-      const report = octalPeriodReport(game, parsePeriodLimit(args['period-limit']));
-      Object.assign(doc, report.doc);
-      text.push(...report.text);
-    } else if (args.period) {
-      const found = findPeriod(game);
-      if (found === undefined) {
-        throw new UsageError(
-          `\`--period\` is not available for ${game.id}; it applies to subtraction, no-repeat, partizan, piles with a finite rule and octal`,
-        );
-      }
-      doc.period = found && { preperiod: found.preperiod, period: found.period };
-      text.push(found ? `period: preperiod ${found.preperiod}, period ${found.period}` : 'period: not found within the table limit');
-    }
-    io().out(args.json ? JSON.stringify(doc, bigintAsString, 2) : text.join('\n'));
+      const cold = coldCountReport(flagValue('`--count-cold`', COLD_BOUND, args['count-cold'], COLD_BOUND_EXPECTED), args.plot === true);
+      Object.assign(report.doc, cold.doc);
+      report.text.push(...cold.text);
+    } else if (upto !== undefined) tableReport(game, upto, args.plot === true, io.columns || 80, report);
+    else positionReport(game, seed, args, report);
+    if (args.period) periodReport(game, args['period-limit'], report);
+    io.out(args.json ? JSON.stringify(report.doc, bigintAsString, 2) : report.text.join('\n'));
   },
 };

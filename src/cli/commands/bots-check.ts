@@ -1,18 +1,15 @@
 import type { Argv, CommandModule } from 'yargs';
-import { UsageError, show } from '../../core/errors.ts';
+import { z } from 'zod';
 import { checkBot, checkVariants, DEFAULT_CHECK, discoverBots, loadBotFileOrThrow, resolveBot, tempStderrLogPath, type BotEntry, type CheckRow } from '../../hosting/index.ts';
-import { io } from '../io.ts';
+import { flagValue, integerFlag } from '../flags.ts';
+import { RUN, type WithRun } from '../io.ts';
 
-type Args = { bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: string; family: string[] };
+type Args = WithRun<{ bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: 'worker' | 'none'; family: string[] }>;
 
-function intArg(name: string, text: string, min: number, max: number): number {
-  const t = String(text).trim();
-  const n = Number(t);
-  if (!/^\d+$/.test(t) || n < min || n > max) {
-    throw new UsageError(`Expected \`--${name}\` to be an integer from ${min} to ${max}, got ${show(text)}`);
-  }
-  return n;
-}
+/** The ranges of the check's numeric flags. */
+const TIME_MS = integerFlag(z.number().int().min(1).max(600_000));
+const POSITIONS = integerFlag(z.number().int().min(1).max(1000));
+const SEED = integerFlag(z.number().int().min(0).max(0xffffffff));
 
 /** A path rather than a name: it has a folder separator or a module extension. */
 function looksLikeFile(text: string): boolean {
@@ -50,13 +47,14 @@ export const botsCheckCommand: CommandModule<object, Args> = {
       .option('isolation', {
         type: 'string',
         default: DEFAULT_CHECK.isolation,
-        choices: ['worker', 'none'],
+        choices: ['worker', 'none'] as const,
         describe: 'worker: a hung bot is stopped; none: in-process only (faster)',
       }) as unknown as Argv<Args>,
   async handler(args) {
-    const timeMs = intArg('time', args.time, 1, 600_000);
-    const positions = intArg('positions', args.positions, 1, 1000);
-    const seed = intArg('seed', args.seed, 0, 0xffffffff);
+    const timeMs = flagValue('`--time`', TIME_MS, args.time);
+    const positions = flagValue('`--positions`', POSITIONS, args.positions);
+    const seed = flagValue('`--seed`', SEED, args.seed);
+    const out = args[RUN].io;
     let entry: BotEntry;
     let options: Readonly<Record<string, unknown>> = {};
     // Discovery asks the bot's `supports` about the check's variants at once (in its child process).
@@ -69,25 +67,24 @@ export const botsCheckCommand: CommandModule<object, Args> = {
       entry = choice.entry;
       options = choice.options;
     }
-    const isolation = args.isolation === 'none' ? 'none' : 'worker';
-    io().out(`checking ${entry.name} (${entry.file}): ${positions} positions per variant, ${timeMs} ms per move`);
+    out.out(`checking ${entry.name} (${entry.file}): ${positions} positions per variant, ${timeMs} ms per move`);
     let stderrLog: string | undefined;
     if (entry.transport === 'process') {
       stderrLog = tempStderrLogPath(entry.name);
-      io().out(`running: ${entry.command.join(' ')} (in ${entry.cwd}); its stderr goes to ${stderrLog}`);
+      out.out(`running: ${entry.command.join(' ')} (in ${entry.cwd}); its stderr goes to ${stderrLog}`);
     }
-    const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation, families: args.family, ...(stderrLog ? { stderrLog } : {}) });
-    io().out(checkTable(rows, positions));
+    const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation: args.isolation, families: args.family, ...(stderrLog ? { stderrLog } : {}) });
+    out.out(checkTable(rows, positions));
     const failed = rows.filter((r) => r.status === 'fail').length;
     const played = rows.filter((r) => r.status !== 'skip').length;
     if (failed > 0) {
-      io().out(`${entry.name}: FAILED on ${failed} of ${played} variants`);
-      process.exitCode = 1;
+      out.out(`${entry.name}: FAILED on ${failed} of ${played} variants`);
+      args[RUN].exitCode = 1;
     } else if (played === 0) {
-      io().out(`${entry.name}: supports none of the registered variants`);
-      process.exitCode = 1;
+      out.out(`${entry.name}: supports none of the registered variants`);
+      args[RUN].exitCode = 1;
     } else {
-      io().out(`${entry.name}: passed on ${played} variants${rows.length > played ? ` (${rows.length - played} skipped)` : ''}`);
+      out.out(`${entry.name}: passed on ${played} variants${rows.length > played ? ` (${rows.length - played} skipped)` : ''}`);
     }
   },
 };

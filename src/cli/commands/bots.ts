@@ -3,13 +3,13 @@ import type { AnyBot } from '../../core/bot.ts';
 import { formatParamValue, type ParamSpec } from '../../core/params.ts';
 import { FAMILIES, makeGame } from '../../games/index.ts';
 import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
-import { io } from '../io.ts';
+import { RUN, type CliRun, type WithRun } from '../io.ts';
 import { UsageError } from '../../core/errors.ts';
 import { sandboxCapsText, sandboxProblem } from '../../platform/sandbox.ts';
 import { hanging } from '../../tui/wrap.ts';
 import { botsCheckCommand } from './bots-check.ts';
 
-type Args = { 'bots-dir': string[]; json: boolean; sandbox: boolean };
+type Args = WithRun<{ 'bots-dir': string[]; json: boolean; sandbox: boolean }>;
 
 /** The families whose default variant a bot supports. */
 function families(bot: AnyBot): string[] {
@@ -46,9 +46,9 @@ export function botsText(registry: BotRegistry, width: number): string {
 }
 
 /** Prints one line per file discovery skipped; they make the command exit 2. */
-export function reportProblems(registry: BotRegistry): void {
-  for (const p of registry.problems) io().err(`arena: skipped ${p.file}: ${p.reason}`);
-  if (registry.problems.length > 0) process.exitCode = 2;
+export function reportProblems(registry: BotRegistry, run: CliRun): void {
+  for (const p of registry.problems) run.io.err(`arena: skipped ${p.file}: ${p.reason}`);
+  if (registry.problems.length > 0) run.exitCode = 2;
 }
 
 /** `arena bots [--bots-dir D…] [--json]`: the bots found, their options and the families they play. */
@@ -62,7 +62,7 @@ export const botsCommand: CommandModule<object, Args> = {
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
       .option('sandbox', { type: 'boolean', default: false, describe: 'read the bot files inside bubblewrap too (for bots written by others), and say which caps a sandboxed bot gets here' }) as unknown as Argv<Args>,
   async handler(args) {
-    const out = io();
+    const out = args[RUN].io;
     if (args.sandbox) {
       const problem = sandboxProblem();
       if (problem) throw new UsageError(`Cannot read the bots in a sandbox: ${problem}`);
@@ -82,12 +82,13 @@ export const botsCommand: CommandModule<object, Args> = {
         problems: registry.problems,
         ...(args.sandbox ? { sandbox: { caps: sandboxCapsText() } } : {}),
       };
-      io().out(JSON.stringify(doc, null, 2));
+      out.out(JSON.stringify(doc, null, 2));
     } else {
-      io().out(botsText(registry, out.isTTY ? (process.stdout.columns || 80) - 1 : Infinity));
+      const width = out.isTTY ? (out.columns || 80) - 1 : Infinity;
+      out.out(botsText(registry, width));
       // Which caps a sandboxed bot gets on this machine (rlimits; why not cgroups).
-      if (args.sandbox) io().out(hanging('Sandbox: ', `read in bubblewrap; ${sandboxCapsText()}.`, out.isTTY ? (process.stdout.columns || 80) - 1 : Infinity).join('\n'));
+      if (args.sandbox) out.out(hanging('Sandbox: ', `read in bubblewrap; ${sandboxCapsText()}.`, width).join('\n'));
     }
-    reportProblems(registry);
+    reportProblems(registry, args[RUN]);
   },
 };

@@ -1,9 +1,9 @@
 import type { Argv, CommandModule } from 'yargs';
 import { FAMILIES } from '../../games/index.ts';
 import { formatParamValue } from '../../core/params.ts';
-import { io } from '../io.ts';
+import { RUN, type WithRun } from '../io.ts';
 
-type Args = { json: boolean };
+type Args = WithRun<{ json: boolean }>;
 
 /** `arena games`: the families, their parameters with defaults, and move notation. */
 export const gamesCommand: CommandModule<object, Args> = {
@@ -11,6 +11,7 @@ export const gamesCommand: CommandModule<object, Args> = {
   describe: 'List the game families, their parameters, defaults and move notation',
   builder: (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as Argv<Args>,
   handler(args) {
+    const { io } = args[RUN];
     if (args.json) {
       const doc = FAMILIES.map((f) => ({
         id: f.id,
@@ -25,7 +26,7 @@ export const gamesCommand: CommandModule<object, Args> = {
           ...(p.choices ? { choices: p.choices } : {}),
         })),
       }));
-      io().out(JSON.stringify(doc, null, 2));
+      io.out(JSON.stringify(doc, null, 2));
       return;
     }
     const lines: string[] = [];
@@ -40,6 +41,6 @@ export const gamesCommand: CommandModule<object, Args> = {
       lines.push('');
     }
     lines.push('A variant is written family{param=value;…}, e.g. "subtraction{moves=1,5,8,10;n=50..200}" (quote it in a shell).');
-    io().out(lines.join('\n'));
+    io.out(lines.join('\n'));
   },
 };

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { FAMILIES } from '../../games/index.ts';
-import { io } from '../io.ts';
+import type { CliIo } from '../io.ts';
 import { loadInk } from '../load-ink.ts';
 
 /** Tournament spec files in `<cwd>/tournaments/` (not the JSON Schema), as paths relative to cwd. */
@@ -16,12 +16,12 @@ export function tournamentSpecs(cwd: string = process.cwd()): string[] {
 
 /**
  * `arena` with no command in a terminal: the home menu. It returns what to run next, then runs it
- * with `run` (the CLI's own `runCli`, passed in to keep this module free of main.ts) and resolves
- * to that exit code; 0 when the user quits. Call it only when `io().isTTY`; without a terminal the
- * CLI prints its help instead.
+ * with `run` (the CLI's own `runCli` on `io`, passed in to keep this module free of main.ts) and
+ * resolves to that exit code; 0 when the user quits. Call it only when `io.isTTY`; without a
+ * terminal the CLI prints its help instead.
  */
-export async function runHomeMenu(run: (argv: readonly string[]) => Promise<number>): Promise<number> {
-  if (!io().isTTY) throw new Error('runHomeMenu needs a terminal; print the help instead');
+export async function runHomeMenu(run: (argv: readonly string[]) => Promise<number>, io: CliIo): Promise<number> {
+  if (!io.isTTY) throw new Error('runHomeMenu needs a terminal; print the help instead');
   const { render, createElement, screen, HomeApp } = await loadInk();
   for (;;) {
     let next: readonly string[] | null = null;
@@ -33,7 +33,7 @@ export async function runHomeMenu(run: (argv: readonly string[]) => Promise<numb
     if (!RETURNS_TO_MENU.has(argv.join(' '))) return run(argv);
     const code = await run(argv);
     if (code !== 0) return code;
-    io().out('');
+    io.out('');
   }
 }
 

@@ -3,10 +3,10 @@ import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { BUILTIN_BOTS_DIR, discoverBots } from '../../hosting/index.ts';
-import { io } from '../io.ts';
+import { RUN, type WithRun } from '../io.ts';
 import { cliName } from '../invocation.ts';
 
-type Args = { name: string; dir?: string };
+type Args = WithRun<{ name: string; dir?: string }>;
 
 /** A working bot whose every `my-bot` is replaced by the new name; typechecked with the project. */
 const TEMPLATE = new URL('../templates/bot.ts', import.meta.url);
@@ -38,6 +38,6 @@ export const newBotCommand: CommandModule<object, Args> = {
     if (twin) throw new UsageError(`A bot named \`${name}\` already exists in ${twin.file}; pick another name`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(file, botTemplate(name), { flag: 'wx' });
-    io().out(`wrote ${file}\ncheck it:  ${cliName()} bots check ${name}${args.dir === undefined ? '' : ` --bots-dir ${dir}`}`);
+    args[RUN].io.out(`wrote ${file}\ncheck it:  ${cliName()} bots check ${name}${args.dir === undefined ? '' : ` --bots-dir ${dir}`}`);
   },
 };

@@ -1,22 +1,24 @@
 import type { Argv, CommandModule } from 'yargs';
+import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
 import { FAMILIES, parseVariant } from '../../games/index.ts';
 import { botOptions, discoverBots, resolveBot, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import type { Opponent } from '../../tui/use-play.ts';
-import { io } from '../io.ts';
+import { flagValue, integerFlag } from '../flags.ts';
+import { RUN, type CliRun, type WithRun } from '../io.ts';
 import { STRENGTH_LEVELS, type StrengthLevel } from '../../strategies/index.ts';
-import { loadInk } from '../load-ink.ts';
+import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
-type Args = { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; 'bots-dir': string[]; plain: boolean };
+type Args = WithRun<ScreenFlags & { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; 'bots-dir': string[]; plain: boolean }>;
 
 /** Exit code of an interactive command run without a terminal. */
 const EXIT_NO_TTY = 2;
 
 /** Prints the one line an interactive command says without a terminal; returns false then. */
-export function requireTerminal(command: string): boolean {
-  if (io().isTTY) return true;
-  io().err(`arena ${command} is interactive and needs a terminal (stdin and stdout must be a TTY)`);
-  process.exitCode = EXIT_NO_TTY;
+export function requireTerminal(run: CliRun, command: string): boolean {
+  if (run.io.isTTY) return true;
+  run.io.err(`arena ${command} is interactive and needs a terminal (stdin and stdout must be a TTY)`);
+  run.exitCode = EXIT_NO_TTY;
   return false;
 }
 
@@ -36,14 +38,11 @@ export function opponentsOf(registry: BotRegistry): Opponent[] {
   });
 }
 
-/** Parses `--seed`: a 32-bit unsigned integer. */
-export function parseSeed(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 0xffffffff) {
-    throw new UsageError(`Expected \`--seed\` to be an integer from 0 to 4294967295, got ${JSON.stringify(text)}`);
-  }
-  return Number(text);
-}
+/** `--seed`: a 32-bit unsigned integer. */
+const SEED = integerFlag(z.number().int().min(0).max(0xffffffff)).optional();
+
+/** `--time-per-move`: whole milliseconds. */
+const TIME_PER_MOVE = integerFlag(z.number().int().min(1));
 
 /** `arena play [variant] [--bot NAME] [--first me|bot] [--seed S]`: play a bot in the terminal. */
 export const playCommand: CommandModule<object, Args> = {
@@ -60,11 +59,8 @@ export const playCommand: CommandModule<object, Args> = {
       .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
   async handler(args) {
     const game = args.variant !== undefined ? parseVariant(args.variant) : undefined;
-    const seed = parseSeed(args.seed) ?? Date.now() >>> 0;
-    const time = Number(args['time-per-move']);
-    if (!Number.isInteger(time) || time <= 0) {
-      throw new UsageError(`Expected \`--time-per-move\` to be a positive whole number of ms, got ${JSON.stringify(args['time-per-move'])}`);
-    }
+    const seed = flagValue('`--seed`', SEED, args.seed) ?? Date.now() >>> 0;
+    const time = flagValue('`--time-per-move`', TIME_PER_MOVE, args['time-per-move'], 'a positive whole number of ms');
     const registry = await discoverBots(args['bots-dir'], game ? { variants: [game.id] } : {});
     let opponent: Opponent | undefined;
     if (args.bot !== undefined) {
@@ -74,8 +70,8 @@ export const playCommand: CommandModule<object, Args> = {
         throw new UsageError(`Bot \`${choice.label}\` does not play ${game.id}`);
       }
     }
-    if (!requireTerminal('play')) return;
-    const { render, createElement, screen, PlayApp } = await loadInk({ plain: args.plain });
+    if (!requireTerminal(args[RUN], 'play')) return;
+    const { render, createElement, screen, PlayApp } = await loadInk(args);
     const app = render(
       screen(createElement(PlayApp, {
         families: FAMILIES,

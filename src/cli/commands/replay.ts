@@ -1,10 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
+import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
 import { readGames } from '../../tui/replay-data.ts';
 import { requireTerminal } from './play.ts';
-import { loadInk } from '../load-ink.ts';
+import { flagValue, integerFlag } from '../flags.ts';
+import { RUN, type WithRun } from '../io.ts';
+import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
-type Args = { dir: string; game?: string; plain: boolean };
+type Args = WithRun<ScreenFlags & { dir: string; game?: string; plain: boolean }>;
 
 /** `arena replay <results dir> [--game N]`: step through a logged game, each move judged by the solver. */
 export const replayCommand: CommandModule<object, Args> = {
@@ -20,15 +23,13 @@ export const replayCommand: CommandModule<object, Args> = {
     if (records.length === 0) throw new UsageError(`No finished games in ${args.dir} yet`);
     let initial: number | undefined;
     if (args.game !== undefined) {
-      const n = Number(args.game);
-      initial = records.findIndex((r) => r.index + 1 === n);
-      if (!/^\d+$/.test(args.game) || initial < 0) {
-        const numbers = records.map((r) => r.index + 1);
-        throw new UsageError(`Expected \`--game\` to be a game number in the log (${Math.min(...numbers)} to ${Math.max(...numbers)}), got ${JSON.stringify(args.game)}`);
-      }
+      const numbers = records.map((r) => r.index + 1);
+      const game = integerFlag(z.number().refine((n) => numbers.includes(n)));
+      const n = flagValue('`--game`', game, args.game, `a game number in the log (${Math.min(...numbers)} to ${Math.max(...numbers)})`);
+      initial = numbers.indexOf(n);
     }
-    if (!requireTerminal('replay')) return;
-    const { render, createElement, screen, ReplayApp } = await loadInk({ plain: args.plain });
+    if (!requireTerminal(args[RUN], 'replay')) return;
+    const { render, createElement, screen, ReplayApp } = await loadInk(args);
     const app = render(screen(createElement(ReplayApp, { records, ...(initial !== undefined ? { initial } : {}) })));
     await app.waitUntilExit();
   },

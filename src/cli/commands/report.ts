@@ -1,32 +1,28 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
+import { z } from 'zod';
 import { boardView } from '../../tui/board-view.ts';
-import { UsageError, show } from '../../core/errors.ts';
 import { DEFAULT_REPLAYS, writeReport } from '../../report/index.ts';
-import { io } from '../io.ts';
+import { flagValue, integerFlag } from '../flags.ts';
+import { RUN, type CliIo, type WithRun } from '../io.ts';
 
-type Args = { dir: string; out?: string; open: boolean; replays?: string };
+type Args = WithRun<{ dir: string; out?: string; open: boolean; replays?: string }>;
+
+/** `--replays`: a count of games, or `all`. */
+const REPLAYS = z.union([z.literal('all').transform(() => Infinity), integerFlag(z.number().int().min(0))]).optional();
 
 /** Opens a file with the desktop's viewer (best effort: a machine without one just has the file). */
-function openFile(file: string): void {
+function openFile(file: string, io: CliIo): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   const child = spawn(cmd, [file], { stdio: 'ignore', detached: true });
-  child.on('error', () => io().err(`Could not open the report with ${cmd}; it is at ${file}`));
+  child.on('error', () => io.err(`Could not open the report with ${cmd}; it is at ${file}`));
   child.unref();
 }
 
 /** Writes the report of a results folder and returns its path (shared with `tournament --report`). */
 export function reportOf(dir: string, out?: string, replays?: number): Promise<string> {
   return writeReport(dir, out ?? join(dir, 'report.html'), boardView, replays === undefined ? {} : { replays });
-}
-
-/** `--replays`: a count of games, or `all`. */
-function replaysFlag(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (text.trim() === 'all') return Infinity;
-  if (!/^\d+$/.test(text.trim())) throw new UsageError(`Expected --replays to be a number of games or \`all\`, got ${show(text)}`);
-  return Number(text);
 }
 
 /** `arena report <results dir> [--out report.html] [--open]`: a self-contained HTML page of a tournament. */
@@ -40,8 +36,8 @@ export const reportCommand: CommandModule<object, Args> = {
       .option('open', { type: 'boolean', default: false, describe: 'open the report in the default viewer' })
       .option('replays', { type: 'string', describe: `games made replayable, shared over the variants: a number or all (default ${DEFAULT_REPLAYS})` }) as unknown as Argv<Args>,
   async handler(args) {
-    const file = await reportOf(args.dir, args.out, replaysFlag(args.replays));
-    io().out(file);
-    if (args.open) openFile(file);
+    const file = await reportOf(args.dir, args.out, flagValue('--replays', REPLAYS, args.replays, 'a number of games or `all`'));
+    args[RUN].io.out(file);
+    if (args.open) openFile(file, args[RUN].io);
   },
 };

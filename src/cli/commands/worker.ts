@@ -1,10 +1,16 @@
 import type { Argv, CommandModule } from 'yargs';
+import { z } from 'zod';
 import { parseQueueUrl } from '../../arena/queue/url.ts';
-import { UsageError, show } from '../../core/errors.ts';
-import { io } from '../io.ts';
-import { intFlag } from '../run-tournament.ts';
+import { UsageError } from '../../core/errors.ts';
+import { flagValue, integerFlag } from '../flags.ts';
+import { RUN, type WithRun } from '../io.ts';
 
-type Args = { queue?: string; concurrency?: string; 'bots-dir'?: string[]; name?: string; 'lock-ms'?: string };
+type Args = WithRun<{ queue?: string; concurrency?: string; 'bots-dir'?: string[]; name?: string; 'lock-ms'?: string }>;
+
+/** The worker's flags, read by their schemas. */
+const CONCURRENCY = integerFlag(z.number().int().min(1).max(256)).default(1);
+const LOCK_MS = integerFlag(z.number().int().min(1000).max(3_600_000)).default(30_000);
+const NAME = z.string().regex(/^[\w.-]{1,64}$/).optional();
 
 /** `arena worker --queue redis://…`: plays the game pairs of queued tournaments until Ctrl-C. */
 export const workerCommand: CommandModule<object, Args> = {
@@ -19,11 +25,11 @@ export const workerCommand: CommandModule<object, Args> = {
       .option('lock-ms', { type: 'string', describe: 'how long a job of a worker that stopped answering stays locked before another worker retries it (default 30000)' }) as unknown as Argv<Args>,
   async handler(args) {
     if (args.queue === undefined) throw new UsageError('arena worker needs --queue redis://host:6379 (the Redis of the coordinator, `arena tournament --queue`)');
-    const url = parseQueueUrl(Array.isArray(args.queue) ? (args.queue.at(-1) as string) : args.queue);
-    const concurrency = intFlag('concurrency', args.concurrency, 1, 256) ?? 1;
-    const lockMs = intFlag('lock-ms', args['lock-ms'], 1000, 3_600_000) ?? 30_000;
-    if (args.name !== undefined && !/^[\w.-]{1,64}$/.test(args.name)) throw new UsageError(`Expected --name to be letters, digits, '.', '-' or '_', got ${show(args.name)}`);
-    const out = io();
+    const url = parseQueueUrl(args.queue);
+    const concurrency = flagValue('--concurrency', CONCURRENCY, args.concurrency);
+    const lockMs = flagValue('--lock-ms', LOCK_MS, args['lock-ms']);
+    const name = flagValue('--name', NAME, args.name, "letters, digits, '.', '-' or '_'");
+    const out = args[RUN].io;
     const stamp = (line: string): void => out.out(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
     const { QueueWorker } = await import('../../arena/queue/worker.ts');
     const worker = new QueueWorker({
@@ -32,7 +38,7 @@ export const workerCommand: CommandModule<object, Args> = {
       lockMs,
       botDirs: args['bots-dir'] ?? [],
       log: stamp,
-      ...(args.name !== undefined ? { id: args.name } : {}),
+      ...(name !== undefined ? { id: name } : {}),
     });
     await worker.start();
     stamp(`worker ${worker.id}: waiting for game pairs (${concurrency} at a time); Ctrl-C finishes the pairs in play, twice hands them back`);
