@@ -2,11 +2,11 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/rng.ts';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
-import type { CoinsView } from '../../src/tui/board-view.ts';
-import { previewTake, stepCursor, type CoinCursor } from '../../src/tui/coin-cursor.ts';
-import { CoinsBoard } from '../../src/tui/CoinsBoard.tsx';
-import { PlayApp } from '../../src/tui/PlayApp.tsx';
-import { makeTheme, ThemeContext } from '../../src/tui/theme.ts';
+import type { CoinsView } from '../../src/tui/boards/board-view.ts';
+import { previewTake, stepCursor, type CoinCursor } from '../../src/tui/play/coin-cursor.ts';
+import { CoinsBoard } from '../../src/tui/boards/CoinsBoard.tsx';
+import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
+import { makeTheme, ThemeContext } from '../../src/tui/text/theme.ts';
 import { settle, solverOpponent, until } from './play-helpers.ts';
 
 const ENTER = '\r';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { discoverBots, supportedBy } from '../../src/hosting/index.ts';
 import { opponentsOf } from '../../src/cli/commands/play.ts';
-import { PlayApp } from '../../src/tui/PlayApp.tsx';
+import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
 import { settle, solverOpponent, typeMove, until } from './play-helpers.ts';
 
 const ENTER = '\r';

@@ -1,6 +1,6 @@
 /** Helpers of the play tests: waiting on rendered Ink frames (key handlers re-attach after each frame, see TOOLCHAIN.md) and a solver opponent. */
 import { defineBot, type AnyBot } from '../../src/core/bot.ts';
-import type { Opponent } from '../../src/tui/use-play.ts';
+import type { Opponent } from '../../src/tui/play/use-play.ts';
 
 /** An opponent playing the solver's move, as the built-in optimal bot does (largest winning take, else smallest take). */
 export const solverOpponent: Opponent = {

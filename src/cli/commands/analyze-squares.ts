@@ -5,7 +5,7 @@
  */
 import { UsageError, show } from '../../core/errors.ts';
 import { MAX_SQUARES_SIEVE, logSpacedCounts, squaresColdFit, squaresColdList } from '../../solvers/grundy.ts';
-import { logLogChart } from '../../tui/loglog-chart.ts';
+import { logLogChart } from '../../tui/charts/loglog-chart.ts';
 
 /** Plot points (one per chart column is plenty). */
 const PLOT_SAMPLES = 73;

@@ -5,7 +5,7 @@ import { createRng } from '../../core/rng.ts';
 import type { Tabulation } from '../../core/game.ts';
 import { analyzePosition, findPeriod, isOptimalMove, outcomeClasses, tabulate } from '../../games/analysis.ts';
 import { FAMILIES, getFamily, makeGame } from '../../games/index.ts';
-import { nimValueCurve, outcomeStrip } from '../../tui/analysis-plots.ts';
+import { nimValueCurve, outcomeStrip } from '../../tui/charts/analysis-plots.ts';
 import { io } from '../io.ts';
 import { buildCoinTable } from '../coin-table.ts';
 import { coldCountReport, parseColdBound } from './analyze-squares.ts';

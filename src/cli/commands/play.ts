@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../core/errors.ts';
 import { FAMILIES, parseVariant } from '../../games/index.ts';
 import { botOptions, discoverBots, resolveBot, supportedBy, type BotRegistry } from '../../hosting/index.ts';
-import type { Opponent } from '../../tui/use-play.ts';
+import type { Opponent } from '../../tui/play/use-play.ts';
 import { io } from '../io.ts';
 import { STRENGTH_LEVELS, type StrengthLevel } from '../../strategies/index.ts';
 import { loadInk } from '../load-ink.ts';

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../core/errors.ts';
-import { readGames } from '../../tui/replay-data.ts';
+import { readGames } from '../../tui/replay/replay-data.ts';
 import { requireTerminal } from './play.ts';
 import { loadInk } from '../load-ink.ts';
 

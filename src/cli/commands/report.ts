@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { boardView } from '../../tui/board-view.ts';
+import { boardView } from '../../tui/boards/board-view.ts';
 import { UsageError, show } from '../../core/errors.ts';
 import { DEFAULT_REPLAYS, writeReport } from '../../report/index.ts';
 import { io } from '../io.ts';
