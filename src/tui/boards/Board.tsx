@@ -1,7 +1,7 @@
 import type { AnyGame, Seat } from '../../core/game.ts';
 import { boardView } from './board-view.ts';
 import { BoardPicture } from './BoardPicture.tsx';
-import type { CoinCursor } from '../play/coin-cursor.ts';
+import type { CoinCursor } from './coin-grid.ts';
 
 type Props = {
   readonly game: AnyGame;

@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import type { BoardProps } from './board-view.ts';
-import type { CoinCursor } from '../play/coin-cursor.ts';
+import type { CoinCursor } from './coin-grid.ts';
 import { CoinsBoard } from './CoinsBoard.tsx';
 import { EndGameBoard } from './EndGameBoard.tsx';
 import { NoRepeatBoard } from './NoRepeatBoard.tsx';

@@ -1,23 +1,12 @@
 import { Box, Text } from 'ink';
 import { turnText, type BoardProps, type CoinsView } from './board-view.ts';
-import type { CoinCursor } from '../play/coin-cursor.ts';
+import { coinRows, type CoinCursor } from './coin-grid.ts';
 import { useTheme } from '../text/theme.ts';
 
 type Props = BoardProps<CoinsView> & {
   /** Play's cursor, mark and previewed take, drawn over the cells; absent elsewhere. */
   readonly cursor?: CoinCursor | undefined;
 };
-
-/** Coin numbers (1-based) of each row of the board, in reading order. */
-export function coinRows(shape: 'triangle' | 'square', size: number): number[][] {
-  const rows: number[][] = [];
-  let next = 1;
-  for (let r = 0; r < size; r++) {
-    const len = shape === 'triangle' ? r + 1 : size;
-    rows.push(Array.from({ length: len }, () => next++));
-  }
-  return rows;
-}
 
 /**
  * The coin triangle (centred, as drawn in GAMES.md 5) or square as a grid: coins on the board show their

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { GameRecord } from '../../arena/match.ts';
-import { resultText } from '../replay/replay-data.ts';
+import { resultText } from '../text/result-text.ts';
 import { useTheme } from '../text/theme.ts';
 
 type Props = {

@@ -9,6 +9,7 @@ import type { StandingsTable } from '../../arena/standings.ts';
 import type { TimeTotals } from '../../arena/summary.ts';
 import { droppedText, type DropCounts } from '../../arena/results-guard.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
+import { scoreText } from '../text/result-text.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
 export function alignTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string[] {
@@ -37,8 +38,7 @@ export function repairedLine(r: { readonly dropped: DropCounts; readonly quarant
 export function gameLine(rec: GameRecord, done: number, total: number): string {
   const width = String(total).length;
   const { first, second } = rec.seats;
-  const w = rec.outcome.winner;
-  const score = w === null ? '½-½' : w === 'first' ? '1-0' : '0-1';
+  const score = scoreText(rec.outcome);
   const scores = rec.outcome.scores ? ` ${rec.outcome.scores[0]}:${rec.outcome.scores[1]}` : '';
   const how =
     rec.termination === 'normal'

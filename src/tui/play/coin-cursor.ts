@@ -1,19 +1,7 @@
 import { ArenaError } from '../../core/errors.ts';
 import type { AnyGame } from '../../core/game.ts';
 import { boardView } from '../boards/board-view.ts';
-import { coinRows } from '../boards/CoinsBoard.tsx';
-
-/** What the coin board draws for play's cursor: the cell under it, the marked coin and the previewed take. */
-export interface CoinCursor {
-  /** Coin number (1-based) of the cell under the cursor; gaps can be visited too. */
-  readonly at: number;
-  /** The coin marked as the first of a line, or null. */
-  readonly mark: number | null;
-  /** Whether the previewed take (mark, or the cursor alone, to the cursor) is legal. */
-  readonly legal: boolean;
-  /** The coins a legal previewed take removes (empty when it is not legal). */
-  readonly line: readonly number[];
-}
+import { coinRows } from '../boards/coin-grid.ts';
 
 /** A cursor key. */
 export type CursorDir = 'up' | 'down' | 'left' | 'right';

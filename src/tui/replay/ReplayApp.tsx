@@ -2,7 +2,7 @@ import { Box, Text, useApp, useInput } from 'ink';
 import { useState } from 'react';
 import type { GameRecord } from '../../arena/match.ts';
 import { footer, KEYS } from '../text/keys.ts';
-import { resultText } from './replay-data.ts';
+import { resultText } from '../text/result-text.ts';
 import { ReplayGame } from './ReplayGame.tsx';
 import { Menu } from '../ui/Menu.tsx';
 

@@ -60,10 +60,3 @@ export function replayRecord(record: GameRecord): Replay {
   }
   return { record, game, start, plies, problem: null };
 }
-
-/** `1-0`, `0-1` or `½-½`, with scores when the game has them. */
-export function resultText(rec: GameRecord): string {
-  const w = rec.outcome.winner;
-  const score = w === null ? '½-½' : w === 'first' ? '1-0' : '0-1';
-  return rec.outcome.scores ? `${score} (${rec.outcome.scores[0]}:${rec.outcome.scores[1]})` : score;
-}
