@@ -2,10 +2,11 @@ import { useApp, useStdout } from 'ink';
 import { useMemo, useState } from 'react';
 import { otherSeat, type AnyFamily, type AnyGame } from '../../core/game.ts';
 import { createRng, deriveSeed } from '../../core/rng.ts';
+import type { GameSetup, Opponent, PlayTable } from '../../play/index.ts';
 import { PlayGame } from './PlayGame.tsx';
 import { PlaySetup, type FirstMover, type PlayChoice } from './PlaySetup.tsx';
 import { useWidth } from '../ui/use-width.ts';
-import type { Opponent } from './use-play.ts';
+import { usePlaySession } from './use-play.ts';
 
 type Props = {
   readonly families: readonly AnyFamily[];
@@ -14,15 +15,16 @@ type Props = {
   readonly game?: AnyGame;
   readonly opponent?: Opponent;
   readonly first?: FirstMover;
-  /** Seeds the deals and the bot; game k of the session uses a seed derived from it and k. */
+  /** Where the games are played: it hosts the bots (the caller closes it when the app has exited). */
+  readonly table: PlayTable;
+  /** Seeds the deals and the bot; game k uses a seed derived from it and k. */
   readonly seed: number;
-  readonly timePerMoveMs: number;
   /** Called when the player quits. */
   readonly onQuit?: () => void;
 };
 
 /** `arena play`: the setup menus for whatever the command line left open, then games until the player quits. */
-export function PlayApp({ families, opponents, game, opponent, first, seed, timePerMoveMs, onQuit }: Props) {
+export function PlayApp({ families, opponents, table, game, opponent, first, seed, onQuit }: Props) {
   const { exit } = useApp();
   const width = useWidth();
   const { stdout } = useStdout();
@@ -30,9 +32,16 @@ export function PlayApp({ families, opponents, game, opponent, first, seed, time
   const [choice, setChoice] = useState<PlayChoice | null>(ready);
   const [round, setRound] = useState(0);
 
-  const roundSeed = deriveSeed(seed, 'play', round);
-  // Dealt once per round: a fresh state object on every render would restart the bot's turn.
-  const start = useMemo(() => choice?.game.deal(createRng(roundSeed)), [choice, roundSeed]);
+  // Dealt once per round: a new setup opens a new game with the bot.
+  const setup = useMemo((): GameSetup | null => {
+    if (!choice) return null;
+    const roundSeed = deriveSeed(seed, 'play', round);
+    const start = choice.game.deal(createRng(roundSeed));
+    const mover = choice.game.toMove(start);
+    const human = choice.first === 'me' ? mover : otherSeat(mover);
+    return { game: choice.game, start, human, opponent: choice.opponent, seed: roundSeed };
+  }, [choice, seed, round]);
+  const session = usePlaySession(table, setup);
 
   if (!choice) {
     return (
@@ -46,17 +55,11 @@ export function PlayApp({ families, opponents, game, opponent, first, seed, time
       />
     );
   }
-  const mover = choice.game.toMove(start);
-  const human = choice.first === 'me' ? mover : otherSeat(mover);
+  if (!session) return null;
   return (
     <PlayGame
       key={round}
-      game={choice.game}
-      start={start}
-      human={human}
-      opponent={choice.opponent}
-      seed={roundSeed}
-      timePerMoveMs={timePerMoveMs}
+      session={session}
       width={width}
       height={stdout.rows || 24}
       onEnd={(end) => {

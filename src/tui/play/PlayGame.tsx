@@ -10,7 +10,8 @@ import { fmtDuration } from '../text/layout.ts';
 import { MoveList } from './MoveList.tsx';
 import { Review } from '../review/Review.tsx';
 import { useTheme } from '../text/theme.ts';
-import { usePlay, type PlayOptions } from './use-play.ts';
+import type { PlaySession } from '../../play/index.ts';
+import { usePlay } from './use-play.ts';
 import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, standingText } from '../review/verdicts.ts';
@@ -24,7 +25,9 @@ function arrow(key: Key): CursorDir {
 /** What the player chose at the end of a game. */
 export type PlayEnd = 'again' | 'quit';
 
-type Props = PlayOptions & {
+type Props = {
+  /** The game, open at the play table: this screen draws it and sends the human's moves. */
+  readonly session: PlaySession;
   readonly width: number;
   /** Terminal rows: the review lists fewer moves on a short terminal. */
   readonly height?: number;
@@ -37,9 +40,10 @@ type Props = PlayOptions & {
  * coin board `c` swaps the list for a cursor over the coins: the arrows move it, space marks a line's
  * first coin, enter takes the line to the cursor, esc clears the mark or goes back to the list.
  */
-export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, width, height = 40, onEnd }: Props) {
+export function PlayGame({ session, width, height = 40, onEnd }: Props) {
   const theme = useTheme();
-  const play = usePlay({ game, start, human, opponent, seed, timePerMoveMs });
+  const { game, human, opponent } = session;
+  const play = usePlay(session);
   const solver = useMemo(() => game.solver?.(), [game]);
   const [hints, setHints] = useState(false);
   const [explain, setExplain] = useState(false);
@@ -63,7 +67,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
       setError(preview.error);
       return;
     }
-    play.play(preview.move);
+    session.play(preview.move);
     cursor.played();
     setError(null);
   };
@@ -88,7 +92,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
     if (KEYS.help.match(input, key)) setHelp((h) => !h);
     else if (KEYS.quit.match(input, key)) onEnd('quit');
     // Undo works after the end too: take back the losing move and play on.
-    else if (KEYS.undo.match(input, key)) setError(play.undo() ? null : 'nothing to undo yet');
+    else if (KEYS.undo.match(input, key)) setError(session.undo() ? null : 'nothing to undo yet');
     else if (KEYS.explain.match(input, key)) setExplain((e) => !e);
     else if (play.outcome !== null) {
       if (KEYS.again.match(input, key)) onEnd('again');
@@ -109,7 +113,7 @@ export function PlayGame({ game, start, human, opponent, seed, timePerMoveMs, wi
 
   const choose = (text: string): void => {
     try {
-      play.play(game.parseMove(text, play.state));
+      session.play(game.parseMove(text, play.state));
       setError(null);
     } catch (err) {
       setError(err instanceof ArenaError ? err.message : String(err));

@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { ArenaError } from '../../core/errors.ts';
 import type { AnyFamily, AnyGame } from '../../core/game.ts';
 import { createVariant, formatParamValue } from '../../core/params.ts';
-import { supportedBy } from '../../hosting/index.ts';
 import { useTheme } from '../text/theme.ts';
-import type { Opponent } from './use-play.ts';
+import { plays, type Opponent } from '../../play/index.ts';
 import { Menu } from '../ui/Menu.tsx';
 import { STRENGTH_LEVELS } from '../../strategies/index.ts';
 
@@ -139,7 +138,7 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
           {title('Which bot do you play?')}
           <Menu
             items={opponents
-              .filter((o) => supportedBy(o.bot, game))
+              .filter((o) => plays(o, game))
               .map((o) => ({ key: o.label, label: `${o.label.padEnd(10)} ${levelText(o) ?? o.bot.description}`, value: o.label }))}
             onSelect={(value) => {
               const o = opponents.find((x) => x.label === value) ?? null;
