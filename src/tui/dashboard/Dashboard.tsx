@@ -1,5 +1,6 @@
 import { Box, Static, Text, useInput, useStdout } from 'ink';
 import { useMemo, useState, useSyncExternalStore } from 'react';
+import { ArenaError } from '../../core/errors.ts';
 import type { AnyGame } from '../../core/game.ts';
 import { parseVariant } from '../../games/index.ts';
 import { Crosstable } from './Crosstable.tsx';
@@ -75,7 +76,10 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
     if (!games.has(variant)) {
       try {
         games.set(variant, parseVariant(variant));
-      } catch {
+      } catch (err) {
+        // A variant this process cannot build (a family only the queue's workers know): its live
+        // games are drawn as their position's text instead of a board.
+        if (!(err instanceof ArenaError)) throw err;
         games.set(variant, undefined);
       }
     }

@@ -13,8 +13,8 @@ export interface DashboardSinkOptions {
   readonly intervalMs?: number;
   /**
    * Share of the time renders may take (default 2 %); renders are spaced out to stay within it.
-   * With the few microseconds a game costs the dashboard otherwise, this keeps its whole cost to a
-   * tournament under 5 % (`npm run bench -- dashboard`).
+   * Between renders an event costs the dashboard O(1) (see DashboardStore); what the whole costs a
+   * tournament is measured by `npm run bench -- dashboard` (docs/PERFORMANCE.md).
    */
   readonly renderBudget?: number;
   readonly stdout?: NodeJS.WriteStream;
@@ -35,6 +35,11 @@ export interface DashboardSink extends EventSink {
    * stays open) and, for a stopped run, the resume command has been printed whole below it.
    */
   readonly closed: Promise<void>;
+}
+
+/** A broken screen, in one line on stderr. */
+function reportError(err: unknown): void {
+  process.stderr.write(`arena: dashboard error: ${err instanceof Error ? err.message : String(err)}\n`);
 }
 
 /**
@@ -69,12 +74,17 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
   /** Gives the terminal back, then prints the resume command whole (never cut by the frame's layout). */
   const teardown = (resume: string | null): void => {
     const done = app;
+    const finish = (): void => {
+      if (resume) stdout.write(`Resume with: ${resume}\n`);
+      settle();
+    };
     // Let React commit the final frame first.
     setTimeout(() => {
       done?.unmount();
-      void (done?.waitUntilExit() ?? Promise.resolve()).then(() => {
-        if (resume) stdout.write(`Resume with: ${resume}\n`);
-        settle();
+      void (done?.waitUntilExit() ?? Promise.resolve()).then(finish, (err: unknown) => {
+        // The screen ended with an error: say so, and still give the terminal back with the resume command.
+        reportError(err);
+        finish();
       });
     }, 50);
   };
@@ -90,8 +100,8 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
           else teardown(event.interrupted && options.controls?.resumeCommand ? options.controls.resumeCommand(event.dir) : null);
         }
       } catch (err) {
-        // A sink must not throw into the engine; a broken screen is reported once, on stderr.
-        process.stderr.write(`arena: dashboard error: ${err instanceof Error ? err.message : String(err)}\n`);
+        // A sink must not throw into the engine; a broken screen is reported on stderr.
+        reportError(err);
       }
     },
   };

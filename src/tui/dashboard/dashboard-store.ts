@@ -212,8 +212,8 @@ export class DashboardStore {
         break;
       case 'game-started':
         // In-process bots often play a whole game before the sink hears of it: nothing to show,
-        // and holding it until its `game-ended` (after the group commit) would keep every such
-        // game alive past the young generation, which the garbage collector charges to the run.
+        // and the store keeps no reference to it until its `game-ended`, after the group commit
+        // (docs/PERFORMANCE.md: records that die young).
         if (!e.live.over) this.#live.set(e.index, { started: e, board: null });
         break;
       case 'game-ended':
@@ -295,9 +295,8 @@ export class DashboardStore {
 
   /**
    * Notes a finished game for the next render's log lines. Only what a line may print is kept (the
-   * first few games, the first few forfeits, counts): holding every record of a render interval
-   * would keep thousands of them alive past the young generation, and the garbage collector would
-   * charge the tournament for copying them.
+   * first few games, the first few forfeits, counts): the store holds a bounded number of records
+   * however many games finish between two renders (docs/PERFORMANCE.md: records that die young).
    */
   #addToBatch(rec: GameRecord, done: number, total: number): void {
     const b = this.#batch;

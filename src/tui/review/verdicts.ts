@@ -1,3 +1,4 @@
+import { TooLargeError } from '../../core/errors.ts';
 import type { AnyGame, Seat, Solver } from '../../core/game.ts';
 
 /** The solver's view of a position for the player to move, or why there is none. */
@@ -54,8 +55,8 @@ export function standingText(hint: Hint, who = 'you'): string {
 }
 
 /**
- * Judges each of `seat`'s moves in a finished game. Null for a move the solver cannot judge (too
- * large a position), so a review degrades rather than fails.
+ * Judges each of `seat`'s moves in a finished game. Null for a move the solver cannot judge (a
+ * position beyond its tables: TooLargeError), so a review degrades rather than fails.
  */
 export function judgeMoves(
   game: AnyGame,
@@ -71,8 +72,10 @@ export function judgeMoves(
       const optimal = after === before;
       const hint = optimal ? null : hintFor(game, solver, p.before);
       return { seat: p.seat, move: p.text, optimal, before, after, better: hint?.ok ? hint.best : [] };
-    } catch {
-      return null;
+    } catch (err) {
+      // Beyond the solver's tables: this move goes unjudged. Anything else is a bug, shown as one.
+      if (err instanceof TooLargeError) return null;
+      throw err;
     }
   });
 }

@@ -77,9 +77,9 @@ export function groupedRun(glyph: string, count: number, offset: number): string
 
 /** A number with thousands separators: 1,764. */
 export function fmtInt(n: number | bigint): string {
-  // Integers are grouped here, as toLocaleString('en-US') groups them: a process's first
-  // toLocaleString loads ICU's number formatting, 5–10 ms before the dashboard's first frame.
-  // Anything else (fractions, -0, beyond 2^53) is left to it.
+  // Integers are grouped here, as toLocaleString('en-US') groups them, so the dashboard's first
+  // frame does not wait for ICU's number formatting to load (docs/PERFORMANCE.md). Anything else
+  // (fractions, -0, beyond 2^53) is left to it.
   if (typeof n === 'bigint' || (Number.isSafeInteger(n) && !Object.is(n, -0))) {
     const text = String(n);
     const sign = text.startsWith('-') ? '-' : '';
