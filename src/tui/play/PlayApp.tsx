@@ -1,20 +1,14 @@
 import { useApp, useStdout } from 'ink';
 import { useMemo, useState } from 'react';
-import { otherSeat, type AnyFamily, type AnyGame } from '../../core/game.ts';
+import { otherSeat } from '../../core/game.ts';
 import { createRng, deriveSeed } from '../../core/rng.ts';
-import type { GameSetup, Opponent, PlayTable } from '../../play/index.ts';
+import type { GameSetup, PlayTable } from '../../play/index.ts';
 import { PlayGame } from './PlayGame.tsx';
-import { PlaySetup, type FirstMover, type PlayChoice } from './PlaySetup.tsx';
+import { PlaySetup, type PlayChoice, type SetupChoices } from './PlaySetup.tsx';
 import { useWidth } from '../ui/use-width.ts';
 import { usePlaySession } from './use-play.ts';
 
-type Props = {
-  readonly families: readonly AnyFamily[];
-  /** Every bot the player may choose, with default options. */
-  readonly opponents: readonly Opponent[];
-  readonly game?: AnyGame;
-  readonly opponent?: Opponent;
-  readonly first?: FirstMover;
+type Props = SetupChoices & {
   /** Where the games are played: it hosts the bots (the caller closes it when the app has exited). */
   readonly table: PlayTable;
   /** Seeds the deals and the bot; game k uses a seed derived from it and k. */

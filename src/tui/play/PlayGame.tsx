@@ -120,6 +120,14 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
     }
   };
 
+  // The footer's end while the game is on, under the move list and under the coin cursor alike.
+  const footerTail = [
+    [KEYS.hints, hints ? 'hide hints' : 'hints'],
+    [KEYS.explain, explain ? 'hide why' : 'why'],
+    [KEYS.undo, 'undo'],
+    [KEYS.help, 'keys'],
+    [KEYS.quit, 'quit'],
+  ] as const;
   // Fit an 80×24 terminal: the move list gets the rows the board and the other lines leave.
   const boardRows = pictureLines(view, width - 4) + 4;
   const listRows = Math.max(3, Math.min(8, height - boardRows - 10));
@@ -184,11 +192,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
               [KEYS.mark, 'mark'],
               [KEYS.take, 'take'],
               [KEYS.unmark, cursor.mark === null ? 'move list' : 'clear mark'],
-              [KEYS.hints, hints ? 'hide hints' : 'hints'],
-              [KEYS.explain, explain ? 'hide why' : 'why'],
-              [KEYS.undo, 'undo'],
-              [KEYS.help, 'keys'],
-              [KEYS.quit, 'quit'],
+              ...footerTail,
             )}
           </Text>
         </>
@@ -207,11 +211,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
           <Text {...theme.muted}>
             {footer(
               ...(view.kind === 'coins' ? [[KEYS.cursor, 'cursor'] as const] : []),
-              [KEYS.hints, hints ? 'hide hints' : 'hints'],
-              [KEYS.explain, explain ? 'hide why' : 'why'],
-              [KEYS.undo, 'undo'],
-              [KEYS.help, 'keys'],
-              [KEYS.quit, 'quit'],
+              ...footerTail,
             )}
           </Text>
         </>

@@ -19,15 +19,17 @@ export interface PlayChoice {
   readonly first: FirstMover;
 }
 
-type Props = {
+/** What the setup menus choose from, and the choices the command line already made (their menus are skipped). */
+export type SetupChoices = {
   readonly families: readonly AnyFamily[];
+  /** Every bot the player may choose, with default options. */
   readonly opponents: readonly Opponent[];
-  /** Choices already made on the command line; their menus are skipped. */
   readonly game?: AnyGame;
   readonly opponent?: Opponent;
   readonly first?: FirstMover;
-  readonly onDone: (choice: PlayChoice) => void;
 };
+
+type Props = SetupChoices & { readonly onDone: (choice: PlayChoice) => void };
 
 type Step = 'family' | 'param' | 'typing' | 'opponent' | 'first';
 
