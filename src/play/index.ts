@@ -5,6 +5,6 @@
  * the bots only through here. Beside src/arena: it imports core, games, strategies and hosting.
  */
 export { opponentOf, opponentsOf, plays, type Opponent } from './opponents.ts';
-export { PlaySession, type GameSetup, type PlayState, type Ply } from './session.ts';
+export { dealGame, PlaySession, type FirstMover, type GameSetup, type PlayChoice, type PlayState, type Ply } from './session.ts';
 export { PlayTable, type PlaySettings } from './table.ts';
 export type { Isolation } from '../hosting/index.ts';

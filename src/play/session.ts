@@ -5,7 +5,7 @@
  */
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { findMove, judgeReply, type MoveReply } from '../core/referee.ts';
-import { deriveSeed } from '../core/rng.ts';
+import { createRng, deriveSeed } from '../core/rng.ts';
 import { errorText, type BotHost, type BotSession, type FaultKind, type SessionEnd } from '../hosting/index.ts';
 import type { Opponent } from './opponents.ts';
 
@@ -47,6 +47,28 @@ export interface GameSetup {
   readonly opponent: Opponent;
   /** Seeds the bot's generator, so a game replays exactly. */
   readonly seed: number;
+}
+
+/** Who moves first in the dealt position: the human (`me`) or the bot. */
+export type FirstMover = 'me' | 'bot';
+
+/** What a person chooses to play (on the command line or in the menus). */
+export interface PlayChoice {
+  readonly game: AnyGame;
+  readonly opponent: Opponent;
+  readonly first: FirstMover;
+}
+
+/**
+ * Game `round` of a run seeded `seed`: its position dealt from a seed derived from both (the same
+ * run replays exactly), the human in the seat `first` asks for.
+ */
+export function dealGame(choice: PlayChoice, seed: number, round: number): GameSetup {
+  const { game, opponent, first } = choice;
+  const roundSeed = deriveSeed(seed, 'play', round);
+  const start = game.deal(createRng(roundSeed));
+  const mover = game.toMove(start);
+  return { game, start, human: first === 'me' ? mover : otherSeat(mover), opponent, seed: roundSeed };
 }
 
 /** The bot's host as a session uses it: shared by the games of one opponent, started once. */

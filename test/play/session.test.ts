@@ -7,7 +7,7 @@ import { createRng } from '../../src/core/rng.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { loadBotFileOrThrow, resolveBot } from '../../src/hosting/index.ts';
 import { sandboxProblem } from '../../src/platform/sandbox.ts';
-import { opponentOf, PlayTable, type Isolation, type Opponent, type PlaySession, type PlayState } from '../../src/play/index.ts';
+import { dealGame, opponentOf, PlayTable, type Isolation, type Opponent, type PlaySession, type PlayState } from '../../src/play/index.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 const game = parseVariant('subtraction{moves=1,2,3;n=10}');
@@ -122,6 +122,19 @@ describe('a play session hosts its bot as a tournament does', () => {
 });
 
 describe('the session as a screen uses it', () => {
+  it('deals game k of a run the same every time, with the human in the seat asked for', () => {
+    const readme = parseVariant('subtraction{moves=1,5,8,10;n=50..200}');
+    const me = dealGame({ game: readme, opponent: solver, first: 'me' }, 2, 0);
+    const bot = dealGame({ game: readme, opponent: solver, first: 'bot' }, 2, 0);
+    expect(me.start).toEqual({ pile: 179, turn: 'first' }); // the README's `--seed 2`
+    expect(bot.start).toEqual(me.start);
+    expect(me.human).toBe('first');
+    expect(bot.human).toBe('second');
+    const next = dealGame({ game: readme, opponent: solver, first: 'me' }, 2, 1);
+    expect(next.seed).not.toBe(me.seed);
+    expect(dealGame({ game: readme, opponent: solver, first: 'me' }, 2, 1)).toEqual(next);
+  });
+
   it('plays the human’s legal moves only, in turn; the bot replies; undo takes back a move and its reply', async () => {
     const session = table(1000).open({ game, start, human: 'first', opponent: solver, seed: 5 });
     let changes = 0;

@@ -1,10 +1,8 @@
 import { useApp, useStdout } from 'ink';
 import { useMemo, useState } from 'react';
-import { otherSeat } from '../../core/game.ts';
-import { createRng, deriveSeed } from '../../core/rng.ts';
-import type { GameSetup, PlayTable } from '../../play/index.ts';
+import { dealGame, type PlayChoice, type PlayTable } from '../../play/index.ts';
 import { PlayGame } from './PlayGame.tsx';
-import { PlaySetup, type PlayChoice, type SetupChoices } from './PlaySetup.tsx';
+import { PlaySetup, type SetupChoices } from './PlaySetup.tsx';
 import { useWidth } from '../ui/use-width.ts';
 import { usePlaySession } from './use-play.ts';
 
@@ -27,14 +25,7 @@ export function PlayApp({ families, opponents, table, game, opponent, first, see
   const [round, setRound] = useState(0);
 
   // Dealt once per round: a new setup opens a new game with the bot.
-  const setup = useMemo((): GameSetup | null => {
-    if (!choice) return null;
-    const roundSeed = deriveSeed(seed, 'play', round);
-    const start = choice.game.deal(createRng(roundSeed));
-    const mover = choice.game.toMove(start);
-    const human = choice.first === 'me' ? mover : otherSeat(mover);
-    return { game: choice.game, start, human, opponent: choice.opponent, seed: roundSeed };
-  }, [choice, seed, round]);
+  const setup = useMemo(() => (choice ? dealGame(choice, seed, round) : null), [choice, seed, round]);
   const session = usePlaySession(table, setup);
 
   if (!choice) {

@@ -5,19 +5,9 @@ import { ArenaError } from '../../core/errors.ts';
 import type { AnyFamily, AnyGame } from '../../core/game.ts';
 import { createVariant, formatParamValue } from '../../core/params.ts';
 import { useTheme } from '../text/theme.ts';
-import { plays, type Opponent } from '../../play/index.ts';
+import { plays, type FirstMover, type Opponent, type PlayChoice } from '../../play/index.ts';
 import { Menu } from '../ui/Menu.tsx';
 import { STRENGTH_LEVELS } from '../../strategies/index.ts';
-
-/** Who moves first in the dealt position. */
-export type FirstMover = 'me' | 'bot';
-
-/** What the setup menus produce. */
-export interface PlayChoice {
-  readonly game: AnyGame;
-  readonly opponent: Opponent;
-  readonly first: FirstMover;
-}
 
 /** What the setup menus choose from, and the choices the command line already made (their menus are skipped). */
 export type SetupChoices = {
