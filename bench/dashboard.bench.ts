@@ -20,7 +20,7 @@ import { report } from './util.ts';
 // React's production build, as the `arena` bin runs it (the development build renders about twice
 // as slowly). React picks its build when first loaded, so the dashboard is imported after this.
 process.env['NODE_ENV'] ??= 'production';
-const { dashboardSink } = await import('../src/tui/dashboard-sink.ts');
+const { dashboardSink } = await import('../src/tui/dashboard/dashboard-sink.ts');
 
 /** A terminal that swallows output: what Ink writes is produced in full, then dropped. */
 function nullTerminal(): { stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; bytes: () => number } {

@@ -165,7 +165,7 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
       ],
     });
   await bundle(join(tmp, 'src', 'cli', 'main.js'), null);
-  await bundle(join(tmp, 'src', 'tui', 'dashboard-sink.js'), join(tmp, 'src', 'tui'));
+  await bundle(join(tmp, 'src', 'tui', 'dashboard', 'dashboard-sink.js'), join(tmp, 'src', 'tui'));
   rmSync(stub);
   rmSync(noWs);
 }

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { ThemeChoice } from '../tui/theme.ts';
+import type { ThemeChoice } from '../tui/text/theme.ts';
 
 /** `--theme` (a global flag) and a command's `--plain`, as a command's arguments carry them. */
 export interface ScreenFlags {
@@ -15,11 +15,11 @@ export async function loadInk(flags: ScreenFlags = {}) {
   const [{ render }, { createElement }, { PlayApp }, { ReplayApp }, { HomeApp }, { Screen }, { makeTheme }] = await Promise.all([
     import('ink'),
     import('react'),
-    import('../tui/PlayApp.tsx'),
-    import('../tui/ReplayApp.tsx'),
-    import('../tui/HomeApp.tsx'),
-    import('../tui/Screen.tsx'),
-    import('../tui/theme.ts'),
+    import('../tui/play/PlayApp.tsx'),
+    import('../tui/replay/ReplayApp.tsx'),
+    import('../tui/home/HomeApp.tsx'),
+    import('../tui/ui/Screen.tsx'),
+    import('../tui/text/theme.ts'),
   ]);
   const theme = makeTheme(process.env, themeChoice(flags));
   /** An app inside the root every interactive screen has: the theme and the terminal size guard. */

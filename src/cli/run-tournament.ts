@@ -8,7 +8,7 @@ import { SpecError, UsageError, show } from '../core/errors.ts';
 import { FAMILIES } from '../games/index.ts';
 import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
-import { plainReporter } from '../tui/plain.ts';
+import { plainReporter } from '../tui/dashboard/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
 import { expectation, integerText, numberText } from './flags.ts';
 import { RUN, type WithRun } from './io.ts';
@@ -191,10 +191,10 @@ export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknow
  * (scripts/build.mjs), which loads faster than their hundreds of modules (docs/PERFORMANCE.md):
  * the first frame waits for it.
  */
-async function loadDashboardSink(): Promise<typeof import('../tui/dashboard-sink.ts')> {
-  const bundle = new URL('../tui/dashboard-sink.bundle.js', import.meta.url);
-  if (COMPILED && existsSync(bundle)) return (await import(bundle.href)) as typeof import('../tui/dashboard-sink.ts');
-  return import('../tui/dashboard-sink.ts');
+async function loadDashboardSink(): Promise<typeof import('../tui/dashboard/dashboard-sink.ts')> {
+  const bundle = new URL('../tui/dashboard/dashboard-sink.bundle.js', import.meta.url);
+  if (COMPILED && existsSync(bundle)) return (await import(bundle.href)) as typeof import('../tui/dashboard/dashboard-sink.ts');
+  return import('../tui/dashboard/dashboard-sink.ts');
 }
 
 /**

@@ -44,4 +44,16 @@ describe.skipIf(!HAVE_TMUX)('arena play in a real terminal', () => {
     while (t.exitStatus() === null && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
     expect(t.exitStatus()).toBe(0);
   });
+
+  it('Ctrl-C quits at once while the bot thinks: the bot runs in a worker thread, which goes with the game', { timeout: 90_000 }, async () => {
+    // fx-loops never answers; on the arena's own thread (--isolation none) it would hold the keys too.
+    // (Discovery reads the fixture folder's 15 files first: slow the first time, then cached.)
+    session = new TmuxSession(
+      `node bin/arena.mjs play "subtraction{moves=1,2,3;n=10}" --bots-dir test/fixtures/bots --bot fx-loops --first bot --time-per-move 60000 --seed 1`,
+      ROOT,
+    );
+    await session.waitFor('fx-loops is thinking', 60_000);
+    session.send('C-c');
+    expect(await session.exited()).toBe(0);
+  });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../src/report/index.ts';
-import { boardView } from '../../src/tui/board-view.ts';
+import { boardView } from '../../src/tui/boards/board-view.ts';
 import { tempDir } from '../arena/helpers.ts';
 import { reportFixture } from './fixture.ts';
 

@@ -2,7 +2,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadReportData, reportHtml } from '../../src/report/index.ts';
-import { boardView } from '../../src/tui/board-view.ts';
+import { boardView } from '../../src/tui/boards/board-view.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { startOdds } from '../../src/games/start-odds.ts';
 import { tempDir } from '../arena/helpers.ts';

@@ -1,10 +1,10 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { CHART_MIN_WIDTH, Dashboard } from '../../src/tui/Dashboard.tsx';
-import { DashboardStore } from '../../src/tui/dashboard-store.ts';
+import { CHART_MIN_WIDTH, Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
+import { DashboardStore } from '../../src/tui/dashboard/dashboard-store.ts';
 import { recordedEvents, recording } from './recorded-stream.ts';
-import { nimValueCurve, outcomeStrip } from '../../src/tui/analysis-plots.ts';
-import { intervalChart } from '../../src/tui/interval-chart.ts';
+import { nimValueCurve, outcomeStrip } from '../../src/tui/charts/analysis-plots.ts';
+import { intervalChart } from '../../src/tui/charts/interval-chart.ts';
 import { run } from '../cli/run.ts';
 
 describe('analysis plots', () => {

@@ -1,16 +1,16 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { makeGame } from '../../src/games/index.ts';
-import type { CoinsView, EndGameView, PileView, PilesView } from '../../src/tui/board-view.ts';
-import { Board } from '../../src/tui/Board.tsx';
-import { CoinsBoard } from '../../src/tui/CoinsBoard.tsx';
-import { EndGameBoard } from '../../src/tui/EndGameBoard.tsx';
-import { layoutStones } from '../../src/tui/layout.ts';
-import { NoRepeatBoard } from '../../src/tui/NoRepeatBoard.tsx';
-import { PartizanBoard } from '../../src/tui/PartizanBoard.tsx';
-import { PilesBoard } from '../../src/tui/PilesBoard.tsx';
-import { SubtractionBoard } from '../../src/tui/SubtractionBoard.tsx';
-import { makeTheme } from '../../src/tui/theme.ts';
+import type { CoinsView, EndGameView, PileView, PilesView } from '../../src/tui/boards/board-view.ts';
+import { Board } from '../../src/tui/boards/Board.tsx';
+import { CoinsBoard } from '../../src/tui/boards/CoinsBoard.tsx';
+import { EndGameBoard } from '../../src/tui/boards/EndGameBoard.tsx';
+import { layoutStones } from '../../src/tui/text/layout.ts';
+import { NoRepeatBoard } from '../../src/tui/boards/NoRepeatBoard.tsx';
+import { PartizanBoard } from '../../src/tui/boards/PartizanBoard.tsx';
+import { PilesBoard } from '../../src/tui/boards/PilesBoard.tsx';
+import { SubtractionBoard } from '../../src/tui/boards/SubtractionBoard.tsx';
+import { makeTheme } from '../../src/tui/text/theme.ts';
 
 const names = { first: 'you', second: 'optimal' } as const;
 const frame = (el: React.ReactElement): string => render(el).lastFrame() ?? '';

@@ -2,12 +2,13 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/rng.ts';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
-import type { CoinsView } from '../../src/tui/board-view.ts';
-import { previewTake, stepCursor, type CoinCursor } from '../../src/tui/coin-cursor.ts';
-import { CoinsBoard } from '../../src/tui/CoinsBoard.tsx';
-import { PlayApp } from '../../src/tui/PlayApp.tsx';
-import { makeTheme, ThemeContext } from '../../src/tui/theme.ts';
-import { settle, solverOpponent, until } from './play-helpers.ts';
+import type { CoinsView } from '../../src/tui/boards/board-view.ts';
+import type { CoinCursor } from '../../src/tui/boards/coin-grid.ts';
+import { previewTake, stepCursor } from '../../src/tui/play/coin-cursor.ts';
+import { CoinsBoard } from '../../src/tui/boards/CoinsBoard.tsx';
+import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
+import { makeTheme, ThemeContext } from '../../src/tui/text/theme.ts';
+import { closeTables, settle, playTable, solverOpponent, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const ESC = '\u001B';
@@ -21,9 +22,10 @@ const opponent = solverOpponent;
 const names = { first: 'you', second: 'optimal' } as const;
 
 let unmount: (() => void) | undefined;
-afterEach(() => {
+afterEach(async () => {
   unmount?.();
   unmount = undefined;
+  await closeTables();
 });
 
 
@@ -116,7 +118,7 @@ describe('playing with the cursor', () => {
   const coins = parseVariant('coins{board=triangle;rows=3}'); // 1 / 2 3 / 4 5 6
 
   it('moves, marks, previews, refuses an illegal line, plays a legal one, then a single coin', async () => {
-    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="me" seed={5} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="me" seed={5} table={playTable(1000)} />);
     unmount = r.unmount;
     let f = await until(r.lastFrame, 'Your move');
     expect(f).toContain('c cursor · h hints');
@@ -164,7 +166,7 @@ describe('playing with the cursor', () => {
   });
 
   it('enter without a mark takes the coin under the cursor; esc clears the mark, then leaves the cursor', async () => {
-    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="me" seed={5} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="me" seed={5} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
     await press(r.stdin, 'c', DOWN, SPACE, DOWN);
@@ -184,7 +186,7 @@ describe('playing with the cursor', () => {
 
   it('other families have no cursor: c does nothing', async () => {
     const game = parseVariant('subtraction{moves=1,2,3;n=10}');
-    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} table={playTable(1000)} />);
     unmount = r.unmount;
     let f = await until(r.lastFrame, 'Your move');
     expect(f).not.toContain('c cursor');

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ArenaEvent, LiveGame, LiveSnapshot } from '../../src/arena/events.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import type { StandingsTable as Table } from '../../src/arena/fold/standings.ts';
-import { Dashboard } from '../../src/tui/Dashboard.tsx';
-import { DashboardStore, gamesPerSecond, LOG_EACH_UPTO } from '../../src/tui/dashboard-store.ts';
-import { StandingsTable } from '../../src/tui/StandingsTable.tsx';
+import { Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
+import { DashboardStore, gamesPerSecond, LOG_EACH_UPTO } from '../../src/tui/dashboard/dashboard-store.ts';
+import { StandingsTable } from '../../src/tui/dashboard/StandingsTable.tsx';
 import { recordedEvents, recording } from './recorded-stream.ts';
 
 /** A real event stream: optimal, random and greedy on three variants (recorded from `arena tournament`). */

@@ -2,21 +2,24 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
-import { discoverBots, supportedBy } from '../../src/hosting/index.ts';
-import { opponentsOf } from '../../src/cli/commands/play.ts';
-import { PlayApp } from '../../src/tui/PlayApp.tsx';
-import { settle, solverOpponent, typeMove, until } from './play-helpers.ts';
+import { discoverBots } from '../../src/hosting/index.ts';
+import { opponentsOf, plays } from '../../src/play/index.ts';
+import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
+import { closeTables, settle, playTable, solverOpponent, typeMove, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const DOWN = '\u001B[B';
 
 let unmount: (() => void) | undefined;
-afterEach(() => unmount?.());
+afterEach(async () => {
+  unmount?.();
+  await closeTables();
+});
 
 describe('explain (e)', () => {
   it('on the play screen: the period and where n falls in it, toggled by e', async () => {
     const game = parseVariant('subtraction{moves=1,5,8,10;n=50}');
-    const r = render(<PlayApp families={FAMILIES} opponents={[solverOpponent]} game={game} opponent={solverOpponent} first="me" seed={1} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[solverOpponent]} game={game} opponent={solverOpponent} first="me" seed={1} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
     expect(r.lastFrame()).toContain('e why');
@@ -33,7 +36,7 @@ describe('explain (e)', () => {
 
   it('Nim in binary, and the review explains the position before your first mistake', async () => {
     const game = parseVariant('piles{rule=nim;piles=1,2}');
-    const r = render(<PlayApp families={FAMILIES} opponents={[solverOpponent]} game={game} opponent={solverOpponent} first="me" seed={1} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[solverOpponent]} game={game} opponent={solverOpponent} first="me" seed={1} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
     r.stdin.write('e');
@@ -55,7 +58,7 @@ describe('explain (e)', () => {
 
   it('End Game: parity sums and the DP value', async () => {
     const game = parseVariant('end-game{row=-1,3,9,4}');
-    const r = render(<PlayApp families={FAMILIES} opponents={[solverOpponent]} game={game} opponent={solverOpponent} first="me" seed={1} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[solverOpponent]} game={game} opponent={solverOpponent} first="me" seed={1} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
     r.stdin.write('e');
@@ -72,14 +75,14 @@ describe('strength levels', () => {
     expect(labels).toEqual(expect.arrayContaining(['optimal', 'optimal:strength=easy', 'optimal:strength=medium']));
     expect(opponents.find((o) => o.label === 'optimal:strength=easy')!.options['strength']).toBe(0.3);
     const game = parseVariant('subtraction{moves=1,2,3;n=10}');
-    const r = render(<PlayApp families={FAMILIES} opponents={opponents} game={game} seed={3} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={opponents} game={game} seed={3} table={playTable(1000)} />);
     unmount = r.unmount;
     const f = await until(r.lastFrame, 'Which bot do you play?');
     expect(f).toContain('optimal:strength=easy');
     expect(f).toContain('easy: the best move 30% of the time, else a random legal one');
     expect(f).toContain('medium: the best move 70% of the time');
     // Choose easy: the second entry after optimal.
-    const listed = opponents.filter((o) => supportedBy(o.bot, game)).map((o) => o.label);
+    const listed = opponents.filter((o) => plays(o, game)).map((o) => o.label);
     const at = listed.indexOf('optimal:strength=easy');
     expect(at).toBeGreaterThan(0);
     for (let i = 1; i <= at; i++) {

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAMILIES } from '../../src/games/index.ts';
-import { HomeApp, splitArgs } from '../../src/tui/HomeApp.tsx';
+import { HomeApp, splitArgs } from '../../src/tui/home/HomeApp.tsx';
 
 const settle = (ms = 100) => new Promise((r) => setTimeout(r, ms));
 const DOWN = '\u001B[B';

@@ -1,7 +1,7 @@
 /** The dashboard's number formatting: the same text as toLocaleString('en-US'), without loading ICU for integers. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fmtInt } from '../../src/tui/layout.ts';
+import { fmtInt } from '../../src/tui/text/layout.ts';
 
 describe('fmtInt', () => {
   it('groups integers exactly as toLocaleString("en-US") does', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logLogChart } from '../../src/tui/loglog-chart.ts';
+import { logLogChart } from '../../src/tui/charts/loglog-chart.ts';
 
 describe('logLogChart', () => {
   const line = (a: number, b: number, m: number) => Array.from({ length: 30 }, (_, i) => ({ x: 2 ** (i * m), y: a * 2 ** (i * m * b) }));

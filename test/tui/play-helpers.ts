@@ -1,6 +1,6 @@
 /** Helpers of the play tests: waiting on rendered Ink frames (key handlers re-attach after each frame, see TOOLCHAIN.md) and a solver opponent. */
 import { defineBot, type AnyBot } from '../../src/core/bot.ts';
-import type { Opponent } from '../../src/tui/use-play.ts';
+import { PlayTable, type Opponent } from '../../src/play/index.ts';
 
 /** An opponent playing the solver's move, as the built-in optimal bot does (largest winning take, else smallest take). */
 export const solverOpponent: Opponent = {
@@ -13,6 +13,20 @@ export const solverOpponent: Opponent = {
   }) as AnyBot,
   options: {},
 };
+
+const tables: PlayTable[] = [];
+
+/** A play table for one test (bots' stores in memory); `closeTables` closes it with its bots after the test. */
+export function playTable(timePerMoveMs: number): PlayTable {
+  const table = new PlayTable({ timePerMoveMs, botData: null });
+  tables.push(table);
+  return table;
+}
+
+/** Closes the tables the test opened: no bot's thread or process outlives its test. */
+export async function closeTables(): Promise<void> {
+  await Promise.all(tables.splice(0).map((t) => t.close()));
+}
 
 /** Waits `ms` milliseconds. */
 export const settle = (ms = 60): Promise<void> => new Promise((r) => setTimeout(r, ms));

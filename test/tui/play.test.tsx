@@ -2,11 +2,11 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBot, type AnyBot } from '../../src/core/bot.ts';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
-import { PlayApp } from '../../src/tui/PlayApp.tsx';
-import type { Opponent } from '../../src/tui/use-play.ts';
+import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
+import type { Opponent } from '../../src/play/index.ts';
 import { discoverBots } from '../../src/hosting/index.ts';
 import { join } from 'node:path';
-import { settle, solverOpponent, typeMove, until } from './play-helpers.ts';
+import { closeTables, settle, playTable, solverOpponent, typeMove, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const DOWN = '\u001B[B';
@@ -15,13 +15,16 @@ const opponent = solverOpponent;
 const cheat: Opponent = { label: 'cheat', name: 'cheat', bot: defineBot({ name: 'cheat', description: 'takes 99', choose: () => 99 }) as AnyBot, options: {} };
 
 let unmount: (() => void) | undefined;
-afterEach(() => unmount?.());
+afterEach(async () => {
+  unmount?.();
+  await closeTables();
+});
 
 describe('play loop', () => {
   const game = parseVariant('subtraction{moves=1,2,3;n=10}');
 
   it('plays a won game to the end against the solver, with hints, undo and a review', async () => {
-    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
     expect(r.lastFrame()).toContain('10 stones');
@@ -52,7 +55,7 @@ describe('play loop', () => {
   });
 
   it('the review marks a mistake with the move that kept the win; play again deals a new game', async () => {
-    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={game} opponent={opponent} first="me" seed={1} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
     // Down-arrow + enter picks from the list: moves are 1, 2, 3, so two downs is 3 (leaves 7, won for the bot).
@@ -78,7 +81,7 @@ describe('play loop', () => {
   });
 
   it('a bot that answers an illegal move forfeits, and typed nonsense is refused with the reason', async () => {
-    const r = render(<PlayApp families={FAMILIES} opponents={[cheat]} game={game} opponent={cheat} first="me" seed={1} timePerMoveMs={500} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[cheat]} game={game} opponent={cheat} first="me" seed={1} table={playTable(500)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
     await typeMove(r.stdin, '9');
@@ -91,7 +94,7 @@ describe('play loop', () => {
 
   it('the bot can move first; coins can be typed as a line in either order', async () => {
     const coins = parseVariant('coins{board=triangle;rows=3}'); // 1 / 2 3 / 4 5 6
-    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="bot" seed={2} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="bot" seed={2} table={playTable(1000)} />);
     unmount = r.unmount;
     let f = await until(r.lastFrame, 'solverbot played 2 in');
     expect(f).toContain('you play second against solverbot');
@@ -110,7 +113,7 @@ describe('play loop', () => {
     const entry = registry.bots.find((b) => b.name === 'python-bot')!;
     const python: Opponent = { label: entry.name, name: entry.name, bot: entry.bot, options: {}, entry };
     const game = parseVariant('subtraction{moves=1,5,8,10;n=50}');
-    const r = render(<PlayApp families={FAMILIES} opponents={[python]} game={game} opponent={python} first="bot" seed={4} timePerMoveMs={5000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[python]} game={game} opponent={python} first="bot" seed={4} table={playTable(5000)} />);
     unmount = r.unmount;
     // 50 is an N-position of {1,5,8,10}; the example's largest winning take is 5 (45 is cold).
     const f = await until(r.lastFrame, 'python-bot played 5 in', 15_000);
@@ -118,7 +121,7 @@ describe('play loop', () => {
   }, 20_000);
 
   it('menus choose the family, parameters, opponent and first mover', async () => {
-    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} seed={3} timePerMoveMs={1000} />);
+    const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} seed={3} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Which game?');
     r.stdin.write(ENTER); // subtraction
@@ -151,7 +154,7 @@ describe('arena play command', () => {
     expect(r.code).toBe(2);
     expect(r.err.trim()).toBe('arena play is interactive and needs a terminal (stdin and stdout must be a TTY)');
   });
-  it('reports a bad variant, bot or seed in one line before asking for a terminal', async () => {
+  it('reports a bad variant, bot, seed or isolation in one line before asking for a terminal', async () => {
     const { run } = await import('../cli/run.ts');
     const bad = await run('play', 'subtraction{moves=3,0}');
     expect(bad.code).toBe(2);
@@ -160,5 +163,8 @@ describe('arena play command', () => {
     expect(bot.err).toMatch(/Unknown bot `optimall` \(did you mean `optimal`\?\)/);
     const seed = await run('play', '--seed', 'x');
     expect(seed.err).toContain('Expected `--seed` to be an integer');
+    const isolation = await run('play', '--isolation', 'thread');
+    expect(isolation.code).toBe(2);
+    expect(isolation.err).toContain('Expected --isolation to be one of worker, sandbox, none, got "thread"');
   });
 });

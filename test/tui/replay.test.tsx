@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../src/arena/events.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { parseRecordLine, recordLine } from '../../src/arena/results/index.ts';
-import { readGames, replayRecord } from '../../src/tui/replay-data.ts';
-import { ReplayApp } from '../../src/tui/ReplayApp.tsx';
+import { readGames, replayRecord } from '../../src/tui/replay/replay-data.ts';
+import { ReplayApp } from '../../src/tui/replay/ReplayApp.tsx';
 import { run } from '../cli/run.ts';
 
 const EVENTS = JSON.parse(readFileSync(new URL('./fixtures/tournament-events.json', import.meta.url), 'utf8')) as ArenaEvent[];

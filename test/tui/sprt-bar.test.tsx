@@ -2,10 +2,10 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sprtConfig, sprtStatus, type Pentanomial } from '../../src/arena/fold/sprt.ts';
 import type { SprtResult } from '../../src/arena/summary.ts';
-import { Dashboard } from '../../src/tui/Dashboard.tsx';
-import { DashboardStore } from '../../src/tui/dashboard-store.ts';
-import { SprtBar } from '../../src/tui/SprtBar.tsx';
-import { sprtBar } from '../../src/tui/sprt-text.ts';
+import { Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
+import { DashboardStore } from '../../src/tui/dashboard/dashboard-store.ts';
+import { SprtBar } from '../../src/tui/dashboard/SprtBar.tsx';
+import { sprtBar } from '../../src/tui/dashboard/sprt-text.ts';
 
 const CONFIG = sprtConfig({ elo0: 0, elo1: 20 });
 const result = (counts: Pentanomial): SprtResult => ({ a: 'minimax', b: 'mcts', ...sprtStatus(CONFIG, counts) });

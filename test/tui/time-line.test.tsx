@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../src/arena/match.ts';
-import { Dashboard } from '../../src/tui/Dashboard.tsx';
-import { DashboardStore } from '../../src/tui/dashboard-store.ts';
+import { Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
+import { DashboardStore } from '../../src/tui/dashboard/dashboard-store.ts';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_SQUARES_SIEVE, logSpacedCounts, squaresColdFit, squaresColdList } from '../../solvers/grundy.ts';
-import { logLogChart } from '../../tui/loglog-chart.ts';
+import { logLogChart } from '../../tui/charts/loglog-chart.ts';
 import { integerText } from '../flags.ts';
 
 /** Plot points (one per chart column is plenty). */

@@ -6,7 +6,7 @@ import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index
 import { RUN, type CliRun, type WithRun } from '../io.ts';
 import { UsageError } from '../../core/errors.ts';
 import { sandboxCapsText, sandboxProblem } from '../../platform/sandbox.ts';
-import { hanging } from '../../tui/wrap.ts';
+import { hanging } from '../../tui/text/wrap.ts';
 import { botsCheckCommand } from './bots-check.ts';
 
 type Args = WithRun<{ 'bots-dir': string[]; json: boolean; sandbox: boolean }>;

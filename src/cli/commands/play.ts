@@ -2,14 +2,14 @@ import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
 import { FAMILIES, parseVariant } from '../../games/index.ts';
-import { botOptions, discoverBots, resolveBot, supportedBy, type BotRegistry } from '../../hosting/index.ts';
-import type { Opponent } from '../../tui/use-play.ts';
+import { discoverBots, resolveBot, type Isolation } from '../../hosting/index.ts';
+import { sandboxProblem } from '../../platform/sandbox.ts';
+import { opponentOf, opponentsOf, plays, PlayTable, type Opponent } from '../../play/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type CliRun, type WithRun } from '../io.ts';
-import { STRENGTH_LEVELS, type StrengthLevel } from '../../strategies/index.ts';
 import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
-type Args = WithRun<ScreenFlags & { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; 'bots-dir': string[]; plain: boolean }>;
+type Args = WithRun<ScreenFlags & { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; isolation: Isolation; 'bots-dir': string[]; plain: boolean }>;
 
 /** Exit code of an interactive command run without a terminal. */
 const EXIT_NO_TTY = 2;
@@ -22,29 +22,13 @@ export function requireTerminal(run: CliRun, command: string): boolean {
   return false;
 }
 
-/**
- * Every discovered bot with its default options, as the opponent menu lists them; a bot with a
- * `strength` option (optimal) also at the easy and medium levels, after its perfect self.
- */
-export function opponentsOf(registry: BotRegistry): Opponent[] {
-  return registry.bots.flatMap((b) => {
-    const plain: Opponent = { label: b.name, name: b.name, bot: b.bot, options: botOptions(b.bot, {}), entry: b };
-    if (!b.bot.options || !('strength' in b.bot.options)) return [plain];
-    const levels = (Object.keys(STRENGTH_LEVELS) as StrengthLevel[]).filter((l) => STRENGTH_LEVELS[l] < 1);
-    return [
-      plain,
-      ...levels.map((level) => ({ label: `${b.name}:strength=${level}`, name: b.name, bot: b.bot, options: botOptions(b.bot, { strength: level }), entry: b })),
-    ];
-  });
-}
-
 /** `--seed`: a 32-bit unsigned integer. */
 const SEED = integerFlag(z.number().int().min(0).max(0xffffffff)).optional();
 
 /** `--time-per-move`: whole milliseconds. */
 const TIME_PER_MOVE = integerFlag(z.number().int().min(1));
 
-/** `arena play [variant] [--bot NAME] [--first me|bot] [--seed S]`: play a bot in the terminal. */
+/** `arena play [variant] [--bot NAME] [--first me|bot] [--seed S] [--isolation worker|sandbox|none]`: play a bot in the terminal. */
 export const playCommand: CommandModule<object, Args> = {
   command: 'play [variant]',
   describe: 'Play a game against a bot in the terminal (menus for whatever is not given)',
@@ -55,34 +39,49 @@ export const playCommand: CommandModule<object, Args> = {
       .option('first', { choices: ['me', 'bot'] as const, describe: 'who moves first' })
       .option('seed', { type: 'string', describe: 'seed of the deals and the bot (default: from the clock)' })
       .option('time-per-move', { type: 'string', default: '2000', describe: 'the bot’s time per move, ms' })
+      .option('isolation', {
+        choices: ['worker', 'sandbox', 'none'] as const,
+        default: 'worker' as const,
+        describe: 'where the bot runs, as in a tournament: worker (a worker thread), sandbox (a process in bubblewrap: bots written by others) or none (this process: trusted bots); external programs always run as processes',
+      })
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
       .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
   async handler(args) {
     const game = args.variant !== undefined ? parseVariant(args.variant) : undefined;
     const seed = flagValue('`--seed`', SEED, args.seed) ?? Date.now() >>> 0;
     const time = flagValue('`--time-per-move`', TIME_PER_MOVE, args['time-per-move'], 'a positive whole number of ms');
-    const registry = await discoverBots(args['bots-dir'], game ? { variants: [game.id] } : {});
+    // A sandboxed bot needs bubblewrap: refuse in one line rather than ever run it unsandboxed.
+    const sandbox = args.isolation === 'sandbox';
+    const problem = sandbox ? sandboxProblem() : null;
+    if (problem) throw new UsageError(`Cannot play with --isolation sandbox: ${problem}`);
+    const registry = await discoverBots(args['bots-dir'], { ...(game ? { variants: [game.id] } : {}), ...(sandbox ? { sandbox } : {}) });
     let opponent: Opponent | undefined;
     if (args.bot !== undefined) {
       const choice = resolveBot(registry, args.bot);
-      opponent = { label: choice.label, name: choice.entry.name, bot: choice.entry.bot, options: choice.options, entry: choice.entry };
-      if (game && !supportedBy(choice.entry.bot, game)) {
+      opponent = opponentOf(choice);
+      if (game && !plays(opponent, game)) {
         throw new UsageError(`Bot \`${choice.label}\` does not play ${game.id}`);
       }
     }
     if (!requireTerminal(args[RUN], 'play')) return;
     const { render, createElement, screen, PlayApp } = await loadInk(args);
-    const app = render(
-      screen(createElement(PlayApp, {
-        families: FAMILIES,
-        opponents: opponentsOf(registry),
-        seed,
-        timePerMoveMs: time,
-        ...(game ? { game } : {}),
-        ...(opponent ? { opponent } : {}),
-        ...(args.first ? { first: args.first } : {}),
-      })),
-    );
-    await app.waitUntilExit();
+    const table = new PlayTable({ timePerMoveMs: time, isolation: args.isolation });
+    try {
+      const app = render(
+        screen(createElement(PlayApp, {
+          families: FAMILIES,
+          opponents: opponentsOf(registry),
+          table,
+          seed,
+          ...(game ? { game } : {}),
+          ...(opponent ? { opponent } : {}),
+          ...(args.first ? { first: args.first } : {}),
+        })),
+      );
+      await app.waitUntilExit();
+    } finally {
+      // Quit, Ctrl-C or a crash of the screen: no bot's thread or process outlives the game.
+      await table.close();
+    }
   },
 };

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
-import { readGames } from '../../tui/replay-data.ts';
+import { readGames } from '../../tui/replay/replay-data.ts';
 import { requireTerminal } from './play.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';

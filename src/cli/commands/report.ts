@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
+import { boardView } from '../../tui/boards/board-view.ts';
+import { UsageError, show } from '../../core/errors.ts';
 import { z } from 'zod';
-import { boardView } from '../../tui/board-view.ts';
 import { DEFAULT_REPLAYS, writeReport } from '../../report/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type CliIo, type WithRun } from '../io.ts';

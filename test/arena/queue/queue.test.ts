@@ -14,7 +14,7 @@ import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../../src/arena/queue/protocol.ts';
 import { encodeSnapshot, verifiedSnapshot } from '../../../src/arena/queue/stores.ts';
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
-import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard-store.ts';
+import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard/dashboard-store.ts';
 import { run } from '../../cli/run.ts';
 import { comparableLog, readLog, runSpec, tempDir, timeless } from '../helpers.ts';
 import { HAVE_REDIS, TestRedis } from '../redis-server.ts';

@@ -1,0 +1,46 @@
+import { Box, Text } from 'ink';
+import type { StandingsTable } from '../../arena/fold/standings.ts';
+import { fit, fmtPoints } from '../text/layout.ts';
+import { useTheme } from '../text/theme.ts';
+
+type Props = {
+  readonly table: StandingsTable;
+  readonly width: number;
+};
+
+/**
+ * The crosstable: the row bot's points against each column bot, out of the games between them.
+ * Columns are numbered as the rows; names are cut to fit, and columns beyond the width dropped.
+ */
+export function Crosstable({ table, width }: Props) {
+  const theme = useTheme();
+  const bots = table.bots.map((b) => b.bot);
+  const cells = bots.map((a) =>
+    bots.map((b) => {
+      if (a === b) return '·';
+      const c = table.crosstable[a]?.[b];
+      return c && c.games > 0 ? `${fmtPoints(c.points)}/${c.games}` : '–';
+    }),
+  );
+  const cellW = Math.max(3, ...cells.flat().map((c) => c.length));
+  const nameW = Math.min(Math.max(...bots.map((b) => b.length), 3) + 3, Math.max(8, width - bots.length * (cellW + 1)));
+  const fitting = Math.max(1, Math.floor((width - nameW) / (cellW + 1)));
+  const shown = Math.min(bots.length, fitting);
+  return (
+    <Box flexDirection="column">
+      <Text bold>
+        {fit('', nameW)}
+        {bots.slice(0, shown).map((_, j) => ` ${fit(String(j + 1), cellW, 'right')}`).join('')}
+      </Text>
+      {bots.map((a, i) => (
+        <Text key={a}>
+          {fit(`${i + 1} ${a}`, nameW)}
+          {cells[i]!.slice(0, shown).map((c, j) => (
+            <Text key={j} {...(c === '·' || c === '–' ? theme.muted : {})}>{` ${fit(c, cellW, 'right')}`}</Text>
+          ))}
+        </Text>
+      ))}
+      {shown < bots.length ? <Text {...theme.muted}>{`${bots.length - shown} columns do not fit; widen the terminal`}</Text> : null}
+    </Box>
+  );
+}

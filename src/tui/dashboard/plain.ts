@@ -1,0 +1,221 @@
+/**
+ * The plain-text tournament reporter (stdout not a TTY, `--plain`, CI): one line per finished game,
+ * then the standings and the crosstable as aligned tables. With `json`, only the final summary is
+ * printed, as JSON.
+ */
+import type { ArenaEvent, EventSink } from '../../arena/events.ts';
+import type { GameRecord } from '../../arena/match.ts';
+import type { StandingsTable } from '../../arena/fold/standings.ts';
+import type { TimeTotals } from '../../arena/summary.ts';
+import { droppedText, type DropCounts } from '../../arena/results/index.ts';
+import { sprtLine, sprtResultLine } from './sprt-text.ts';
+import { scoreText } from '../text/result-text.ts';
+
+/** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
+export function alignTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (right[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+const num = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toFixed(digits) : '-');
+
+/** The line of a bot whose store was emptied at the start of the run (dashboard log and plain output). */
+export function storeResetLine(e: { readonly bot: string; readonly reason: string }): string {
+  return `! bot ${e.bot}: ${e.reason}; it plays on with an empty store`;
+}
+
+/** The warning when resume dropped log lines it could not trust. */
+export function repairedLine(r: { readonly dropped: DropCounts; readonly quarantine: string }): string {
+  return `! resume: ${droppedText(r.dropped)}, moved to ${r.quarantine}; games without a trusted line are played again`;
+}
+
+/** One line for a finished game. */
+export function gameLine(rec: GameRecord, done: number, total: number): string {
+  const width = String(total).length;
+  const { first, second } = rec.seats;
+  const score = scoreText(rec.outcome);
+  const scores = rec.outcome.scores ? ` ${rec.outcome.scores[0]}:${rec.outcome.scores[1]}` : '';
+  const how =
+    rec.termination === 'normal'
+      ? `${rec.moves.length} moves`
+      : rec.termination === 'adjudicated'
+        ? `adjudicated after ${rec.moves.length} moves (${rec.reason ?? ''})`
+        : `${rec.faulty ? rec.seats[rec.faulty] : '?'} forfeits: ${rec.termination}${rec.reason ? ` (${rec.reason})` : ''}`;
+  return `[${String(done).padStart(width)}/${total}] ${rec.variant} deal ${rec.deal}: ${first} vs ${second} ${score}${scores}, ${how}`;
+}
+
+/** Seconds or milliseconds, whichever reads better. */
+function duration(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}
+
+/**
+ * The time line of a run under a time control: the bots' think time (charged to their banks) and
+ * the arena's overhead, measured apart (dashboard and plain output).
+ */
+export function timeLine(t: TimeTotals, timeControl?: unknown): string {
+  const tc = typeof timeControl === 'string' ? ` (time control ${timeControl})` : '';
+  return (
+    `Time${tc}: think ${duration(t.thinkMs)}, arena overhead ${duration(t.overheadMs)} over ${t.moves} moves ` +
+    `(${t.meanOverheadUs} µs a move on average, at most ${duration(t.maxOverheadUs / 1000)})`
+  );
+}
+
+/** The standings table. */
+export function standingsLines(t: StandingsTable): string[] {
+  const rating = new Map(t.ratings.ratings.map((r) => [r.bot, r]));
+  const rows = t.bots.map((b, i) => {
+    const r = rating.get(b.bot);
+    const acc = b.accuracy && b.accuracy.moves ? num((100 * b.accuracy.accurate) / b.accuracy.moves, 1) : '-';
+    return [
+      String(i + 1),
+      b.bot,
+      String(b.games),
+      String(b.wins),
+      String(b.draws),
+      String(b.losses),
+      num(b.points, 1),
+      b.games ? num((100 * b.points) / b.games, 1) : '-',
+      r ? num(r.elo) : '-',
+      r ? `±${num(r.ci95)}` : '-',
+      r?.losNext != null ? `${num(100 * r.losNext)}%` : '',
+      b.scoredGames ? num(b.marginSum / b.scoredGames, 2) : '-',
+      `${b.forfeits.timeout}/${b.forfeits.crash}/${b.forfeits['illegal-move']}`,
+      acc,
+      b.accuracy ? String(b.accuracy.blunders) : '-',
+      num(b.meanMoveMs, 2),
+      num(b.maxMoveMs, 1),
+    ];
+  });
+  const header = ['#', 'bot', 'games', 'W', 'D', 'L', 'points', 'score%', 'elo', '95%', 'LOS', 'margin', 'forfeit T/C/I', 'acc%', 'blunders', 'ms mean', 'ms max'];
+  const right = header.map((_, i) => i !== 1 && i !== 12);
+  return alignTable(header, rows, right);
+}
+
+/** The crosstable: row bot's points against each column bot (out of the games played). */
+export function crosstableLines(t: StandingsTable): string[] {
+  const bots = t.bots.map((b) => b.bot);
+  const header = ['', ...bots.map((_, i) => String(i + 1))];
+  const rows = bots.map((a, i) => [
+    `${i + 1} ${a}`,
+    ...bots.map((b) => {
+      if (a === b) return '·';
+      const cell = t.crosstable[a]?.[b];
+      return cell && cell.games ? `${num(cell.points, cell.points % 1 ? 1 : 0)}/${cell.games}` : '-';
+    }),
+  ]);
+  return alignTable(header, rows, header.map((_, i) => i > 0));
+}
+
+/** The game pairs of a standings table, one line per pairing, with the first bot's score over them. */
+export function pairsLines(t: StandingsTable): string[] {
+  const rows = t.pairs.map((p) => {
+    const n = p.counts.reduce((x, y) => x + y, 0);
+    const score = n ? (100 * p.counts.reduce((s, c, k) => s + c * k, 0)) / (4 * n) : NaN;
+    return [p.a, p.b, String(n), ...p.counts.map(String), num(score, 1)];
+  });
+  const header = ['bot', 'against', 'pairs', 'LL', 'LD', 'DD', 'WD', 'WW', 'score%'];
+  return alignTable(header, rows, header.map((_, i) => i > 1));
+}
+
+/** The plain reporter as an event sink; `write` receives whole lines. */
+export function plainReporter(
+  write: (line: string) => void,
+  options: { readonly json?: boolean; readonly resumeCommand?: (dir: string) => string } = {},
+): EventSink {
+  const json = options.json ?? false;
+  // Queued tournaments: the workers are printed when who is there changes, not at every status.
+  let workersSeen = '';
+  return {
+    detail: 'games',
+    emit(e: ArenaEvent): void {
+      switch (e.type) {
+        case 'tournament-started':
+          if (json) return;
+          write(
+            `Tournament ${e.name}: ${e.bots.length} bots, ${e.variants.length} variant${e.variants.length === 1 ? '' : 's'}, ` +
+              `${e.total} games${e.done ? ` (${e.done} already played)` : ''}, concurrency ${e.concurrency}, isolation ${e.isolation}`,
+          );
+          write(`Results: ${e.dir}`);
+          if (e.repaired) write(repairedLine(e.repaired));
+          return;
+        case 'bot-failed':
+          if (!json) write(`! bot ${e.bot} failed to start and forfeits all its games: ${e.reason}`);
+          return;
+        case 'bot-store-reset':
+          if (!json) write(storeResetLine(e));
+          return;
+        case 'game-ended':
+          if (!json) write(gameLine(e.record, e.done, e.total));
+          return;
+        case 'sprt':
+          if (json || e.result.pairs === 0) return;
+          write(e.result.decision ? sprtResultLine(e.result) : sprtLine(e.result));
+          return;
+        case 'queue-link':
+          if (!json) write(`Redis ${e.url}: ${e.state}${e.detail ? ` (${e.detail})` : ''}${e.state === 'reconnecting' ? '; waiting, nothing already logged is lost' : ''}`);
+          return;
+        case 'queue-problem':
+          if (!json) write(`! worker ${e.worker}: ${e.reason}`);
+          return;
+        case 'queue-status': {
+          const who = e.workers.map((w) => w.id).join(' ');
+          if (json || who === workersSeen) return;
+          workersSeen = who;
+          write(`Workers: ${e.workers.length}${e.workers.length ? ` (${e.workers.map((w) => `${w.id} ${w.state}`).join(', ')})` : ' (start one: arena worker --queue …)'}`);
+          return;
+        }
+        case 'finished': {
+          if (json) {
+            write(JSON.stringify(e.summary, null, 2));
+            return;
+          }
+          const { standings, games } = e.summary;
+          write('');
+          const notPlayed = games.skipped ? `; ${games.skipped} not played: the sequential test had decided` : '';
+          write(`Standings (${games.played} games${games.played + games.skipped < games.total ? ` of ${games.total}` : ''}${notPlayed}):`);
+          for (const l of standingsLines(standings.pooled)) write(l);
+          const h = standings.pooled.ratings;
+          write(`first-seat advantage: ${num(h.firstSeatElo)} ±${num(h.firstSeatCi95)} Elo`);
+          write('');
+          write('Crosstable (points/games, row against column):');
+          for (const l of crosstableLines(standings.pooled)) write(l);
+          if (standings.pooled.pairs.length > 0) {
+            write('');
+            write('Game pairs (both seatings of a deal; the first bot\'s pair results):');
+            for (const l of pairsLines(standings.pooled)) write(l);
+          }
+          if (e.summary.sprt) {
+            write('');
+            for (const r of e.summary.sprt) write(sprtResultLine(r));
+          }
+          if (e.summary.time) {
+            write('');
+            write(timeLine(e.summary.time, e.summary.spec['timeControl']));
+          }
+          const variants = Object.entries(standings.variants);
+          if (variants.length > 1) {
+            for (const [v, t] of variants) {
+              write('');
+              write(`${v}:`);
+              for (const l of standingsLines(t)) write(l);
+            }
+          }
+          write('');
+          if (e.interrupted) {
+            write(`Interrupted after ${games.played} of ${games.total} games.`);
+            if (options.resumeCommand) write(`Resume with: ${options.resumeCommand(e.dir)}`);
+          } else write(`Results in ${e.dir}`);
+          return;
+        }
+        default:
+          return;
+      }
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { Box, Text, useInput } from 'ink';
+import { useState } from 'react';
+import { KEYS, MOVE_CHAR } from '../text/keys.ts';
+import { windowAround } from '../text/layout.ts';
+import { useTheme } from '../text/theme.ts';
+
+type Props = {
+  /** The legal moves in notation, in the game's order. */
+  readonly moves: readonly string[];
+  /** Moves to mark as winning (hints on), or null to mark none. */
+  readonly good: ReadonlySet<string> | null;
+  /** Word beside a marked move: `wins`, or `best` in scored games. */
+  readonly goodLabel?: string;
+  /** Called with the chosen move's text: a listed move, or what was typed (the game parses it). */
+  readonly onChoose: (text: string) => void;
+  /** Keys go to the list only while it is active. */
+  readonly active: boolean;
+  /**
+   * True while the other side moves: typing still goes into the box (type-ahead, and no keystroke
+   * is lost while the list re-renders), but enter waits.
+   */
+  readonly waiting?: boolean;
+  /** Rows of moves shown at once. */
+  readonly limit?: number;
+};
+
+/**
+ * The human's move: a list of the legal moves to pick with the arrows and enter, which typing
+ * filters (`2:` narrows to pile 2); enter on typed text the list does not hold (a coin line typed
+ * as `15-13`) hands it to the game's parser.
+ */
+export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, waiting = false, limit = 8 }: Props) {
+  const theme = useTheme();
+  const [typed, setTyped] = useState('');
+  const [index, setIndex] = useState(0);
+  const needle = typed.toLowerCase();
+  const shown = needle === '' ? moves : moves.filter((m) => m.toLowerCase().startsWith(needle));
+  const at = Math.min(index, Math.max(0, shown.length - 1));
+
+  useInput(
+    (input, key) => {
+      if (KEYS.up.match(input, key)) setIndex(Math.max(0, at - 1));
+      else if (KEYS.down.match(input, key)) setIndex(Math.min(shown.length - 1, at + 1));
+      else if (KEYS.erase.match(input, key)) {
+        setTyped(typed.slice(0, -1));
+        setIndex(0);
+      } else if (KEYS.clear.match(input, key)) {
+        setTyped('');
+        setIndex(0);
+      } else if (KEYS.choose.match(input, key)) {
+        if (waiting) return;
+        const exact = shown.find((m) => m.toLowerCase() === needle);
+        const pick = exact ?? (shown.length > 0 ? shown[at] : typed);
+        if (pick === undefined || pick === '') return;
+        setTyped('');
+        setIndex(0);
+        onChoose(pick);
+      } else if (!key.ctrl && !key.meta && [...input].every((ch) => MOVE_CHAR.test(ch)) && input !== '') {
+        // Pasted text arrives as one input; keep it whole.
+        setTyped(typed + input);
+        setIndex(0);
+      }
+    },
+    { isActive: active },
+  );
+
+  const [from, to] = windowAround(shown.length, at, limit);
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>{waiting ? 'Next move: ' : 'Your move: '}</Text>
+        <Text {...theme.accent}>{typed}</Text>
+        <Text {...theme.muted}>{waiting ? ' (waiting for the reply)' : typed === '' ? '(↑↓ enter, or type it)' : '▏'}</Text>
+      </Text>
+      {waiting ? null : shown.length === 0 ? (
+        <Text {...theme.muted}>{`no listed move starts with "${typed}" — enter tries it as typed`}</Text>
+      ) : null}
+      {!waiting && from > 0 ? <Text {...theme.muted}>{`  ↑ ${from} more`}</Text> : null}
+      {(waiting ? [] : shown.slice(from, to)).map((m, i) => {
+        const selected = from + i === at;
+        const mark = good?.has(m) ? ` ${theme.glyph.ok} ${goodLabel}` : '';
+        return (
+          <Text key={m} {...(selected ? theme.accent : {})} bold={selected}>
+            {selected ? `${theme.glyph.pointer} ` : '  '}
+            {m}
+            {mark ? <Text {...theme.good}>{mark}</Text> : null}
+          </Text>
+        );
+      })}
+      {!waiting && to < shown.length ? <Text {...theme.muted}>{`  ↓ ${shown.length - to} more`}</Text> : null}
+    </Box>
+  );
+}
