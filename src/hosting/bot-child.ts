@@ -44,11 +44,12 @@ export class BotLog {
   }
 
   /**
-   * Appends the bot's output up to the cap. True when this chunk passed the cap: the caller then
-   * ends the process that wrote it (it is noted here).
+   * Appends the bot's output up to the cap. True when this chunk is past the cap (the first that
+   * passes it, or any after): the caller then ends the process that wrote it. The cap is the bot's
+   * over the whole run, so a bot that passed it may write nothing more.
    */
   append(chunk: Uint8Array): boolean {
-    if (this.#left <= 0) return false;
+    if (this.#left <= 0) return chunk.length > 0;
     const n = Math.min(chunk.length, this.#left);
     this.#left -= chunk.length;
     this.#write(n === chunk.length ? chunk : chunk.subarray(0, n));
@@ -88,16 +89,23 @@ export class BotLog {
  */
 const OOM_TEXT = /out of memory|\bOOM\b|allocation failed|failed to allocate memory|ERR_MEMORY_ALLOCATION_FAILED|Cannot allocate memory|MemoryError|bad_alloc/i;
 
+/** How Node says, just before it aborts, that V8's heap passed its limit. */
+const V8_OOM = /FATAL ERROR: [^\n]*JavaScript heap out of memory/;
+
 /** Watches a process's output for an out-of-memory message (one split between chunks included). */
 export class OomWatch {
   #tail = '';
+  /** Some runtime's out-of-memory message. */
   seen = false;
+  /** Node's own: the process is about to abort (it takes a while to print its stacks first). */
+  node = false;
 
   feed(chunk: Uint8Array): void {
-    if (this.seen) return;
+    if (this.node) return;
     const text = this.#tail + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
-    this.seen = OOM_TEXT.test(text);
-    this.#tail = text.slice(-100);
+    this.seen ||= OOM_TEXT.test(text);
+    this.node = V8_OOM.test(text);
+    this.#tail = text.slice(-200);
   }
 }
 
