@@ -319,17 +319,23 @@ class InProcessSession implements BotSession {
   }
 
   /**
-   * The reply to a move the bot answered with a promise, within its limit. Apart from `#choose`:
-   * the closures here would otherwise make every synchronous move allocate their context.
+   * The reply to a move the bot answered with a promise, within its limit counted from when it was
+   * asked: an `async choose` runs synchronously up to its first `await`, so the time it took before
+   * returning its promise counts too (the answer is judged by its time when it comes, as well as by
+   * the timer). Apart from `#choose`: the closures here would otherwise make every synchronous move
+   * allocate their context.
    */
   #later(reply: PromiseLike<unknown>, t0: number, timeMs: number): Promise<MoveReply> {
     const limit = timeMs + this.#graceMs;
     return new Promise<MoveReply>((resolve) => {
-      const timer = setTimeout(() => resolve({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms: performance.now() - t0 }), limit);
+      const late = (ms: number): MoveReply => ({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms (took ${ms.toFixed(0)} ms)`, ms });
+      const timer = setTimeout(() => resolve(late(performance.now() - t0)), Math.max(0, t0 + limit - performance.now()));
       reply.then(
         (move) => {
           clearTimeout(timer);
-          resolve(this.#clock ? { ok: true, move, ms: performance.now() - t0, clock: true } : { ok: true, move, ms: performance.now() - t0 });
+          const ms = performance.now() - t0;
+          if (ms > limit) resolve(late(ms));
+          else resolve(this.#clock ? { ok: true, move, ms, clock: true } : { ok: true, move, ms });
         },
         (err: unknown) => {
           clearTimeout(timer);
