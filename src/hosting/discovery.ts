@@ -44,8 +44,8 @@ export interface DiscoverySettings {
 }
 
 /**
- * Default time limit of one discovery child (clock-dependent: a file is skipped past it). A bundle
- * loads in a tenth of a second; this is ample for a cold start on a busy machine.
+ * Default time limit of one discovery child (clock-dependent: a file is skipped past it), ample for
+ * a cold start on a busy machine.
  */
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 

@@ -3,11 +3,11 @@ import { siblingModule } from '../platform/paths.ts';
 
 /**
  * The scripts module bots' processes run (isolation `worker`), bundled ahead of time. Starting
- * through tsx costs hundreds of milliseconds (tsx itself, then every `.ts` file transformed again),
- * and a tournament starts a process per bot and concurrent game plus one after every timeout or
- * crash. So the run's bot modules are bundled once per run, with the process's loop, into one plain
- * `.mjs` file that starts in tens of milliseconds. A bot is imported lazily inside the bundle, so a
- * module that throws at start-up is still reported as the bot's start-up failure.
+ * through tsx is slow (tsx itself, then every `.ts` file transformed again), and a tournament starts
+ * a process per bot and concurrent game plus one after every timeout or crash. So the run's bot
+ * modules are bundled once per run, with the process's loop, into one plain `.mjs` file (see
+ * docs/PERFORMANCE.md, "Bot hosting"). A bot is imported lazily inside the bundle, so a module that
+ * throws at start-up is still reported as the bot's start-up failure.
  */
 
 const WORKER_MODULE = siblingModule(import.meta.url, 'bot-worker');

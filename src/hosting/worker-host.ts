@@ -492,8 +492,8 @@ class BotProc {
  * Isolation `worker`: the bot runs in processes of its own with a heap limit, kept for the whole
  * tournament: one per game it plays at once, up to one per CPU core, and beyond that several games
  * on each process (their requests go out in batches, see worker-protocol.ts). Processes rather than
- * threads: a thread's heap limit cannot promise that the bot alone pays for it (a large single
- * allocation past it aborts the whole arena, on Node 20 and 24 alike), a process's can. A process
+ * threads: a thread's heap limit cannot promise that the bot alone pays for passing it (some
+ * allocations past it abort the whole arena, see docs/SECURITY.md), a process's can. A process
  * whose request overruns its limit is ended, that game is lost on time, and the process's other
  * games go on on another process from where they stood (the bot's generator included), so they
  * play exactly as they would have. A process that crashes, runs out of memory, writes past its

@@ -19,6 +19,7 @@
  */
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { BotStore } from '../core/bot.ts';
 import type { StoreCall, StoreReply } from './store-bridge.ts';
@@ -39,23 +40,6 @@ export class StoreError extends Error {
 
 /** The snapshot of a store folder: each key's file contents (payload only), by file name. */
 export type StoreSnapshot = ReadonlyMap<string, Uint8Array>;
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/** CRC-32 (IEEE) of bytes. */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function encode(payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(HEADER + payload.length);
@@ -167,6 +151,7 @@ export function ownFolder(dir: string, warn: (message: string) => void, create =
   try {
     st = lstatSync(dir);
   } catch {
+    // None yet: nothing to check.
     if (create) mkdirSync(dir, { recursive: true });
     return;
   }
@@ -322,7 +307,7 @@ function localLive(snapshot: StoreSnapshot, location: StoreLocation | null, capB
     try {
       return lstatSync(join(location!.dir, name)).size;
     } catch {
-      return 0;
+      return 0; // not written yet
     }
   };
   const write = (name: string, payload: Uint8Array): void => {
@@ -520,7 +505,7 @@ function safeEntries(dir: string): import('node:fs').Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return []; // absent or unreadable: it holds nothing to count
   }
 }
 

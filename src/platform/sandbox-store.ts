@@ -170,7 +170,7 @@ export class SandboxStore {
     try {
       names = readdirSync(this.staging);
     } catch {
-      return null;
+      return null; // the folder is gone (released): nothing left to measure
     }
     for (const name of names) {
       let st;

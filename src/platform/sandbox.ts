@@ -83,7 +83,7 @@ function systemBinds(): string[] {
     try {
       st = lstatSync(top);
     } catch {
-      continue;
+      continue; // not on this system
     }
     if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
     else if (st.isDirectory()) args.push('--ro-bind', top, top);
