@@ -88,8 +88,11 @@ interface Ask {
   done: boolean;
 }
 
-/** A reply record that answers a request, as the match sees it: `ms` and `think` measured by the host. */
-function replyOf(r: Extract<ReplyRecord, { id: number }>, ms: number, think: number): MoveReply {
+/** A reply record that answers a request. */
+type Answer = Extract<ReplyRecord, { id: number }>;
+
+/** An answer as the match sees it, with `ms` and `think` as the host measured them. */
+function replyOf(r: Answer, ms: number, think: number): MoveReply {
   switch (r.kind) {
     case Kind.Prepared:
       return { ok: true, move: undefined, ms };
@@ -123,13 +126,19 @@ function ask(game: GameSlot | null, prepare: string | null, state: unknown, move
  * in batches (those made in one turn of the runner's event loop together) and the process runs
  * them in order, answering each as soon as it is made.
  *
- * The host believes nothing the process writes that it has not checked: every reply is a record of
- * a known kind answering the next request in order, or the process has broken the protocol and is
- * ended (its running request lost as `crash`). Times are the host's own: a request can begin no
- * later than when the host sent it to an idle process or saw the previous one answered
- * (`#progress`), so that is where its limit counts from, and the time between two sightings is
- * what the requests answered in between cost. The bot's own think times only split that time
- * among them; a bot that under-reports is charged all but the margin (`graceMs`) regardless.
+ * The process writes each answer as soon as it is made; the host reads them as they come but
+ * gives them to their requests together, once the process has answered every request it was sent
+ * (it then has nothing left to run), or when the watchdog looks: so a fast bot's many games move
+ * on together and their next requests go out in one batch.
+ *
+ * The host believes nothing the process writes that it has not checked: every answer is a record
+ * of a known kind answering the next request in order, or the process has broken the protocol and
+ * is ended (its running request lost as `crash`). Times are the host's own (`#progress`): a request
+ * can begin no later than when the host sent it to an idle process or took the answer before it,
+ * so that is where its limit counts from. The time from there to when answers are taken is what
+ * they cost: the bot's own think times only split it among them (they can never add up to more),
+ * and an answer is charged all but the margin (`graceMs`) of its share however little it claims.
+ * So a bot that lies about its times can at most move time between its own moves.
  *
  * When the request it is running overruns its limit, the process is ended; the requests of the
  * other games are handed back (`onDeath`) to be asked again elsewhere.
@@ -180,6 +189,8 @@ class BotProc {
   #watchdog: NodeJS.Timeout | null = null;
   /** The start of a record whose rest has not come yet. */
   #partial: Buffer | null = null;
+  /** Answers read and checked, for the requests from `#head` on, not yet given to them. */
+  #taken: Answer[] = [];
 
   constructor(
     script: string,
@@ -312,12 +323,14 @@ class BotProc {
     if (this.#log.append(chunk)) this.#die(`wrote more than ${this.#log.limitBytes} bytes to stdout and stderr`);
   }
 
-  /** Reads the reply records in a chunk of the process's fd 4, checks each, and answers their requests. */
+  /**
+   * Reads the records in a chunk of the process's fd 4 and checks each; answers the requests once
+   * every request sent has its answer.
+   */
   #data(chunk: Buffer): void {
     if (this.dead !== null) return;
     const buf = this.#partial ? Buffer.concat([this.#partial, chunk]) : chunk;
-    const now = performance.now();
-    const answered: Extract<ReplyRecord, { id: number }>[] = [];
+    const taken = this.#taken;
     let off = 0;
     let broken: string | null = null;
     while (buf.length - off >= 4) {
@@ -347,7 +360,7 @@ class BotProc {
         this.#started();
         continue;
       }
-      const expected = this.#sent[this.#head + answered.length];
+      const expected = this.#sent[this.#head + taken.length];
       if (!this.#ready || expected === undefined || rec.id !== expected.id) {
         broken = `an answer to request ${rec.id} ${expected ? `when request ${expected.id} was next` : 'that was never asked'}`;
         break;
@@ -356,27 +369,32 @@ class BotProc {
         broken = `a ${rec.kind === Kind.Prepared ? 'prepared record' : 'move'} in answer to a ${expected.prepare !== null ? 'prepare' : 'move request'}`;
         break;
       }
-      answered.push(rec);
+      taken.push(rec);
     }
     this.#partial = off === buf.length ? null : Buffer.from(buf.subarray(off));
-    if (answered.length > 0) this.#answerAll(answered, now);
     if (broken !== null) this.#die(`broke the worker protocol: it wrote ${broken}`);
+    else if (this.#head + taken.length === this.#sent.length) this.#take(performance.now());
   }
 
   /**
-   * Answers the requests at the head with the records that came together at `now`. Their time is
-   * the host's: from `#progress` to `now`, split among them by the bot's own think times (scaled
-   * down if they claim more than there was) plus an equal share of the rest; each is charged its
-   * share less at most the margin, however little it claimed.
+   * Gives the answers taken so far to their requests, at `now`. Their time is the host's, from
+   * `#progress` to `now`, split among them by the bot's own think times (scaled down if they claim
+   * more than there was). When they are all the process had (it is idle), they share the rest too
+   * and the next request counts from now; otherwise the rest is the running request's, which counts
+   * from where theirs ends. Each is charged its time less at most the margin.
    */
-  #answerAll(records: readonly Extract<ReplyRecord, { id: number }>[], now: number): void {
+  #take(now: number): void {
+    const records = this.#taken;
     const n = records.length;
+    if (n === 0) return;
+    this.#taken = [];
+    const idle = this.#head + n === this.#sent.length;
     const total = Math.max(0, now - this.#progress);
     let claimed = 0;
     for (const r of records) claimed += r.think;
     const scale = claimed > total ? total / claimed : 1;
-    const share = (total - claimed * scale) / n;
-    this.#progress = now;
+    const share = idle ? (total - claimed * scale) / n : 0;
+    this.#progress = idle ? now : this.#progress + claimed * scale;
     const sent = this.#sent;
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
@@ -387,7 +405,7 @@ class BotProc {
       this.#answer(a, replyOf(r, ms, Math.max(think, ms - this.#graceMs)));
     }
     this.#head += n;
-    if (this.#head === sent.length) {
+    if (idle) {
       this.#sent = [];
       this.#head = 0;
       this.#disarm();
@@ -435,9 +453,14 @@ class BotProc {
     this.#watchdog = null;
   }
 
-  /** Ends the process if the request at its head is past its cutoff (by the host's clock), else re-arms. */
+  /**
+   * Takes the answers read so far, then ends the process if the request at its head is past its
+   * cutoff (by the host's clock), else re-arms.
+   */
   readonly #check = (): void => {
     if (this.dead !== null || !this.busy || this.#watchdog !== null) return;
+    this.#take(performance.now());
+    if (!this.busy) return;
     const head = this.#sent[this.#head]!;
     const cutoff = this.#progress + head.limitMs + this.#graceMs;
     const now = performance.now();
@@ -452,6 +475,7 @@ class BotProc {
    */
   #die(reason: string): void {
     if (this.dead !== null) return;
+    this.#take(performance.now()); // the answers given before the end still count
     this.dead = reason;
     this.#disarm();
     killGroup(this.child);

@@ -34,6 +34,11 @@ export class FrameReader {
     this.maxBytes = maxBytes;
   }
 
+  /** Whether bytes of a frame not yet taken are waiting. */
+  get pending(): boolean {
+    return this.#buf !== null && this.#buf.length > 0;
+  }
+
   push(chunk: Buffer): void {
     this.#buf = this.#buf === null || this.#buf.length === 0 ? chunk : Buffer.concat([this.#buf, chunk]);
   }

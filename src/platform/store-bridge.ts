@@ -132,32 +132,34 @@ function checkRequest(r: unknown): StoreRequest | string {
  */
 export function servePipeBridge(backend: StoreBackend, calls: Readable, replies: Writable, maxBytes: number, broken: (why: string) => void): void {
   const frames = new FrameReader(maxBytes);
-  let queue: Promise<void> = Promise.resolve();
+  /** A call is being served: an honest caller waits for its answer before it asks again. */
+  let serving = false;
   let failed = false;
+  const fail = (why: string): void => {
+    failed = true;
+    broken(`broke its store bridge: ${why}`);
+  };
   calls.on('data', (chunk: Buffer) => {
     if (failed) return;
     frames.push(chunk);
-    for (;;) {
-      let msg: unknown;
-      try {
-        msg = frames.nextValue();
-      } catch (err) {
-        failed = true;
-        broken(`broke its store bridge: ${err instanceof FrameError ? err.message : String(err)}`);
-        return;
-      }
-      if (msg === INCOMPLETE) return;
-      const id = (msg as { id?: unknown } | null)?.id;
-      const request = checkRequest((msg as { request?: unknown } | null)?.request);
-      queue = queue.then(async () => {
-        const reply: StoreReply =
-          typeof request === 'string'
-            ? { ok: false, error: `store request refused: ${request}` }
-            : await backend.handle(request).catch((err: unknown): StoreReply => ({ ok: false, error: `store unreachable: ${err instanceof Error ? err.message : String(err)}` }));
-        // A bot that is gone cannot read its reply: the write fails and nobody waits for it.
-        if (!replies.destroyed) replies.write(valueFrame({ id, reply }));
-      });
+    let msg: unknown;
+    try {
+      msg = frames.nextValue();
+    } catch (err) {
+      return fail(err instanceof FrameError ? err.message : String(err));
     }
+    if (msg === INCOMPLETE) return;
+    if (serving || frames.pending) return fail('it asked again before its answer');
+    serving = true;
+    const id = (msg as { id?: unknown } | null)?.id;
+    const request = checkRequest((msg as { request?: unknown } | null)?.request);
+    const answer = (reply: StoreReply): void => {
+      serving = false;
+      // A bot that is gone cannot read its reply: the write fails and nobody waits for it.
+      if (!replies.destroyed) replies.write(valueFrame({ id, reply }));
+    };
+    if (typeof request === 'string') return answer({ ok: false, error: `store request refused: ${request}` });
+    void backend.handle(request).then(answer, (err: unknown) => answer({ ok: false, error: `store unreachable: ${err instanceof Error ? err.message : String(err)}` }));
   });
 }
 
