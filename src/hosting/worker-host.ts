@@ -70,6 +70,8 @@ interface GameSlot {
   /** A request of the game not yet answered. */
   asking: Ask | null;
   closed: boolean;
+  /** Why the game is lost: its process was ended for what the bot did there as a whole (its output, the protocol). */
+  fault: string | null;
 }
 
 /** One request to a process: a move of a game, or a variant's `prepare`; answered with `reply` or through `resolve`. */
@@ -168,6 +170,8 @@ class BotProc {
   /** Free slots, and the next never used. */
   readonly #free: number[] = [];
   #slots = 0;
+  /** The games on the process. */
+  readonly #on = new Set<GameSlot>();
   /** Requests made this turn, not yet sent. */
   #queue: Ask[] = [];
   #flushing = false;
@@ -231,7 +235,7 @@ class BotProc {
       // message is enough (a bot that prints it itself only ends its own process).
       if (this.#oom.node) this.#die(`ran out of memory (limit ${this.#memoryMb} MB)`);
     });
-    if (bridge) servePipeBridge(storeBackend, calls!, answers!, 2 * (init.store.location?.capBytes ?? 4 << 20) + (1 << 20), (why) => this.#die(why));
+    if (bridge) servePipeBridge(storeBackend, calls!, answers!, 2 * (init.store.location?.capBytes ?? 4 << 20) + (1 << 20), (why) => this.#die(why, true));
     this.#exited = new Promise<void>((resolve) => this.child.once('close', () => resolve()));
     this.ready = new Promise<void>((resolve, reject) => {
       this.#started = resolve;
@@ -255,11 +259,13 @@ class BotProc {
     g.slot = this.#free.pop() ?? this.#slots++;
     g.told = false;
     this.games++;
+    this.#on.add(g);
   }
 
   /** Takes a game off the process; its slot is free once no request of it is outstanding. */
   detach(g: GameSlot): void {
     this.games--;
+    this.#on.delete(g);
     if (!g.asking) this.#free.push(g.slot);
   }
 
@@ -320,7 +326,7 @@ class BotProc {
 
   /** The bot's stdout and stderr: into its log, up to the cap (past it, the process is ended). */
   #output(chunk: Buffer): void {
-    if (this.#log.append(chunk)) this.#die(`wrote more than ${this.#log.limitBytes} bytes to stdout and stderr`);
+    if (this.#log.append(chunk)) this.#die(`wrote more than ${this.#log.limitBytes} bytes to stdout and stderr`, true);
   }
 
   /**
@@ -372,7 +378,7 @@ class BotProc {
       taken.push(rec);
     }
     this.#partial = off === buf.length ? null : Buffer.from(buf.subarray(off));
-    if (broken !== null) this.#die(`broke the worker protocol: it wrote ${broken}`);
+    if (broken !== null) this.#die(`broke the worker protocol: it wrote ${broken}`, true);
     else if (this.#head + taken.length === this.#sent.length) this.#take(performance.now());
   }
 
@@ -471,11 +477,15 @@ class BotProc {
 
   /**
    * The process is gone, or being ended for `reason`: the request it was running (the head) is
-   * lost (a timeout when it overran, else a crash with the reason), the others are handed back.
+   * lost (a timeout when it overran, else a crash with the reason), the others are handed back to
+   * go on elsewhere. When the bot is ended for what it did in the process as a whole (`all`: its
+   * output past its cap, a breach of the protocol), every game on it is lost with the reason, as an
+   * external program's games are when its process is ended.
    */
-  #die(reason: string): void {
+  #die(reason: string, all = false): void {
     if (this.dead !== null) return;
     this.#take(performance.now()); // the answers given before the end still count
+    if (all) for (const g of this.#on) g.fault ??= reason;
     this.dead = reason;
     this.#disarm();
     killGroup(this.child);
@@ -646,6 +656,7 @@ export class WorkerHost implements BotHost {
   /** A move of a game whose process is not ready for it (gone, or its variant not prepared there). */
   async #ask(g: GameSlot, state: unknown, moves: readonly unknown[], limitMs: number, clock: BotClock | undefined): Promise<MoveReply> {
     for (;;) {
+      if (g.fault !== null) return { ok: false, kind: 'crash', reason: g.fault, ms: 0 };
       let p: BotProc;
       try {
         p = await this.#place(g);
@@ -672,7 +683,7 @@ export class WorkerHost implements BotHost {
   }
 
   open(info: SessionInfo): BotSession | Promise<BotSession> {
-    const g: GameSlot = { variant: info.variant, seat: info.seat, seed: info.rngSeed, rng: null, proc: null, slot: 0, told: false, asking: null, closed: false };
+    const g: GameSlot = { variant: info.variant, seat: info.seat, seed: info.rngSeed, rng: null, proc: null, slot: 0, told: false, asking: null, closed: false, fault: null };
     const picked = this.#pick();
     if (picked instanceof Promise) return picked.then((p) => this.#session(g, p));
     return this.#session(g, picked);
