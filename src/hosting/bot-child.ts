@@ -60,7 +60,7 @@ export class BotLog {
 
   /** A note from the arena in the log. */
   note(text: string, pid?: number): void {
-    this.#write(`[arena] ${new Date().toISOString()} pid ${pid ?? '?'}: ${text}\n`);
+    this.#write(`[arena] ${new Date().toISOString()}${pid === undefined ? '' : ` pid ${pid}`}: ${text}\n`);
   }
 
   #write(data: Uint8Array | string): void {

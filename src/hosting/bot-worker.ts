@@ -30,6 +30,10 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
   const frames = new FrameReader();
   const init = readFrameSync(REQUEST_FD, frames) as WorkerInit | null;
   if (init === null) exit(0);
+  // The bot's stdout and stderr (pipes to its log) written through at once, as a blocking write:
+  // this process blocks on its requests between moves, so output left queued would wait until the
+  // process is ended, and be lost with it (and a flood would pile up here instead of reaching its cap).
+  for (const stream of [process.stdout, process.stderr]) (stream as { _handle?: { setBlocking?(on: boolean): number } })._handle?.setBlocking?.(true);
   const out = Buffer.allocUnsafe(64 << 10);
   const rngOut = new Int32Array(4);
   const encoder = new TextEncoder();
