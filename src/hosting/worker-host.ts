@@ -178,7 +178,7 @@ class BotProc {
   /** Requests sent and not answered, in the order the process runs them (from `#head`). */
   #sent: Ask[] = [];
   #head = 0;
-  /** The host's time when the request at `#head` could begin at the latest: sent to an idle process, or the one before it seen answered. */
+  /** The host's time from which the request at `#head` counts: when it was sent to an idle process, or where the answers taken before it end (see `#take`). */
   #progress = 0;
   #nextId = 1;
   /** Whether the process said it is ready (its requests count from then). */
