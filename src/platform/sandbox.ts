@@ -142,10 +142,12 @@ export function sandboxPlan(command: readonly string[], binds: readonly SandboxB
 /**
  * How to start a program of a bot that is not sandboxed (an external program under `none` and
  * `worker`, a module bot's process under `worker`, a discovery child) so that it cannot signal the
- * arena: `bwrap --unshare-pid` with the whole file system as it is (`--dev-bind / /`, a `/proc` of
- * its own), its environment and working folder unchanged, `--die-with-parent`. In its own PID
- * namespace the arena's pid names nothing (`kill` fails with ESRCH), its parent is the namespace's
- * init, which ignores signals from inside, and `kill(-1)` reaches only the bot's own processes.
+ * arena: `bwrap --unshare-pid` with the whole file system as it is (`--dev-bind / /`), its
+ * environment and working folder unchanged, `--die-with-parent`. In its own PID namespace the
+ * arena's pid names nothing (`kill` fails with ESRCH), its parent is the namespace's init, which
+ * ignores signals from inside, and `kill(-1)` reaches only the bot's own processes. (It still sees
+ * the machine's `/proc`, as it sees every file its user may read: a `/proc` of its own would cost
+ * another mount at every start and hide nothing it cannot read elsewhere.)
  * Returns the command unchanged where bubblewrap cannot make the namespace (see `pidNamespaceProblem`).
  */
 export function pidNamespacePlan(command: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): SandboxPlan {
@@ -156,7 +158,7 @@ export function pidNamespacePlan(command: readonly string[], cwd: string, env: R
   if (!found || pidNamespaceProblem() !== null) return { file: program, args: command.slice(1), env: clean };
   return {
     file: which('bwrap')!,
-    args: ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent', '--proc', '/proc', '--chdir', cwd, '--', ...command],
+    args: ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent', '--chdir', cwd, '--', ...command],
     env: clean,
   };
 }
@@ -171,7 +173,7 @@ export function pidNamespaceProblem(): string | null {
   if (pidChecked !== undefined) return pidChecked;
   const bwrap = which('bwrap');
   if (!bwrap) return (pidChecked = 'bubblewrap (`bwrap`) is not installed');
-  const run = spawnSync(bwrap, ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent', '--proc', '/proc', '--', '/bin/true'], { encoding: 'utf8', timeout: 10_000 });
+  const run = spawnSync(bwrap, ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent', '--', '/bin/true'], { encoding: 'utf8', timeout: 10_000 });
   if (run.status !== 0) {
     const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0] ?? '';
     return (pidChecked = `bwrap cannot create a PID namespace here (${why})`);
