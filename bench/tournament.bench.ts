@@ -3,10 +3,10 @@
  * `subtraction{moves=1,5,8,10;n=50..200}`.
  * - match engine in-process (isolation `none`): games/s and moves/s of `playMatch` alone;
  * - the whole runner in-process: schedule, matches, group-committed log, standings with accuracy;
- * - worker threads (isolation `worker`): games/s and moves/s with 2 concurrent games, and with 128
- *   (the bots' requests then go to their threads in batches, one wake-up per batch: how a tournament
- *   of fast bots is played fastest, with `--concurrency 128`);
- * - per-move isolation overhead: the round trip of a move through a worker minus in-process;
+ * - isolation `worker` (each bot in processes of its own): games/s and moves/s with 2 concurrent
+ *   games, and with 128 (the bots' requests then go to their processes in batches, one message per
+ *   batch: how a tournament of fast bots is played fastest, with `--concurrency 128`);
+ * - per-move isolation overhead: the round trip of a move through a bot's process minus in-process;
  * - boardgame.io's `Simulate` on the same game (installed on demand, see `boardgameio.ts`), measured
  *   first, and each figure's ratio to it;
  * - an external Python bot (examples/python-bot) playing a tournament against random: moves/s.
@@ -72,7 +72,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 /**
  * A whole tournament of random against fx-random through the runner: games/s and moves/s from the
  * first reported game to the last (start-up, which for worker isolation includes bundling the bots'
- * worker script and starting the threads, is reported apart in ms).
+ * worker script and starting the processes, is reported apart in ms).
  */
 async function tournament(isolation: 'none' | 'worker', concurrency: number, deals: number): Promise<{ games: number; moves: number; startMs: number }> {
   const out = mkdtempSync(join(tmpdir(), 'arena-bench-'));
@@ -143,7 +143,7 @@ if (peer.bgio.length) {
   report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): games/s`, fmt(median(peer.batched)));
   report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): moves/s`, fmt(median(peer.batchedMoves)));
   ratio(`worker isolation, full runner, ${BATCHED} concurrent games`, median(peer.batched), 10);
-  report('worker isolation: start-up to the first durable game (bundle, threads), ms', fmt(median(peer.workerStart)));
+  report('worker isolation: start-up to the first durable game (bundle, processes), ms', fmt(median(peer.workerStart)));
 }
 
 // 1. The match engine in-process.
@@ -157,7 +157,7 @@ if (peer.bgio.length) {
   ratio('in-process match engine', (r.games / r.ms) * 1000, 100);
 }
 
-// 3. Worker threads: 2 concurrent games, each bot in its own workers.
+// 3. Isolation worker: 2 concurrent games, each bot in processes of its own.
 const workerHosts = {
   random: new WorkerHost('random', { file: entry('random').file, name: 'random', options: {}, memoryMb: 256, concurrency: 2 }),
   'fx-random': new WorkerHost('fx-random', { file: entry('fx-random').file, name: 'fx-random', options: {}, memoryMb: 256, concurrency: 2 }),
@@ -166,8 +166,8 @@ await Promise.all(Object.values(workerHosts).map((h) => h.start()));
 {
   await playAll(jobs(100), workerHosts, 2); // warm-up (and the second worker of each pool)
   const r = await playAll(jobs(1_500), workerHosts, 2);
-  report('worker threads, 2 concurrent games: games/s', fmt((r.games / r.ms) * 1000));
-  report('worker threads, 2 concurrent games: moves/s', fmt((r.moves / r.ms) * 1000));
+  report('worker isolation (processes), 2 concurrent games: games/s', fmt((r.games / r.ms) * 1000));
+  report('worker isolation (processes), 2 concurrent games: moves/s', fmt((r.moves / r.ms) * 1000));
 }
 
 // 4. Per-move overhead of isolation: one game at a time, per-move round trip times.
@@ -184,7 +184,7 @@ await Promise.all(Object.values(workerHosts).map((h) => h.start()));
   const inProc = await times(await inProcessHosts(), 500);
   const isolated = await times(workerHosts, 500);
   report('per move in-process: median / p99 µs', `${q(inProc, 0.5).toFixed(1)} / ${q(inProc, 0.99).toFixed(1)}`);
-  report('per move through a worker: median / p99 µs', `${q(isolated, 0.5).toFixed(1)} / ${q(isolated, 0.99).toFixed(1)}`);
+  report('per move through a bot process (isolation worker): median / p99 µs', `${q(isolated, 0.5).toFixed(1)} / ${q(isolated, 0.99).toFixed(1)}`);
   report('isolation overhead per move: median / p99 µs', `${(q(isolated, 0.5) - q(inProc, 0.5)).toFixed(1)} / ${(q(isolated, 0.99) - q(inProc, 0.99)).toFixed(1)}`);
 }
 await Promise.all(Object.values(workerHosts).map((h) => h.close()));

@@ -37,7 +37,7 @@ export function runOptions(y: Argv): Argv {
     .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
     .option('isolation', {
       choices: ISOLATIONS,
-      describe: 'worker (default: each bot in worker threads), none (in-process, trusted bots) or sandbox (each bot a process in bubblewrap: bots written by others)',
+      describe: 'worker (default: each bot in processes of its own), none (in-process, trusted bots) or sandbox (each bot a process in bubblewrap: bots written by others)',
     })
     .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bot files (repeatable)' })
     .option('bot-data', { type: 'string', describe: "folder of the bots' stores, one sub-folder per bot (default ~/.cache/take-arena/bot-data)" })

@@ -187,12 +187,12 @@ export async function checkBot(
   }
   let host: BotHost | undefined;
   if (cfg.isolation === 'worker') {
-    host = createHost(entry, spec, { isolation: 'worker', memoryMb: 512 });
+    host = createHost(entry, spec, { isolation: 'worker', memoryMb: 512, ...(cfg.stderrLog !== undefined ? { stderrLog: cfg.stderrLog } : {}) });
     try {
       await host.start();
     } catch (err) {
       await host.close();
-      return [{ family: '*', variant: '', status: 'fail', positions: 0, maxMs: 0, detail: `cannot start in a worker thread: ${errorText(err)}` }];
+      return [{ family: '*', variant: '', status: 'fail', positions: 0, maxMs: 0, detail: `cannot start in its own process (isolation worker): ${errorText(err)}` }];
     }
   }
   // The in-process half of the check plays the bot itself: the one bot named, imported only now

@@ -1,70 +1,86 @@
 /**
- * The worker-thread side of a bot host (isolation `worker`): loads one bot module, keeps it for the
- * whole tournament (its module caches live on), rebuilds each variant's Game from its id so every
- * capability (solver, heuristic, size) is there, and answers move requests. It receives structured
- * copies, so nothing a bot does here can touch the runner's state.
+ * The process side of a module bot under isolation `worker` (see `worker-host.ts`): loads one bot
+ * module, keeps it for the whole tournament (its module caches live on), rebuilds each variant's
+ * Game from its id so every capability (solver, heuristic, size) is there, and answers the
+ * requests on its fd 3 with one reply record each on its fd 4 (worker-protocol.ts). It gets
+ * structured copies, so nothing a bot does here can touch the arena's state; and the arena checks
+ * everything that comes back, so nothing it writes there is believed unchecked either.
  */
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { serialize } from 'node:v8';
 import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, rngFromState, saveRngState, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { createBotStore } from '../platform/bot-store.ts';
-import { createStoreCall } from '../platform/store-bridge.ts';
-import { moduleBot } from './bot-registry.ts';
+import { FrameReader, readFrameSync, writeAllSync } from '../platform/frames.ts';
+import { pipeStoreCall } from '../platform/store-bridge.ts';
+import { moduleBot } from './bot-module.ts';
 import { errorText, isThenable } from './host.ts';
-import { channelMemory, CURRENT, REPLY, REQUEST, RING_READ, RING_WRITE, sharedNow, SLEEPING, type Reply, type Request, type StartMessage, type WorkerData } from './worker-protocol.ts';
+import { CLOCK_FLAG, Kind, REPLY_FD, REQUEST_FD, RNG_FLAG, STORE_CALL_FD, STORE_REPLY_FD, writeRecord, type Request, type WorkerInit } from './worker-protocol.ts';
 
 /**
- * Runs the worker: `load` imports the bot module (a dynamic import of the file under tsx, or of
- * the module bundled into this worker's script). Posts `ready`, or `fatal` with the reason.
+ * Runs the bot process: reads its `WorkerInit`, loads the bot with `load(file)` (a dynamic import
+ * of the file under tsx, or of the module bundled into this script), writes `Ready` or `Fatal`,
+ * then serves requests until the arena closes fd 3.
  */
-export async function runBotWorker(load: () => Promise<unknown>): Promise<void> {
-  const port = parentPort;
-  if (!port) throw new Error('bot-worker.ts must run in a worker thread');
-  const init = workerData as WorkerData;
-  const start = (msg: StartMessage): void => port.postMessage(msg);
-  const { port: channel } = init.channel;
-  const { ctl, start: begun, rng: rngStates, ringInts, ringThink, ringSize } = channelMemory(init.channel.sab);
-  /** Sends a reply on the channel (the runner takes it once this thread runs out of work, or when it cuts the thread off). */
-  const post = (msg: Reply): void => channel.postMessage(msg);
+export async function runBotWorker(load: (file: string) => Promise<unknown>): Promise<void> {
+  // Taken before any bot code runs: the clock and the exit this loop uses are its own.
+  const now = performance.now.bind(performance);
+  const exit = process.exit.bind(process);
+  const frames = new FrameReader();
+  const init = readFrameSync(REQUEST_FD, frames) as WorkerInit | null;
+  if (init === null) exit(0);
+  // The bot's stdout and stderr (pipes to its log) written through at once, as a blocking write:
+  // this process blocks on its requests between moves, so output left queued would wait until the
+  // process is ended, and be lost with it (and a flood would pile up here instead of reaching its cap).
+  for (const stream of [process.stdout, process.stderr]) (stream as { _handle?: { setBlocking?(on: boolean): number } })._handle?.setBlocking?.(true);
+  const out = Buffer.allocUnsafe(64 << 10);
+  const rngOut = new Int32Array(4);
+  const encoder = new TextEncoder();
+
+  /** Writes one record (the arena reads it at once; a record too big for `out` gets its own buffer). */
+  const record = (kind: Kind, id: number, think: number, flags: number, rng: Int32Array | null, payload: number | Uint8Array | null): void => {
+    const size = 36 + (payload instanceof Uint8Array ? payload.length : 4);
+    const buf = size <= out.length ? out : Buffer.allocUnsafe(size);
+    writeAllSync(REPLY_FD, buf, writeRecord(buf, kind, id, think, flags, rng, payload));
+  };
+  const text = (reason: string): Uint8Array => encoder.encode(reason.slice(0, 1000));
 
   let bot: AnyBot;
   let options: Record<string, unknown>;
   try {
-    ({ bot, options } = moduleBot(await load(), init.name, init.options));
+    ({ bot, options } = moduleBot(await load(init!.file), init!.name, init!.options));
   } catch (err) {
-    start({ t: 'fatal', reason: errorText(err) });
-    return; // the host terminates the thread
+    record(Kind.Fatal, 0, 0, 0, null, text(errorText(err)));
+    return exit(1);
   }
 
-  const store = createBotStore(init.store.snapshot, init.store.location, init.storeBridge ? createStoreCall(init.storeBridge) : undefined);
+  const store = createBotStore(init!.store.snapshot, init!.store.location, init!.storeBridge ? pipeStoreCall(STORE_CALL_FD, STORE_REPLY_FD) : undefined);
   const games = new Map<string, AnyGame>();
-  /** The games this thread plays, by slot: the variant's Game, the bot's seat and its generator. */
+  /** The games this process plays, by slot: the variant's Game, the bot's seat and its generator. */
   const slots: { game: AnyGame; seat: Seat; rng: Rng }[] = [];
 
-  const send = (id: number, move: unknown, clock: boolean, think: number): void => {
-    // A 32-bit integer move goes in the ring when there is room (see worker-protocol.ts).
-    if (!clock && typeof move === 'number' && (move | 0) === move && !Object.is(move, -0)) {
-      const w = Atomics.load(ctl, RING_WRITE);
-      if (w - Atomics.load(ctl, RING_READ) < ringSize) {
-        const at = w % ringSize;
-        ringInts[2 * at] = id;
-        ringInts[2 * at + 1] = move;
-        ringThink[at] = think;
-        Atomics.store(ctl, RING_WRITE, w + 1);
-        return;
-      }
-    }
+  /** The reply to a move: a 32-bit integer in 4 bytes, any other value serialized, an unsendable one as garbage. */
+  const answer = (id: number, rng: Rng, move: unknown, think: number): void => {
+    saveRngState(rng, rngOut, 0);
+    const flags = (clock ? CLOCK_FLAG : 0) | RNG_FLAG;
+    if (typeof move === 'number' && (move | 0) === move && !Object.is(move, -0)) return record(Kind.MoveInt, id, think, flags, rngOut, move);
+    let bytes: Uint8Array;
     try {
-      post(clock ? { t: 'move', id, move, think, clock: true } : { t: 'move', id, move, think });
+      bytes = serialize(move);
     } catch (err) {
-      // Functions, symbols and the like cannot cross the thread boundary: not a move at all.
-      post({ t: 'garbage', id, reason: `returned something that is not a move (${errorText(err)})`, think });
+      // Functions, symbols and the like cannot leave the process: not a move at all.
+      return record(Kind.Garbage, id, think, RNG_FLAG, rngOut, text(`returned something that is not a move (${errorText(err)})`));
     }
+    if (bytes.length + 36 > 1 << 20) return record(Kind.Garbage, id, think, RNG_FLAG, rngOut, text(`returned a move of ${bytes.length} bytes`));
+    record(Kind.MoveValue, id, think, flags, rngOut, bytes);
+  };
+  const failed = (id: number, rng: Rng | null, err: unknown, think: number, prefix = ''): void => {
+    if (rng) saveRngState(rng, rngOut, 0);
+    record(Kind.Error, id, think, rng ? RNG_FLAG : 0, rng ? rngOut : null, text(`${prefix}${errorText(err)}`));
   };
 
-  /** Set through `ctx.clockStopped` during the current move: one function for the thread, not one per move. */
+  /** Set through `ctx.clockStopped` during the current move: one function for the process, not one per move. */
   let clock = false;
   const clockStopped = (): void => void (clock = true);
 
@@ -77,11 +93,7 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     return g;
   };
 
-  /**
-   * Asks the bot for a move and replies; a promise when the bot answers asynchronously. The think
-   * time is timed here, on the bot's own thread, apart from the messages both ways (the arena's
-   * overhead), and the generator's state is kept in shared memory after the move.
-   */
+  /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
   const onMove = (r: Extract<Request, { t: 'move' }>, t0: number): Promise<void> | null => {
     if (r.open) {
       const { variant, seat, seed, rng } = r.open;
@@ -89,93 +101,58 @@ export async function runBotWorker(load: () => Promise<unknown>): Promise<void> 
     }
     const played = slots[r.slot];
     if (!played) {
-      post({ t: 'error', id: r.id, reason: 'internal: move requested before a game was opened', think: 0 });
+      record(Kind.Error, r.id, 0, 0, null, text('internal: move requested before a game was opened'));
       return null;
     }
-    const { id, slot } = r;
+    const { id } = r;
     let reply: unknown;
     clock = false;
     try {
-      reply = bot.choose({ game: played.game, state: r.state, moves: r.moves, seat: played.seat, rng: played.rng, deadline: t0 + r.limitMs, options, store, clockStopped, clock: r.clock });
+      reply = bot.choose({ game: played.game, state: r.state, moves: r.moves, seat: played.seat, rng: played.rng, deadline: Date.now() + r.limitMs, options, store, clockStopped, clock: r.clock });
     } catch (err) {
-      saveRngState(played.rng, rngStates, slot * 4);
-      post({ t: 'error', id, reason: errorText(err), think: sharedNow() - t0 });
+      failed(id, played.rng, err, now() - t0);
       return null;
     }
     if (isThenable(reply)) {
       return Promise.resolve(reply).then(
-        (move) => {
-          saveRngState(played.rng, rngStates, slot * 4);
-          send(id, move, clock, sharedNow() - t0);
-        },
-        (err: unknown) => {
-          saveRngState(played.rng, rngStates, slot * 4);
-          post({ t: 'error', id, reason: errorText(err), think: sharedNow() - t0 });
-        },
+        (move) => answer(id, played.rng, move, now() - t0),
+        (err: unknown) => failed(id, played.rng, err, now() - t0),
       );
     }
-    saveRngState(played.rng, rngStates, slot * 4);
-    send(id, reply, clock, sharedNow() - t0);
+    answer(id, played.rng, reply, now() - t0);
     return null;
   };
 
   /** Runs the bot's `prepare` for a variant and replies; a promise when it is asynchronous. */
   const onPrepare = (id: number, variant: string, t0: number): Promise<void> | null => {
-    const failed = (err: unknown): void => post({ t: 'error', id, reason: `prepare failed: ${errorText(err)}`, think: sharedNow() - t0 });
+    const prepared = (): void => record(Kind.Prepared, id, now() - t0, 0, null, null);
+    const broke = (err: unknown): void => failed(id, null, err, now() - t0, 'prepare failed: ');
     let done: unknown;
     try {
       done = bot.prepare?.(gameOf(variant), options);
     } catch (err) {
-      failed(err);
+      broke(err);
       return null;
     }
-    if (isThenable(done)) return Promise.resolve(done).then(() => post({ t: 'prepared', id, think: sharedNow() - t0 }), failed);
-    post({ t: 'prepared', id, think: sharedNow() - t0 });
+    if (isThenable(done)) return Promise.resolve(done).then(prepared, broke);
+    prepared();
     return null;
   };
 
-  /** Begins a request: says which one and when in shared memory (the runner's watchdog reads them), then runs it. */
-  const handle = (r: Request): Promise<void> | null => {
-    const t0 = sharedNow();
-    begun[0] = t0;
-    Atomics.store(ctl, CURRENT, r.id);
-    return r.t === 'prepare' ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
-  };
+  record(Kind.Ready, 0, 0, 0, null, typeof bot.prepare === 'function' ? 1 : 0);
 
   /**
-   * Serves requests until a bot answers asynchronously: then the thread returns to its event loop
-   * (so the bot's promises and timers run) and serving resumes once the reply is sent. Out of work,
-   * it tells the runner the last request answered and sleeps in `Atomics.wait` until the next
-   * (`terminate()` still ends it). The request id is read before the port is found empty, so a
-   * request posted in between is never slept through.
+   * Serves requests in order, blocking on fd 3 while there are none (the bot's timers wait
+   * meanwhile, as they would in a thread asleep); when a bot answers with a promise, the process
+   * returns to its event loop until it settles (so the bot's promises and timers run).
    */
-  let last = 0;
-  const serve = (): void => {
-    for (;;) {
-      const seen = Atomics.load(ctl, REQUEST);
-      const msg = receiveMessageOnPort(channel);
-      if (msg) {
-        const r = msg.message as Request;
-        last = r.id;
-        const pending = handle(r);
-        if (pending) {
-          void pending.then(serve);
-          return;
-        }
-        continue;
-      }
-      if (Atomics.load(ctl, REPLY) !== last) {
-        Atomics.store(ctl, REPLY, last);
-        Atomics.notify(ctl, REPLY);
-      }
-      Atomics.store(ctl, SLEEPING, 1);
-      while (Atomics.load(ctl, REQUEST) === seen) Atomics.wait(ctl, REQUEST, seen);
-      Atomics.store(ctl, SLEEPING, 0);
+  for (;;) {
+    const batch = readFrameSync(REQUEST_FD, frames) as Request[] | null;
+    if (batch === null) return exit(0); // the arena is done with this process
+    for (const r of batch) {
+      const t0 = now();
+      const pending = r.t === 'prepare' ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
+      if (pending) await pending;
     }
-  };
-  // Nothing comes on the worker's own port any more, but listening keeps the thread alive while an
-  // asynchronous bot waits on a promise that nothing else holds (it then times out, as it should).
-  port.on('message', () => {});
-  start({ t: 'ready', prepares: typeof bot.prepare === 'function' });
-  serve();
+  }
 }

@@ -1,14 +1,15 @@
 /**
  * The one door to the hosts: chooses a bot's transport from its registry entry and isolation.
  * Under `sandbox` every bot runs as a process in bubblewrap (sandbox-host.ts); otherwise an
- * external program runs in processes (it cannot run in-process), a module in worker threads or,
- * with isolation `none`, on the runner's thread.
+ * external program runs in processes (it cannot run in-process), a module in processes of its own
+ * (isolation `worker`, worker-host.ts) or, with isolation `none`, on the runner's thread.
  */
 import type { AnyBot } from '../core/bot.ts';
 import { importModuleBot, type BotEntry } from './bot-registry.ts';
 import type { BotHost, BotSpec } from './host.ts';
 import { InProcessHost } from './in-process-host.ts';
-import { ProcessHost, stderrLogPath, tempStderrLogPath } from './process-host.ts';
+import { stderrLogPath, tempStderrLogPath } from './bot-child.ts';
+import { ProcessHost } from './process-host.ts';
 import { DEFAULT_SANDBOX_CPU_SECONDS, sandboxModuleHost, sandboxProgramHost } from './sandbox-host.ts';
 import { WorkerHost } from './worker-host.ts';
 import { storeLocation, type BotDataSettings } from '../platform/bot-store.ts';
@@ -21,20 +22,20 @@ export interface HostSettings {
   readonly cpuSeconds?: number;
   /** Tell bots the game's key, which names both bots (default: they are not told). */
   readonly revealOpponents?: boolean;
-  /** Heap limit of each worker thread (module bots, isolation `worker`). */
+  /** Heap limit of each module bot's process (isolation `worker`; under `sandbox`, the bot's memory). */
   readonly memoryMb: number;
-  /** How many games a bot may play at once (default 1): with isolation `worker`, its threads share them. */
+  /** How many games a bot may play at once (default 1): with isolation `worker`, its processes share them. */
   readonly concurrency?: number;
   readonly graceMs?: number;
   /** Budget of a module bot's `prepare` per variant (ms; external programs have `new-game` instead). */
   readonly prepareTimeoutMs?: number;
   /** The worker script shared by the run's module bots (see `workerScript(moduleFiles(...))`). */
   readonly script?: Promise<URL>;
-  /** The results folder: external bots' stderr goes to `<resultsDir>/bots/<name>.stderr.log` (a temp file without one). */
+  /** The results folder: bots' stderr goes to `<resultsDir>/bots/<name>.stderr.log` (a temp file without one; not for `none`). */
   readonly resultsDir?: string;
   /** The bots' persistent stores (`ctx.store`): one folder per bot under a root; none: stores in memory. */
   readonly botData?: BotDataSettings;
-  /** An external bot's stderr log, when it goes elsewhere than `resultsDir` says. */
+  /** A bot's stderr log, when it goes elsewhere than `resultsDir` says. */
   readonly stderrLog?: string;
   /**
    * The store's live copy, when a queued run holds it in Redis: a module bot's writes (isolation
@@ -106,6 +107,7 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
     name: entry.name,
     options: spec.options,
     memoryMb: settings.memoryMb,
+    stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
     ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
     ...(settings.prepareTimeoutMs !== undefined ? { prepareTimeoutMs: settings.prepareTimeoutMs } : {}),
     ...(settings.script ? { script: settings.script } : {}),

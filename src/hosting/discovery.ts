@@ -18,13 +18,14 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { defineBot, type AnyBot } from '../core/bot.ts';
 import { schemaFromShape, type ParamSpec, type SchemaShape } from '../core/params.ts';
 import { FAMILIES, makeGame } from '../games/index.ts';
 import { bundleWithInputs, temporaryBundlePath } from '../platform/bundle.ts';
 import { siblingModule } from '../platform/paths.ts';
-import { sandboxPlan, type SandboxPlan } from '../platform/sandbox.ts';
+import { pidNamespacePlan, sandboxPlan, type SandboxPlan } from '../platform/sandbox.ts';
 import { oneLine } from './bot-module.ts';
 import { DISCOVERY_PREFIX, type BotMeta, type DiscoveryAnswer } from './discovery-runner.ts';
 import { permissionFlags } from './sandbox-host.ts';
@@ -43,8 +44,8 @@ export interface DiscoverySettings {
 }
 
 /**
- * Default time limit of one discovery child (clock-dependent: a file is skipped past it). A bundle
- * loads in a tenth of a second; this is ample for a cold start on a busy machine.
+ * Default time limit of one discovery child (clock-dependent: a file is skipped past it), ample for
+ * a cold start on a busy machine.
  */
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 
@@ -255,9 +256,9 @@ const BUNDLE_IN_SANDBOX = '/bot/bot.mjs';
 /** The command that runs a discovery bundle, under the permission model (and in bubblewrap with `sandbox`). */
 function childPlan(bundle: string, variants: readonly string[], sandbox: boolean): SandboxPlan {
   const node = [...permissionFlags(), `--max-old-space-size=${CHILD_HEAP_MB}`];
-  if (!sandbox) {
-    return { file: process.execPath, args: [...node, `--allow-fs-read=${bundle}`, bundle, JSON.stringify(variants)], env: {} };
-  }
+  // Outside bubblewrap's full sandbox still in a PID namespace of its own where one can be made:
+  // Node's permission model does not stop `process.kill`, which could otherwise end the arena.
+  if (!sandbox) return pidNamespacePlan([process.execPath, ...node, `--allow-fs-read=${bundle}`, bundle, JSON.stringify(variants)], process.cwd(), {});
   // The sandbox's user (nobody, as root) may not reach the cache folder: it gets a copy in the
   // arena's world-readable bundle folder.
   const copy = temporaryBundlePath('discovery');
@@ -338,20 +339,6 @@ function runChild(bundle: string, variants: readonly string[], sandbox: boolean,
     child.on('error', (err) => finish({ reason: `failed to load: cannot start its discovery process (${oneLine(err)})` }));
     child.on('close', (status, signal) => finish(judge(stdout, stderr, status, signal, timedOut, timeoutMs)));
   });
-}
-
-/** Runs `tasks` with at most `limit` at once, keeping their order. */
-async function pooled<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out: T[] = new Array(tasks.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const i = next++;
-      out[i] = await tasks[i]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
-  return out;
 }
 
 /** A module bot known by its metadata: `bot` is a descriptor (options, `supports`) that cannot play. */
@@ -477,7 +464,7 @@ export async function describeModules(files: readonly string[], settings: Discov
   }
   let cold = false;
   const memo: StatMemo = new Map();
-  const tasks = files.map((file) => async (): Promise<DescribedModule | { reason: string }> => {
+  const describe = async (file: string): Promise<DescribedModule | { reason: string }> => {
     const cached = cacheDir !== null ? readEntry(cacheDir, file, memo) : null;
     if (cached && 'reason' in cached.answer) return cached.answer;
     if (cached && 'meta' in cached.answer) {
@@ -509,8 +496,9 @@ export async function describeModules(files: readonly string[], settings: Discov
     }
     if ('reason' in answer) return answer;
     return { meta: answer.meta, bot: descriptor(file, answer.meta, bundle, settings, cacheDir) };
-  });
-  const results = await pooled(tasks, Math.max(2, availableParallelism()));
+  };
+  // A child per file, a few at once (in order): a folder of bots must not start them all together.
+  const results = (await Readable.from(files).map(describe, { concurrency: Math.max(2, availableParallelism()) }).toArray()) as (DescribedModule | { reason: string })[];
   if (cacheDir !== null && cold) prune(cacheDir);
   return results;
 }

@@ -1,7 +1,7 @@
 /**
  * Isolation `none`: the bot runs on the runner's thread, with its own Game objects and read-only states.
  */
-// Imported rather than the global, which Node defines as a lazy getter run at every read (twice a move here).
+// Imported rather than the global, which is slower to read (docs/PERFORMANCE.md, "Bot hosting"); read twice a move here.
 import { performance } from 'node:perf_hooks';
 import type { AnyBot, BotClock, BotStore } from '../core/bot.ts';
 import { createBotStore, runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
@@ -196,7 +196,7 @@ function movesForBot(moves: readonly unknown[]): readonly unknown[] {
 /**
  * `Date.now()` minus `performance.now()`, shared by every in-process session: a deadline is on the
  * wall clock, but a move reads only the monotonic one. Re-read at most once a second, so no drift
- * builds up over a long tournament, without two more clock reads per game (~90 ns each).
+ * builds up over a long tournament, without two more clock reads per game.
  */
 const wallClock = { offset: Date.now() - performance.now(), at: performance.now() };
 
@@ -250,8 +250,8 @@ class InProcessSession implements BotSession {
   /** Set through `ctx.clockStopped` during the current move (one session has one move at a time). */
   #clock = false;
   /**
-   * `ctx.clockStopped`: one function per session rather than a closure per move (moves take well
-   * under a microsecond), bound rather than an arrow so that tsx's name-keeping wrapper (a
+   * `ctx.clockStopped`: one function per session rather than a closure per move (a closure
+   * costs more than many a move), bound rather than an arrow so that tsx's name-keeping wrapper (a
    * `defineProperty` per function made) does not run for every game either.
    */
   readonly #clockStopped = this.#markClock.bind(this);
@@ -319,17 +319,23 @@ class InProcessSession implements BotSession {
   }
 
   /**
-   * The reply to a move the bot answered with a promise, within its limit. Apart from `#choose`:
-   * the closures here would otherwise make every synchronous move allocate their context.
+   * The reply to a move the bot answered with a promise, within its limit counted from when it was
+   * asked: an `async choose` runs synchronously up to its first `await`, so the time it took before
+   * returning its promise counts too (the answer is judged by its time when it comes, as well as by
+   * the timer). Apart from `#choose`: the closures here would otherwise make every synchronous move
+   * allocate their context.
    */
   #later(reply: PromiseLike<unknown>, t0: number, timeMs: number): Promise<MoveReply> {
     const limit = timeMs + this.#graceMs;
     return new Promise<MoveReply>((resolve) => {
-      const timer = setTimeout(() => resolve({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms: performance.now() - t0 }), limit);
+      const late = (ms: number): MoveReply => ({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms (took ${ms.toFixed(0)} ms)`, ms });
+      const timer = setTimeout(() => resolve(late(performance.now() - t0)), Math.max(0, t0 + limit - performance.now()));
       reply.then(
         (move) => {
           clearTimeout(timer);
-          resolve(this.#clock ? { ok: true, move, ms: performance.now() - t0, clock: true } : { ok: true, move, ms: performance.now() - t0 });
+          const ms = performance.now() - t0;
+          if (ms > limit) resolve(late(ms));
+          else resolve(this.#clock ? { ok: true, move, ms, clock: true } : { ok: true, move, ms });
         },
         (err: unknown) => {
           clearTimeout(timer);

@@ -6,12 +6,13 @@
 export * from './host.ts';
 export { createHost, moduleFiles, stderrLogFor, type HostSettings, type InlineBot, type Isolation } from './create-host.ts';
 export { DEFAULT_SANDBOX_CPU_SECONDS, permissionFlags, RUNTIME_ROOM_MB } from './sandbox-host.ts';
-export { DEFAULT_STDERR_LIMIT, opaqueGameId } from './process-host.ts';
+export { opaqueGameId } from './process-host.ts';
+export { DEFAULT_STDERR_LIMIT, stderrLogPath, tempStderrLogPath } from './bot-child.ts';
 export * from './bot-registry.ts';
 export * from './bot-check.ts';
 export { InProcessHost, readOnly } from './in-process-host.ts';
 export { WorkerHost, type WorkerHostOptions } from './worker-host.ts';
 export { bundledBotWorkerScript, workerScript } from './worker-bundle.ts';
-export { ProcessHost, stderrLogPath, tempStderrLogPath, type ProcessHostOptions } from './process-host.ts';
+export { ProcessHost, type ProcessHostOptions } from './process-host.ts';
 export * from './protocol.ts';
 export { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';

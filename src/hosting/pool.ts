@@ -92,7 +92,8 @@ export class WarmPool<T extends Pooled> {
   async take(): Promise<T> {
     let instance = this.#takeIdle();
     if (!instance && this.#warming) {
-      await this.#warming.catch(() => {});
+      // A replacement that fails to start sets `failure`, which the spawn below then reports.
+      await this.#warming.catch(() => undefined);
       instance = this.#takeIdle();
     }
     return instance ?? this.#spawn();
@@ -113,7 +114,8 @@ export class WarmPool<T extends Pooled> {
   /** Stops every instance. */
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#warming?.catch(() => {});
+    // Closing: a replacement that could not start leaves nothing to stop and nobody to tell.
+    await this.#warming?.catch(() => undefined);
     const all = [...this.#all];
     this.#all.clear();
     this.#idle.length = 0;

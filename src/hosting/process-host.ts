@@ -9,16 +9,13 @@
 import { prepareForeignStore, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { constants as osConstants } from 'node:os';
 import { serialize } from 'node:v8';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { show } from '../core/errors.ts';
 import type { BotClock } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
-import type { SandboxPlan } from '../platform/sandbox.ts';
+import { pidNamespacePlan, type SandboxPlan } from '../platform/sandbox.ts';
+import { BotLog, DEFAULT_STDERR_LIMIT, exitReason, killGroup, OomWatch, trackChild } from './bot-child.ts';
 import { WarmPool } from './pool.ts';
 import { BotStartError, DEFAULT_GRACE_MS, errorText, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
 import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
@@ -62,45 +59,10 @@ export interface ProcessHostOptions {
   readonly stderrLimitBytes?: number;
 }
 
-/** Default cap of a bot's stderr log (bytes). */
-export const DEFAULT_STDERR_LIMIT = 8 << 20;
-
-/** The stderr budget shared by a bot's processes (one log file per bot). */
-interface StderrBudget {
-  left: number;
-}
-
 /** The opaque id of a game for a bot that may not learn its opponent (the key names both bots). */
 export function opaqueGameId(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
-
-/** Where the stderr of bot `name` goes in a results folder: `<results>/bots/<name>.stderr.log`. */
-export function stderrLogPath(resultsDir: string, name: string): string {
-  return join(resultsDir, 'bots', `${name}.stderr.log`);
-}
-
-/** Where the stderr of bot `name` goes when there is no results folder (a check): a temp file. */
-export function tempStderrLogPath(name: string): string {
-  return join(tmpdir(), 'take-arena', `${name}-${process.pid}.stderr.log`);
-}
-
-/**
- * Every running bot process. Bots run in their own process groups (so a kill reaches a script's
- * children), which also means they outlive an arena that dies without closing its hosts: one exit
- * hook kills whatever is left.
- */
-const LIVE = new Set<BotProcess>();
-process.on('exit', () => {
-  for (const p of LIVE) p.killNow();
-});
-
-/**
- * What runtimes write when they run out of memory (Node, V8, Python, C++, C). Node 20 says "Array
- * buffer allocation failed" of a buffer past the address-space cap, Node 24 "Failed to allocate
- * memory" (ERR_MEMORY_ALLOCATION_FAILED).
- */
-const OOM_TEXT = /out of memory|\bOOM\b|allocation failed|failed to allocate memory|ERR_MEMORY_ALLOCATION_FAILED|Cannot allocate memory|MemoryError|bad_alloc/i;
 
 /** A line longer than this without a newline is garbage (a bot dumping binary, say). */
 const MAX_LINE = 1 << 20;
@@ -140,44 +102,37 @@ class BotProcess {
   #exited: Promise<void>;
 
   readonly #opts: ProcessHostOptions & { readonly graceMs: number };
-  readonly #logFd: number;
+  readonly #log: BotLog;
   readonly #onDeath: (p: BotProcess) => void;
-  readonly #stderrBudget: StderrBudget;
+  /** Whether stderr said the process ran out of memory (its exit is then named so). */
+  readonly #oom = new OomWatch();
 
-  constructor(
-    opts: ProcessHostOptions & { readonly graceMs: number },
-    logFd: number,
-    onDeath: (p: BotProcess) => void,
-    stderrBudget: StderrBudget,
-    launch: SandboxPlan | undefined,
-  ) {
+  constructor(opts: ProcessHostOptions & { readonly graceMs: number }, log: BotLog, onDeath: (p: BotProcess) => void, launch: SandboxPlan | undefined) {
     this.#opts = opts;
-    this.#logFd = logFd;
+    this.#log = log;
     this.#onDeath = onDeath;
-    this.#stderrBudget = stderrBudget;
-    const [program, ...args] = opts.command as [string, ...string[]];
-    this.launched = launch !== undefined;
+    const program = opts.command[0]!;
+    // Not sandboxed: the program's own PID namespace where bubblewrap can make one (it cannot
+    // signal the arena), its environment and folder as they are.
+    const env = opts.store ? { ...process.env, TAKE_ARENA_STORE: opts.store.dir, TAKE_ARENA_STORE_CAP: String(opts.store.capBytes) } : process.env;
+    const plan = launch ?? pidNamespacePlan(opts.command, opts.cwd, env);
+    this.launched = plan.file !== program;
     // Own process group (detached), so a kill reaches the whole tree (a shell script's children).
     // stderr passes through the arena, which counts it against the bot's cap.
-    const env = opts.store ? { ...process.env, TAKE_ARENA_STORE: opts.store.dir, TAKE_ARENA_STORE_CAP: String(opts.store.capBytes) } : process.env;
-    this.child = (
-      launch
-        ? spawn(launch.file, launch.args, {
-            stdio: ['pipe', 'pipe', 'pipe'],
-            detached: true,
-            env: launch.env,
-            ...(launch.uid !== undefined ? { uid: launch.uid, gid: launch.gid! } : {}),
-          })
-        : spawn(program, args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
-    ) as unknown as ChildProcessWithoutNullStreams;
+    this.child = spawn(plan.file, plan.args, {
+      cwd: opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: plan.env,
+      ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid! } : {}),
+    }) as unknown as ChildProcessWithoutNullStreams;
     this.child.stderr.on('data', (chunk: Buffer) => this.#stderr(chunk));
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.#data(chunk));
     // Writing to a program that has exited fails with EPIPE; the exit itself is what gets reported.
     this.child.stdin.on('error', () => {});
     this.#exited = new Promise<void>((resolve) => this.child.once('close', () => resolve()));
-    LIVE.add(this);
-    void this.#exited.then(() => LIVE.delete(this));
+    trackChild(this.child);
     this.ready = new Promise<void>((resolve, reject) => {
       const fail = (reason: string): void => {
         clearTimeout(timer);
@@ -199,7 +154,7 @@ class BotProcess {
       // still counts; a grandchild holding stdout open must not keep the exit unnoticed, hence
       // the short fallback after 'exit'.
       const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
-        const reason = this.#exitReason(code, signal);
+        const reason = exitReason(code, signal, this.launched, this.#oom.seen);
         if (this.#hello) fail(`${reason} before answering hello`);
         else this.#die(reason);
       };
@@ -208,58 +163,15 @@ class BotProcess {
       });
       this.child.once('close', exited);
     });
-    this.ready.catch(() => {});
+    // A start-up failure is reported to whoever waits for `ready` (the pool); this copy only keeps
+    // the rejection from being unhandled while nobody waits yet.
+    this.ready.catch(() => undefined);
     this.send({ type: 'hello', protocol: PROTOCOL_VERSION, arena: 'take-arena', bot: opts.name });
   }
 
-  /** The end of the last stderr chunk, so a message split between chunks is still seen. */
-  #tail = '';
-  /** Whether stderr said the process ran out of memory (its exit is then named so). */
-  #oom = false;
-
   #stderr(chunk: Buffer): void {
-    const text = this.#tail + chunk.toString('latin1');
-    if (!this.#oom && OOM_TEXT.test(text)) this.#oom = true;
-    this.#tail = text.slice(-100);
-    const budget = this.#stderrBudget;
-    if (budget.left <= 0) return;
-    const n = Math.min(chunk.length, budget.left);
-    budget.left -= chunk.length;
-    try {
-      writeSync(this.#logFd, n === chunk.length ? chunk : chunk.subarray(0, n));
-    } catch {
-      // The log is a diagnostic aid: a full disk must not stop the game.
-    }
-    if (budget.left <= 0) {
-      const limit = this.#opts.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT;
-      this.log(`stderr passed its cap of ${limit} bytes: the rest is not logged`);
-      this.kill(`wrote more than ${limit} bytes to stderr`);
-    }
-  }
-
-  /** Why the process ended, in words: the caps' signals and an out-of-memory end are named. */
-  #exitReason(code: number | null, rawSignal: NodeJS.Signals | null): string {
-    // bwrap exits with 128 + the signal that ended the program inside.
-    let signal = rawSignal;
-    if (this.launched && code !== null && code > 128) {
-      const name = Object.entries(osConstants.signals).find(([, n]) => n === code - 128)?.[0];
-      if (name) signal = name as NodeJS.Signals;
-    }
-    if (this.#oom) return `ran out of memory (${signal ? `killed by ${signal}` : `exit code ${code}`})`;
-    if (signal === 'SIGXCPU') return 'exceeded its CPU time cap (SIGXCPU)';
-    if (signal === 'SIGXFSZ') return 'exceeded its file size cap (SIGXFSZ)';
-    return signal ? `killed by ${signal}` : `exited with code ${code}`;
-  }
-
-  /** Kills the process group at once, without ceremony (the arena is exiting). */
-  killNow(): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    this.#oom.feed(chunk);
+    if (this.#log.append(chunk)) this.kill(`wrote more than ${this.#log.limitBytes} bytes to stderr`);
   }
 
   get pid(): number | undefined {
@@ -274,11 +186,7 @@ class BotProcess {
 
   /** A note from the arena in the bot's stderr log. */
   log(text: string): void {
-    try {
-      writeSync(this.#logFd, `[arena] ${new Date().toISOString()} pid ${this.child.pid ?? '?'}: ${text}\n`);
-    } catch {
-      // The log is a diagnostic aid: a full disk must not stop the game.
-    }
+    this.#log.note(text, this.child.pid);
   }
 
   #data(chunk: string): void {
@@ -386,13 +294,7 @@ class BotProcess {
   /** Kills the process group at once. */
   kill(reason: string): void {
     this.#die(reason);
-    const pid = this.child.pid;
-    if (pid === undefined || this.child.exitCode !== null || this.child.signalCode !== null) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      this.child.kill('SIGKILL');
-    }
+    killGroup(this.child);
   }
 
   /** Sends `quit`, closes stdin and waits for the exit; kills the group after `quitTimeoutMs`. */
@@ -423,23 +325,24 @@ export class ProcessHost implements BotHost {
   readonly #opts: ProcessHostOptions & { readonly graceMs: number };
   readonly #games = new Map<string, AnyGame>();
   readonly #pool: WarmPool<BotProcess>;
-  #logFd: number | null = null;
+  readonly #log: BotLog;
 
   constructor(label: string, options: ProcessHostOptions) {
     this.label = label;
     const opts = { ...options, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
     if (opts.store) prepareForeignStore(opts.store, opts.warn ?? warnOnStderr);
     this.#opts = opts;
-    const budget: StderrBudget = { left: options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT };
+    const log = new BotLog(opts.stderrLog, options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT);
+    this.#log = log;
     this.#pool = new WarmPool<BotProcess>({
       create: async (onDeath) => {
         const launch = opts.launch ? await opts.launch() : undefined;
-        const proc = new BotProcess(opts, this.#fd(), onDeath, budget, launch);
+        const proc = new BotProcess(opts, log, onDeath, launch);
         proc.log(`started ${opts.command.join(' ')} in ${opts.cwd}${opts.launch ? ' (sandbox)' : ''}`);
         return proc;
       },
       stop: (proc) => proc.quit(),
-      // spawn throws synchronously for bad arguments (e.g. a NUL byte); a log that cannot open lands there too.
+      // spawn throws synchronously for bad arguments (e.g. a NUL byte).
       failureText: (err, created) =>
         created ? `${err instanceof Error ? err.message : String(err)} (stderr: ${opts.stderrLog})` : `cannot start: ${errorText(err)}`,
     });
@@ -448,14 +351,6 @@ export class ProcessHost implements BotHost {
   /** The stderr log file. */
   get stderrLog(): string {
     return this.#opts.stderrLog;
-  }
-
-  #fd(): number {
-    if (this.#logFd === null) {
-      mkdirSync(dirname(this.#opts.stderrLog), { recursive: true });
-      this.#logFd = openSync(this.#opts.stderrLog, 'a');
-    }
-    return this.#logFd;
   }
 
   /** Why the bot could not be started, or null. */
@@ -494,10 +389,7 @@ export class ProcessHost implements BotHost {
 
   async close(): Promise<void> {
     await this.#pool.close();
-    if (this.#logFd !== null) {
-      closeSync(this.#logFd);
-      this.#logFd = null;
-    }
+    this.#log.close();
   }
 }
 

@@ -30,9 +30,8 @@ export interface SandboxSettings {
 }
 
 /**
- * Address space beyond the bot's memory that a runtime reserves without using it. Node 20 reserves
- * about 700 MB of code range and cages at start and cannot start under 768 MB of address space;
- * Node 24 needs more than 1088 MB (measured: 1088 fails, 1536 starts).
+ * Address space beyond the bot's memory that a runtime reserves without using it (its code range
+ * and pointer cages): Node does not start with less (docs/PERFORMANCE.md, "Bot hosting").
  */
 export const RUNTIME_ROOM_MB = 2048;
 
@@ -63,8 +62,8 @@ function runnerBundle(file: string): Promise<string> {
 const BUNDLE_IN_SANDBOX = '/bot/bot.mjs';
 
 /**
- * Node's flags allowing file access (`read` or `write`) under `paths`: one flag per path (measured
- * on Node 20.20: a comma-separated list in one flag grants none of its paths).
+ * Node's flags allowing file access (`read` or `write`) under `paths`: one flag per path (Node 20
+ * takes a comma-separated list in one flag as one path, which grants none of them).
  */
 export function allowFs(kind: 'read' | 'write', paths: readonly string[]): string[] {
   return paths.map((p) => `--allow-fs-${kind}=${p}`);
@@ -118,7 +117,7 @@ export function sandboxModuleHost(
       launch,
       native: true,
       revealOpponents: settings.revealOpponents,
-      // A bundle loads in tens of milliseconds, but a cold start inside a fresh namespace on a busy machine takes longer.
+      // A cold start inside a fresh namespace on a busy machine takes far longer than a warm one.
       startTimeoutMs: 20_000,
       ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
     },

@@ -2,12 +2,12 @@ import { bundleScript } from '../platform/bundle.ts';
 import { siblingModule } from '../platform/paths.ts';
 
 /**
- * Bot worker scripts bundled ahead of time. Starting a worker through tsx costs hundreds of
- * milliseconds (tsx itself, then every `.ts` file transformed again in the new thread), and a
- * tournament starts a worker per bot and concurrent game plus one after every timeout or crash.
- * So each bot module is bundled once per run, with the worker loop, into one plain `.mjs` file
- * that a worker starts in tens of milliseconds. The bot is imported lazily inside the bundle, so
- * a module that throws at start-up is still reported as the bot's start-up failure.
+ * The scripts module bots' processes run (isolation `worker`), bundled ahead of time. Starting
+ * through tsx is slow (tsx itself, then every `.ts` file transformed again), and a tournament starts
+ * a process per bot and concurrent game plus one after every timeout or crash. So the run's bot
+ * modules are bundled once per run, with the process's loop, into one plain `.mjs` file (see
+ * docs/PERFORMANCE.md, "Bot hosting"). A bot is imported lazily inside the bundle, so a module that
+ * throws at start-up is still reported as the bot's start-up failure.
  */
 
 const WORKER_MODULE = siblingModule(import.meta.url, 'bot-worker');
@@ -15,15 +15,14 @@ const TSX_ENTRY = new URL('./bot-worker.mjs', import.meta.url);
 /** This installation's package entry: what `take-arena` means to a bot file in any folder. */
 export const PACKAGE_ENTRY = siblingModule(new URL('../', import.meta.url).href, 'index');
 
-/** One script for all the given bot modules: the worker picks its bot by `workerData.file`. */
+/** One script for all the given bot modules: each process loads the one its first frame names. */
 function bundle(files: readonly string[]): Promise<URL> {
   const entry = [
-    `import { workerData } from 'node:worker_threads';`,
     `import { runBotWorker } from ${JSON.stringify(WORKER_MODULE)};`,
     `const bots: Record<string, () => Promise<unknown>> = {`,
     ...files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`),
     `};`,
-    `await runBotWorker(bots[(workerData as { file: string }).file]!);`,
+    `await runBotWorker((file) => (bots[file] ?? (() => Promise.reject(new Error(\`\${file} is not in this run's bot script\`))))());`,
   ].join('\n');
   return bundleScript(entry, process.cwd(), 'bots', { 'take-arena': PACKAGE_ENTRY });
 }
@@ -46,11 +45,9 @@ let prebuilt: Promise<URL> | undefined;
  */
 export function bundledBotWorkerScript(): Promise<URL> {
   const entry = [
-    `import { workerData } from 'node:worker_threads';`,
     `import { pathToFileURL } from 'node:url';`,
     `import { runBotWorker } from ${JSON.stringify(WORKER_MODULE)};`,
-    `const file: string = (workerData as { file: string }).file;`,
-    `await runBotWorker(() => import(pathToFileURL(file).href));`,
+    `await runBotWorker((file) => import(pathToFileURL(file).href));`,
   ].join('\n');
   return (prebuilt ??= bundleScript(entry, process.cwd(), 'bundled-bots').catch(() => TSX_ENTRY));
 }

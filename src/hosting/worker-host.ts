@@ -1,7 +1,15 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { deserialize } from 'node:v8';
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
+import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
+import { valueFrame } from '../platform/frames.ts';
+import { pidNamespacePlan } from '../platform/sandbox.ts';
+import { servePipeBridge, type StoreBackend } from '../platform/store-bridge.ts';
+import { BotLog, DEFAULT_STDERR_LIMIT, exitReason, killGroup, OomWatch, tempStderrLogPath, trackChild } from './bot-child.ts';
 import {
   BotStartError,
   DEFAULT_GRACE_MS,
@@ -14,29 +22,8 @@ import {
   type MoveReply,
   type SessionInfo,
 } from './host.ts';
-import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
-import { openStoreBridge, type StoreBackend } from '../platform/store-bridge.ts';
 import { workerScript } from './worker-bundle.ts';
-import {
-  channelBuffer,
-  channelMemory,
-  CURRENT,
-  REPLY,
-  REQUEST,
-  RING_READ,
-  RING_WRITE,
-  RUNNER_SPIN_MS,
-  SLEEPING,
-  sharedNow,
-  spinWhile,
-  type ChannelMemory,
-  type OpenGame,
-  type Reply,
-  type Request,
-  type StartMessage,
-  type WorkerData,
-  type WorkerInit,
-} from './worker-protocol.ts';
+import { Kind, MAX_RECORD, readRecord, type OpenGame, type ReplyRecord, type Request, type WorkerInit } from './worker-protocol.ts';
 
 /** Settings of a worker host. */
 export interface WorkerHostOptions {
@@ -44,44 +31,50 @@ export interface WorkerHostOptions {
   readonly file: string;
   /** The bot's `name` in that module. */
   readonly name: string;
-  /** Validated options (the worker validates them again). */
+  /** Validated options (the bot's process validates them again). */
   readonly options: Readonly<Record<string, unknown>>;
-  /** Heap limit of each worker (`resourceLimits.maxOldGenerationSizeMb`). */
+  /** Heap limit of each of the bot's processes (`--max-old-space-size`, MB). */
   readonly memoryMb: number;
-  /** Extra time after the deadline before the worker is terminated. */
+  /** Extra time after the deadline before the bot's process is ended. */
   readonly graceMs?: number;
   /** Budget of the bot's `prepare` per variant (ms). */
   readonly prepareTimeoutMs?: number;
-  /** The worker script (from `workerScript`, shared by all bots of a tournament); default: this bot's own. */
+  /** The script the bot's processes run (from `workerScript`, shared by all bots of a tournament); default: this bot's own. */
   readonly script?: Promise<URL>;
-  /** The bot's data folder (none: a store in memory per thread). */
+  /** The bot's data folder (none: a store in memory per process). */
   readonly store?: StoreLocation;
   /** Where the warning of a store that had to be reset goes (default: stderr). */
   readonly warn?: (message: string) => void;
-  /** The store's live copy, when it is held elsewhere (a queued run's Redis): each thread's writes go there. */
+  /** The store's live copy, when it is held elsewhere (a queued run's Redis): each process's writes go there. */
   readonly storeBackend?: StoreBackend;
-  /** How many games the bot may play at once (default 1): its threads (at most one per game and per CPU core) share them. */
+  /** How many games the bot may play at once (default 1): its processes (at most one per game and per CPU core) share them. */
   readonly concurrency?: number;
+  /** The file the bot's stdout and stderr are appended to (default: a temporary file, `tempStderrLogPath`). */
+  readonly stderrLog?: string;
+  /** Bytes of stdout and stderr the bot may write over the run (default 8 MiB): past it, its process is ended (`crash`). */
+  readonly stderrLimitBytes?: number;
 }
 
-/** A game of the bot, on whichever thread plays it now. */
+/** A game of the bot, on whichever process plays it now. */
 interface GameSlot {
   readonly variant: string;
   readonly seat: Seat;
   readonly seed: number;
-  /** Where the bot's generator had got to when the game left a thread that died (null: from the seed). */
+  /** Where the bot's generator had got to after its last answered move (null: from the seed). */
   rng: readonly number[] | null;
-  /** The thread playing it and its slot there. */
-  thread: BotThread | null;
+  /** The process playing it and its slot there. */
+  proc: BotProc | null;
   slot: number;
-  /** Whether the thread has the game open (it answered a request of the game in this slot). */
+  /** Whether the process has the game open (it answered a request of the game in this slot). */
   told: boolean;
   /** A request of the game not yet answered. */
   asking: Ask | null;
   closed: boolean;
+  /** Why the game is lost: its process was ended for what the bot did there as a whole (its output, the protocol). */
+  fault: string | null;
 }
 
-/** One request to a thread: a move of a game, or a variant's `prepare`; answered with `reply` or through `resolve`. */
+/** One request to a process: a move of a game, or a variant's `prepare`; answered with `reply` or through `resolve`. */
 interface Ask {
   id: number;
   readonly game: GameSlot | null;
@@ -97,18 +90,27 @@ interface Ask {
   done: boolean;
 }
 
-/** A worker's reply as the match sees it, with its time (ms). */
-function replyOf(r: Reply, ms: number): MoveReply {
-  if (r.t === 'move') return r.clock ? { ok: true, move: r.move, ms, clock: true, think: r.think } : { ok: true, move: r.move, ms, think: r.think };
-  if (r.t === 'prepared') return { ok: true, move: undefined, ms };
-  if (r.t === 'error') return { ok: false, kind: 'crash', reason: r.reason, ms };
-  return { ok: false, kind: 'illegal-move', reason: r.reason, ms };
+/** A reply record that answers a request. */
+type Answer = Extract<ReplyRecord, { id: number }>;
+
+/** An answer as the match sees it, with `ms` and `think` as the host measured them. */
+function replyOf(r: Answer, ms: number, think: number): MoveReply {
+  switch (r.kind) {
+    case Kind.Prepared:
+      return { ok: true, move: undefined, ms };
+    case Kind.Error:
+      return { ok: false, kind: 'crash', reason: r.value as string, ms };
+    case Kind.Garbage:
+      return { ok: false, kind: 'illegal-move', reason: r.value as string, ms };
+    default:
+      return r.clock ? { ok: true, move: r.value, ms, clock: true, think } : { ok: true, move: r.value, ms, think };
+  }
 }
 
-/** How long a thread may be busy without an answer, a game waiting, before the bot gets another thread (ms). */
+/** How long a process may be busy without an answer, a game waiting, before the bot gets another process (ms). */
 const LAG_MS = 2;
 
-/** The answer to a request whose thread died of another request's fault: asked again elsewhere, never charged. */
+/** The answer to a request whose process died of another request's fault: asked again elsewhere, never charged. */
 const ORPHANED: MoveReply = Object.freeze({ ok: false, kind: 'crash', reason: 'orphaned', ms: 0 });
 
 /** The request whose promise is being made: `awaitReply` is one function for all requests, not a closure per move. */
@@ -122,186 +124,194 @@ function ask(game: GameSlot | null, prepare: string | null, state: unknown, move
 }
 
 /**
- * One worker thread running the bot. It plays many games at once, each in its own slot. Requests
- * go out as they come (those made in one turn of the runner's event loop together), and the worker
- * runs them in order: while it is busy, new requests join its queue without waking it, and it wakes
- * the runner only when it runs out of work, so a fast bot's many games share each wake-up. When
- * the request it is running overruns its limit, the thread is cut off; the requests of the other
- * games are handed back (`onDeath`) to be asked again elsewhere.
+ * One process running the bot. It plays many games at once, each in its own slot. Requests go out
+ * in batches (those made in one turn of the runner's event loop together) and the process runs
+ * them in order, answering each as soon as it is made.
+ *
+ * The process writes each answer as soon as it is made; the host reads them as they come but
+ * gives them to their requests together, once the process has answered every request it was sent
+ * (it then has nothing left to run), or when the watchdog looks: so a fast bot's many games move
+ * on together and their next requests go out in one batch.
+ *
+ * The host believes nothing the process writes that it has not checked: every answer is a record
+ * of a known kind answering the next request in order, or the process has broken the protocol and
+ * is ended (its running request lost as `crash`). Times are the host's own (`#progress`): a request
+ * can begin no later than when the host sent it to an idle process or took the answer before it,
+ * so that is where its limit counts from. The time from there to when answers are taken is what
+ * they cost: the bot's own think times only split it among them (they can never add up to more),
+ * and an answer is charged all but the margin (`graceMs`) of its share however little it claims.
+ * So a bot that lies about its times can at most move time between its own moves.
+ *
+ * When the request it is running overruns its limit, the process is ended; the requests of the
+ * other games are handed back (`onDeath`) to be asked again elsewhere.
  */
-class BotThread {
-  readonly worker: Worker;
-  /** Why the thread is gone (it is then never reused), or null while it is healthy. */
+class BotProc {
+  readonly child: ChildProcess;
+  /** Why the process is gone (it is then never reused), or null while it is healthy. */
   dead: string | null = null;
-  /** Whether the bot has a `prepare` (told by the worker when it is ready). */
+  /** Whether the bot has a `prepare` (told by the process when it is ready). */
   prepares = false;
-  /** Variants this thread's bot has prepared, and those being prepared. */
+  /** Variants this process's bot has prepared, and those being prepared. */
   readonly prepared = new Set<string>();
   readonly preparing = new Map<string, Promise<FaultReply | null | typeof ORPHANED>>();
-  /** Games in play on the thread. */
+  /** Games in play on the process. */
   games = 0;
   readonly ready: Promise<void>;
-  readonly #mem: ChannelMemory;
-  readonly #port: MessagePort;
+  readonly #requests: Writable;
   readonly #graceMs: number;
-  readonly #spin: boolean;
-  readonly #onDeath: (thread: BotThread, orphans: readonly Ask[]) => void;
-  readonly #closeBridge: () => void;
+  readonly #memoryMb: number;
+  readonly #log: BotLog;
+  readonly #oom = new OomWatch();
+  readonly #launched: boolean;
+  readonly #onDeath: (proc: BotProc, orphans: readonly Ask[]) => void;
+  readonly #exited: Promise<void>;
+  #startFailed: ((reason: string) => void) | null = null;
+  #started: (() => void) | null = null;
   /** Free slots, and the next never used. */
   readonly #free: number[] = [];
   #slots = 0;
+  /** The games on the process. */
+  readonly #on = new Set<GameSlot>();
   /** Requests made this turn, not yet sent. */
   #queue: Ask[] = [];
   #flushing = false;
-  /** Requests sent and not answered, in the order the worker runs them (from `#head`). */
+  /** Requests sent and not answered, in the order the process runs them (from `#head`). */
   #sent: Ask[] = [];
   #head = 0;
-  /** The worker's `REPLY` the runner last saw, and whether it is waiting for it to change. */
-  #seen = 0;
-  #waiting = false;
-  /** When the worker last made progress the runner saw (a request sent to an idle worker, a reply taken). */
+  /** The host's time from which the request at `#head` counts: when it was sent to an idle process, or where the answers taken before it end (see `#take`). */
   #progress = 0;
   #nextId = 1;
-  #started = false;
-  /** Set when a request overran its limit and the thread is being terminated. */
+  /** Whether the process said it is ready (its requests count from then). */
+  #ready = false;
+  /** Set when a request overran its limit and the process is being ended. */
   #timingOut = false;
   /**
-   * One watchdog timer per thread rather than one per request: moves take microseconds, so arming
-   * and clearing a timer for each would be a large share of a move's cost. When it fires it cuts
-   * the thread off if the request it is running is past its cutoff, else re-arms.
+   * One watchdog timer per process rather than one per request: moves take microseconds, so arming
+   * and clearing a timer for each would be a large share of a move's cost. When it fires it ends
+   * the process if the request at its head is past its cutoff, else re-arms.
    */
   #watchdog: NodeJS.Timeout | null = null;
-  /** A reusable list of the replies taken in one go. */
-  readonly #taken: Reply[] = [];
+  /** The start of a record whose rest has not come yet. */
+  #partial: Buffer | null = null;
+  /** Answers read and checked, for the requests from `#head` on, not yet given to them. */
+  #taken: Answer[] = [];
 
-  constructor(script: URL, init: WorkerInit, o: { memoryMb: number; graceMs: number; slots: number; spin: boolean }, onDeath: (thread: BotThread, orphans: readonly Ask[]) => void, storeBackend?: StoreBackend) {
+  constructor(
+    script: string,
+    init: WorkerInit,
+    o: { readonly memoryMb: number; readonly graceMs: number },
+    log: BotLog,
+    onDeath: (proc: BotProc, orphans: readonly Ask[]) => void,
+    storeBackend: StoreBackend | undefined,
+  ) {
     this.#graceMs = o.graceMs;
-    this.#spin = o.spin;
+    this.#memoryMb = o.memoryMb;
+    this.#log = log;
     this.#onDeath = onDeath;
-    const { port1, port2 } = new MessageChannel();
-    this.#port = port1;
-    const sab = channelBuffer(o.slots);
-    this.#mem = channelMemory(sab);
-    // Each thread has its own bridge to a live copy held elsewhere (its synchronous store calls).
-    const bridge = storeBackend ? openStoreBridge(storeBackend) : null;
-    this.#closeBridge = bridge ? () => bridge.close() : () => {};
-    const data: WorkerData = { ...init, channel: { sab, port: port2 }, ...(bridge ? { storeBridge: bridge.end } : {}) };
-    const memoryMb = o.memoryMb;
-    this.worker = new Worker(script, {
-      workerData: data,
-      transferList: bridge ? [port2, bridge.end.port] : [port2],
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, memoryMb >> 3)) },
-      stdout: false,
-      stderr: false,
+    // Its own process (a heap past its limit ends it alone), in its own PID namespace where
+    // bubblewrap can make one (it cannot signal the arena), with the arena's files and environment.
+    const plan = pidNamespacePlan([process.execPath, `--max-old-space-size=${o.memoryMb}`, script], process.cwd(), process.env);
+    this.#launched = plan.file !== process.execPath;
+    const bridge = storeBackend !== undefined;
+    this.child = spawn(plan.file, plan.args, {
+      cwd: process.cwd(),
+      env: plan.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...(bridge ? (['pipe', 'pipe'] as const) : [])],
     });
+    trackChild(this.child);
+    const [, stdout, stderr, requests, replies, calls, answers] = this.child.stdio as unknown as [null, Readable, Readable, Writable, Readable, Readable?, Writable?];
+    this.#requests = requests;
+    // Writing to a process that has ended fails with EPIPE; its end itself is what gets reported.
+    requests.on('error', () => undefined);
+    answers?.on('error', () => undefined);
+    requests.write(valueFrame(init));
+    replies.on('data', (chunk: Buffer) => this.#data(chunk));
+    stdout.on('data', (chunk: Buffer) => this.#output(chunk));
+    stderr.on('data', (chunk: Buffer) => {
+      this.#oom.feed(chunk);
+      this.#output(chunk);
+      // Node prints its stacks before it aborts, which can take longer than a move's limit: the
+      // message is enough (a bot that prints it itself only ends its own process).
+      if (this.#oom.node) this.#die(`ran out of memory (limit ${this.#memoryMb} MB)`);
+    });
+    if (bridge) servePipeBridge(storeBackend, calls!, answers!, 2 * (init.store.location?.capBytes ?? 4 << 20) + (1 << 20), (why) => this.#die(why, true));
+    this.#exited = new Promise<void>((resolve) => this.child.once('close', () => resolve()));
     this.ready = new Promise<void>((resolve, reject) => {
-      let started = false;
-      this.worker.on('message', (msg: StartMessage) => {
-        if (msg.t === 'ready') {
-          this.prepares = msg.prepares;
-          started = true;
-          this.#started = true;
-          resolve();
-        } else {
-          this.#die(msg.reason);
-          reject(new BotStartError(msg.reason));
-        }
-      });
-      this.worker.on('error', (err: Error & { code?: string }) => {
-        const oom = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        this.#die(oom ? `ran out of memory (limit ${memoryMb} MB)` : `worker error: ${errorText(err)}`, oom);
-        const reason = this.dead!;
-        if (!started) reject(new BotStartError(reason));
-      });
-      this.worker.on('exit', (code) => {
-        this.#closeBridge();
-        const reason = `exited with code ${code}`;
-        this.#die(reason);
-        if (!started) reject(new BotStartError(reason));
-      });
+      this.#started = resolve;
+      this.#startFailed = (reason) => reject(new BotStartError(reason));
     });
-    // Start-up failures are reported through `ready`; never leave the rejection unhandled.
-    this.ready.catch(() => {});
+    // Start-up failures are reported through `ready` to whoever starts the process; this copy only
+    // keeps the rejection from being unhandled meanwhile.
+    this.ready.catch(() => undefined);
+    this.child.once('error', (err) => this.#die(`cannot start: ${errorText(err)}`));
+    // Judged once its output is drained ('close'), so what it wrote last is read and logged; a
+    // grandchild holding a pipe open must not keep the end unnoticed, hence the fallback.
+    const ended = (code: number | null, signal: NodeJS.Signals | null): void =>
+      this.#die(this.#oom.seen ? `ran out of memory (limit ${this.#memoryMb} MB)` : exitReason(code, signal, this.#launched, false));
+    this.child.once('exit', (code, signal) => void setTimeout(() => ended(code, signal), 100).unref());
+    this.child.once('close', ended);
   }
 
-  /** Gives a game a slot on this thread. */
+  /** Gives a game a slot on this process. */
   attach(g: GameSlot): void {
-    g.thread = this;
+    g.proc = this;
     g.slot = this.#free.pop() ?? this.#slots++;
     g.told = false;
     this.games++;
+    this.#on.add(g);
   }
 
-  /** Takes a game off the thread; its slot is free once no request of it is outstanding. */
+  /** Takes a game off the process; its slot is free once no request of it is outstanding. */
   detach(g: GameSlot): void {
     this.games--;
+    this.#on.delete(g);
     if (!g.asking) this.#free.push(g.slot);
   }
 
-  /** Whether the worker has requests to run. */
+  /** Whether the process has requests to run. */
   get busy(): boolean {
     return this.#head < this.#sent.length;
   }
 
-  /** Whether the worker has been busy without an answer for more than `LAG_MS` (its bot is slow: the bot could use another thread). */
+  /** Whether the process has been busy without an answer for more than `LAG_MS` (its bot is slow: the bot could use another process). */
   lagging(): boolean {
-    return this.#head < this.#sent.length && sharedNow() - this.#progress > LAG_MS;
+    return this.busy && performance.now() - this.#progress > LAG_MS;
   }
 
-  /** Where the bot's generator of a slot had got to after its last move. */
-  rngOf(slot: number): number[] {
-    return Array.from(this.#mem.rng.subarray(slot * 4, slot * 4 + 4));
-  }
-
-  /**
-   * Asks the thread (the caller made sure it is alive). A bot playing one game per thread gets its
-   * request out at once and, if the reply comes while the runner spins briefly, returned at once;
-   * otherwise the request goes out with the others made this turn and the reply comes as a promise.
-   */
-  ask(a: Ask): MoveReply | Promise<MoveReply> {
+  /** Asks the process (the caller made sure it is alive): the request goes out with the others made this turn. */
+  ask(a: Ask): Promise<MoveReply> {
     if (a.game) a.game.asking = a;
     this.#queue.push(a);
-    if (this.#spin && !this.busy) {
-      this.#flush();
-      const seen = this.#seen;
-      if (spinWhile(this.#mem.ctl, REPLY, seen, RUNNER_SPIN_MS)) this.#take();
-      if (a.reply) return a.reply;
-    } else if (!this.#flushing) {
+    if (!this.#flushing) {
       this.#flushing = true;
-      queueMicrotask(() => {
-        this.#flushing = false;
-        this.#flush();
-      });
+      queueMicrotask(this.#flush);
     }
     replyFor = a;
-    const reply = new Promise<MoveReply>(awaitReply);
-    // (After the promise is made: the wait can settle at once.)
-    this.#wait();
-    return reply;
+    return new Promise<MoveReply>(awaitReply);
   }
 
   /**
-   * Sends the requests made this turn, one message each (each is its own copy, see
-   * worker-protocol.ts), and wakes the worker if it sleeps. A failure to clone is the runner's own
+   * Sends the requests made this turn in one frame. A failure to serialize is the runner's own
    * state failing: a bug in the game, not the bot's fault, so it is thrown.
    */
-  #flush(): void {
+  readonly #flush = (): void => {
+    this.#flushing = false;
     if (this.dead !== null || this.#queue.length === 0) return;
     const batch = this.#queue;
     this.#queue = [];
     if (!this.busy) {
-      this.#progress = sharedNow();
+      this.#progress = performance.now();
       this.#arm(batch[0]!.limitMs + this.#graceMs);
     }
+    const messages: Request[] = [];
     for (const a of batch) {
       a.id = this.#nextId++;
-      this.#port.postMessage(this.#request(a));
+      messages.push(this.#request(a));
       this.#sent.push(a);
     }
-    const { ctl } = this.#mem;
-    Atomics.store(ctl, REQUEST, this.#nextId - 1);
-    if (Atomics.load(ctl, SLEEPING) !== 0) Atomics.notify(ctl, REQUEST);
-  }
+    this.#requests.write(valueFrame(messages));
+  };
 
   /** The message of a request. */
   #request(a: Ask): Request {
@@ -314,73 +324,105 @@ class BotThread {
     return clock ? { t: 'move', id, slot, state, moves, limitMs, open, clock } : { t: 'move', id, slot, state, moves, limitMs, open };
   }
 
-  /** Waits (without blocking the runner) for the worker to run out of work, unless already waiting. */
-  #wait(): void {
-    if (this.#waiting || this.dead !== null) return;
-    this.#waiting = true;
-    const wait = Atomics.waitAsync(this.#mem.ctl, REPLY, this.#seen);
-    if (wait.async) void wait.value.then(this.#woken);
-    else this.#woken();
+  /** The bot's stdout and stderr: into its log, up to the cap (past it, the process is ended). */
+  #output(chunk: Buffer): void {
+    if (this.#log.append(chunk)) this.#die(`wrote more than ${this.#log.limitBytes} bytes to stdout and stderr`, true);
   }
 
-  /** The worker ran out of work (one function per thread, not one per wait). */
-  readonly #woken = (): void => {
-    this.#waiting = false;
+  /**
+   * Reads the records in a chunk of the process's fd 4 and checks each; answers the requests once
+   * every request sent has its answer.
+   */
+  #data(chunk: Buffer): void {
     if (this.dead !== null) return;
-    this.#take();
-    if (this.busy) this.#wait();
-  };
+    const buf = this.#partial ? Buffer.concat([this.#partial, chunk]) : chunk;
+    const taken = this.#taken;
+    let off = 0;
+    let broken: string | null = null;
+    while (buf.length - off >= 4) {
+      const len = buf.readUInt32LE(off);
+      if (len > MAX_RECORD) {
+        broken = `a reply of ${len} bytes (at most ${MAX_RECORD})`;
+        break;
+      }
+      if (buf.length - off - 4 < len) break;
+      const rec = readRecord(buf.subarray(off + 4, off + 4 + len), deserialize);
+      off += 4 + len;
+      if (typeof rec === 'string') {
+        broken = rec;
+        break;
+      }
+      if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) {
+        if (this.#ready || this.#started === null) {
+          broken = 'a second start record';
+          break;
+        }
+        if (rec.kind === Kind.Fatal) {
+          this.#die(rec.reason);
+          return;
+        }
+        this.prepares = rec.prepares;
+        this.#ready = true;
+        this.#started();
+        continue;
+      }
+      const expected = this.#sent[this.#head + taken.length];
+      if (!this.#ready || expected === undefined || rec.id !== expected.id) {
+        broken = `an answer to request ${rec.id} ${expected ? `when request ${expected.id} was next` : 'that was never asked'}`;
+        break;
+      }
+      if ((rec.kind === Kind.Prepared) !== (expected.prepare !== null) && rec.kind !== Kind.Error) {
+        broken = `a ${rec.kind === Kind.Prepared ? 'prepared record' : 'move'} in answer to a ${expected.prepare !== null ? 'prepare' : 'move request'}`;
+        break;
+      }
+      taken.push(rec);
+    }
+    this.#partial = off === buf.length ? null : Buffer.from(buf.subarray(off));
+    if (broken !== null) this.#die(`broke the worker protocol: it wrote ${broken}`, true);
+    else if (this.#head + taken.length === this.#sent.length) this.#take(performance.now());
+  }
 
   /**
-   * Takes every reply on the channel and answers its request. Each reply's time is the bot's think
-   * time plus an equal share of the transport around the replies taken together (for one request
-   * at a time: exactly its round trip).
+   * Gives the answers taken so far to their requests, at `now`. Their time is the host's, from
+   * `#progress` to `now`, split among them by the bot's own think times (scaled down if they claim
+   * more than there was). When they are all the process had (it is idle), they share the rest too
+   * and the next request counts from now; otherwise the rest is the running request's, which counts
+   * from where theirs ends. Each is charged its time less at most the margin.
    */
-  #take(): void {
-    const mem = this.#mem;
-    this.#seen = Atomics.load(mem.ctl, REPLY);
-    // The ring's end first: a reply the worker posted before a ring entry is then on the port too.
-    const end = Atomics.load(mem.ctl, RING_WRITE);
-    const taken = this.#taken;
-    let think = 0;
-    for (let m; (m = receiveMessageOnPort(this.#port)); ) {
-      const r = m.message as Reply;
-      taken.push(r);
-      think += r.think;
-    }
-    let read = Atomics.load(mem.ctl, RING_READ);
-    const fromRing = end - read;
-    for (let i = read; i < end; i++) think += mem.ringThink[i % mem.ringSize]!;
-    const n = taken.length + fromRing;
+  #take(now: number): void {
+    const records = this.#taken;
+    const n = records.length;
     if (n === 0) return;
-    const now = sharedNow();
-    const share = Math.max(0, now - this.#progress - think) / n;
-    this.#progress = now;
-    // Replies come in the order the requests were run, but on two channels: each is matched by its id.
+    this.#taken = [];
+    const idle = this.#head + n === this.#sent.length;
+    const total = Math.max(0, now - this.#progress);
+    let claimed = 0;
+    for (const r of records) claimed += r.think;
+    const scale = claimed > total ? total / claimed : 1;
+    const share = idle ? (total - claimed * scale) / n : 0;
+    this.#progress = idle ? now : this.#progress + claimed * scale;
     const sent = this.#sent;
-    const base = sent[0]!.id;
-    for (const r of taken) this.#answer(sent[r.id - base]!, replyOf(r, r.think + share));
-    taken.length = 0;
-    for (; read < end; read++) {
-      const at = read % mem.ringSize;
-      const t = mem.ringThink[at]!;
-      this.#answer(sent[mem.ringInts[2 * at]! - base]!, { ok: true, move: mem.ringInts[2 * at + 1]!, ms: t + share, think: t });
+    for (let i = 0; i < n; i++) {
+      const r = records[i]!;
+      const a = sent[this.#head + i]!;
+      const think = r.think * scale;
+      const ms = think + share;
+      if (a.game && r.rng) a.game.rng = r.rng;
+      this.#answer(a, replyOf(r, ms, Math.max(think, ms - this.#graceMs)));
     }
-    Atomics.store(mem.ctl, RING_READ, end);
-    while (this.#head < sent.length && sent[this.#head]!.done) this.#head++;
-    if (this.#head === sent.length) {
+    this.#head += n;
+    if (idle) {
       this.#sent = [];
       this.#head = 0;
       this.#disarm();
       return;
     }
-    // A worker kept busy for long: drop the answered requests from the front now and then.
+    // A process kept busy for long: drop the answered requests from the front now and then.
     if (this.#head > 1024) {
       this.#sent = sent.slice(this.#head);
       this.#head = 0;
     }
-    // A watchdog already armed fires no later than the next request's cutoff, and re-arms then
-    // (`#check`): no timer is made per take while the worker stays busy.
+    // A watchdog already armed fires no later than the next cutoff, and re-arms then (`#check`).
     if (this.#watchdog === null) this.#arm(this.#sent[this.#head]!.limitMs + this.#graceMs);
   }
 
@@ -391,18 +433,26 @@ class BotThread {
     if (g) {
       if (reply.ok) g.told = true;
       g.asking = null;
-      if (g.closed && g.thread === this) this.#free.push(g.slot); // an abandoned game's slot
+      if (g.closed && g.proc === this) this.#free.push(g.slot); // an abandoned game's slot
     }
     a.resolve?.(reply);
   }
 
   #arm(inMs: number): void {
     if (this.#watchdog) clearTimeout(this.#watchdog);
-    // Unref'd: the worker itself keeps the process alive while a request is pending.
+    // Unref'd: the process itself keeps the arena alive while a request is pending.
     this.#watchdog = setTimeout(this.#fire, Math.max(1, Math.ceil(inMs))).unref();
   }
 
-  readonly #fire = (): void => this.#check();
+  /**
+   * The watchdog fired. The check waits for one turn of the event loop (setImmediate runs after its
+   * I/O poll): when the runner itself was late, an answer already in the pipe is read first, never
+   * thrown away with the process.
+   */
+  readonly #fire = (): void => {
+    this.#watchdog = null;
+    setImmediate(this.#check);
+  };
 
   #disarm(): void {
     if (this.#watchdog) clearTimeout(this.#watchdog);
@@ -410,52 +460,46 @@ class BotThread {
   }
 
   /**
-   * The watchdog fired: takes the replies already made (the runner may be the late one, its event
-   * loop blocked past the cutoff while the bot had answered), then cuts the thread off if the
-   * request it is running is past its cutoff, else re-arms for the earliest cutoff still possible.
+   * Takes the answers read so far, then ends the process if the request at its head is past its
+   * cutoff (by the host's clock), else re-arms.
    */
-  #check(): void {
-    this.#watchdog = null;
-    if (this.dead !== null || !this.busy) return;
-    this.#take();
+  readonly #check = (): void => {
+    if (this.dead !== null || !this.busy || this.#watchdog !== null) return;
+    this.#take(performance.now());
     if (!this.busy) return;
-    const running = this.#sent[this.#head]!;
-    const now = sharedNow();
-    if (Atomics.load(this.#mem.ctl, CURRENT) !== running.id) {
-      this.#arm(running.limitMs + this.#graceMs); // not begun yet: it cannot end sooner than its whole limit from now
-      return;
-    }
-    const cutoff = this.#mem.start[0]! + running.limitMs + this.#graceMs;
-    if (now < cutoff) {
-      this.#arm(cutoff - now);
-      return;
-    }
-    // Settled by the thread's 'error' (out of memory) or 'exit' event, whichever comes first.
+    const head = this.#sent[this.#head]!;
+    const cutoff = this.#progress + head.limitMs + this.#graceMs;
+    const now = performance.now();
+    if (now < cutoff) return this.#arm(cutoff - now);
     this.#timingOut = true;
-    void this.worker.terminate();
-  }
+    this.#die(head.prepare !== null ? `its prepare ran past ${head.limitMs} ms` : `no move within ${head.limitMs} ms`);
+  };
 
-  #die(reason: string, oom = false): void {
+  /**
+   * The process is gone, or being ended for `reason`: the request it was running (the head) is
+   * lost (a timeout when it overran, else a crash with the reason), the others are handed back to
+   * go on elsewhere. When the bot is ended for what it did in the process as a whole (`all`: its
+   * output past its cap, a breach of the protocol), every game on it is lost with the reason, as an
+   * external program's games are when its process is ended.
+   */
+  #die(reason: string, all = false): void {
     if (this.dead !== null) return;
-    this.#take(); // the answers given before the end still count
+    this.#take(performance.now()); // the answers given before the end still count
+    if (all) for (const g of this.#on) g.fault ??= reason;
     this.dead = reason;
     this.#disarm();
+    killGroup(this.child);
+    this.#log.note(reason, this.child.pid);
     const orphans: Ask[] = [];
     if (this.busy) {
-      const running = this.#sent[this.#head]!;
-      if (Atomics.load(this.#mem.ctl, CURRENT) === running.id) {
-        this.#head++;
-        const ms = sharedNow() - this.#mem.start[0]!;
-        // Out of time and being terminated: a timeout, unless the thread was already dying of memory
-        // (its error can be queued behind the timer when the runner's thread is busy).
-        const fault: MoveReply =
-          this.#timingOut && !oom
-            ? running.prepare !== null
-              ? prepareTimeout(running.limitMs, ms)
-              : { ok: false, kind: 'timeout', reason: `no move within ${running.limitMs} ms`, ms }
-            : { ok: false, kind: 'crash', reason: running.prepare !== null ? `prepare failed: ${reason}` : reason, ms };
-        this.#answer(running, fault);
-      }
+      const running = this.#sent[this.#head++]!;
+      const ms = performance.now() - this.#progress;
+      const fault: MoveReply = this.#timingOut
+        ? running.prepare !== null
+          ? prepareTimeout(running.limitMs, ms)
+          : { ok: false, kind: 'timeout', reason: `no move within ${running.limitMs} ms`, ms }
+        : { ok: false, kind: 'crash', reason: running.prepare !== null ? `prepare failed: ${reason}` : reason, ms };
+      this.#answer(running, fault);
       for (let i = this.#head; i < this.#sent.length; i++) if (!this.#sent[i]!.done) orphans.push(this.#sent[i]!);
     }
     this.#sent = [];
@@ -464,24 +508,31 @@ class BotThread {
     this.#queue = [];
     for (const a of orphans) if (a.game) a.game.asking = null;
     // One that never started is a start-up failure instead.
-    if (this.#started) this.#onDeath(this, orphans);
+    if (this.#ready) this.#onDeath(this, orphans);
+    else this.#startFailed?.(reason);
+    this.#started = null;
   }
 
-  terminate(): Promise<number> {
-    this.dead ??= 'closed'; // closing on purpose: no replacement
+  /** Ends the process on purpose (no replacement); settles once it is gone. */
+  terminate(): Promise<void> {
+    this.dead ??= 'closed';
     this.#disarm();
-    return this.worker.terminate();
+    killGroup(this.child);
+    return this.child.pid === undefined ? Promise.resolve() : this.#exited;
   }
 }
 
 /**
- * Isolation `worker`: the bot runs in worker threads with a heap limit, kept for the whole
+ * Isolation `worker`: the bot runs in processes of its own with a heap limit, kept for the whole
  * tournament: one per game it plays at once, up to one per CPU core, and beyond that several games
- * on each thread (their requests go out in batches, see worker-protocol.ts). A thread whose request
- * overruns its limit is terminated, that game is lost on time, and the thread's other games go on
- * on another thread from where they stood (the bot's generator included), so they play exactly as
- * they would have. A thread that crashes, exits or runs out of memory is dropped the same way. A bot
- * that cannot start forfeits all its games.
+ * on each process (their requests go out in batches, see worker-protocol.ts). Processes rather than
+ * threads: a thread's heap limit cannot promise that the bot alone pays for passing it (some
+ * allocations past it abort the whole arena, see docs/SECURITY.md), a process's can. A process
+ * whose request overruns its limit is ended, that game is lost on time, and the process's other
+ * games go on on another process from where they stood (the bot's generator included), so they
+ * play exactly as they would have. A process that crashes, runs out of memory, writes past its
+ * output cap or breaks the protocol is dropped the same way. A bot that cannot start forfeits all
+ * its games.
  */
 export class WorkerHost implements BotHost {
   readonly label: string;
@@ -490,65 +541,64 @@ export class WorkerHost implements BotHost {
   readonly #prepareTimeoutMs: number;
   /** Variants whose `prepare` failed: every later game of the variant forfeits with that fault. */
   readonly #prepareFailed = new Map<string, FaultReply>();
-  readonly #script: Promise<URL>;
-  readonly #spawnThread: () => Promise<BotThread>;
-  /** Live threads, at most `#maxThreads`, and one being started. */
-  readonly #threads: BotThread[] = [];
-  readonly #maxThreads: number;
-  #starting: Promise<BotThread> | null = null;
+  readonly #spawnProc: () => Promise<BotProc>;
+  readonly #log: BotLog;
+  /** Live processes, at most `#maxProcs`, and one being started. */
+  readonly #procs: BotProc[] = [];
+  readonly #maxProcs: number;
+  #starting: Promise<BotProc> | null = null;
   #closed = false;
 
   constructor(label: string, options: WorkerHostOptions) {
     this.label = label;
-    // The store is read once, here, and every thread of the run gets the same snapshot.
+    // The store is read once, here, and every process of the run gets the same snapshot.
     const location = options.store ?? null;
     const snapshot = location ? runSnapshot(location, options.warn ?? warnOnStderr) : new Map<string, Uint8Array>();
-    const init: WorkerInit = { file: options.file, name: options.name, options: options.options, store: { location, snapshot } };
+    const init: WorkerInit = { file: options.file, name: options.name, options: options.options, store: { location, snapshot }, ...(options.storeBackend ? { storeBridge: true } : {}) };
     const concurrency = Math.max(1, options.concurrency ?? 1);
-    this.#maxThreads = Math.min(concurrency, availableParallelism());
-    // Each thread has room for every game of the bot at once, and for those abandoned mid-request.
-    const settings = { memoryMb: options.memoryMb, graceMs: options.graceMs ?? DEFAULT_GRACE_MS, slots: 2 * concurrency, spin: concurrency <= availableParallelism() };
+    this.#maxProcs = Math.min(concurrency, availableParallelism());
+    const settings = { memoryMb: options.memoryMb, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
-    this.#script = options.script ?? workerScript([options.file]);
-    this.#spawnThread = async () => new BotThread(await this.#script, init, settings, (t, orphans) => this.#lost(t, orphans), options.storeBackend);
+    this.#log = new BotLog(options.stderrLog ?? tempStderrLogPath(options.name), options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT);
+    const script = (options.script ?? workerScript([options.file])).then((url) => fileURLToPath(url));
+    this.#spawnProc = async () => new BotProc(await script, init, settings, this.#log, (p, orphans) => this.#lost(p, orphans), options.storeBackend);
   }
 
-  /** Starts one more thread; once one cannot start, `failure` says why and every later game forfeits. */
-  #spawn(): Promise<BotThread> {
+  /** The file the bot's output goes to. */
+  get stderrLog(): string {
+    return this.#log.path;
+  }
+
+  /** Starts one more process; once one cannot start, `failure` says why and every later game forfeits. */
+  #spawn(): Promise<BotProc> {
     if (this.failure !== null) return Promise.reject(new BotStartError(this.failure));
     this.#starting ??= (async () => {
-      let thread: BotThread;
+      let proc: BotProc;
       try {
-        thread = await this.#spawnThread();
+        proc = await this.#spawnProc();
+        await proc.ready;
       } catch (err) {
         this.failure = err instanceof Error ? err.message : String(err);
         throw new BotStartError(this.failure);
       }
-      try {
-        await thread.ready;
-      } catch (err) {
-        await thread.terminate();
-        this.failure = err instanceof Error ? err.message : String(err);
-        throw new BotStartError(this.failure);
-      }
-      if (this.#closed) void thread.terminate();
-      else this.#threads.push(thread);
-      return thread;
+      if (this.#closed) void proc.terminate();
+      else this.#procs.push(proc);
+      return proc;
     })().finally(() => (this.#starting = null));
     return this.#starting;
   }
 
-  /** The thread for a new game: the one with fewest games (the first thread, when none is running). */
-  #pick(): BotThread | Promise<BotThread> {
-    let best: BotThread | null = null;
-    for (const t of this.#threads) if (t.dead === null && (!best || t.games < best.games)) best = t;
+  /** The process for a new game: the one with fewest games (the first process, when none is running). */
+  #pick(): BotProc | Promise<BotProc> {
+    let best: BotProc | null = null;
+    for (const p of this.#procs) if (p.dead === null && (!best || p.games < best.games)) best = p;
     return best ?? this.#spawn();
   }
 
-  /** A thread died: it is dropped, and the requests it had of other games are asked again elsewhere. */
-  #lost(thread: BotThread, orphans: readonly Ask[]): void {
-    const i = this.#threads.indexOf(thread);
-    if (i >= 0) this.#threads.splice(i, 1);
+  /** A process died: it is dropped, and the requests it had of other games are asked again elsewhere. */
+  #lost(proc: BotProc, orphans: readonly Ask[]): void {
+    const i = this.#procs.indexOf(proc);
+    if (i >= 0) this.#procs.splice(i, 1);
     for (const a of orphans) {
       // A prepare is asked again by whoever waits for it; a move of an abandoned game is not asked again.
       if (a.game === null || a.game.closed) a.resolve?.(ORPHANED);
@@ -557,115 +607,113 @@ export class WorkerHost implements BotHost {
   }
 
   /**
-   * Puts a game whose thread died on another (its generator where it had got to). A game otherwise
-   * stays on its thread for good: a bot's own caches of a game (minimax keeps its table per game)
+   * Puts a game whose process died on another (its generator where it had got to). A game otherwise
+   * stays on its process for good: a bot's own caches of a game (minimax keeps its table per game)
    * must see all of its moves for the game to replay move for move.
    */
-  async #place(g: GameSlot): Promise<BotThread> {
-    const old = g.thread!;
+  async #place(g: GameSlot): Promise<BotProc> {
+    const old = g.proc!;
     if (old.dead === null) return old;
-    const t = await this.#pick();
-    this.#move(g, t);
-    return t;
+    const p = await this.#pick();
+    old.detach(g);
+    p.attach(g);
+    return p;
   }
 
   /**
-   * A game is waiting behind the others' requests on a busy thread (a slow bot): start another
-   * thread, up to one per game and per core, for the games that open from now on.
+   * A game is waiting behind the others' requests on a busy process (a slow bot): start another
+   * process, up to one per game and per core, for the games that open from now on.
    */
   #grow(): void {
-    if (this.#threads.length < this.#maxThreads && this.#starting === null && this.failure === null && !this.#closed) void this.#spawn().catch(() => {});
+    if (this.#procs.length >= this.#maxProcs || this.#starting !== null || this.failure !== null || this.#closed) return;
+    // A failure to start is kept in `failure`: the next game that needs a process forfeits with it.
+    this.#spawn().catch(() => undefined);
   }
 
-  /** Moves a game (between two of its requests) to another thread, its generator where it had got to. */
-  #move(g: GameSlot, to: BotThread): void {
-    const from = g.thread!;
-    if (g.told) g.rng = from.rngOf(g.slot);
-    from.detach(g);
-    to.attach(g);
-  }
-
-  /** Runs the bot's `prepare` for a variant on a thread, once: null when ready, the fault, or ORPHANED to try again. */
-  #prepare(t: BotThread, variant: string): Promise<FaultReply | null | typeof ORPHANED> {
+  /** Runs the bot's `prepare` for a variant on a process, once: null when ready, the fault, or ORPHANED to try again. */
+  #prepare(p: BotProc, variant: string): Promise<FaultReply | null | typeof ORPHANED> {
     const failed = this.#prepareFailed.get(variant);
     if (failed) return Promise.resolve(failed);
-    let p = t.preparing.get(variant);
-    if (!p) {
-      p = Promise.resolve(t.ask(ask(null, variant, null, [], undefined, this.#prepareTimeoutMs))).then((reply) => {
+    let pending = p.preparing.get(variant);
+    if (!pending) {
+      pending = p.ask(ask(null, variant, null, [], undefined, this.#prepareTimeoutMs)).then((reply) => {
         if (reply === ORPHANED) {
-          t.preparing.delete(variant);
+          p.preparing.delete(variant);
           return ORPHANED;
         }
         if (reply.ok) {
-          t.prepared.add(variant);
+          p.prepared.add(variant);
           return null;
         }
         this.#prepareFailed.set(variant, reply);
         return reply;
       });
-      t.preparing.set(variant, p);
+      p.preparing.set(variant, pending);
     }
-    return p;
+    return pending;
   }
 
-  /** A move of a game whose thread is not ready for it (gone, or its variant not prepared there). */
+  /** A move of a game whose process is not ready for it (gone, or its variant not prepared there). */
   async #ask(g: GameSlot, state: unknown, moves: readonly unknown[], limitMs: number, clock: BotClock | undefined): Promise<MoveReply> {
     for (;;) {
-      let t: BotThread;
+      if (g.fault !== null) return { ok: false, kind: 'crash', reason: g.fault, ms: 0 };
+      let p: BotProc;
       try {
-        t = await this.#place(g);
+        p = await this.#place(g);
       } catch (err) {
         return { ok: false, kind: 'crash', reason: err instanceof Error ? err.message : String(err), ms: 0 };
       }
-      if (t.prepares && !t.prepared.has(g.variant)) {
-        const fault = await this.#prepare(t, g.variant);
+      if (p.prepares && !p.prepared.has(g.variant)) {
+        const fault = await this.#prepare(p, g.variant);
         if (fault === ORPHANED) continue;
         if (fault) return fault;
       }
-      if (t.dead !== null) continue;
-      return t.ask(ask(g, null, state, moves, clock, limitMs));
+      if (p.dead !== null) continue;
+      return p.ask(ask(g, null, state, moves, clock, limitMs));
     }
   }
 
   start(): Promise<void> {
-    return this.#spawn().then(() => {});
+    return this.#spawn().then(() => undefined);
   }
 
-  /** How many threads the bot has running. */
+  /** How many processes the bot has running. */
   get threads(): number {
-    return this.#threads.length;
+    return this.#procs.length;
   }
 
   open(info: SessionInfo): BotSession | Promise<BotSession> {
-    const g: GameSlot = { variant: info.variant, seat: info.seat, seed: info.rngSeed, rng: null, thread: null, slot: 0, told: false, asking: null, closed: false };
+    const g: GameSlot = { variant: info.variant, seat: info.seat, seed: info.rngSeed, rng: null, proc: null, slot: 0, told: false, asking: null, closed: false, fault: null };
     const picked = this.#pick();
-    if (picked instanceof Promise) return picked.then((t) => this.#session(g, t));
+    if (picked instanceof Promise) return picked.then((p) => this.#session(g, p));
     return this.#session(g, picked);
   }
 
-  #session(g: GameSlot, t: BotThread): BotSession {
-    t.attach(g);
+  #session(g: GameSlot, p: BotProc): BotSession {
+    p.attach(g);
     return {
       move: (state, moves, timeMs, clock) => {
-        const thread = g.thread!;
-        if (thread.dead === null && (!thread.prepares || thread.prepared.has(g.variant))) {
-          if (thread.lagging()) this.#grow();
-          return thread.ask(ask(g, null, state, moves, clock, timeMs));
+        const proc = g.proc!;
+        if (proc.dead === null && (!proc.prepares || proc.prepared.has(g.variant))) {
+          if (proc.lagging()) this.#grow();
+          return proc.ask(ask(g, null, state, moves, clock, timeMs));
         }
         // The match changes its clock object once this move is answered: keep a copy across the warm-up.
         return this.#ask(g, state, moves, timeMs, clock && { ...clock });
       },
       close: () => {
         g.closed = true;
-        g.thread?.detach(g);
+        g.proc?.detach(g);
       },
     };
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#starting?.catch(() => {});
-    const all = this.#threads.splice(0);
-    await Promise.all(all.map((t) => t.terminate()));
+    // A process still starting is ended as it comes up (see `#spawn`); its failure needs no report now.
+    await this.#starting?.catch(() => undefined);
+    const all = this.#procs.splice(0);
+    await Promise.all(all.map((p) => p.terminate()));
+    this.#log.close();
   }
 }

@@ -1,120 +1,47 @@
 /**
- * Messages between a bot host and its worker threads (see `worker-host.ts`, `bot-worker.ts`).
+ * What a module bot's process under isolation `worker` and its host say to each other (see
+ * `worker-host.ts`, `bot-worker.ts`), over two pipes of the process's own, apart from its stdout
+ * and stderr (the bot's log).
  *
- * Start-up (`ready`, `fatal`) goes over the worker's ordinary message port. Requests and replies go
- * over a private channel built for latency: each side posts the message on a `MessageChannel` port
- * that nobody listens to, then bumps a sequence number in a SharedArrayBuffer and wakes the other
- * side with `Atomics.notify`; the receiver takes the message synchronously with
- * `receiveMessageOnPort`. That skips the event-loop dispatch of `postMessage` (about two thirds of
- * its round trip here) while keeping structured cloning, so a bot still only ever sees copies.
+ * Arena → bot, on fd 3: frames (platform/frames.ts) of v8-serialized values: first the `WorkerInit`,
+ * then batches of requests, every request made in one turn of the runner's event loop in one
+ * frame, each request its own structured copy (no two games' bots share an object).
  *
- * A thread plays many games at once (each in its own slot, with its own generator). The worker runs
- * the requests in order, each with its own limit from when it begins, and posts each reply as it is
- * made. It is woken only when it sleeps (`SLEEPING`), and it wakes the runner only when it runs out
- * of work: requests that come while it is busy cost no wake-up, so a fast bot's many games share
- * each one.
+ * Bot → arena, on fd 4: one reply record per request, written as soon as the request is answered
+ * (so an answer made before the process is cut off is never lost with it, and the arena sees each
+ * answer when it is made, whatever the bot does next), preceded by one start record. A record is
+ * binary, so that the commonest reply (a move that is a 32-bit integer) costs the arena no
+ * deserializing: a 32-bit length, then `RECORD_HEAD` bytes (kind, flags, request id, think time,
+ * the bot's generator for the game after the move), then the payload. The arena believes none of
+ * it: every field is checked (`readRecord`), ids must answer its requests in order, and times are
+ * measured on its side (worker-host.ts).
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import type { StoreLocation, StoreSnapshot } from '../platform/bot-store.ts';
-import type { StoreBridgeEnd } from '../platform/store-bridge.ts';
 
-/** `workerData` of a bot worker: the bot module to load and its options. */
+/** The bot process's fd for requests (arena → bot). */
+export const REQUEST_FD = 3;
+/** The bot process's fd for replies (bot → arena). */
+export const REPLY_FD = 4;
+/** The bot process's fds of its store bridge, when its store's live copy is held elsewhere (store-bridge.ts). */
+export const STORE_CALL_FD = 5;
+export const STORE_REPLY_FD = 6;
+
+/** The first frame to a bot process: the bot module to load, its options and its store. */
 export interface WorkerInit {
   readonly file: string;
   readonly name: string;
   readonly options: Readonly<Record<string, unknown>>;
-  /** The bot's store: its folder (null: in memory) and the snapshot every thread of the run reads. */
+  /** The bot's store: its folder (null: in memory) and the snapshot every process of the run reads. */
   readonly store: { readonly location: StoreLocation | null; readonly snapshot: StoreSnapshot };
+  /** Writes go to a live copy held elsewhere, through the store bridge's fds. */
+  readonly storeBridge?: boolean;
 }
-
-/** A thread's request/reply channel: its shared memory (`channelMemory`) and the worker's port. */
-export interface WorkerChannel {
-  readonly sab: SharedArrayBuffer;
-  readonly port: MessagePort;
-}
-
-/** What a bot worker gets as `workerData`. */
-export interface WorkerData extends WorkerInit {
-  readonly channel: WorkerChannel;
-  /** The thread's bridge to its store's live copy, when that is held elsewhere (a queued run). */
-  readonly storeBridge?: StoreBridgeEnd;
-}
-
-/** Slot of the id of the latest request sent (written by the runner, waited on by the worker). */
-export const REQUEST = 0;
-/** Slot of the id of the latest request answered when the worker last ran out of work (written by the worker, waited on by the runner). */
-export const REPLY = 1;
-/** Slot of the id of the request the worker is running (or last ran): its watchdog's subject. */
-export const CURRENT = 2;
-/** Slot set (1) while the worker sleeps: only then does the runner need to wake it. */
-export const SLEEPING = 3;
-
-/** Slots of the reply ring's next entry to write (worker) and to read (runner). */
-export const RING_WRITE = 4;
-export const RING_READ = 5;
-
-/**
- * The shared memory of a thread's channel: `ctl` (the `Int32Array` slots above), `start` (when the
- * worker began the `CURRENT` request, in ms on the clock both threads share:
- * `performance.timeOrigin + performance.now()`), `rng`: for each game slot, 4 words of the bot's
- * generator as it stood after the slot's last move, so a game outlives the thread it was playing on;
- * and the reply ring: the replies whose move is a 32-bit integer (most games' moves) as
- * `ringInts` [id, move] and `ringThink` (ms), `ringSize` entries, so the commonest reply costs no
- * message. Every other reply goes on the port.
- */
-export interface ChannelMemory {
-  readonly ctl: Int32Array;
-  readonly start: Float64Array;
-  readonly rng: Int32Array;
-  readonly ringInts: Int32Array;
-  readonly ringThink: Float64Array;
-  readonly ringSize: number;
-}
-
-/** The channel's fixed part: the six `ctl` slots and `start`. */
-const HEADER_BYTES = 32;
-/** Per game slot: its generator (16 bytes) and a ring entry ([id, move] 8 bytes, think time 8). */
-const SLOT_BYTES = 32;
-
-/**
- * A channel's shared memory for `slots` games at once. A game has at most one move request out at a
- * time, so a ring of `slots` entries never fills (the worker still checks, and uses the port then).
- */
-export function channelBuffer(slots: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(HEADER_BYTES + SLOT_BYTES * slots);
-}
-
-/** Lays the channel's memory out on `sab` (made by `channelBuffer`). */
-export function channelMemory(sab: SharedArrayBuffer): ChannelMemory {
-  const slots = (sab.byteLength - HEADER_BYTES) / SLOT_BYTES;
-  return {
-    ctl: new Int32Array(sab, 0, 6),
-    start: new Float64Array(sab, 24, 1),
-    rng: new Int32Array(sab, HEADER_BYTES, 4 * slots),
-    ringInts: new Int32Array(sab, HEADER_BYTES + 16 * slots, 2 * slots),
-    ringThink: new Float64Array(sab, HEADER_BYTES + 24 * slots, slots),
-    ringSize: slots,
-  };
-}
-
-/** Now on the clock both threads share (ms; `performance.now()` alone counts from each thread's own start). */
-export function sharedNow(): number {
-  return performance.timeOrigin + performance.now();
-}
-
-/**
- * How long the runner busy-waits for a reply before sleeping (ms), when its bot plays one game at a
- * time: a fast bot answers within a few tens of microseconds, and waking a sleeping thread costs
- * about 10 µs here. With several games in flight the runner never spins: it has other games to
- * move, and their requests go out together in the next batch.
- */
-export const RUNNER_SPIN_MS = 0.05;
 
 /**
  * A new game for the bot in a slot: its variant, seat and generator, from the seed (a game's first
- * move) or from where the generator had got to (`rng`: a game moved from a thread that died).
+ * move) or from where the generator had got to (`rng`: a game moved from a process that died).
  */
 export interface OpenGame {
   readonly variant: string;
@@ -124,10 +51,8 @@ export interface OpenGame {
 }
 
 /**
- * Runner → worker, one message per request (each its own structured copy, so no two games' bots
- * can ever share an object: a bot that vandalises its inputs reaches only its own): run the bot's
- * `prepare` for a variant, or ask for a move in a game slot. Ids go up by one; the runner posts a
- * request before its id goes into `REQUEST`.
+ * Arena → bot, in batches: run the bot's `prepare` for a variant, or ask for a move in a game
+ * slot. Ids go up by one; the bot answers them in order.
  */
 export type Request =
   | { readonly t: 'prepare'; readonly id: number; readonly variant: string; readonly limitMs: number }
@@ -137,7 +62,7 @@ export type Request =
       readonly slot: number;
       readonly state: unknown;
       readonly moves: readonly unknown[];
-      /** The move's limit: the bot's deadline is this long after the worker begins the request. */
+      /** The move's limit: the bot's deadline is this long after the process begins the request. */
       readonly limitMs: number;
       /** The game, on its first request in this slot. */
       readonly open?: OpenGame;
@@ -145,34 +70,111 @@ export type Request =
       readonly clock?: BotClock;
     };
 
-/** Worker → runner at start-up, on the worker's port: loaded (and whether the bot has a `prepare`), or could not load. */
-export type StartMessage = { readonly t: 'ready'; readonly prepares: boolean } | { readonly t: 'fatal'; readonly reason: string };
+/**
+ * Kinds of reply record: start (`Ready`, payload 1 byte, whether the bot has a `prepare`; `Fatal`,
+ * the reason it cannot load), then per request `Prepared`, `MoveInt` (a move that is a 32-bit
+ * integer, 4 bytes), `MoveValue` (any other move, v8-serialized), `Error` (`choose` or `prepare`
+ * threw: the reason) and `Garbage` (the bot returned something that cannot be sent: the reason).
+ */
+export const Kind = { Ready: 1, Fatal: 2, Prepared: 3, MoveInt: 4, MoveValue: 5, Error: 6, Garbage: 7 } as const;
+export type Kind = (typeof Kind)[keyof typeof Kind];
+
+/** Flags of a reply record. */
+export const CLOCK_FLAG = 1;
+export const RNG_FLAG = 2;
+
+/** Bytes of a record after its length, before its payload: kind, flags, 2 spare, id, think (f64), the generator (4 × i32). */
+export const RECORD_HEAD = 32;
+
+/** Longest record the arena accepts (a move's value or a reason past this is garbage). */
+export const MAX_RECORD = 1 << 20;
+
+/** Longest reason the arena keeps from a bot (characters). */
+const MAX_REASON = 1000;
+
+/** A reply record as the arena reads it, every field checked. */
+export type ReplyRecord =
+  | { readonly kind: typeof Kind.Ready; readonly prepares: boolean }
+  | { readonly kind: typeof Kind.Fatal; readonly reason: string }
+  | {
+      readonly kind: typeof Kind.Prepared | typeof Kind.MoveInt | typeof Kind.MoveValue | typeof Kind.Error | typeof Kind.Garbage;
+      readonly id: number;
+      /** The bot's own think time (ms): finite and not negative, else 0. */
+      readonly think: number;
+      readonly clock: boolean;
+      /** The bot's generator for the game after this request, or null. */
+      readonly rng: readonly number[] | null;
+      /** The move (MoveInt, MoveValue) or the reason (Error, Garbage). */
+      readonly value: unknown;
+    };
 
 /**
- * Worker → runner on the channel, one per request as soon as it is answered (so the answers already
- * given survive the thread being cut off later): prepared, a move, a thrown error
- * (from `choose` or `prepare`), or an unsendable reply.
+ * Reads one record's body (`body`: what follows its length). Returns the record, or a sentence
+ * saying what is wrong with it; `decodeValue` turns a MoveValue payload into the move (it may
+ * throw).
  */
-export type Reply =
-  | { readonly t: 'prepared'; readonly id: number; readonly think: number }
-  | {
-      readonly t: 'move';
-      readonly id: number;
-      readonly move: unknown;
-      /** The bot's think time (ms), timed on its own thread around `choose`. */
-      readonly think: number;
-      /** The bot's clock, not its own budget, ended its search (`ctx.clockStopped`). */
-      readonly clock?: true;
+export function readRecord(body: Buffer, decodeValue: (bytes: Buffer) => unknown): ReplyRecord | string {
+  if (body.length < RECORD_HEAD) return `a reply of ${body.length} bytes, shorter than its ${RECORD_HEAD}-byte head`;
+  const kind = body.readUInt8(0) as Kind;
+  const flags = body.readUInt8(1);
+  const payload = body.subarray(RECORD_HEAD);
+  const text = (): string => {
+    const s = payload.toString('utf8');
+    return s.length > MAX_REASON ? `${s.slice(0, MAX_REASON)}…` : s;
+  };
+  switch (kind) {
+    case Kind.Ready:
+      return payload.length === 1 && payload[0]! <= 1 ? { kind, prepares: payload[0] === 1 } : 'a malformed ready record';
+    case Kind.Fatal:
+      return { kind, reason: text() };
+    case Kind.Prepared:
+    case Kind.MoveInt:
+    case Kind.MoveValue:
+    case Kind.Error:
+    case Kind.Garbage:
+      break;
+    default:
+      return `a reply of unknown kind ${kind}`;
+  }
+  if ((flags & ~(CLOCK_FLAG | RNG_FLAG)) !== 0) return `a reply with unknown flags ${flags}`;
+  const think = body.readDoubleLE(8);
+  const rng = flags & RNG_FLAG ? [body.readInt32LE(16), body.readInt32LE(20), body.readInt32LE(24), body.readInt32LE(28)] : null;
+  let value: unknown;
+  if (kind === Kind.MoveInt) {
+    if (payload.length !== 4) return 'an integer move that is not 4 bytes';
+    value = payload.readInt32LE(0);
+  } else if (kind === Kind.MoveValue) {
+    try {
+      value = decodeValue(payload);
+    } catch (err) {
+      return `a move that cannot be read (${err instanceof Error ? err.message : String(err)})`;
     }
-  | { readonly t: 'error'; readonly id: number; readonly reason: string; readonly think: number }
-  | { readonly t: 'garbage'; readonly id: number; readonly reason: string; readonly think: number };
+  } else if (kind === Kind.Error || kind === Kind.Garbage) {
+    value = text();
+  } else if (payload.length !== 0) {
+    return 'a prepared record with a payload';
+  }
+  return { kind, id: body.readInt32LE(4), think: Number.isFinite(think) && think > 0 ? think : 0, clock: (flags & CLOCK_FLAG) !== 0, rng, value };
+}
 
-/** Busy-waits up to `ms` for `ctl[slot]` to leave `seen`; true when it did. */
-export function spinWhile(ctl: Int32Array, slot: number, seen: number, ms: number): boolean {
-  if (Atomics.load(ctl, slot) !== seen) return true;
-  const until = performance.now() + ms;
-  do {
-    if (Atomics.load(ctl, slot) !== seen) return true;
-  } while (performance.now() < until);
-  return false;
+/**
+ * Writes a record into `out` (from 0) and returns its length with the 4-byte prefix. `payload` is
+ * the move (MoveInt), its serialized bytes or a reason's UTF-8 bytes, or a ready flag.
+ */
+export function writeRecord(out: Buffer, kind: Kind, id: number, think: number, flags: number, rng: Int32Array | null, payload: number | Uint8Array | null): number {
+  let n = RECORD_HEAD;
+  if (typeof payload === 'number') n += kind === Kind.Ready ? 1 : 4;
+  else if (payload !== null) n += payload.length;
+  out.writeUInt32LE(n, 0);
+  out.writeUInt8(kind, 4);
+  out.writeUInt8(flags, 5);
+  out.writeUInt16LE(0, 6);
+  out.writeInt32LE(id | 0, 8);
+  out.writeDoubleLE(think, 12);
+  for (let i = 0; i < 4; i++) out.writeInt32LE(rng ? rng[i]! : 0, 20 + 4 * i);
+  if (typeof payload === 'number') {
+    if (kind === Kind.Ready) out.writeUInt8(payload, 36);
+    else out.writeInt32LE(payload, 36);
+  } else if (payload !== null) out.set(payload, 36);
+  return 4 + n;
 }

@@ -12,11 +12,14 @@
  * live folder: a read–modify–write under a lock file, so concurrent threads merge their learning
  * instead of overwriting each other.
  *
- * A folder that is corrupt (a bad header, a checksum mismatch, unparsable JSON, a stray file) or
- * over its cap when the snapshot is taken is emptied with a warning; it never stops a run.
+ * A folder that is corrupt (a bad header, a checksum mismatch, unparsable JSON, a stray file, a
+ * link) or over its cap when the snapshot is taken is emptied with a warning; it never stops a run.
+ * Nothing in the bot-data tree is followed: a link in place of a bot's folder or of one of its files
+ * is removed (never the file it points to), a file is read only when it is a regular file.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { BotStore } from '../core/bot.ts';
 import type { StoreCall, StoreReply } from './store-bridge.ts';
@@ -37,23 +40,6 @@ export class StoreError extends Error {
 
 /** The snapshot of a store folder: each key's file contents (payload only), by file name. */
 export type StoreSnapshot = ReadonlyMap<string, Uint8Array>;
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/** CRC-32 (IEEE) of bytes. */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function encode(payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(HEADER + payload.length);
@@ -86,7 +72,8 @@ function checkKey(key: string): void {
   if (!KEY.test(key)) throw new StoreError(`Expected a store key of 1 to 64 letters, digits, - or _, got ${JSON.stringify(key)}`);
 }
 
-function isStoreFile(name: string): boolean {
+/** Whether `name` is a store file's name (`<key>.json` or `<key>.bin`). */
+export function isStoreFileName(name: string): boolean {
   const dot = name.lastIndexOf('.');
   return dot > 0 && KEY.test(name.slice(0, dot)) && (name.endsWith('.json') || name.endsWith('.bin'));
 }
@@ -94,7 +81,7 @@ function isStoreFile(name: string): boolean {
 /** Bytes the folder's store files take (temporary and lock files excluded). */
 function folderBytes(dir: string): number {
   let total = 0;
-  for (const name of safeList(dir)) if (isStoreFile(name)) total += statSync(join(dir, name)).size;
+  for (const name of safeList(dir)) if (isStoreFileName(name)) total += lstatSync(join(dir, name)).size;
   return total;
 }
 
@@ -113,16 +100,21 @@ export function safeList(dir: string): string[] {
  * folder is an empty store.
  */
 export function readStoreSnapshot(dir: string, capBytes: number, warn: (message: string) => void): StoreSnapshot {
+  ownFolder(dir, warn);
   const snapshot = new Map<string, Uint8Array>();
   let total = 0;
   let problem: string | null = null;
   for (const name of safeList(dir).sort()) {
     if (name.includes('.tmp-') || name.endsWith('.lock')) continue; // a write or a lock in flight
-    if (!isStoreFile(name)) {
+    if (!isStoreFileName(name)) {
       problem = `unexpected file ${name}`;
       break;
     }
-    const data = new Uint8Array(readFileSync(join(dir, name)));
+    const data = readRegularFile(join(dir, name));
+    if (data === null) {
+      problem = `${name} is not a regular file`;
+      break;
+    }
     total += data.length;
     const payload = decode(data);
     if (typeof payload === 'string') {
@@ -142,10 +134,56 @@ export function readStoreSnapshot(dir: string, capBytes: number, warn: (message:
   if (problem === null && total > capBytes) problem = `${total} bytes, over its cap of ${capBytes}`;
   if (problem !== null) {
     warn(`bot store ${dir} was reset (${problem})`);
+    // (rmSync removes a link itself, never what it points to, and never follows one inside a folder.)
     for (const name of safeList(dir)) rmSync(join(dir, name), { force: true, recursive: true });
     return new Map();
   }
   return snapshot;
+}
+
+/**
+ * Makes sure `dir`, a bot's folder in the bot-data tree, is a folder and not a link to one (or a
+ * file): anything else in its place is removed, never followed, with a warning. With `create`, a
+ * missing folder is made.
+ */
+export function ownFolder(dir: string, warn: (message: string) => void, create = false): void {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    // None yet: nothing to check.
+    if (create) mkdirSync(dir, { recursive: true });
+    return;
+  }
+  if (st.isDirectory()) return;
+  warn(`bot store ${dir} was reset (${st.isSymbolicLink() ? 'a link' : 'a file'} in place of its folder, removed without following it)`);
+  unlinkSync(dir);
+  if (create) mkdirSync(dir, { recursive: true });
+}
+
+/** A regular file's bytes, never through a link (null for a link, a folder, a pipe or a missing file). */
+export function readRegularFile(path: string): Uint8Array | null {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a named pipe must not wait for a writer (it is then refused below).
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return new Uint8Array(buf.buffer, buf.byteOffset, off);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Writes `bytes` to `path` atomically: a temporary file, fsynced, renamed over the old one. */
@@ -230,20 +268,15 @@ export function runSnapshot(location: StoreLocation, warn: (message: string) => 
  * store files that are not in `files` are removed. How a queued run's live copy lands in the bot's
  * folder (src/arena/queue/stores.ts).
  */
-export function mirrorStoreFolder(dir: string, files: StoreSnapshot): void {
-  mkdirSync(dir, { recursive: true });
-  for (const name of safeList(dir)) if (isStoreFile(name) && !files.has(name)) rmSync(join(dir, name), { force: true });
+export function mirrorStoreFolder(dir: string, files: StoreSnapshot, warn: (message: string) => void = warnOnStderr): void {
+  ownFolder(dir, warn, true);
+  for (const name of safeList(dir)) if (isStoreFileName(name) && !files.has(name)) rmSync(join(dir, name), { force: true });
   for (const [name, payload] of files) {
-    if (!isStoreFile(name)) continue;
+    if (!isStoreFileName(name)) continue;
     const path = join(dir, name);
-    let same = false;
-    try {
-      const now = decode(new Uint8Array(readFileSync(path)));
-      same = typeof now !== 'string' && Buffer.compare(now, payload) === 0;
-    } catch {
-      same = false;
-    }
-    if (!same) writeAtomic(path, encode(payload));
+    const bytes = readRegularFile(path);
+    const now = bytes === null ? null : decode(bytes);
+    if (now === null || typeof now === 'string' || Buffer.compare(now, payload) !== 0) writeAtomic(path, encode(payload));
   }
 }
 
@@ -272,9 +305,9 @@ function localLive(snapshot: StoreSnapshot, location: StoreLocation | null, capB
       return v === undefined ? 0 : v.length + HEADER;
     }
     try {
-      return statSync(join(location!.dir, name)).size;
+      return lstatSync(join(location!.dir, name)).size;
     } catch {
-      return 0;
+      return 0; // not written yet
     }
   };
   const write = (name: string, payload: Uint8Array): void => {
@@ -302,13 +335,9 @@ function localLive(snapshot: StoreSnapshot, location: StoreLocation | null, capB
       const path = join(location!.dir, name);
       mkdirSync(location!.dir, { recursive: true });
       withLock(path, () => {
-        let current: Uint8Array | undefined;
-        try {
-          const payload = decode(new Uint8Array(readFileSync(path)));
-          current = typeof payload === 'string' ? undefined : payload; // a bad file is replaced
-        } catch {
-          current = undefined;
-        }
+        const bytes = readRegularFile(path);
+        const payload = bytes === null ? null : decode(bytes);
+        const current = payload === null || typeof payload === 'string' ? undefined : payload; // a bad file is replaced
         write(name, update(current));
       });
     },
@@ -409,12 +438,12 @@ export interface BotDataSettings {
 
 /** The store files of a folder (names only; temporary and lock files excluded). */
 export function storeFileNames(dir: string): string[] {
-  return safeList(dir).filter(isStoreFile).sort();
+  return safeList(dir).filter(isStoreFileName).sort();
 }
 
 /** The payload of a sound store file named `name` (a valid header and checksum, JSON for a value), or null. */
 export function storeFilePayload(name: string, bytes: Uint8Array): Uint8Array | null {
-  if (!isStoreFile(name)) return null;
+  if (!isStoreFileName(name)) return null;
   const payload = decode(bytes);
   if (typeof payload === 'string') return null;
   if (!name.endsWith('.json')) return payload;
@@ -452,6 +481,7 @@ export function warnOnStderr(message: string): void {
  * created, for the program's `TAKE_ARENA_STORE` environment variable.
  */
 export function prepareForeignStore(location: StoreLocation, warn: (message: string) => void): string {
+  ownFolder(location.dir, warn);
   const total = treeBytes(location.dir);
   if (total > location.capBytes) {
     warn(`bot store ${location.dir} was reset (${total} bytes, over its cap of ${location.capBytes})`);
@@ -475,7 +505,7 @@ function safeEntries(dir: string): import('node:fs').Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return []; // absent or unreadable: it holds nothing to count
   }
 }
 

@@ -5,11 +5,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * Plain-JavaScript worker scripts bundled with esbuild. A worker started through the tsx shim
- * pays for tsx and for transforming every `.ts` file again in its thread (hundreds of
- * milliseconds), and registering tsx's module hooks detaches an ArrayBuffer, which makes every
- * typed-array access in that thread's optimised code re-check its buffer. A bundle starts in tens
- * of milliseconds and runs at full speed. Bundles go to one temporary folder removed at exit.
+ * Plain-JavaScript scripts bundled with esbuild, for the processes and threads the arena starts
+ * (bots' processes, discovery children, the solvers' table workers): started through the tsx shim
+ * they would pay for tsx and for transforming every `.ts` file again, and run slower afterwards
+ * (docs/PERFORMANCE.md, "Bot hosting"). Bundles go to one temporary folder removed at exit.
  */
 
 let dir: string | undefined;
@@ -39,7 +38,7 @@ export function removeStaleBundleDirs(root = tmpdir()): string[] {
   try {
     names = readdirSync(root);
   } catch {
-    return removed;
+    return removed; // an unreadable temporary folder: nothing of ours to find there
   }
   for (const name of names) {
     if (!name.startsWith(PREFIX)) continue;

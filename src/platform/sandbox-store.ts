@@ -21,12 +21,12 @@
  * (never following a link), so a bot cannot smuggle a host file into its store; a program's copy
  * takes every regular file (its files are its own) within the cap.
  */
-import { chmodSync, chownSync, closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { NOBODY } from './sandbox.ts';
-import { mirrorStoreFolder, prepareForeignStore, runSnapshot, safeList, storeFileNames, storeFilePayload, writeAtomic, type StoreLocation } from './bot-store.ts';
+import { mirrorStoreFolder, ownFolder, prepareForeignStore, readRegularFile, runSnapshot, safeList, storeFileNames, storeFilePayload, writeAtomic, type StoreLocation } from './bot-store.ts';
 
 /** Where the store appears inside the sandbox. */
 export const STORE_IN_SANDBOX = '/store';
@@ -112,14 +112,18 @@ export class SandboxStore {
     if (kind === 'module') {
       // The snapshot first: it checks the real folder (resetting a corrupt one) before it is copied.
       const snapshot = runSnapshot(location, warn);
-      for (const name of storeFileNames(location.dir)) copyFileSync(join(location.dir, name), join(dir, name));
+      ownFolder(location.dir, warn); // (a resumed run's snapshot is the kept copy: the folder is checked here)
+      for (const name of storeFileNames(location.dir)) {
+        const bytes = readRegularFile(join(location.dir, name));
+        if (bytes !== null) writeFileSync(join(dir, name), bytes);
+      }
       writeFileSync(this.snapshotFile, serialize(new Map(snapshot)), { mode: 0o644 });
     } else {
       // A program reads its files as they are (no snapshot); an over-cap folder is emptied first.
       prepareForeignStore(location, warn);
       const names = safeList(location.dir);
       for (const name of names) {
-        const bytes = readRegular(join(location.dir, name));
+        const bytes = readRegularFile(join(location.dir, name));
         if (bytes !== null) writeFileSync(join(dir, name), bytes);
       }
       if (names.some((name) => !lstatSync(join(location.dir, name)).isFile())) {
@@ -166,7 +170,7 @@ export class SandboxStore {
     try {
       names = readdirSync(this.staging);
     } catch {
-      return null;
+      return null; // the folder is gone (released): nothing left to measure
     }
     for (const name of names) {
       let st;
@@ -203,7 +207,7 @@ export class SandboxStore {
     const kept = new Map<string, Uint8Array>();
     let total = 0;
     for (const name of safeList(this.staging)) {
-      const bytes = readRegular(join(this.staging, name));
+      const bytes = readRegularFile(join(this.staging, name));
       const payload = bytes === null || this.kind === 'program' ? bytes : storeFilePayload(name, bytes);
       if (payload === null) continue;
       kept.set(name, payload);
@@ -213,8 +217,8 @@ export class SandboxStore {
       this.#warn(`bot store ${this.#location.dir}: the sandboxed bot left ${total} bytes, over its cap of ${this.capBytes}; its writes of this run are discarded`);
       return;
     }
-    if (this.kind === 'module') mirrorStoreFolder(this.#location.dir, kept);
-    else mirrorFiles(this.#location.dir, kept);
+    if (this.kind === 'module') mirrorStoreFolder(this.#location.dir, kept, this.#warn);
+    else mirrorFiles(this.#location.dir, kept, this.#warn);
   }
 }
 
@@ -222,32 +226,8 @@ export class SandboxStore {
  * Makes the top level of a program's folder hold exactly `files` (regular files only; its
  * subfolders, which the sandbox did not show, are left alone), each written atomically.
  */
-function mirrorFiles(dir: string, files: ReadonlyMap<string, Uint8Array>): void {
-  mkdirSync(dir, { recursive: true });
+function mirrorFiles(dir: string, files: ReadonlyMap<string, Uint8Array>, warn: (message: string) => void): void {
+  ownFolder(dir, warn, true);
   for (const name of safeList(dir)) if (!files.has(name) && lstatSync(join(dir, name)).isFile()) rmSync(join(dir, name), { force: true });
   for (const [name, bytes] of files) writeAtomic(join(dir, name), bytes);
-}
-
-/** A regular file's bytes, never through a link (null otherwise). */
-function readRegular(path: string): Uint8Array | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const buf = Buffer.alloc(st.size);
-    let off = 0;
-    while (off < buf.length) {
-      const n = readSync(fd, buf, off, buf.length - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    return new Uint8Array(buf.subarray(0, off));
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -21,7 +21,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statfsSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 
 /** Resource caps of one sandboxed process. */
 export interface SandboxLimits {
@@ -83,7 +83,7 @@ function systemBinds(): string[] {
     try {
       st = lstatSync(top);
     } catch {
-      continue;
+      continue; // not on this system
     }
     if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
     else if (st.isDirectory()) args.push('--ro-bind', top, top);
@@ -137,6 +137,48 @@ export function sandboxPlan(command: readonly string[], binds: readonly SandboxB
     '--', ...command);
   const hostEnv = { PATH: '/usr/bin:/bin' };
   return asRoot() ? { file: bwrap, args, env: hostEnv, uid: NOBODY, gid: NOBODY } : { file: bwrap, args, env: hostEnv };
+}
+
+/**
+ * How to start a program of a bot that is not sandboxed (an external program under `none` and
+ * `worker`, a module bot's process under `worker`, a discovery child) so that it cannot signal the
+ * arena: `bwrap --unshare-pid` with the whole file system as it is (`--dev-bind / /`), its
+ * environment and working folder unchanged, `--die-with-parent`. In its own PID namespace the
+ * arena's pid names nothing (`kill` fails with ESRCH), its parent is the namespace's init, which
+ * ignores signals from inside, and `kill(-1)` reaches only the bot's own processes. (It still sees
+ * the machine's `/proc`, as it sees every file its user may read: a `/proc` of its own would cost
+ * another mount at every start and hide nothing it cannot read elsewhere.)
+ * Returns the command unchanged where bubblewrap cannot make the namespace (see `pidNamespaceProblem`).
+ */
+export function pidNamespacePlan(command: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): SandboxPlan {
+  const clean = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  // A program that is not there is started as it is, so that spawn names what is missing.
+  const program = command[0]!;
+  const found = program.includes('/') ? existsSync(resolve(cwd, program)) : which(program, clean['PATH']) !== null;
+  if (!found || pidNamespaceProblem() !== null) return { file: program, args: command.slice(1), env: clean };
+  return {
+    file: which('bwrap')!,
+    args: ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent', '--chdir', cwd, '--', ...command],
+    env: clean,
+  };
+}
+
+let pidChecked: string | null | undefined;
+
+/**
+ * Why bots outside the sandbox cannot get a PID namespace of their own here (one line), or null
+ * when they can: bwrap is installed and can unshare the PID namespace as this user. Checked once.
+ */
+export function pidNamespaceProblem(): string | null {
+  if (pidChecked !== undefined) return pidChecked;
+  const bwrap = which('bwrap');
+  if (!bwrap) return (pidChecked = 'bubblewrap (`bwrap`) is not installed');
+  const run = spawnSync(bwrap, ['--dev-bind', '/', '/', '--unshare-pid', '--die-with-parent', '--', '/bin/true'], { encoding: 'utf8', timeout: 10_000 });
+  if (run.status !== 0) {
+    const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0] ?? '';
+    return (pidChecked = `bwrap cannot create a PID namespace here (${why})`);
+  }
+  return (pidChecked = null);
 }
 
 let checked: string | null | undefined;

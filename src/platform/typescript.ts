@@ -1,9 +1,8 @@
 /**
  * TypeScript at run time, for users' bots. The sources already run under tsx (or vitest), so there
- * is nothing to do; the compiled copy in `dist/` starts without tsx (it costs about a tenth of a
- * second at every start) and registers it here, once, only when a `.ts` module must be loaded that
- * has no compiled twin. The built-in bots have twins in `dist/bots/`, kept while newer than their
- * source.
+ * is nothing to do; the compiled copy in `dist/` starts without tsx (which would slow every start)
+ * and registers it here, once, only when a `.ts` module must be loaded that has no compiled twin.
+ * The built-in bots have twins in `dist/bots/`, kept while newer than their source.
  */
 import { existsSync, statSync } from 'node:fs';
 import { register } from 'node:module';

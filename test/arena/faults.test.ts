@@ -28,7 +28,7 @@ const BASE = {
   concurrency: 3,
 };
 
-describe('fault isolation (worker threads)', () => {
+describe('fault isolation (isolation worker)', () => {
   it('records every fault with its kind, and the good bots play exactly as without the faulty ones', async () => {
     const events: ArenaEvent[] = [];
     // The run without the faulty bots goes alongside (it is small).

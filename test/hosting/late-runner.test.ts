@@ -43,7 +43,7 @@ describe('watchdogs when the runner is the late one', () => {
     host = null;
   });
 
-  it('worker threads: a reply waiting on the channel is taken, not cut off with the thread', async () => {
+  it("isolation worker: a reply waiting in the pipe is taken, not cut off with the bot's process", async () => {
     host = new WorkerHost('fx-slow', { file: join(FIXTURES, 'bots', 'fx-slow.ts'), name: 'fx-slow', options: {}, memoryMb: 64, graceMs: 10 });
     await lateRunner(host);
   });

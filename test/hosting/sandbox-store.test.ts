@@ -4,13 +4,14 @@
  * a bot that writes with `fs` instead cannot flood it, outgrow the file cap, plant links in it or
  * write anywhere else; only honest store files reach the bot's real folder.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { prepareTournament, runTournament } from '../../src/arena/tournament.ts';
 import { validateSpec } from '../../src/arena/spec.ts';
 import { discoverBots } from '../../src/hosting/index.ts';
+import { createBotStore } from '../../src/platform/bot-store.ts';
 import { sandboxProblem } from '../../src/platform/sandbox.ts';
 import { readLog, tempDir } from '../arena/helpers.ts';
 
@@ -66,6 +67,32 @@ describe.skipIf(problem !== null && !process.env['CI'])("a sandboxed bot's store
       const dir = join(botData, bot);
       expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
     }
+  }, 240_000);
+
+  it('follows no link planted in the bot-data tree: a linked file is not read, a linked folder is not emptied through the link', async () => {
+    // What an unsandboxed run of some bot could have left: a link from one store to another bot's
+    // file, and a link in place of a bot's folder to a folder of someone else's.
+    const botData = tempDir('bot-data-');
+    const victim = tempDir('victim-');
+    createBotStore(new Map(), { dir: join(botData, 'learner'), capBytes: 1 << 16 }).setBlob('table', new Uint8Array([1, 2, 3]));
+    createBotStore(new Map(), { dir: victim, capBytes: 1 << 16 }).set('precious', 'keep me');
+    mkdirSync(join(botData, 'sx-reader'));
+    symlinkSync('../learner/table.bin', join(botData, 'sx-reader', 'stolen.bin'));
+    symlinkSync(victim, join(botData, 'sx-outside'));
+    const warnings: string[] = [];
+    const spec = validateSpec({ out: tempDir(), name: 'planted-links', bots: ['sx-reader', 'sx-outside', 'random'], games: ['subtraction{n=10..20}'], deals: 1, seed: 3, isolation: 'sandbox', timePerMoveMs: 3000, botData });
+    const result = await runTournament(prepareTournament(spec, await discoverBots([STORE_ATTACKERS])), { sink: { emit: (e) => void (e.type === 'bot-store-reset' && warnings.push(e.reason)) } });
+    expect(readLog(result.dir)).toHaveLength(6);
+    // The reader saw an empty store; the learner's file is as it was.
+    const said = readFileSync(join(result.dir, 'bots', 'sx-reader.stderr.log'), 'utf8');
+    expect(said).toMatch(/KEYS ; stolen: none/);
+    expect(readFileSync(join(botData, 'learner', 'table.bin')).subarray(12)).toEqual(Buffer.from([1, 2, 3]));
+    expect(existsSync(join(botData, 'sx-reader', 'stolen.bin'))).toBe(false);
+    // The folder behind the link is untouched; the link gave way to a real folder with the bot's own store.
+    expect(readdirSync(victim)).toEqual(['precious.json']);
+    expect(lstatSync(join(botData, 'sx-outside')).isDirectory()).toBe(true);
+    expect(readdirSync(join(botData, 'sx-outside'))).toEqual(['refused.json']);
+    expect(warnings.join('\n')).toMatch(/sx-outside was reset \(a link in place of its folder/);
   }, 240_000);
 
   it("an external program's store: its folder at TAKE_ARENA_STORE, kept across runs, its one writable path; a subfolder is a breach", async () => {

@@ -1,8 +1,8 @@
 /** The bots' persistent store: atomic files with checksums, a cap, run snapshots, resets with a warning. */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBotStore, memoryStore, prepareForeignStore, readStoreSnapshot, StoreError } from '../../src/platform/bot-store.ts';
+import { createBotStore, memoryStore, mirrorStoreFolder, prepareForeignStore, readStoreSnapshot, StoreError } from '../../src/platform/bot-store.ts';
 import { tempDir } from '../arena/helpers.ts';
 
 const open = (dir: string, cap = 1 << 16, warnings: string[] = []) =>
@@ -88,5 +88,34 @@ describe('bot store', () => {
     prepareForeignStore({ dir, capBytes: 10 }, (m) => warnings.push(m));
     expect(readdirSync(dir)).toEqual([]);
     expect(warnings).toHaveLength(1);
+  });
+  it('never follows a link planted in the bot-data tree: a linked folder is replaced, not emptied through the link; a linked file is not read', () => {
+    const root = tempDir();
+    const victim = join(tempDir(), 'victim');
+    open(victim).set('precious', 'keep me');
+    symlinkSync(victim, join(root, 'bot'));
+    const warnings: string[] = [];
+    // A reset of the linked "folder" removes the link and leaves what it pointed to as it was.
+    expect(open(join(root, 'bot'), 1 << 16, warnings).keys()).toEqual([]);
+    expect(readdirSync(victim)).toEqual(['precious.json']);
+    expect(existsSync(join(root, 'bot'))).toBe(false);
+    expect(warnings).toEqual([`bot store ${join(root, 'bot')} was reset (a link in place of its folder, removed without following it)`]);
+    // The arena's writes into a bot's folder do not go through a link either.
+    symlinkSync(victim, join(root, 'other'));
+    mirrorStoreFolder(join(root, 'other'), new Map([['mine.json', new TextEncoder().encode('1')]]), () => undefined);
+    expect(readdirSync(victim)).toEqual(['precious.json']);
+    expect(lstatSync(join(root, 'other')).isDirectory()).toBe(true);
+    // Another bot's store file, linked into this one's folder, is not read: the folder is reset.
+    mkdirSync(join(root, 'thief'));
+    symlinkSync(join(victim, 'precious.json'), join(root, 'thief', 'precious.json'));
+    expect(open(join(root, 'thief'), 1 << 16, warnings).keys()).toEqual([]);
+    expect(warnings[1]).toMatch(/thief was reset \(precious\.json is not a regular file\)/);
+    expect(readdirSync(join(root, 'thief'))).toEqual([]);
+    expect(readdirSync(victim)).toEqual(['precious.json']);
+    // An external program's folder: the same.
+    symlinkSync(victim, join(root, 'program'));
+    prepareForeignStore({ dir: join(root, 'program'), capBytes: 1 }, () => undefined);
+    expect(readdirSync(victim)).toEqual(['precious.json']);
+    expect(lstatSync(join(root, 'program')).isDirectory()).toBe(true);
   });
 });

@@ -67,16 +67,14 @@ const solver: Opponent = {
 const here = `pid ${process.pid}, ${isMainThread ? 'main thread' : `worker thread ${threadId}`}`;
 
 describe('a play session hosts its bot as a tournament does', () => {
-  it('in a worker thread of this process by default, on this very thread only with isolation none', async () => {
+  it('in a process of its own by default (isolation worker), on this very thread only with isolation none', async () => {
     const where = await fixture('play', 'fx-where');
     const t = table(5000);
     expect(t.isolation).toBe('worker');
     const s = await until(t.open({ game, start, human: botFirst, opponent: where, seed: 1 }), (x) => x.forfeit !== null);
     const m = /crash \(Error: pid (\d+), (main thread|worker thread (\d+))\)/.exec(s.forfeit!);
     expect(m, s.forfeit!).not.toBeNull();
-    expect(Number(m![1])).toBe(process.pid);
-    expect(m![2]).toMatch(/^worker thread/);
-    expect(m![2]).not.toBe(here.slice(here.indexOf(', ') + 2));
+    expect(Number(m![1])).not.toBe(process.pid);
 
     const inProcess = await until(table(5000, 'none').open({ game, start, human: botFirst, opponent: where, seed: 1 }), (x) => x.forfeit !== null);
     expect(inProcess.forfeit).toContain(`crash (Error: ${here})`);
@@ -90,7 +88,7 @@ describe('a play session hosts its bot as a tournament does', () => {
     expect(Number(m![1])).not.toBe(process.pid);
   }, 40_000);
 
-  it('a bot that calls process.exit ends only its thread: it forfeits, and after undo plays on a new one', async () => {
+  it('a bot that calls process.exit ends only its own process: it forfeits, and after undo plays on a new one', async () => {
     const exits = await fixture('bots', 'fx-exits');
     const session = table(5000).open({ game, start, human: otherSeat(botFirst), opponent: exits, seed: 2 });
     expect(session.play(session.getSnapshot().moves[0])).toBe(true);
@@ -106,7 +104,7 @@ describe('a play session hosts its bot as a tournament does', () => {
     expect(s.forfeit).toMatch(/^fx-exits forfeits: crash \(/);
   });
 
-  it('a bot that never answers loses on time, and closing the table ends its thread', async () => {
+  it('a bot that never answers loses on time, and closing the table ends its process', async () => {
     const loops = await fixture('bots', 'fx-loops');
     const t = table(200);
     const s = await until(t.open({ game, start, human: botFirst, opponent: loops, seed: 3 }), (x) => x.forfeit !== null);

@@ -42,7 +42,7 @@ export const playCommand: CommandModule<object, Args> = {
       .option('isolation', {
         choices: ['worker', 'sandbox', 'none'] as const,
         default: 'worker' as const,
-        describe: 'where the bot runs, as in a tournament: worker (a worker thread), sandbox (a process in bubblewrap: bots written by others) or none (this process: trusted bots); external programs always run as processes',
+        describe: 'where the bot runs, as in a tournament: worker (a process of its own), sandbox (a process in bubblewrap: bots written by others) or none (this process: trusted bots); external programs always run as processes',
       })
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
       .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,

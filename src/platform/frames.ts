@@ -1,0 +1,86 @@
+/**
+ * Length-prefixed frames over a pipe between the arena and a process of its own (a module bot's
+ * process, its store bridge): a 32-bit little-endian length, then that many bytes. The arena reads
+ * a bot's frames with `FrameReader`, which never holds more than its cap for one frame, so nothing
+ * a bot writes can make it buffer without bound; the bot's side reads and writes synchronously
+ * (`readFrameSync`, `writeAllSync`), so it never returns to its event loop to wait for the arena.
+ */
+import { readSync, writeSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+
+/** What `FrameReader.next` returns while a frame is incomplete. */
+export const INCOMPLETE: unique symbol = Symbol('incomplete frame');
+
+/** A frame that breaks the format (too long, or not a value): the writer is out of step. */
+export class FrameError extends Error {
+  override name = 'FrameError';
+}
+
+/** A value as one frame (v8-serialized). */
+export function valueFrame(value: unknown): Buffer {
+  const body = serialize(value);
+  const out = Buffer.allocUnsafe(4 + body.length);
+  out.writeUInt32LE(body.length, 0);
+  body.copy(out, 4);
+  return out;
+}
+
+/** Collects a stream's chunks and cuts them into frames of at most `maxBytes` each. */
+export class FrameReader {
+  readonly maxBytes: number;
+  #buf: Buffer | null = null;
+
+  constructor(maxBytes = 0xffff_ffff) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** Whether bytes of a frame not yet taken are waiting. */
+  get pending(): boolean {
+    return this.#buf !== null && this.#buf.length > 0;
+  }
+
+  push(chunk: Buffer): void {
+    this.#buf = this.#buf === null || this.#buf.length === 0 ? chunk : Buffer.concat([this.#buf, chunk]);
+  }
+
+  /** The next whole frame's bytes, or INCOMPLETE; throws FrameError for a frame over the cap. */
+  next(): Buffer | typeof INCOMPLETE {
+    const b = this.#buf;
+    if (b === null || b.length < 4) return INCOMPLETE;
+    const len = b.readUInt32LE(0);
+    if (len > this.maxBytes) throw new FrameError(`a frame of ${len} bytes, more than ${this.maxBytes}`);
+    if (b.length < 4 + len) return INCOMPLETE;
+    const frame = b.subarray(4, 4 + len);
+    this.#buf = b.length === 4 + len ? null : b.subarray(4 + len);
+    return frame;
+  }
+
+  /** The next whole frame as a value, or INCOMPLETE; throws FrameError for bytes that are no value. */
+  nextValue(): unknown {
+    const frame = this.next();
+    if (frame === INCOMPLETE) return INCOMPLETE;
+    try {
+      return deserialize(frame);
+    } catch (err) {
+      throw new FrameError(`a frame that is not a value (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+}
+
+const chunk = Buffer.allocUnsafe(1 << 16);
+
+/** Blocks until `reader` has a whole frame from `fd` and returns its value; null at the end of the stream. */
+export function readFrameSync(fd: number, reader: FrameReader): unknown {
+  for (;;) {
+    const value = reader.nextValue();
+    if (value !== INCOMPLETE) return value;
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) return null;
+    reader.push(Buffer.from(chunk.subarray(0, n)));
+  }
+}
+
+/** Writes all of `data` to `fd` (blocking). */
+export function writeAllSync(fd: number, data: Uint8Array, length = data.length): void {
+  for (let off = 0; off < length; ) off += writeSync(fd, data, off, length - off);
+}

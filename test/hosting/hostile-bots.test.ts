@@ -1,0 +1,163 @@
+/**
+ * Isolation `worker` (the default) and `sandbox` against the hostile bots of test/fixtures/hostile:
+ * each attacks a promise that must hold without bubblewrap's sandbox too (a forged or out-of-order
+ * reply, a stalled or lying clock, a forged start message, memory past the heap limit, a stderr
+ * flood, signals at the arena, a kill at import in discovery, an async `choose` that spins). The
+ * arena must finish and exit, record every attacker's games as its forfeits with the right reason
+ * (or as games its attack did nothing to), keep each bot's output in its own capped log, and let
+ * the good bots play exactly as without the attackers.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkerHost } from '../../src/hosting/worker-host.ts';
+import { pidNamespaceProblem, sandboxProblem } from '../../src/platform/sandbox.ts';
+import { forfeitsOf, gamesAmong, gamesOf, records, ROOT, runArena, stderrOf, tournament } from './arena-run.ts';
+
+const GOOD = ['random', 'greedy'];
+/** The attackers of the tournaments, with what each must come to under each isolation: its forfeits' reason, or none (harmless). */
+const EXPECTED: Record<string, { worker: RegExp | null; sandbox: RegExp | null }> = {
+  'hx-forge': { worker: /^crash: broke the worker protocol: it wrote an answer to request 1000000000/, sandbox: null },
+  'hx-stall': { worker: /^timeout: no move within 4000 ms/, sandbox: /^timeout: no move within 4000 ms/ },
+  'hx-fatal': { worker: /^crash: broke the worker protocol: it wrote a second start record/, sandbox: null },
+  'hx-clock-lie': { worker: null, sandbox: null },
+  'hx-oom-map': { worker: /^crash: ran out of memory/, sandbox: /^crash: ran out of memory/ },
+  'hx-oom-array': { worker: /^crash: ran out of memory/, sandbox: /^crash: ran out of memory/ },
+  'hx-stderr': { worker: /^crash: wrote more than 8388608 bytes to stdout and stderr/, sandbox: /^crash: wrote more than 8388608 bytes to stderr/ },
+  'hx-kill': { worker: /^crash: killed by SIGKILL/, sandbox: /^crash: killed by SIGKILL/ },
+  'hx-ext-kill': { worker: null, sandbox: null },
+  'hx-kill-at-import': { worker: null, sandbox: null },
+  'hx-async-spin': { worker: /^timeout: no move within 4000 ms/, sandbox: /^timeout: no move within 4000 ms/ },
+};
+const ATTACKERS = Object.keys(EXPECTED);
+
+/** This run's copy of the fixtures (readable by the sandbox's user, `nobody` when the tests run as root). */
+const BOTS = join(mkdtempSync('/tmp/take-arena-hostile-'), 'bots');
+const WORK = mkdtempSync('/tmp/take-arena-hostile-runs-');
+
+/** 16 MB: the attackers past the heap limit get there at once, even on a loaded machine (the default is tried below). */
+const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: 4000, memoryMb: 16, concurrency: 2, botData: join(WORK, 'bot-data') };
+
+/** This run's marker for hx-survive's `sleep` (in place of 31417). */
+const SURVIVOR = String(40_000 + Math.floor(Math.random() * 20_000));
+
+/** Command lines of running processes that contain `text`. */
+function processesWith(text: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(text) && !l.includes('ps -eo'));
+}
+
+beforeAll(() => {
+  cpSync(join(ROOT, 'test/fixtures/hostile'), BOTS, { recursive: true });
+  const survive = join(BOTS, 'hx-survive.ts');
+  writeFileSync(survive, readFileSync(survive, 'utf8').replaceAll('31417', SURVIVOR));
+  for (const f of readdirSync(BOTS, { recursive: true }) as string[]) chmodSync(join(BOTS, f), statSync(join(BOTS, f)).isDirectory() ? 0o755 : 0o644);
+  chmodSync(BOTS, 0o755);
+  chmodSync(dirname(BOTS), 0o755);
+});
+afterAll(() => {
+  rmSync(dirname(BOTS), { recursive: true, force: true });
+  rmSync(WORK, { recursive: true, force: true });
+});
+
+const baseline = (() => {
+  let run: Promise<unknown[]> | undefined;
+  return () => (run ??= tournament(WORK, 'baseline', { ...BASE, bots: GOOD, isolation: 'none' }, BOTS).then((r) => gamesAmong(records(r.dir), GOOD)));
+})();
+
+const problem = sandboxProblem();
+const isolations = [
+  { isolation: 'worker', skip: false },
+  { isolation: 'sandbox', skip: problem !== null && !process.env['CI'] },
+] as const;
+
+describe('hostile bots', () => {
+  for (const { isolation, skip } of isolations) {
+    it.skipIf(skip).concurrent(`under isolation ${isolation}: the arena finishes, each attack ends as the attacker's forfeit or as nothing, the good bots play as without them`, async () => {
+      const run = await tournament(WORK, isolation, { ...BASE, bots: [...GOOD, ...ATTACKERS], isolation }, BOTS);
+      expect(run.status, run.stderr.slice(-2000)).toBe(0);
+      // Nothing a bot wrote reached the arena's own output (34 MB of it tried).
+      expect(run.stderr.length).toBeLessThan(64 << 10);
+      const recs = records(run.dir);
+      const n = GOOD.length + ATTACKERS.length;
+      expect(recs).toHaveLength(n * (n - 1));
+      for (const bot of ATTACKERS) {
+        const want = EXPECTED[bot]![isolation];
+        const forfeits = forfeitsOf(recs, bot);
+        if (want === null) {
+          expect(forfeits, bot).toEqual([]);
+          continue;
+        }
+        // Every game the attacker had to move in is its forfeit, each with the attack's reason (an
+        // attacker that answers once before its attack may win a game outright).
+        expect(forfeits.length, bot).toBeGreaterThan(0);
+        expect(forfeits.filter((f) => !want.test(f)), bot).toEqual([]);
+        expect(gamesOf(recs, bot).filter((r) => r.termination === 'normal' && r.winner === bot), bot).toEqual([]);
+      }
+      // Each bot's output in its own log, capped, with the arena's word on why it ended.
+      expect(statSync(join(run.dir, 'bots', 'hx-stderr.stderr.log')).size).toBeLessThan(9 << 20);
+      const log = stderrOf(run.dir, 'hx-stderr');
+      expect(log).toContain('x'.repeat(1000));
+      expect(log).toContain(`: wrote more than 8388608 bytes to ${isolation === 'worker' ? 'stdout and stderr' : 'stderr'}`);
+      expect(gamesAmong(recs, GOOD)).toEqual(await baseline());
+    }, 600_000);
+  }
+
+  it('at the default memory (512 MB), a Map memo or an Array past the heap limit costs the bot its move as a crash, and nothing else', async () => {
+    const hosts = ['hx-oom-map', 'hx-oom-array'].map((name) => new WorkerHost(name, { file: join(BOTS, `${name}.ts`), name, options: {}, memoryMb: 512, stderrLog: join(WORK, `${name}.log`) }));
+    try {
+      await Promise.all(hosts.map((h) => h.start()));
+      const replies = await Promise.all(
+        hosts.map(async (h) => (await h.open({ key: 'g', variant: 'subtraction{n=12..30}', seat: 'first', rngSeed: 1 })).move({ pile: 20, turn: 'first' }, [1, 2, 3], 120_000)),
+      );
+      for (const r of replies) expect(r).toMatchObject({ ok: false, kind: 'crash', reason: 'ran out of memory (limit 512 MB)' });
+    } finally {
+      await Promise.all(hosts.map((h) => h.close()));
+    }
+  }, 300_000);
+
+  it('under a time control, a bot that lies about its think time is charged what the host measured and loses on time', async () => {
+    const run = await tournament(WORK, 'clock', { games: ['subtraction{moves=1,2;n=20}'], bots: ['random', 'hx-clock-lie'], timeControl: '2+0', isolation: 'worker', concurrency: 2 }, BOTS);
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    const forfeits = forfeitsOf(records(run.dir), 'hx-clock-lie');
+    expect(forfeits).toHaveLength(2);
+    for (const f of forfeits) expect(f).toMatch(/^timeout: time bank exhausted/);
+  }, 120_000);
+
+  it('discovery survives a bot file that kills its parent at import, selected or not', async () => {
+    const listed = await runArena(['bots', '--bots-dir', BOTS]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('hx-kill-at-import');
+    const run = await tournament(WORK, 'unselected', { ...BASE, bots: GOOD, isolation: 'worker' }, BOTS);
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    expect(gamesAmong(records(run.dir), GOOD)).toEqual(await baseline());
+  }, 120_000);
+
+  it('under isolation none, an async choose that spins past its limit before its first await loses on time', async () => {
+    const run = await tournament(WORK, 'none', { ...BASE, timePerMoveMs: 500, bots: ['random', 'hx-async-spin'], isolation: 'none' }, BOTS);
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    const forfeits = forfeitsOf(records(run.dir), 'hx-async-spin');
+    expect(forfeits).toHaveLength(2);
+    for (const f of forfeits) expect(f).toMatch(/^timeout: no move within 500 ms/);
+  }, 120_000);
+
+  // Under CI bubblewrap is there (.ci/run installs it): its absence fails this instead of skipping it.
+  it.skipIf(pidNamespaceProblem() !== null && !process.env['CI'])('leaves no process of a worker bot behind when the arena is killed with SIGKILL (a setsid child included)', async () => {
+    const out = join(WORK, 'results', 'killed');
+    mkdirSync(out, { recursive: true });
+    const child = spawn(
+      process.execPath,
+      ['bin/arena.mjs', 'tournament', '--bots', 'random,hx-survive', '--games', 'subtraction{n=200}', '--deals', '50', '--time-per-move', '4000',
+        '--isolation', 'worker', '--bots-dir', BOTS, '--out', out, '--plain'],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+    for (let i = 0; i < 600 && processesWith(`sleep ${SURVIVOR}`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(processesWith(`sleep ${SURVIVOR}`).length).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    for (let i = 0; i < 100 && processesWith(`sleep ${SURVIVOR}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(processesWith(`sleep ${SURVIVOR}`)).toEqual([]);
+  }, 120_000);
+});
