@@ -22,7 +22,6 @@ import { homedir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { BotStore } from '../core/bot.ts';
-import type { StoreCall, StoreReply } from './store-bridge.ts';
 
 /** Default cap of one bot's store folder: 4 MiB. */
 export const DEFAULT_STORE_CAP_BYTES = 4 << 20;
@@ -71,6 +70,37 @@ function fileName(key: string, kind: 'json' | 'bin'): string {
 function checkKey(key: string): void {
   if (!KEY.test(key)) throw new StoreError(`Expected a store key of 1 to 64 letters, digits, - or _, got ${JSON.stringify(key)}`);
 }
+
+/** What a store asks of its live copy. Names are store file names (`<key>.json`, `<key>.bin`). */
+export type StoreRequest =
+  /** Write a file (cap checked by the backend). */
+  | { readonly op: 'put'; readonly name: string; readonly payload: Uint8Array }
+  /** Write a file only if it is still at `version` (a compare-and-set: `updateBlob`). */
+  | { readonly op: 'cas'; readonly name: string; readonly version: number; readonly payload: Uint8Array }
+  /** Read a file and its version (0: never written). */
+  | { readonly op: 'get'; readonly name: string }
+  /** Remove files. */
+  | { readonly op: 'del'; readonly names: readonly string[] }
+  /** Bytes the live copy takes (files with their 12-byte headers, as on disk). */
+  | { readonly op: 'used' };
+
+/** The answer: `ok` false with `error` for a refused write (over the cap), `conflict` for a stale compare-and-set. */
+export interface StoreReply {
+  readonly ok: boolean;
+  readonly payload?: Uint8Array | null;
+  readonly version?: number;
+  readonly bytes?: number;
+  readonly conflict?: boolean;
+  readonly error?: string;
+}
+
+/** Serves a store's requests on the host's thread. */
+export interface StoreBackend {
+  handle(request: StoreRequest): Promise<StoreReply>;
+}
+
+/** A synchronous call to a store's live copy (from the bot's side: its process or thread). */
+export type StoreCall = (request: StoreRequest) => StoreReply;
 
 /** Whether `name` is a store file's name (`<key>.json` or `<key>.bin`). */
 export function isStoreFileName(name: string): boolean {

@@ -13,39 +13,10 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { isStoreFileName } from './bot-store.ts';
+import { isStoreFileName, type StoreBackend, type StoreCall, type StoreReply, type StoreRequest } from './bot-store.ts';
 import { FrameError, FrameReader, INCOMPLETE, readFrameSync, valueFrame, writeAllSync } from './frames.ts';
 
-/** What a store asks of its live copy. Names are store file names (`<key>.json`, `<key>.bin`). */
-export type StoreRequest =
-  /** Write a file (cap checked by the backend). */
-  | { readonly op: 'put'; readonly name: string; readonly payload: Uint8Array }
-  /** Write a file only if it is still at `version` (a compare-and-set: `updateBlob`). */
-  | { readonly op: 'cas'; readonly name: string; readonly version: number; readonly payload: Uint8Array }
-  /** Read a file and its version (0: never written). */
-  | { readonly op: 'get'; readonly name: string }
-  /** Remove files. */
-  | { readonly op: 'del'; readonly names: readonly string[] }
-  /** Bytes the live copy takes (files with their 12-byte headers, as on disk). */
-  | { readonly op: 'used' };
-
-/** The answer: `ok` false with `error` for a refused write (over the cap), `conflict` for a stale compare-and-set. */
-export interface StoreReply {
-  readonly ok: boolean;
-  readonly payload?: Uint8Array | null;
-  readonly version?: number;
-  readonly bytes?: number;
-  readonly conflict?: boolean;
-  readonly error?: string;
-}
-
-/** Serves a store's requests on the host's thread. */
-export interface StoreBackend {
-  handle(request: StoreRequest): Promise<StoreReply>;
-}
-
-/** A synchronous call to a store's live copy (from the bot's thread). */
-export type StoreCall = (request: StoreRequest) => StoreReply;
+export type { StoreBackend, StoreCall, StoreReply, StoreRequest } from './bot-store.ts';
 
 /** The bot thread's end of a bridge: transfer `port` to the thread (it is in `transferList`). */
 export interface StoreBridgeEnd {
