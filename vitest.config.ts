@@ -3,7 +3,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Vitest's default on 2 cores is one file at a time; most of the suite's time is spent waiting
+    // on the processes it starts (bots, the real CLI, tmux, redis-server, chromium), so four files
+    // side by side keep both cores busy.
+    maxWorkers: 4,
+    // Timeouts only catch a hang: a busy machine (a loaded CI runner, a laptop running a build)
+    // makes honest tests several times slower, and that must not fail them.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

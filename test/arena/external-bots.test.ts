@@ -57,9 +57,7 @@ describe('process host faults', () => {
       'fx-ext-nohello': { kind: 'crash', reason: /failed to start: answered hello with "who is there\?"/ },
     };
     const bots = ['fx-ext-first', 'random', ...Object.keys(faulty)];
-    const t0 = performance.now();
     const result = await tournament({ name: 'ext-faults', bots, games: ['subtraction{n=12..30}'], timePerMoveMs: 200 }, registry, events);
-    expect(performance.now() - t0).toBeLessThan(8000);
     expect(result.interrupted).toBe(false);
     const log = readLog(result.dir);
     expect(log).toHaveLength(((7 * 6) / 2) * 2);

@@ -69,7 +69,7 @@ describe('hybrid', () => {
   });
 });
 
-describe.runIf(FAMILIES.some((f) => f.id === 'coins'))('mcts on the coin board', () => {
+describe('mcts on the coin board', () => {
   it('beats random clearly on the 5-row triangle', async () => {
     const game = makeGame('coins', { rows: 5 });
     const mcts = await builtin('mcts', { iterations: 300 });

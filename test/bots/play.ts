@@ -25,7 +25,7 @@ export async function builtin(name: string, raw: Record<string, unknown> = {}): 
 }
 
 /** Asks a bot for a move and checks it is legal; returns the runner's copy of the move. */
-export async function ask(player: Player, game: AnyGame, state: unknown, seed: number, timeMs = 2000): Promise<unknown> {
+export async function ask(player: Player, game: AnyGame, state: unknown, seed: number, timeMs = 2000, clockStopped?: () => void): Promise<unknown> {
   const moves = game.moves(state);
   const reply = await player.bot.choose({
     game,
@@ -36,10 +36,23 @@ export async function ask(player: Player, game: AnyGame, state: unknown, seed: n
     deadline: Date.now() + timeMs,
     options: player.options,
     store: player.store ?? memoryStore(),
+    ...(clockStopped ? { clockStopped } : {}),
   });
   const i = findMove(game, moves, reply);
   if (i < 0) throw new Error(`${player.bot.name} returned an illegal move in ${game.describe(state)}`);
   return moves[i];
+}
+
+/**
+ * CPU time (ms) this process spends in `work`. A bot that stops at a wall-clock deadline uses at
+ * most that much CPU, and less when the machine is busy: a bound on it can fail only when the bot
+ * thinks past its deadline, never because of load.
+ */
+export async function cpuMsOf(work: () => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }
 
 /** One finished game: the outcome and, per ply, the position before it and the seat that moved. */

@@ -46,7 +46,7 @@ describe.skipIf(!HAVE_TMUX)('tournament dashboard in a real terminal', () => {
     screen = await t.waitFor(/Resume with: (npx )?arena tournament --resume/);
     expect(screen).toMatch(/Stopped after \d+ of 12000 games; results saved in/);
     const t0 = Date.now();
-    while (t.exitStatus() === null && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
+    while (t.exitStatus() === null && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
     expect(t.exitStatus()).toBe(130);
     const [dir] = readdirSync(out);
     const results = join(out, dir!);

@@ -21,7 +21,7 @@ describe.skipIf(!HAVE_TMUX)('arena play: levels and explain in a real terminal',
     expect(screen).toContain('take 2 from pile 1 (3 → 1) and the nim-sum becomes 0');
     t.send('q');
     const t0 = Date.now();
-    while (t.exitStatus() === null && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
+    while (t.exitStatus() === null && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 50));
     expect(t.exitStatus()).toBe(0);
   });
 });

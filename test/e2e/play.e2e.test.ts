@@ -41,7 +41,7 @@ describe.skipIf(!HAVE_TMUX)('arena play in a real terminal', () => {
     expect(screen).toMatch(/Review: (\d+) of \1 moves optimal/);
     t.send('q');
     const t0 = Date.now();
-    while (t.exitStatus() === null && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 50));
+    while (t.exitStatus() === null && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 50));
     expect(t.exitStatus()).toBe(0);
   });
 

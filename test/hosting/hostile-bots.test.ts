@@ -36,8 +36,12 @@ const ATTACKERS = Object.keys(EXPECTED);
 const BOTS = join(mkdtempSync('/tmp/take-arena-hostile-'), 'bots');
 const WORK = mkdtempSync('/tmp/take-arena-hostile-runs-');
 
-/** 16 MB: the attackers past the heap limit get there at once, even on a loaded machine (the default is tried below). */
-const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: 4000, memoryMb: 16, concurrency: 2, botData: join(WORK, 'bot-data') };
+/**
+ * 16 MB: the attackers past the heap limit get there at once, even on a loaded machine (the default is
+ * tried below). 8 games in flight: the stalling attackers' 48 games wait out their 4 s clocks side by
+ * side rather than two at a time.
+ */
+const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: 4000, memoryMb: 16, concurrency: 8, botData: join(WORK, 'bot-data') };
 
 /** This run's marker for hx-survive's `sleep` (in place of 31417). */
 const SURVIVOR = String(40_000 + Math.floor(Math.random() * 20_000));

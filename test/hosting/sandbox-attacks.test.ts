@@ -53,7 +53,9 @@ async function tournament(name: string, bots: readonly string[], extra: Record<s
       timePerMoveMs: 2500,
       isolation: 'sandbox',
       cpuSeconds: 1,
-      memoryMb: 64,
+      // 16 MB: the memory attackers reach the cap within a fraction of the 1 s CPU cap, even on a
+      // loaded machine (filling 64 MB of heap took about that second, and the CPU cap ended them first).
+      memoryMb: 16,
       concurrency: 2,
       out,
       ...extra,

@@ -32,7 +32,7 @@ export async function closeTables(): Promise<void> {
 export const settle = (ms = 60): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls the last frame until it shows `text`, then lets input handlers re-attach; throws with the frame on timeout. */
-export async function until(frame: () => string | undefined, text: string | RegExp, ms = 3000): Promise<string> {
+export async function until(frame: () => string | undefined, text: string | RegExp, ms = 20_000): Promise<string> {
   const t0 = Date.now();
   for (;;) {
     const f = frame() ?? '';

@@ -9,26 +9,11 @@ import { parseRecordLine, recordLine } from '../../src/arena/results/index.ts';
 import { readGames, replayRecord } from '../../src/tui/replay/replay-data.ts';
 import { ReplayApp } from '../../src/tui/replay/ReplayApp.tsx';
 import { run } from '../cli/run.ts';
+import { settle, until } from './play-helpers.ts';
 
 const EVENTS = JSON.parse(readFileSync(new URL('./fixtures/tournament-events.json', import.meta.url), 'utf8')) as ArenaEvent[];
 // The recording predates the compact record (an object per move): read through the log's own parser.
 const RECORDS = EVENTS.flatMap((e) => (e.type === 'game-ended' ? [parseRecordLine(JSON.stringify(e.record))!] : []));
-const settle = (ms = 60) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls the last frame until it matches, then lets input handlers re-attach. */
-async function until(frame: () => string | undefined, text: string | RegExp, ms = 3000): Promise<string> {
-  const t0 = Date.now();
-  for (;;) {
-    const f = frame() ?? '';
-    if (typeof text === 'string' ? f.includes(text) : text.test(f)) {
-      await settle();
-      return frame() ?? f;
-    }
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${String(text)}; last frame:\n${f}`);
-    await settle(20);
-  }
-}
-
 function resultsDir(records: readonly GameRecord[], tail = ''): string {
   const dir = mkdtempSync(join(tmpdir(), 'arena-replay-'));
   writeFileSync(join(dir, 'spec.json'), '{}\n');
