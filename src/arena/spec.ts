@@ -109,7 +109,7 @@ export const TournamentSpecSchema = z
       .enum(['worker', 'none', 'sandbox'])
       .default('worker')
       .describe(
-        '`worker`: each bot in its own worker threads (safe from faults, not from malice); `none`: in-process, for trusted bots when speed matters; `sandbox`: each bot a process in a bubblewrap namespace with resource caps, for bots written by other people (docs/SECURITY.md)',
+        '`worker`: each module bot in processes of its own (safe from faults, not from malice); `none`: in-process, for trusted bots when speed matters; `sandbox`: each bot a process in a bubblewrap namespace with resource caps, for bots written by other people (docs/SECURITY.md)',
       ),
     botIsolation: z
       .record(z.string().regex(/^[A-Za-z][\w-]*$/), z.enum(['worker', 'none', 'sandbox']))
@@ -145,7 +145,7 @@ export const TournamentSpecSchema = z
       .string()
       .regex(/^rediss?:\/\/[^/\s]+(\/\d{1,2})?$/, 'expected a Redis URL like redis://127.0.0.1:6379 or redis://host:6379/2')
       .optional()
-      .describe('Play on `arena worker` processes through this Redis (redis://host:port[/db]) instead of on this machine; see README "Across machines"'),
+      .describe('Play on `arena worker` processes through this Redis (redis://host:port[/db]) instead of on this machine; see docs/TOURNAMENTS.md "Across machines"'),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 /**
  * How a bot runs: the bot-host contract, discovery (the bot registry), the hosts (in-process,
- * worker threads, external processes and their JSON-lines protocol) and the conformance check.
+ * module bots in processes of their own under `worker`, sandboxed bots, external programs and
+ * their JSON-lines protocol) and the conformance check.
  * The only module of `src/hosting` imported from outside it; hosting never imports the tournament.
  */
 export * from './host.ts';

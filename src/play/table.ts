@@ -51,7 +51,7 @@ export class PlayTable {
     return session;
   }
 
-  /** Closes every open game and every bot's host (worker threads, processes); resolves once they are gone. */
+  /** Closes every open game and every bot's host (and so its processes); resolves once they are gone. */
   async close(): Promise<void> {
     this.#closed = true;
     for (const s of [...this.#open]) s.close();
