@@ -44,7 +44,7 @@ describe('play loop', () => {
     expect(f).toContain('won for you');
 
     await typeMove(r.stdin, '2'); // 8: lost for the bot, which takes the smallest
-    await until(r.lastFrame, /solverbot played 1/);
+    await until(r.lastFrame, '7 stones (1 just taken)'); // (not "played 1": the screen said so before the undo)
     await typeMove(r.stdin, '3'); // 4
     f = await until(r.lastFrame, '3 stones (1 just taken)');
     await typeMove(r.stdin, '3');
