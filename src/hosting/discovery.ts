@@ -199,7 +199,7 @@ function readEntry(cacheDir: string, file: string, memo?: StatMemo): CacheEntry 
   // Checked as a child's answer is, without zod compiling fast paths (code generation) for a
   // handful of parses at start-up: that costs more than the parses.
   if (!answerSchema.safeParse(entry.answer, { jitless: true }).success) return null;
-  // Entries written before answers were cleaned may hold raw text.
+  // Its text made visible as a fresh answer's is: the cache may have been written by an arena that did not.
   entry = { ...entry, answer: visibleAnswer(entry.answer) };
   let touched = false;
   for (const input of entry.inputs) {
