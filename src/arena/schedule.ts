@@ -6,7 +6,8 @@ import type { TimeControl } from './time-control.ts';
 /**
  * One scheduled game: a self-contained, serializable job whose result is exactly one line of
  * `games.jsonl` (DESIGN.md "Growing past one machine"). Seeds depend only on the master seed and
- * the game's place in the schedule (variant, deal, pair, seating), never on what else is played.
+ * the game's place in the schedule, never on what else is played: the deal's on (variant, deal),
+ * each bot's on (variant, deal, seat) and its own label, never on its opponent.
  */
 export interface GameJob {
   /** Position in the schedule (0-based); the order of the log when played one at a time. */
@@ -23,7 +24,10 @@ export interface GameJob {
   readonly seating: 0 | 1;
   /** The bot in each seat. */
   readonly seats: { readonly first: BotSpec; readonly second: BotSpec };
-  /** Seed of each seat's bot generator for this game. */
+  /**
+   * Seed of each seat's bot generator for this game (`botSeed`): from what that bot may know, never
+   * from its opponent.
+   */
   readonly botSeeds: { readonly first: number; readonly second: number };
   /** Time limit per move in milliseconds; absent only with a time control (the bank alone limits a move). */
   readonly timePerMoveMs?: number | undefined;
@@ -84,9 +88,14 @@ export function dealSeed(master: number, variant: string, deal: number): number 
   return deriveSeed(master, 'deal', variant, deal);
 }
 
-/** A bot's generator seed for one seat of one game. */
-export function botSeed(master: number, key: string, seat: Seat): number {
-  return deriveSeed(master, 'bot', key, seat);
+/**
+ * A bot's generator seed for one seat of one game: from the master seed, the variant, the deal, the
+ * seat and the bot's own label, which is all a bot may know of its game. Its opponent is left out,
+ * so the seed cannot be hashed back to the opponent's name (docs/SECURITY.md), and a bot plays one
+ * deal in one seat with the same random stream whoever it meets: its opponents face the same bot.
+ */
+export function botSeed(master: number, variant: string, deal: number, seat: Seat, label: string): number {
+  return deriveSeed(master, 'bot', variant, deal, seat, label);
 }
 
 /** The stable key of a game. */
@@ -158,17 +167,25 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
   const supports = input.supports ?? (() => true);
   const pairs = pairings(bots, input.champion);
   // Seeds are `dealSeed` and `botSeed` exactly; the labels they share are hashed once (`seedState`),
-  // not again for every game of a million.
+  // and each bot's two seeds once per deal, not again for every game of a million.
   const dealState = seedState(seed, 'deal');
   const botState = seedState(seed, 'bot');
+  const seedsFirst = new Array<number>(bots.length);
+  const seedsSecond = new Array<number>(bots.length);
   let index = 0;
   for (const variant of variants) {
     const playing = bots.map((b) => supports(b, variant));
     const dealVariant = fnvEnd(fnvText(dealState, variant));
-    // A game's key starts with `variant|`: hashed once per variant.
-    const keyVariant = fnvText(botState, `${variant}|`);
+    const botVariant = fnvEnd(fnvText(botState, variant));
     for (let deal = 0; deal < deals; deal++) {
       const ds = seedFromState(fnvEnd(fnvText(dealVariant, String(deal))));
+      const botDeal = fnvEnd(fnvText(botVariant, String(deal)));
+      const first = fnvEnd(fnvText(botDeal, 'first'));
+      const second = fnvEnd(fnvText(botDeal, 'second'));
+      for (let k = 0; k < bots.length; k++) {
+        seedsFirst[k] = seedFromState(fnvEnd(fnvText(first, bots[k]!.label)));
+        seedsSecond[k] = seedFromState(fnvEnd(fnvText(second, bots[k]!.label)));
+      }
       for (const [i, j] of pairs) {
         const a = bots[i]!;
         const b = bots[j]!;
@@ -177,20 +194,17 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
           continue;
         }
         for (let seating: 0 | 1 = 0; seating <= 1; seating = (seating + 1) as 0 | 1) {
-          const rest = `${deal}|${a.label}|${b.label}|${seating}`;
-          const key = `${variant}|${rest}`;
           const here = index++;
           if (!playing[i] || !playing[j]) continue;
-          const keyState = fnvEnd(fnvText(keyVariant, rest));
           yield {
             index: here,
-            key,
+            key: `${variant}|${deal}|${a.label}|${b.label}|${seating}`,
             variant,
             deal,
             dealSeed: ds,
             seating,
             seats: seating === 0 ? { first: a, second: b } : { first: b, second: a },
-            botSeeds: { first: seedFromState(fnvEnd(fnvText(keyState, 'first'))), second: seedFromState(fnvEnd(fnvText(keyState, 'second'))) },
+            botSeeds: seating === 0 ? { first: seedsFirst[i]!, second: seedsSecond[j]! } : { first: seedsFirst[j]!, second: seedsSecond[i]! },
             // Undefined when unset, rather than spread in: no spread per job (jobs travel as JSON, which drops them).
             timePerMoveMs,
             timeControl,

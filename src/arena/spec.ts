@@ -40,7 +40,7 @@ export const TournamentSpecSchema = z
       .min(0)
       .max(0xffffffff)
       .default(1)
-      .describe('Master seed: every deal and every bot generator is derived from it and the game\'s place in the schedule'),
+      .describe("Master seed: each deal is derived from it and the deal's place in the schedule, each bot's generator from that, its seat and its own name (never its opponent's)"),
     games: z.array(VariantSpecSchema).min(1).describe('The game variants played by every pairing'),
     bots: z
       .union([z.literal('all'), z.array(z.string().min(1)).min(2)])

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../platform/paths.ts';
 import { ArenaError, UsageError } from '../core/errors.ts';
+import { visible } from '../core/text.ts';
 import type { Argv, CommandModule } from 'yargs';
 import { failureMessage, type ParseFailure } from './failure.ts';
 import { joinNegativeValues, PARSER_CONFIGURATION } from './argv.ts';
@@ -203,7 +204,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       return EXIT_USAGE;
     }
     if (err instanceof ArenaError) {
-      io.err(`arena: ${err.message}`);
+      // One line, which may quote a bot file (why it is not a bot): control characters made visible.
+      io.err(`arena: ${visible(err.message)}`);
       return EXIT_USAGE;
     }
     throw err;

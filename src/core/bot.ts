@@ -12,7 +12,11 @@ export interface BotContext<S = unknown, M = unknown, O = Record<string, unknown
   readonly moves: readonly M[];
   /** The seat this bot plays in this game. */
   readonly seat: Seat;
-  /** The bot's own seeded generator; use it instead of Math.random so games replay exactly. */
+  /**
+   * The bot's own seeded generator; use it instead of Math.random so games replay exactly. Its seed
+   * comes from the tournament's seed, the variant, the deal, the seat and the bot's own label, never
+   * from its opponent: the same stream in that deal and seat whoever the bot plays.
+   */
   readonly rng: Rng;
   /**
    * Epoch milliseconds (`Date.now()` clock) by which the move must be returned: the move's start

@@ -2,6 +2,7 @@
  * The arena's error classes. A user's own mistake (a bad parameter, an unknown bot, a malformed
  * spec) is an ArenaError: the CLI prints its one-line message and exits 2, never a stack trace.
  */
+import { visible } from './text.ts';
 
 /** Base class of every error the arena raises for bad input or a failed contract. */
 export class ArenaError extends Error {
@@ -38,18 +39,21 @@ export class TooLargeError extends ArenaError {
   override name = 'TooLargeError';
 }
 
-/** Short, stable rendering of a received value for error messages: `got [3, 0]`. */
+/**
+ * Short, stable rendering of a received value for error messages: `got [3, 0]`. Control characters
+ * are made visible (JSON escapes only some of them), since the value may come from a bot.
+ */
 export function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return visible(JSON.stringify(value));
   if (typeof value === 'bigint') return `${value}n`;
   if (value === undefined) return 'nothing';
   try {
     const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
-    if (text === undefined) return String(value);
-    const spaced = text.replace(/,(?=\S)/g, ', ');
+    if (text === undefined) return visible(String(value));
+    const spaced = visible(text.replace(/,(?=\S)/g, ', '));
     return spaced.length > 80 ? `${spaced.slice(0, 77)}...` : spaced;
   } catch {
-    return String(value);
+    return visible(String(value));
   }
 }
 

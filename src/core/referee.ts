@@ -4,6 +4,7 @@
  * throw, a crash, no answer in time); the referee rules on the reply itself.
  */
 import { show } from './errors.ts';
+import { visible } from './text.ts';
 import type { AnyGame } from './game.ts';
 
 /** How a bot can forfeit a game (besides `normal` play and `interrupted` games). */
@@ -58,11 +59,16 @@ function legalText(game: AnyGame, legal: readonly unknown[]): string {
 /**
  * Rules on a host's reply: the index in `legal` of the move it names, or the fault the bot
  * forfeits with: the host's own fault (late, crashed), or `illegal-move` for a reply that is not
- * one of the legal moves (malformed or simply illegal). A number on the legal path, so a match
+ * one of the legal moves (malformed or simply illegal). A fault's reason has its control
+ * characters made visible (core/text.ts). A number on the legal path, so a match
  * allocates nothing per move to be judged.
  */
 export function judgeReply(game: AnyGame, legal: readonly unknown[], reply: MoveReply): number | FaultReply {
-  if (!reply.ok) return reply;
+  if (!reply.ok) {
+    // A host's fault text may quote the bot (its error, its output): shown with controls made visible.
+    const reason = visible(reply.reason);
+    return reason === reply.reason ? reply : { ...reply, reason };
+  }
   const i = findMove(game, legal, reply.move);
   if (i >= 0) return i;
   let shown: string;

@@ -6,17 +6,19 @@
  */
 import { botProblem, type AnyBot } from '../core/bot.ts';
 import { ParamError } from '../core/errors.ts';
+import { visible } from '../core/text.ts';
 import { formatParamValue, parseParams, type ParamSpec } from '../core/params.ts';
 
 /**
- * One line from whatever an import threw. Syntax errors from tsx/esbuild open with a header line
- * ("Transform failed with 1 error:") followed by the useful one (file:line:col: message): keep both.
+ * One line from whatever an import threw, its control characters made visible. Syntax errors from
+ * tsx/esbuild open with a header line ("Transform failed with 1 error:") followed by the useful one
+ * (file:line:col: message): keep both.
  */
 export function oneLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  if (lines.length === 0) return text.trim() || 'unknown error';
-  return lines[0]!.endsWith(':') && lines[1] !== undefined ? `${lines[0]} ${lines[1]}` : lines[0]!;
+  if (lines.length === 0) return visible(text.trim()) || 'unknown error';
+  return visible(lines[0]!.endsWith(':') && lines[1] !== undefined ? `${lines[0]} ${lines[1]}` : lines[0]!);
 }
 
 /** A module's default export; a TypeScript file compiled to CommonJS arrives as `{ default: { default: bot } }`. */

@@ -22,6 +22,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { defineBot, type AnyBot } from '../core/bot.ts';
 import { schemaFromShape, type ParamSpec, type SchemaShape } from '../core/params.ts';
+import { visible } from '../core/text.ts';
 import { FAMILIES, makeGame } from '../games/index.ts';
 import { bundleWithInputs, temporaryBundlePath } from '../platform/bundle.ts';
 import { siblingModule } from '../platform/paths.ts';
@@ -198,6 +199,8 @@ function readEntry(cacheDir: string, file: string, memo?: StatMemo): CacheEntry 
   // Checked as a child's answer is, without zod compiling fast paths (code generation) for a
   // handful of parses at start-up: that costs more than the parses.
   if (!answerSchema.safeParse(entry.answer, { jitless: true }).success) return null;
+  // Its text made visible as a fresh answer's is: the cache may have been written by an arena that did not.
+  entry = { ...entry, answer: visibleAnswer(entry.answer) };
   let touched = false;
   for (const input of entry.inputs) {
     const state = inputState(input, memo);
@@ -244,7 +247,7 @@ async function bundleFor(file: string): Promise<{ code: Uint8Array; inputs: stri
     const first = errors?.[0];
     if (first) {
       const at = first.location ? `${first.location.file}:${first.location.line}:${first.location.column}: ` : '';
-      return { reason: `failed to load: ${at}${first.text}` };
+      return { reason: visible(`failed to load: ${at}${first.text}`) };
     }
     return { reason: `failed to load: ${oneLine(err)}` };
   }
@@ -274,8 +277,25 @@ function childPlan(bundle: string, variants: readonly string[], sandbox: boolean
   );
 }
 
-/** The answer in a child's output, or why there is none. */
+/**
+ * An answer with the control characters of its text made visible (core/text.ts): the bot's
+ * description and option texts, or why the file is not a bot (its error, its stderr). Option
+ * choices and levels stay as they are (they are values a user types); listings show them through
+ * `visible` too.
+ */
+function visibleAnswer(answer: DiscoveryAnswer): DiscoveryAnswer {
+  if ('reason' in answer) return { reason: visible(answer.reason) };
+  const { meta } = answer;
+  const options = Object.fromEntries(Object.entries(meta.options).map(([key, o]) => [key, { ...o, description: visible(o.description), expected: visible(o.expected) }]));
+  return { meta: { ...meta, description: visible(meta.description), options } };
+}
+
+/** The answer in a child's output, or why there is none (its text made visible: `visibleAnswer`). */
 function judge(stdout: string, stderr: string, status: number | null, signal: string | null, timedOut: boolean, timeoutMs: number): DiscoveryAnswer {
+  return visibleAnswer(childAnswer(stdout, stderr, status, signal, timedOut, timeoutMs));
+}
+
+function childAnswer(stdout: string, stderr: string, status: number | null, signal: string | null, timedOut: boolean, timeoutMs: number): DiscoveryAnswer {
   const at = stdout.lastIndexOf(`\n${DISCOVERY_PREFIX}`);
   if (at >= 0) {
     const line = stdout.slice(at + 1 + DISCOVERY_PREFIX.length).split('\n')[0]!;

@@ -4,6 +4,7 @@
  */
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
+import { visible } from '../core/text.ts';
 import type { FaultKind, FaultReply, MoveReply } from '../core/referee.ts';
 
 /** A bot as a job names it: everything needed to load it anywhere (no process-local state). */
@@ -78,9 +79,16 @@ export interface BotHost {
   close(): Promise<void>;
 }
 
-/** A bot that cannot be loaded or restarted; its games are forfeited as `crash`. */
+/**
+ * A bot that cannot be loaded or restarted; its games are forfeited as `crash`. The message may
+ * quote the bot (its output, its error): its control characters are made visible.
+ */
 export class BotStartError extends Error {
   override name = 'BotStartError';
+
+  constructor(message: string) {
+    super(visible(message));
+  }
 }
 
 /** Extra time after the deadline before a silent bot is declared out of time (message latency, timers). */
@@ -99,13 +107,13 @@ export function prepareTimeout(limitMs: number, ms: number): FaultReply {
   return { ok: false, kind: 'timeout', reason: `prepare took longer than its ${limitMs} ms budget`, ms };
 }
 
-/** One-line text of anything thrown. */
+/** One-line text of anything thrown (by a bot, often), its control characters made visible. */
 export function errorText(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`.split('\n')[0]!;
+  if (err instanceof Error) return visible(`${err.name}: ${err.message}`.split('\n')[0]!);
   try {
-    return `threw ${JSON.stringify(err) ?? String(err)}`;
+    return visible(`threw ${JSON.stringify(err) ?? String(err)}`);
   } catch {
-    return `threw ${String(err)}`;
+    return visible(`threw ${String(err)}`);
   }
 }
 

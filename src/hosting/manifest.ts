@@ -10,6 +10,7 @@ import { defineBot, type AnyBot } from '../core/bot.ts';
 import { show } from '../core/errors.ts';
 import { FAMILIES } from '../games/index.ts';
 import { didYouMean } from '../core/errors.ts';
+import { visible } from '../core/text.ts';
 
 /** The suffix of manifest files. */
 export const MANIFEST_SUFFIX = '.bot.json';
@@ -65,9 +66,16 @@ function issueText(issue: z.core.$ZodIssue, raw: unknown): string {
 
 /**
  * Reads and validates one manifest. Returns the bot, or the reason the file is not one (bad JSON,
- * a bad field, an unknown family, a missing working folder or program file).
+ * a bad field, an unknown family, a missing working folder or program file). The reason quotes the
+ * file (JSON.parse quotes what it choked on, paths come from it): its control characters are made
+ * visible (core/text.ts), as the description's are.
  */
 export function loadManifest(file: string): ExternalBot | { reason: string } {
+  const loaded = readManifest(file);
+  return 'reason' in loaded ? { reason: visible(loaded.reason) } : loaded;
+}
+
+function readManifest(file: string): ExternalBot | { reason: string } {
   const path = resolve(file);
   let raw: unknown;
   try {
@@ -96,13 +104,15 @@ export function loadManifest(file: string): ExternalBot | { reason: string } {
     if (!existsSync(at)) return { reason: `command ${show(program)} not found (looked for ${at}; build it first?)` };
   }
   const supports = m.supports ?? null;
+  // The description is shown by listings: its control characters made visible (core/text.ts).
+  const description = visible(m.description);
   const bot = defineBot({
     name: m.name,
-    description: m.description,
+    description,
     ...(supports ? { supports: (game) => supports.includes(game.family) } : {}),
     choose() {
       throw new Error(`bot ${m.name} is an external program (${m.command.join(' ')}); it plays through a process host, not in-process`);
     },
   });
-  return { name: m.name, description: m.description, file: path, command: m.command, cwd, supports, bot };
+  return { name: m.name, description, file: path, command: m.command, cwd, supports, bot };
 }

@@ -8,7 +8,7 @@
  */
 import { prepareForeignStore, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { serialize } from 'node:v8';
 import { show } from '../core/errors.ts';
 import type { BotClock } from '../core/bot.ts';
@@ -50,7 +50,10 @@ export interface ProcessHostOptions {
   readonly launch?: () => Promise<SandboxPlan>;
   /** Send each position and its legal moves as the runner's own values too (sandboxed module bots). */
   readonly native?: boolean;
-  /** Tell the bot the game's key, which names both bots (default: an opaque id). */
+  /**
+   * Tell the bot the game's key, which names both bots, and the reason of its opponent's forfeits
+   * (default: an opaque id, and no such reason).
+   */
   readonly revealOpponents?: boolean;
   /**
    * Bytes of stderr the bot may write over the whole tournament (default 8 MiB): past it the
@@ -59,9 +62,20 @@ export interface ProcessHostOptions {
   readonly stderrLimitBytes?: number;
 }
 
-/** The opaque id of a game for a bot that may not learn its opponent (the key names both bots). */
+/**
+ * The key of `opaqueGameId`: random, made once per arena process and kept in its memory only, so no
+ * bot can compute an id from a guess at its opponent's name (a plain hash of the key could be).
+ */
+const GAME_ID_KEY = randomBytes(32);
+
+/**
+ * The opaque id of a game for a bot that may not learn its opponent (the key names both bots):
+ * unique within the run, different in every run. Nothing the arena records or replays depends on
+ * it (the results log has the key), so it may differ; a bot's generator seed is reproducible, and
+ * what a bot must seed from.
+ */
 export function opaqueGameId(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+  return createHmac('sha256', GAME_ID_KEY).update(key).digest('hex').slice(0, 16);
 }
 
 /** A line longer than this without a newline is garbage (a bot dumping binary, say). */
@@ -369,17 +383,17 @@ export class ProcessHost implements BotHost {
       this.#games.set(info.variant, game);
     }
     const proc = await this.#pool.take();
+    const id = this.#opts.revealOpponents ? info.key : opaqueGameId(info.key);
     proc.send({
       type: 'new-game',
-      game: this.#opts.revealOpponents ? info.key : opaqueGameId(info.key),
+      game: id,
       family: game.family,
       variant: game.id,
       params: game.params,
       seat: info.seat,
       seed: info.rngSeed,
     });
-    const id = this.#opts.revealOpponents ? info.key : opaqueGameId(info.key);
-    return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true);
+    return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true, this.#opts.revealOpponents === true);
   }
 
   /** Kills every process of the bot now: the games they play are lost as `crash` with `reason`. */
@@ -401,6 +415,7 @@ class ProcessSession implements BotSession {
   readonly #info: SessionInfo;
   readonly #release: (p: BotProcess) => void;
   readonly #native: boolean;
+  readonly #revealOpponents: boolean;
 
   constructor(
     proc: BotProcess,
@@ -408,12 +423,14 @@ class ProcessSession implements BotSession {
     info: SessionInfo,
     release: (p: BotProcess) => void,
     native: boolean,
+    revealOpponents: boolean,
   ) {
     this.#proc = proc;
     this.#game = game;
     this.#info = info;
     this.#release = release;
     this.#native = native;
+    this.#revealOpponents = revealOpponents;
   }
 
   async move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): Promise<MoveReply> {
@@ -439,7 +456,7 @@ class ProcessSession implements BotSession {
   close(end?: SessionEnd): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#proc.send(gameOverMessage(this.#info.key, this.#info.seat, end));
+    this.#proc.send(gameOverMessage(this.#info.key, this.#info.seat, end, this.#revealOpponents));
     this.#release(this.#proc);
   }
 }

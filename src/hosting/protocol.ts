@@ -19,7 +19,11 @@ export type ToBot =
   | { readonly type: 'hello'; readonly protocol: number; readonly arena: 'take-arena'; readonly bot: string }
   | {
       readonly type: 'new-game';
-      /** The game's key in the schedule (unique within a tournament). */
+      /**
+       * The game's id: opaque and unique within the run, and different in every run (it is keyed
+       * with a secret of the arena's, so it cannot be hashed back to the opponent); the game's key
+       * in the schedule, which names both bots, with `revealOpponents`.
+       */
       readonly game: string;
       readonly family: string;
       readonly variant: string;
@@ -70,21 +74,27 @@ export function encodeMessage(msg: ToBot): string {
   }
 }
 
-/** The `game-over` message for a bot in `seat`, from how the game ended (undefined: abandoned). */
+/**
+ * The `game-over` message for a bot in `seat`, from how the game ended (undefined: abandoned). The
+ * reason of the opponent's forfeit is told only when `revealOpponents`: it may name the opponent
+ * (its log file, its own error text), which a bot may not learn otherwise (docs/SECURITY.md).
+ */
 export function gameOverMessage(
   game: string,
   seat: Seat,
   end: { readonly winner: Seat | null; readonly termination: GameOverTermination; readonly reason: string | null; readonly scores?: Outcome['scores'] } | undefined,
+  revealOpponents = false,
 ): ToBot {
   if (!end) return { type: 'game-over', game, result: null, winner: null, termination: 'interrupted', reason: 'the arena ended the game early' };
   const result = end.termination === 'interrupted' ? null : end.winner === null ? 'draw' : end.winner === seat ? 'win' : 'loss';
+  const opponentForfeited = result === 'win' && (end.termination === 'timeout' || end.termination === 'crash' || end.termination === 'illegal-move');
   return {
     type: 'game-over',
     game,
     result,
     winner: end.winner,
     termination: end.termination,
-    reason: end.reason,
+    reason: opponentForfeited && !revealOpponents ? null : end.reason,
     ...(end.scores ? { scores: [end.scores[0], end.scores[1]] as const } : {}),
   };
 }

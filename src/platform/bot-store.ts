@@ -22,6 +22,7 @@ import { homedir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { BotStore } from '../core/bot.ts';
+import { visible } from '../core/text.ts';
 
 /** Default cap of one bot's store folder: 4 MiB. */
 export const DEFAULT_STORE_CAP_BYTES = 4 << 20;
@@ -500,9 +501,9 @@ export function storeLocation(data: BotDataSettings, botName: string): StoreLoca
   };
 }
 
-/** The default warning: one line on stderr. */
+/** The default warning: one line on stderr (it may name a bot's files: control characters made visible). */
 export function warnOnStderr(message: string): void {
-  process.stderr.write(`arena: warning: ${message}\n`);
+  process.stderr.write(`arena: warning: ${visible(message)}\n`);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { otherSeat, type AnyGame, type Outcome, type Seat } from '../core/game.ts';
 import { findMove, judgeReply, type MoveReply } from '../core/referee.ts';
 import { createRng, deriveSeed } from '../core/rng.ts';
+import { visible } from '../core/text.ts';
 import { errorText, type BotHost, type BotSession, type FaultKind, type SessionEnd } from '../hosting/index.ts';
 import type { Opponent } from './opponents.ts';
 
@@ -250,7 +251,8 @@ export class PlaySession {
 
   #forfeitWith(kind: FaultKind, reason: string): void {
     this.#thinking = false;
-    this.#forfeit = `${this.opponent.label} forfeits: ${kind} (${reason})`;
+    // The screen's one text from the bot (its error, its output): control characters made visible.
+    this.#forfeit = visible(`${this.opponent.label} forfeits: ${kind} (${reason})`);
     this.#changed();
     this.#endBotGame({ winner: this.human, termination: kind, reason });
   }

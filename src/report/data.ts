@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ArenaError, UsageError } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Seat, type Solver } from '../core/game.ts';
 import { createRng } from '../core/rng.ts';
+import { visible } from '../core/text.ts';
 import { findPeriod, outcomeClasses, tabulate } from '../games/analysis.ts';
 import { parseVariant } from '../games/index.ts';
 import { startOdds, type StartOdds } from '../games/start-odds.ts';
@@ -212,7 +213,8 @@ function replayGame(rec: GameRecord, game: AnyGame, solver: Solver<unknown, unkn
     seats: rec.seats,
     result: resultOf(rec),
     termination: rec.termination,
-    reason: rec.reason,
+    // The reason may quote a bot: the page shows it as text, its control characters made visible.
+    reason: rec.reason === null ? null : visible(rec.reason),
     mover: game.toMove(start),
     start: view(game, start),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BotSpec } from '../../src/hosting/index.ts';
-import { gameKey, schedule, scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize } from '../../src/arena/schedule.ts';
+import { botSeed, gameKey, schedule, scheduleCount, scheduleKeyAt, schedulePairs, scheduleSize } from '../../src/arena/schedule.ts';
 import { deriveSeed } from '../../src/core/rng.ts';
 
 const bot = (label: string): BotSpec => ({ label, name: label.split(':')[0]!, options: {} });
@@ -65,10 +65,27 @@ describe('schedule', () => {
     expect(deals.size).toBe(1);
     const other = [...schedule({ seed: 6, variants: VARIANTS, bots: BOTS, deals: 2, timePerMoveMs: 100 })];
     expect(other[0]!.dealSeed).not.toBe(full[0]!.dealSeed);
-    expect(new Set(full.map((j) => j.botSeeds.first)).size).toBe(full.length);
+    // A bot's seed is its own: one per (variant, deal, seat, bot) whoever it meets, distinct otherwise.
+    const seatSeeds = new Map<string, number>();
+    for (const j of full) {
+      for (const seat of ['first', 'second'] as const) {
+        const mine = `${j.variant}|${j.deal}|${seat}|${j.seats[seat].label}`;
+        expect(seatSeeds.get(mine) ?? j.botSeeds[seat], mine).toBe(j.botSeeds[seat]);
+        seatSeeds.set(mine, j.botSeeds[seat]);
+      }
+    }
+    expect(seatSeeds.size).toBe(VARIANTS.length * 2 * 2 * BOTS.length);
+    expect(new Set(seatSeeds.values()).size).toBe(seatSeeds.size);
   });
 
-  it('gives the keys and seeds of their definitions (gameKey, deriveSeed) though it hashes shared labels once', () => {
+  it("derives no bot's seed from its opponent: the same bot, deal and seat against anyone get the same seed", () => {
+    const jobs = [...schedule({ seed: 5, variants: VARIANTS, bots: BOTS, deals: 1, timePerMoveMs: 100 })];
+    const against = (me: string, seat: 'first' | 'second'): Set<number> =>
+      new Set(jobs.filter((j) => j.variant === VARIANTS[0] && j.seats[seat].label === me).map((j) => j.botSeeds[seat]));
+    for (const me of ['a', 'c', 'e']) for (const seat of ['first', 'second'] as const) expect(against(me, seat).size).toBe(1);
+  });
+
+  it('gives the keys and seeds of their definitions (gameKey, dealSeed and botSeed over deriveSeed) though it hashes shared labels once', () => {
     const bots = [bot('a'), bot('b:x=1'), bot('greedy')];
     let n = 0;
     for (const seed of [0, 1, 123456789, -5]) {
@@ -76,7 +93,8 @@ describe('schedule', () => {
         const [a, b] = j.seating === 0 ? [j.seats.first, j.seats.second] : [j.seats.second, j.seats.first];
         expect(j.key).toBe(gameKey(j.variant, j.deal, a.label, b.label, j.seating));
         expect(j.dealSeed).toBe(deriveSeed(seed, 'deal', j.variant, j.deal));
-        expect(j.botSeeds).toEqual({ first: deriveSeed(seed, 'bot', j.key, 'first'), second: deriveSeed(seed, 'bot', j.key, 'second') });
+        expect(j.botSeeds).toEqual({ first: botSeed(seed, j.variant, j.deal, 'first', j.seats.first.label), second: botSeed(seed, j.variant, j.deal, 'second', j.seats.second.label) });
+        expect(j.botSeeds.first).toBe(deriveSeed(seed, 'bot', j.variant, j.deal, 'first', j.seats.first.label));
         n++;
       }
     }

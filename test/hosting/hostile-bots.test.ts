@@ -2,10 +2,11 @@
  * Isolation `worker` (the default) and `sandbox` against the hostile bots of test/fixtures/hostile:
  * each attacks a promise that must hold without bubblewrap's sandbox too (a forged or out-of-order
  * reply, a stalled or lying clock, a forged start message, memory past the heap limit, a stderr
- * flood, signals at the arena, a kill at import in discovery, an async `choose` that spins). The
- * arena must finish and exit, record every attacker's games as its forfeits with the right reason
- * (or as games its attack did nothing to), keep each bot's output in its own capped log, and let
- * the good bots play exactly as without the attackers.
+ * flood, signals at the arena, a kill at import in discovery, an async `choose` that spins, spies
+ * hashing names to find their opponent, terminal escapes in a bot's texts). The arena must finish
+ * and exit, record every attacker's games as its forfeits with the right reason (or as games its
+ * attack did nothing to), keep each bot's output in its own capped log, tell no bot its opponent,
+ * print no bot's control characters, and let the good bots play exactly as without the attackers.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,10 @@ import { pidNamespaceProblem, sandboxProblem } from '../../src/platform/sandbox.
 import { forfeitsOf, gamesAmong, gamesOf, records, ROOT, runArena, stderrOf, tournament } from './arena-run.ts';
 
 const GOOD = ['random', 'greedy'];
+/** hx-ext-escape's forfeits: its error report or its move, control characters made visible (or JSON-escaped, in a quoted move). */
+const ESCAPED = /^(crash: cannot move ␛\[2J␛\]0;pwned␇|illegal-move: answered "\d+\\u001b\[2J)/;
+/** A control character a terminal acts on: C0 but the newline ending a line, DEL, C1. */
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 /** The attackers of the tournaments, with what each must come to under each isolation: its forfeits' reason, or none (harmless). */
 const EXPECTED: Record<string, { worker: RegExp | null; sandbox: RegExp | null }> = {
   'hx-forge': { worker: /^crash: broke the worker protocol: it wrote an answer to request 1000000000/, sandbox: null },
@@ -29,6 +34,11 @@ const EXPECTED: Record<string, { worker: RegExp | null; sandbox: RegExp | null }
   'hx-ext-kill': { worker: null, sandbox: null },
   'hx-kill-at-import': { worker: null, sandbox: null },
   'hx-async-spin': { worker: /^timeout: no move within 4000 ms/, sandbox: /^timeout: no move within 4000 ms/ },
+  'hx-spy': { worker: null, sandbox: null },
+  'hx-ext-spy': { worker: null, sandbox: null },
+  'hx-ext-crash': { worker: /^crash: exited with code 3/, sandbox: /^crash: exited with code 3/ },
+  'hx-escape': { worker: /^crash: Error: no move ␛\[2J␛\]0;pwned␇/, sandbox: /^crash: Error: no move ␛\[2J␛\]0;pwned␇/ },
+  'hx-ext-escape': { worker: ESCAPED, sandbox: ESCAPED },
 };
 const ATTACKERS = Object.keys(EXPECTED);
 
@@ -45,6 +55,13 @@ const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: 4000,
 
 /** This run's marker for hx-survive's `sleep` (in place of 31417). */
 const SURVIVOR = String(40_000 + Math.floor(Math.random() * 20_000));
+
+/** What a spy (test/fixtures/hostile/lib/spy.mjs) wrote of each look at its game: `SPY <what>: opponent <names|unknown>…`. */
+function spyLines(dir: string, bot: string): string[] {
+  return stderrOf(dir, bot)
+    .split('\n')
+    .filter((l) => l.startsWith('SPY '));
+}
 
 /** Command lines of running processes that contain `text`. */
 function processesWith(text: string): string[] {
@@ -82,8 +99,11 @@ describe('hostile bots', () => {
     it.skipIf(skip).concurrent(`under isolation ${isolation}: the arena finishes, each attack ends as the attacker's forfeit or as nothing, the good bots play as without them`, async () => {
       const run = await tournament(WORK, isolation, { ...BASE, bots: [...GOOD, ...ATTACKERS], isolation }, BOTS);
       expect(run.status, run.stderr.slice(-2000)).toBe(0);
-      // Nothing a bot wrote reached the arena's own output (34 MB of it tried).
+      // Nothing a bot wrote reached the arena's own output (34 MB of it tried), nor a control
+      // character from a bot's texts (the escape fixtures').
       expect(run.stderr.length).toBeLessThan(64 << 10);
+      expect(run.stdout).not.toMatch(CONTROL);
+      expect(run.stderr).not.toMatch(CONTROL);
       const recs = records(run.dir);
       const n = GOOD.length + ATTACKERS.length;
       expect(recs).toHaveLength(n * (n - 1));
@@ -105,6 +125,19 @@ describe('hostile bots', () => {
       const log = stderrOf(run.dir, 'hx-stderr');
       expect(log).toContain('x'.repeat(1000));
       expect(log).toContain(`: wrote more than 8388608 bytes to ${isolation === 'worker' ? 'stdout and stderr' : 'stderr'}`);
+      // Nothing a bot is given names its opponent: the spies, hashing every candidate name into game
+      // keys to match their game id and seed, find no one, though the same hashing finds their own
+      // seeds (the control that their hash is the arena's); and the reason of an opponent's forfeit
+      // (which names its log) is not told.
+      for (const spy of ['hx-spy', 'hx-ext-spy']) {
+        const lines = spyLines(run.dir, spy);
+        expect(lines.length, spy).toBeGreaterThan(0);
+        expect(lines.filter((l) => !/: opponent unknown(;|$)/.test(l)), spy).toEqual([]);
+        const seeds = lines.filter((l) => l.includes('own seed derivable'));
+        expect(seeds.length, spy).toBeGreaterThan(0);
+        expect(seeds.filter((l) => !l.endsWith('own seed derivable: yes')), spy).toEqual([]);
+      }
+      expect(spyLines(run.dir, 'hx-ext-spy')).toContain('SPY game-over crash reason null: opponent unknown');
       expect(gamesAmong(recs, GOOD)).toEqual(await baseline());
     }, 600_000);
   }
@@ -134,6 +167,7 @@ describe('hostile bots', () => {
     const listed = await runArena(['bots', '--bots-dir', BOTS]);
     expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).toContain('hx-kill-at-import');
+    expect(listed.stdout + listed.stderr).not.toMatch(CONTROL);
     const run = await tournament(WORK, 'unselected', { ...BASE, bots: GOOD, isolation: 'worker' }, BOTS);
     expect(run.status, run.stderr.slice(-2000)).toBe(0);
     expect(gamesAmong(records(run.dir), GOOD)).toEqual(await baseline());

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from '../../src/hosting/index.ts';
+import { createHash } from 'node:crypto';
+import { encodeMessage, gameOverMessage, opaqueGameId, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from '../../src/hosting/index.ts';
 import { createRng } from '../../src/core/rng.ts';
 import { FAMILIES, makeGame, parseVariant } from '../../src/games/index.ts';
 
@@ -44,6 +45,26 @@ describe('protocol messages', () => {
     expect(gameOverMessage('k', 'second', end)).toMatchObject({ result: 'loss' });
     expect(gameOverMessage('k', 'second', { winner: null, termination: 'normal', reason: null })).toMatchObject({ result: 'draw' });
     expect(gameOverMessage('k', 'second', undefined)).toMatchObject({ result: null, termination: 'interrupted' });
+  });
+
+  it("game-over tells a bot the reason of its own forfeit, its opponent's only when opponents are revealed (it may name them)", () => {
+    const end = { winner: 'first' as const, termination: 'crash' as const, reason: 'exited with code 3 (stderr: results/bots/other.stderr.log)' };
+    expect(gameOverMessage('k', 'second', end)).toMatchObject({ result: 'loss', reason: end.reason });
+    expect(gameOverMessage('k', 'first', end)).toMatchObject({ result: 'win', termination: 'crash', reason: null });
+    expect(gameOverMessage('k', 'first', end, true)).toMatchObject({ result: 'win', reason: end.reason });
+    const judged = { winner: 'first' as const, termination: 'adjudicated' as const, reason: 'solver: won for first to move (value 1) at ply 4' };
+    expect(gameOverMessage('k', 'first', judged)).toMatchObject({ reason: judged.reason });
+  });
+
+  it('opaque game ids are unique per key and keyed with a secret, not a hash of the key a bot could recompute', () => {
+    const keys = ['v|0|a|b|0', 'v|0|a|b|1', 'v|0|b|a|0', 'v|1|a|b|0'];
+    const ids = keys.map(opaqueGameId);
+    expect(new Set(ids).size).toBe(keys.length);
+    expect(opaqueGameId(keys[0]!)).toBe(ids[0]);
+    for (const [i, key] of keys.entries()) {
+      expect(ids[i]).toMatch(/^[0-9a-f]{16}$/);
+      expect(createHash('sha256').update(key).digest('hex')).not.toContain(ids[i]);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
+import { visible } from '../../core/text.ts';
 import { checkBot, checkVariants, DEFAULT_CHECK, discoverBots, loadBotFileOrThrow, resolveBot, tempStderrLogPath, type BotEntry, type CheckRow } from '../../hosting/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
@@ -25,7 +26,8 @@ export function checkTable(rows: readonly CheckRow[], positions: number): string
     r.status === 'pass' ? 'pass' : r.status === 'fail' ? 'FAIL' : 'skip',
     r.status === 'skip' ? '-' : `${r.positions}/${positions}`,
     r.status === 'skip' ? '-' : `${Math.ceil(r.maxMs)} ms`,
-    r.detail,
+    // What the bot answered or threw, shown with its control characters made visible.
+    visible(r.detail),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
@@ -71,7 +73,7 @@ export const botsCheckCommand: CommandModule<object, Args> = {
     let stderrLog: string | undefined;
     if (entry.transport === 'process') {
       stderrLog = tempStderrLogPath(entry.name);
-      out.out(`running: ${entry.command.join(' ')} (in ${entry.cwd}); its stderr goes to ${stderrLog}`);
+      out.out(visible(`running: ${entry.command.join(' ')} (in ${entry.cwd}); its stderr goes to ${stderrLog}`));
     }
     const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation: args.isolation, families: args.family, ...(stderrLog ? { stderrLog } : {}) });
     out.out(checkTable(rows, positions));

@@ -5,6 +5,7 @@ import { FAMILIES, makeGame } from '../../games/index.ts';
 import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import { RUN, type CliRun, type WithRun } from '../io.ts';
 import { UsageError } from '../../core/errors.ts';
+import { visible } from '../../core/text.ts';
 import { sandboxCapsText, sandboxProblem } from '../../platform/sandbox.ts';
 import { hanging } from '../../tui/text/wrap.ts';
 import { botsCheckCommand } from './bots-check.ts';
@@ -27,17 +28,19 @@ function optionList(bot: AnyBot): { name: string; description: string; expected:
 
 /**
  * The bots as text, wrapped to `width` between words with each continuation under its text
- * (Infinity: one line per item, for pipes).
+ * (Infinity: one line per item, for pipes). What came from a bot file (descriptions, option texts
+ * and defaults, a program's command line, file names) is shown with its control characters made
+ * visible (core/text.ts).
  */
 export function botsText(registry: BotRegistry, width: number): string {
   const lines: string[] = [];
   for (const b of registry.bots) {
-    lines.push(...hanging(`${b.name} — `, b.description, width), ...hanging('  file:  ', b.file, width));
-    if (b.transport === 'process') lines.push(...hanging('  runs:  ', `${b.command.join(' ')}  (in ${b.cwd}; JSON-lines protocol, docs/PROTOCOL.md)`, width));
+    lines.push(...hanging(`${b.name} — `, visible(b.description), width), ...hanging('  file:  ', visible(b.file), width));
+    if (b.transport === 'process') lines.push(...hanging('  runs:  ', visible(`${b.command.join(' ')}  (in ${b.cwd}; JSON-lines protocol, docs/PROTOCOL.md)`), width));
     const options = optionList(b.bot);
     const pad = Math.max(0, ...options.map((o) => o.name.length));
     for (const o of options) {
-      lines.push(...hanging(`  :${`${o.name}=`.padEnd(pad + 1)}  `, `${o.description}: ${o.expected}${o.default !== undefined ? ` (default ${o.default})` : ''}`, width));
+      lines.push(...hanging(`  :${`${o.name}=`.padEnd(pad + 1)}  `, visible(`${o.description}: ${o.expected}${o.default !== undefined ? ` (default ${o.default})` : ''}`), width));
     }
     lines.push(...hanging('  plays: ', families(b.bot).join(', ') || '(none of the registered families)', width), '');
   }
@@ -47,7 +50,7 @@ export function botsText(registry: BotRegistry, width: number): string {
 
 /** Prints one line per file discovery skipped; they make the command exit 2. */
 export function reportProblems(registry: BotRegistry, run: CliRun): void {
-  for (const p of registry.problems) run.io.err(`arena: skipped ${p.file}: ${p.reason}`);
+  for (const p of registry.problems) run.io.err(visible(`arena: skipped ${p.file}: ${p.reason}`));
   if (registry.problems.length > 0) run.exitCode = 2;
 }
 

@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { parseQueueUrl } from '../../arena/queue/url.ts';
 import { UsageError } from '../../core/errors.ts';
+import { visible } from '../../core/text.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
 
@@ -30,7 +31,8 @@ export const workerCommand: CommandModule<object, Args> = {
     const lockMs = flagValue('--lock-ms', LOCK_MS, args['lock-ms']);
     const name = flagValue('--name', NAME, args.name, "letters, digits, '.', '-' or '_'");
     const out = args[RUN].io;
-    const stamp = (line: string): void => out.out(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+    // Its lines may quote a bot (why it could not start): control characters made visible.
+    const stamp = (line: string): void => out.out(visible(`[${new Date().toISOString().slice(11, 19)}] ${line}`));
     const { QueueWorker } = await import('../../arena/queue/worker.ts');
     const worker = new QueueWorker({
       url,

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { GameRecord } from '../../arena/match.ts';
+import { visible } from '../../core/text.ts';
 import { resultText } from '../text/result-text.ts';
 import { useTheme } from '../text/theme.ts';
 
@@ -23,7 +24,7 @@ export function RecentResults({ results, max }: Props) {
             {`${r.seats.first} vs ${r.seats.second} ${resultText(r)}`}
             <Text {...theme.muted}>{` · ${r.variant}`}</Text>
             {forfeit ? (
-              <Text {...theme.bad}>{` · ${theme.glyph.mistake} ${r.faulty ? r.seats[r.faulty] : '?'} forfeits: ${r.termination}${r.reason ? ` — ${r.reason}` : ''}`}</Text>
+              <Text {...theme.bad}>{` · ${theme.glyph.mistake} ${r.faulty ? r.seats[r.faulty] : '?'} forfeits: ${r.termination}${r.reason ? ` — ${visible(r.reason)}` : ''}`}</Text>
             ) : (
               <Text {...theme.muted}>{` · ${r.moves.length} moves`}</Text>
             )}

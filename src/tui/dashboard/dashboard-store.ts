@@ -3,6 +3,7 @@ import type { GameRecord } from '../../arena/match.ts';
 import type { Standings } from '../../arena/fold/standings.ts';
 import { TimeTally, type SprtResult, type TimeTotals } from '../../arena/summary.ts';
 import { fmtInt } from '../text/layout.ts';
+import { visible } from '../../core/text.ts';
 import { gameLine, repairedLine, storeResetLine } from './plain.ts';
 
 /** A game in flight as the dashboard draws it: who plays what, and its position as of one render. */
@@ -202,13 +203,13 @@ export class DashboardStore {
         this.#done = e.done;
         this.#resumed = e.done;
         this.#startedAt = this.#clock();
-        if (e.repaired) this.#log.push({ kind: 'repaired', warn: true, text: repairedLine(e.repaired) });
+        if (e.repaired) this.#note({ kind: 'repaired', warn: true, text: repairedLine(e.repaired) });
         break;
       case 'bot-failed':
-        this.#failedBots.push({ bot: e.bot, reason: e.reason });
+        this.#failedBots.push({ bot: e.bot, reason: visible(e.reason) });
         break;
       case 'bot-store-reset':
-        this.#log.push({ kind: 'store-reset', warn: true, text: storeResetLine(e) });
+        this.#note({ kind: 'store-reset', warn: true, text: storeResetLine(e) });
         break;
       case 'game-started':
         // In-process bots often play a whole game before the sink hears of it: nothing to show,
@@ -238,14 +239,14 @@ export class DashboardStore {
         break;
       case 'queue-link':
         this.#queue = { link: e.state, detail: e.detail, workers: this.#queue?.workers ?? [], queued: this.#queue?.queued ?? 0 };
-        if (e.state === 'reconnecting') this.#log.push({ kind: 'queue', warn: true, text: `Redis ${e.url}: reconnecting${e.detail ? ` (${e.detail})` : ''}; nothing already logged is lost` });
-        else if (e.detail) this.#log.push({ kind: 'queue', warn: false, text: `Redis ${e.url}: connected again, ${e.detail}` });
+        if (e.state === 'reconnecting') this.#note({ kind: 'queue', warn: true, text: `Redis ${e.url}: reconnecting${e.detail ? ` (${e.detail})` : ''}; nothing already logged is lost` });
+        else if (e.detail) this.#note({ kind: 'queue', warn: false, text: `Redis ${e.url}: connected again, ${e.detail}` });
         break;
       case 'queue-status':
         this.#queue = { link: e.link, detail: e.detail, workers: e.workers, queued: e.queued };
         break;
       case 'queue-problem':
-        this.#log.push({ kind: 'queue', warn: true, text: `! worker ${e.worker}: ${e.reason}` });
+        this.#note({ kind: 'queue', warn: true, text: `! worker ${e.worker}: ${e.reason}` });
         break;
       case 'finished':
         this.#finished = e;
@@ -267,6 +268,12 @@ export class DashboardStore {
       this.#pausedSince = null;
     }
     this.flush();
+  }
+
+  /** Adds a line to the log, its control characters made visible (it may quote a bot: core/text.ts). */
+  #note(entry: LogEntry): void {
+    const text = visible(entry.text);
+    this.#log.push(text === entry.text ? entry : { ...entry, text });
   }
 
   /** Builds the snapshot and tells the listeners now. */
@@ -317,18 +324,18 @@ export class DashboardStore {
     if (b.count === 0) return;
     this.#batch = emptyBatch();
     if (b.count <= LOG_EACH_UPTO) {
-      for (const p of b.head) this.#log.push(gameEntry(p.rec, p.done, p.total));
+      for (const p of b.head) this.#note(gameEntry(p.rec, p.done, p.total));
       return;
     }
     const width = String(b.total).length;
-    this.#log.push({
+    this.#note({
       kind: 'batch',
       warn: b.forfeitCount > 0,
       text: `[${String(b.firstDone).padStart(width)}–${b.lastDone}/${b.total}] ${b.count} games finished${b.forfeitCount ? `, ${b.forfeitCount} by forfeit:` : ''}`,
     });
-    for (const p of b.forfeits) this.#log.push(gameEntry(p.rec, p.done, p.total));
+    for (const p of b.forfeits) this.#note(gameEntry(p.rec, p.done, p.total));
     if (b.forfeitCount > LOG_EACH_UPTO) {
-      this.#log.push({ kind: 'more', warn: true, text: `  … and ${b.forfeitCount - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)` });
+      this.#note({ kind: 'more', warn: true, text: `  … and ${b.forfeitCount - LOG_EACH_UPTO} more forfeits (see the results view and games.jsonl)` });
     }
   }
 

@@ -10,6 +10,7 @@ import type { TimeTotals } from '../../arena/summary.ts';
 import { droppedText, type DropCounts } from '../../arena/results/index.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 import { scoreText } from '../text/result-text.ts';
+import { visible } from '../../core/text.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
 export function alignTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string[] {
@@ -123,12 +124,17 @@ export function pairsLines(t: StandingsTable): string[] {
   return alignTable(header, rows, header.map((_, i) => i > 1));
 }
 
-/** The plain reporter as an event sink; `write` receives whole lines. */
+/**
+ * The plain reporter as an event sink; `write` receives whole lines. Every line but the JSON
+ * summary goes out with its control characters made visible (core/text.ts): lines quote bots
+ * (reasons, store warnings), and records from a log written elsewhere are shown as they are.
+ */
 export function plainReporter(
-  write: (line: string) => void,
+  writeLine: (line: string) => void,
   options: { readonly json?: boolean; readonly resumeCommand?: (dir: string) => string } = {},
 ): EventSink {
   const json = options.json ?? false;
+  const write = (line: string): void => writeLine(visible(line));
   // Queued tournaments: the workers are printed when who is there changes, not at every status.
   let workersSeen = '';
   return {
@@ -172,7 +178,7 @@ export function plainReporter(
         }
         case 'finished': {
           if (json) {
-            write(JSON.stringify(e.summary, null, 2));
+            writeLine(JSON.stringify(e.summary, null, 2));
             return;
           }
           const { standings, games } = e.summary;

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ArenaError } from '../../core/errors.ts';
 import type { AnyFamily, AnyGame } from '../../core/game.ts';
 import { createVariant, formatParamValue } from '../../core/params.ts';
+import { visible } from '../../core/text.ts';
 import { useTheme } from '../text/theme.ts';
 import { plays, type FirstMover, type Opponent, type PlayChoice } from '../../play/index.ts';
 import { Menu } from '../ui/Menu.tsx';
@@ -98,7 +99,7 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
       ) : null}
       {step === 'param' && spec && paramName !== undefined ? (
         <>
-          {title(`${paramName}: ${spec.description}`)}
+          {title(visible(`${paramName}: ${spec.description}`))}
           <Menu
             key={paramName}
             items={[
@@ -131,7 +132,7 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
           <Menu
             items={opponents
               .filter((o) => plays(o, game))
-              .map((o) => ({ key: o.label, label: `${o.label.padEnd(10)} ${levelText(o) ?? o.bot.description}`, value: o.label }))}
+              .map((o) => ({ key: o.label, label: visible(`${o.label.padEnd(10)} ${levelText(o) ?? o.bot.description}`), value: o.label }))}
             onSelect={(value) => {
               const o = opponents.find((x) => x.label === value) ?? null;
               setOpponent(o);

@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useMemo, useState } from 'react';
 import type { GameRecord } from '../../arena/match.ts';
+import { visible } from '../../core/text.ts';
 import { Board } from '../boards/Board.tsx';
 import { footer, KEYS } from '../text/keys.ts';
 import { KeyHelp } from '../ui/KeyHelp.tsx';
@@ -94,9 +95,12 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
       </Text>
       {at === n ? (
         <Text bold>
-          {record.faulty === null
-            ? `End: ${record.winner === null ? 'draw' : `${record.winner} won`}${record.termination === 'adjudicated' ? ` (adjudicated: ${record.reason ?? ''})` : ''}`
-            : `End: ${record.faulty ? record.seats[record.faulty] : '?'} forfeits: ${record.termination}${record.reason ? ` (${record.reason})` : ''}`}
+          {/* The reason may quote a bot, in a log written anywhere: control characters made visible. */}
+          {visible(
+            record.faulty === null
+              ? `End: ${record.winner === null ? 'draw' : `${record.winner} won`}${record.termination === 'adjudicated' ? ` (adjudicated: ${record.reason ?? ''})` : ''}`
+              : `End: ${record.faulty ? record.seats[record.faulty] : '?'} forfeits: ${record.termination}${record.reason ? ` (${record.reason})` : ''}`,
+          )}
         </Text>
       ) : null}
       {explain && at < n ? (

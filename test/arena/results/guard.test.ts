@@ -8,7 +8,10 @@ import { GUARD_FILES, LogChain, readLogKey, scanLog } from '../../../src/arena/r
 import { UsageError } from '../../../src/core/errors.ts';
 import { comparableLog, runSpec, tempDir, timeless } from '../helpers.ts';
 
-/** A results folder of SPEC written by take-arena b0906c9, a checksum on every line (5 games logged). */
+/**
+ * A results folder of SPEC in the format take-arena b0906c9 wrote, a checksum on every line (5 games
+ * logged, with the schedule's bot seeds of today: each line sealed alone, as b0906c9 sealed it).
+ */
 const OLD_FORMAT = fileURLToPath(new URL('../../fixtures/results-per-line-chk', import.meta.url));
 
 const SPEC = {
@@ -124,7 +127,7 @@ describe('results log guard', () => {
 
   it('verifies and resumes a folder written by take-arena before sealed runs (a checksum on every line)', async () => {
     const whole = await runSpec(SPEC);
-    // Written by take-arena b0906c9 (a `chk` on every line): 5 of the 12 games, as after a crash.
+    // In take-arena b0906c9's format (a `chk` on every line): 5 of the 12 games, as after a crash.
     const dir = join(tempDir(), 'guard-old');
     cpSync(OLD_FORMAT, dir, { recursive: true });
     const before = readFileSync(join(dir, 'games.jsonl'), 'utf8');
