@@ -59,9 +59,25 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
   readonly retries?: number;
   /**
    * Present when a bot's clock (its safety net) cut some of its answers short: how many moves per
-   * seat. Such a game may not replay move for move; without it, the same spec and seed replay it exactly.
+   * seat. Such a game may not replay move for move; without it (and without `restarts`), the same
+   * spec and seed replay it exactly.
    */
   readonly clockStops?: { readonly first: number; readonly second: number };
+  /**
+   * Present when a bot's process was replaced during the game (another game's fault ended the
+   * process they shared): the bot went on from where its generator stood but without what it had
+   * kept for this game, so from move `ply` (0-based) on the game may not replay move for move.
+   * One entry per restart, with why the old process ended.
+   */
+  readonly restarts?: readonly GameRestart[];
+}
+
+/** A bot's process replaced during a game (see `GameRecord.restarts`). */
+export interface GameRestart {
+  readonly seat: Seat;
+  /** The move the bot answered first on its new process (0-based: moves played before it). */
+  readonly ply: number;
+  readonly reason: string;
 }
 
 /**
@@ -145,6 +161,8 @@ interface GameInPlay {
   readonly ovh: number[] | null;
   /** Moves each seat's bot said were cut short by its clock rather than its own budget. */
   readonly clock: { first: number; second: number };
+  /** Restarts of a bot's process in this game, null while there are none. */
+  restarts: GameRestart[] | null;
   readonly sessions: Sessions;
   /** Made on the first asynchronous reply when the match has a signal (see `playMatch`). */
   abort: AbortWait | null;
@@ -211,6 +229,7 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
   }
   if (adjudicated) rec.adjudicated = adjudicated;
   if (played.clock.first + played.clock.second > 0) rec.clockStops = { first: played.clock.first, second: played.clock.second };
+  if (played.restarts) rec.restarts = played.restarts;
   return rec;
 }
 
@@ -239,6 +258,7 @@ export async function playMatch(
     us: [],
     ovh: tc ? [] : null,
     clock: { first: 0, second: 0 },
+    restarts: null,
     sessions: { first: null, second: null },
     abort: null,
     live,
@@ -275,6 +295,7 @@ export async function playMatch(
     const i = judgeReply(game, legal, reply);
     if (typeof i !== 'number') return finishGame(played, forfeit(seat, i.kind, i.reason));
     const move = legal[i];
+    if (reply.ok && reply.restarted !== undefined) (played.restarts ??= []).push({ seat, ply: moves.length, reason: reply.restarted });
     const before = state;
     state = game.play(state, move);
     observer?.moved(seat, state);

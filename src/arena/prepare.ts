@@ -106,7 +106,7 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
   };
 }
 
-/** The schedule's input (pairs with a bot that does not support a variant are skipped). */
+/** The schedule's input (pairs with a bot that does not support a variant are skipped; with `sprt`, deal by deal over the variants). */
 export function scheduleOf(t: PreparedTournament): ScheduleInput {
   const { spec, unsupported } = t;
   return {
@@ -118,6 +118,8 @@ export function scheduleOf(t: PreparedTournament): ScheduleInput {
     ...(spec.timeControl !== undefined ? { timeControl: parseTimeControl(spec.timeControl) } : {}),
     supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
     ...(spec.champion !== undefined ? { champion: spec.champion } : {}),
+    // A test stops after some pairs: those must come from every variant, not the first one alone.
+    ...(spec.sprt !== undefined ? { interleave: true } : {}),
   };
 }
 

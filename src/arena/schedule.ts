@@ -60,6 +60,21 @@ export interface ScheduleInput {
   readonly supports?: (bot: BotSpec, variant: string) => boolean;
   /** A gauntlet's champion (a bot label): only it plays, against each other bot. Absent: a round robin. */
   readonly champion?: string;
+  /**
+   * Deal by deal over the variants (deal 0 of each variant in turn, then deal 1, …) rather than
+   * variant by variant. A sequential test that stops early has then sampled every variant alike,
+   * not just the first: runs with `sprt` are scheduled so.
+   */
+  readonly interleave?: boolean;
+}
+
+/**
+ * The variant (its index) and deal of the schedule's `cell`-th (variant, deal): variant by variant,
+ * or deal by deal when the schedule interleaves.
+ */
+function cellAt(input: Pick<ScheduleInput, 'variants' | 'deals' | 'interleave'>, cell: number): { variant: number; deal: number } {
+  const v = input.variants.length;
+  return input.interleave ? { variant: cell % v, deal: Math.floor(cell / v) } : { variant: Math.floor(cell / input.deals), deal: cell % input.deals };
 }
 
 /**
@@ -134,18 +149,18 @@ export function scheduleCount(input: Pick<ScheduleInput, 'variants' | 'bots' | '
  * index alone: a results log is checked against the schedule line by line without generating it.
  * Unsupported pairs keep their indices (see `schedule`), so this holds with `supports` too.
  */
-export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals' | 'champion'>, index: number): string | null {
+export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | 'deals' | 'champion' | 'interleave'>, index: number): string | null {
   const { variants, bots, deals, champion } = input;
   const n = bots.length;
   const c = champion === undefined ? -1 : bots.findIndex((b) => b.label === champion);
   const pairs = c >= 0 ? n - 1 : (n * (n - 1)) / 2;
   if (!Number.isSafeInteger(index) || index < 0 || index >= pairs * variants.length * deals * 2) return null;
   const seating = (index % 2) as 0 | 1;
-  let rest = (index - seating) / 2;
+  const rest = (index - seating) / 2;
   let pair = rest % pairs;
-  rest = (rest - pair) / pairs;
-  const deal = rest % deals;
-  const variant = variants[(rest - deal) / deals]!;
+  const cell = cellAt(input, (rest - pair) / pairs);
+  const variant = variants[cell.variant]!;
+  const deal = cell.deal;
   // A gauntlet: the champion against each other bot, in bot order.
   if (c >= 0) return gameKey(variant, deal, bots[c]!.label, bots[pair < c ? pair : pair + 1]!.label, seating);
   // Pairs run i < j in row order: row i holds n - 1 - i of them.
@@ -155,12 +170,12 @@ export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | '
 }
 
 /**
- * The schedule as a generator (fastchess `Scheduler::next()`): for each variant and deal, every
- * pairing (each unordered pair of bots, or in a gauntlet the champion against each other bot)
- * plays the deal twice, once in each seating, back to back: a game pair. `skipPair(p)` (p: the
- * pair's place, the index of its first game over 2) leaves out both seatings of a pair without
- * building their jobs: a resumed million-game tournament passes over the games it has without a
- * key and two seeds for each.
+ * The schedule as a generator (fastchess `Scheduler::next()`): for each variant and deal (deal by
+ * deal over the variants when `interleave`), every pairing (each unordered pair of bots, or in a
+ * gauntlet the champion against each other bot) plays the deal twice, once in each seating, back to
+ * back: a game pair. `skipPair(p)` (p: the pair's place, the index of its first game over 2) leaves
+ * out both seatings of a pair without building their jobs: a resumed million-game tournament passes
+ * over the games it has without a key and two seeds for each.
  */
 export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boolean): Generator<GameJob> {
   const { seed, variants, bots, deals, timePerMoveMs, timeControl } = input;
@@ -170,46 +185,51 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
   // and each bot's two seeds once per deal, not again for every game of a million.
   const dealState = seedState(seed, 'deal');
   const botState = seedState(seed, 'bot');
+  // What each variant's games share, worked out once: who plays it, and its labels hashed.
+  const perVariant = variants.map((variant) => ({
+    variant,
+    playing: bots.map((b) => supports(b, variant)),
+    dealVariant: fnvEnd(fnvText(dealState, variant)),
+    botVariant: fnvEnd(fnvText(botState, variant)),
+  }));
   const seedsFirst = new Array<number>(bots.length);
   const seedsSecond = new Array<number>(bots.length);
   let index = 0;
-  for (const variant of variants) {
-    const playing = bots.map((b) => supports(b, variant));
-    const dealVariant = fnvEnd(fnvText(dealState, variant));
-    const botVariant = fnvEnd(fnvText(botState, variant));
-    for (let deal = 0; deal < deals; deal++) {
-      const ds = seedFromState(fnvEnd(fnvText(dealVariant, String(deal))));
-      const botDeal = fnvEnd(fnvText(botVariant, String(deal)));
-      const first = fnvEnd(fnvText(botDeal, 'first'));
-      const second = fnvEnd(fnvText(botDeal, 'second'));
-      for (let k = 0; k < bots.length; k++) {
-        seedsFirst[k] = seedFromState(fnvEnd(fnvText(first, bots[k]!.label)));
-        seedsSecond[k] = seedFromState(fnvEnd(fnvText(second, bots[k]!.label)));
+  for (let cell = 0; cell < variants.length * deals; cell++) {
+    const at = cellAt(input, cell);
+    const { variant, playing, dealVariant, botVariant } = perVariant[at.variant]!;
+    const deal = at.deal;
+    const ds = seedFromState(fnvEnd(fnvText(dealVariant, String(deal))));
+    const botDeal = fnvEnd(fnvText(botVariant, String(deal)));
+    const first = fnvEnd(fnvText(botDeal, 'first'));
+    const second = fnvEnd(fnvText(botDeal, 'second'));
+    for (let k = 0; k < bots.length; k++) {
+      seedsFirst[k] = seedFromState(fnvEnd(fnvText(first, bots[k]!.label)));
+      seedsSecond[k] = seedFromState(fnvEnd(fnvText(second, bots[k]!.label)));
+    }
+    for (const [i, j] of pairs) {
+      const a = bots[i]!;
+      const b = bots[j]!;
+      if (skipPair?.(index / 2)) {
+        index += 2;
+        continue;
       }
-      for (const [i, j] of pairs) {
-        const a = bots[i]!;
-        const b = bots[j]!;
-        if (skipPair?.(index / 2)) {
-          index += 2;
-          continue;
-        }
-        for (let seating: 0 | 1 = 0; seating <= 1; seating = (seating + 1) as 0 | 1) {
-          const here = index++;
-          if (!playing[i] || !playing[j]) continue;
-          yield {
-            index: here,
-            key: `${variant}|${deal}|${a.label}|${b.label}|${seating}`,
-            variant,
-            deal,
-            dealSeed: ds,
-            seating,
-            seats: seating === 0 ? { first: a, second: b } : { first: b, second: a },
-            botSeeds: seating === 0 ? { first: seedsFirst[i]!, second: seedsSecond[j]! } : { first: seedsFirst[j]!, second: seedsSecond[i]! },
-            // Undefined when unset, rather than spread in: no spread per job (jobs travel as JSON, which drops them).
-            timePerMoveMs,
-            timeControl,
-          };
-        }
+      for (let seating: 0 | 1 = 0; seating <= 1; seating = (seating + 1) as 0 | 1) {
+        const here = index++;
+        if (!playing[i] || !playing[j]) continue;
+        yield {
+          index: here,
+          key: gameKey(variant, deal, a.label, b.label, seating),
+          variant,
+          deal,
+          dealSeed: ds,
+          seating,
+          seats: seating === 0 ? { first: a, second: b } : { first: b, second: a },
+          botSeeds: seating === 0 ? { first: seedsFirst[i]!, second: seedsSecond[j]! } : { first: seedsFirst[j]!, second: seedsSecond[i]! },
+          // Undefined when unset, rather than spread in: no spread per job (jobs travel as JSON, which drops them).
+          timePerMoveMs,
+          timeControl,
+        };
       }
     }
   }

@@ -24,6 +24,12 @@ export type MoveReply =
        * process), when the move was asked with a clock (a time control): what its bank is charged.
        */
       readonly think?: number;
+      /**
+       * Set when the bot's process was replaced since it last answered in this game (another game's
+       * fault ended the process it shared): whatever the bot kept for this game there is gone, so the
+       * game may play on differently than it would have. Why the old process ended.
+       */
+      readonly restarted?: string;
     }
   | { readonly ok: false; readonly kind: FaultKind; readonly reason: string; readonly ms: number };
 

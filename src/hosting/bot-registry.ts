@@ -13,14 +13,13 @@ import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
 import { BotLoadError, UsageError, didYouMean, show } from '../core/errors.ts';
 import { parseKeyValues } from '../core/params.ts';
-import { PACKAGE_ROOT } from '../platform/paths.ts';
 import { importableModule } from '../platform/typescript.ts';
 import { botLabel, botOptions, exportedBot, oneLine } from './bot-module.ts';
-import { describeModules, type DiscoverySettings } from './discovery.ts';
+import { BUILTIN_BOTS_DIR, describeModules, type DiscoverySettings } from './discovery.ts';
 import { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';
 
 export { botLabel, botOptions, moduleBot } from './bot-module.ts';
-export { DISCOVERY_TIMEOUT_MS, defaultDiscoveryCacheDir, type DiscoverySettings } from './discovery.ts';
+export { BUILTIN_BOTS_DIR, DISCOVERY_CPU_SECONDS, DISCOVERY_TIMEOUT_MS, defaultDiscoveryCacheDir, type DiscoverySettings } from './discovery.ts';
 
 /**
  * A bot module (run in worker threads, a sandbox or, with isolation `none`, in-process): its file
@@ -59,9 +58,6 @@ export interface BotChoice {
   readonly options: Readonly<Record<string, unknown>>;
   readonly label: string;
 }
-
-/** The repo's own `bots/` folder (absolute path). */
-export const BUILTIN_BOTS_DIR: string = join(PACKAGE_ROOT, 'bots');
 
 /** File names discovery loads: modules, not type declarations. */
 export function isBotFileName(name: string): boolean {

@@ -3,30 +3,35 @@
  * bundled with the discovery runner (discovery-runner.ts) and the bundle runs in a child process:
  * Node's permission model lets it read only its bundle (no writes, child processes, workers or
  * addons), its environment is empty, it has a time limit, and with `sandbox` it runs inside
- * bubblewrap with the sandbox's caps as well. The child answers with the bot's metadata as plain
+ * bubblewrap with the sandbox's caps as well. Its limit is CPU time (an rlimit, so a busy machine
+ * does not make a bot fail to load), with a wall-clock backstop far above it for a file that waits
+ * rather than computes. The child answers with the bot's metadata as plain
  * data; the arena rebuilds the option schemas from their shapes, so `botOptions`, `botLabel` and
  * listings work on a descriptor that has no code of the bot in it.
  *
  * Start-up stays fast through a cache (`<cache>/discovery`, one JSON file per bot file, written
  * only by the arena): an entry holds the metadata and the size, mtime and SHA-256 of every file
  * that went into the bundle (the bot, what it imports, the runner). When they all still match, no
- * bundle is built and no child starts. A `supports` question about a variant the cache has no
- * answer for runs the cached bundle once more, synchronously (`supports` is synchronous).
+ * bundle is built and no child starts. Variants a run asks about that the entry has no answer for
+ * are asked of the cached bundle, and the entry keeps every answer it has had (a run with other
+ * variants does not start cold); a `supports` question asked later runs the cached bundle once
+ * more, synchronously (`supports` is synchronous).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { homedir, availableParallelism, constants as osConstants } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { defineBot, type AnyBot } from '../core/bot.ts';
+import { show, UsageError } from '../core/errors.ts';
 import { schemaFromShape, type ParamSpec, type SchemaShape } from '../core/params.ts';
 import { visible } from '../core/text.ts';
 import { FAMILIES, makeGame } from '../games/index.ts';
 import { bundleWithInputs, temporaryBundlePath } from '../platform/bundle.ts';
-import { siblingModule } from '../platform/paths.ts';
-import { pidNamespacePlan, sandboxPlan, type SandboxPlan } from '../platform/sandbox.ts';
+import { PACKAGE_ROOT, siblingModule } from '../platform/paths.ts';
+import { pidNamespacePlan, sandboxPlan, which, type SandboxPlan } from '../platform/sandbox.ts';
 import { oneLine } from './bot-module.ts';
 import { DISCOVERY_PREFIX, type BotMeta, type DiscoveryAnswer } from './discovery-runner.ts';
 import { permissionFlags } from './sandbox-host.ts';
@@ -38,17 +43,28 @@ export interface DiscoverySettings {
   readonly variants?: readonly string[];
   /** Run the children inside bubblewrap too (for bots that are to be sandboxed; `arena bots --sandbox`). */
   readonly sandbox?: boolean;
-  /** Time limit of one child (ms); a file that takes longer is reported and skipped. */
+  /** CPU time one child may use (whole seconds); a file that needs more is reported and skipped. */
+  readonly cpuSeconds?: number;
+  /** Wall-clock backstop of one child (ms), for a file that waits rather than computes. */
   readonly timeoutMs?: number;
   /** The cache folder; null: no cache (every file is run afresh). */
   readonly cacheDir?: string | null;
 }
 
 /**
- * Default time limit of one discovery child (clock-dependent: a file is skipped past it), ample for
- * a cold start on a busy machine.
+ * Default CPU time of one discovery child (s): loading a built-in bot and asking its `supports`
+ * about a run's variants takes well under a second of CPU, whatever else the machine is doing.
  */
-export const DISCOVERY_TIMEOUT_MS = 5_000;
+export const DISCOVERY_CPU_SECONDS = 5;
+
+/**
+ * Default wall-clock backstop of one discovery child (ms): far above what the CPU limit allows on a
+ * busy machine, it stops only a file that waits (a top-level await that never settles).
+ */
+export const DISCOVERY_TIMEOUT_MS = 120_000;
+
+/** The built-in bots' folder: a file there that fails to load points at the machine, not the bot. */
+export const BUILTIN_BOTS_DIR: string = join(PACKAGE_ROOT, 'bots');
 
 /** Heap of a discovery child (MB): loading a bot needs little. */
 const CHILD_HEAP_MB = 256;
@@ -256,12 +272,43 @@ async function bundleFor(file: string): Promise<{ code: Uint8Array; inputs: stri
 /** Where a bundle runs inside the sandbox. */
 const BUNDLE_IN_SANDBOX = '/bot/bot.mjs';
 
-/** The command that runs a discovery bundle, under the permission model (and in bubblewrap with `sandbox`). */
-function childPlan(bundle: string, variants: readonly string[], sandbox: boolean): SandboxPlan {
+/** A discovery child's limits: CPU seconds (an rlimit) and the wall-clock backstop. */
+interface ChildLimits {
+  readonly cpuSeconds: number;
+  readonly timeoutMs: number;
+}
+
+function limitsOf(settings: DiscoverySettings): ChildLimits {
+  return { cpuSeconds: settings.cpuSeconds ?? discoveryCpuSeconds(), timeoutMs: settings.timeoutMs ?? DISCOVERY_TIMEOUT_MS };
+}
+
+/**
+ * The CPU limit of a discovery child when the caller names none: `$TAKE_ARENA_DISCOVERY_CPU_SECONDS`
+ * (for a bot that does real work at import, such as loading a large table), else
+ * DISCOVERY_CPU_SECONDS.
+ */
+export function discoveryCpuSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env['TAKE_ARENA_DISCOVERY_CPU_SECONDS'];
+  if (text === undefined || text === '') return DISCOVERY_CPU_SECONDS;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 3600) throw new UsageError(`Expected TAKE_ARENA_DISCOVERY_CPU_SECONDS to be a whole number of seconds from 1 to 3600, got ${show(text)}`);
+  return n;
+}
+
+/**
+ * The command that runs a discovery bundle, under the permission model (and in bubblewrap with
+ * `sandbox`), its CPU time capped by `prlimit` as the sandbox caps a bot's: SIGXCPU at the limit,
+ * SIGKILL a second later. Without `prlimit` (util-linux) only the wall-clock backstop applies.
+ */
+function childPlan(bundle: string, variants: readonly string[], sandbox: boolean, cpuSeconds: number): SandboxPlan {
   const node = [...permissionFlags(), `--max-old-space-size=${CHILD_HEAP_MB}`];
   // Outside bubblewrap's full sandbox still in a PID namespace of its own where one can be made:
   // Node's permission model does not stop `process.kill`, which could otherwise end the arena.
-  if (!sandbox) return pidNamespacePlan([process.execPath, ...node, `--allow-fs-read=${bundle}`, bundle, JSON.stringify(variants)], process.cwd(), {});
+  if (!sandbox) {
+    const prlimit = which('prlimit');
+    const capped = prlimit !== null ? [prlimit, `--cpu=${cpuSeconds}:${cpuSeconds + 1}`, '--'] : [];
+    return pidNamespacePlan([...capped, process.execPath, ...node, `--allow-fs-read=${bundle}`, bundle, JSON.stringify(variants)], process.cwd(), {});
+  }
   // The sandbox's user (nobody, as root) may not reach the cache folder: it gets a copy in the
   // arena's world-readable bundle folder.
   const copy = temporaryBundlePath('discovery');
@@ -270,10 +317,7 @@ function childPlan(bundle: string, variants: readonly string[], sandbox: boolean
     [process.execPath, ...node, '--allow-fs-read=/bot/', BUNDLE_IN_SANDBOX, JSON.stringify(variants)],
     [{ src: copy, dest: BUNDLE_IN_SANDBOX }],
     '/bot',
-    // The CPU cap is a backstop two seconds above the time limit: equal, a child that loops from a
-    // fast start (its V8 threads add CPU time) could hit SIGXCPU first, and the report would say it
-    // exited instead of naming the time limit.
-    { addressSpaceMb: CHILD_HEAP_MB + 2048, cpuSeconds: Math.ceil(DISCOVERY_TIMEOUT_MS / 1000) + 2, fileSizeMb: 1, processes: 32, openFiles: 64 },
+    { addressSpaceMb: CHILD_HEAP_MB + 2048, cpuSeconds, fileSizeMb: 1, processes: 32, openFiles: 64 },
   );
 }
 
@@ -290,12 +334,39 @@ function visibleAnswer(answer: DiscoveryAnswer): DiscoveryAnswer {
   return { meta: { ...meta, description: visible(meta.description), options } };
 }
 
-/** The answer in a child's output, or why there is none (its text made visible: `visibleAnswer`). */
-function judge(stdout: string, stderr: string, status: number | null, signal: string | null, timedOut: boolean, timeoutMs: number): DiscoveryAnswer {
-  return visibleAnswer(childAnswer(stdout, stderr, status, signal, timedOut, timeoutMs));
+/**
+ * The signal that ended a child: bubblewrap, between the arena and the child, exits with 128 + the
+ * signal's number when its child is killed by one.
+ */
+function endingSignal(plan: SandboxPlan, status: number | null, signal: string | null): string | null {
+  if (signal !== null || status === null || status <= 128 || plan.file !== which('bwrap')) return signal;
+  return Object.entries(osConstants.signals).find(([, n]) => n === status - 128)?.[0] ?? null;
 }
 
-function childAnswer(stdout: string, stderr: string, status: number | null, signal: string | null, timedOut: boolean, timeoutMs: number): DiscoveryAnswer {
+/**
+ * Why a child past a limit did not answer. A built-in bot loads in a fraction of either limit, so
+ * past one the machine is at fault (short of memory, swapping, a damaged install), not the bot.
+ */
+function limitReason(file: string, limit: 'cpu' | 'wall', limits: ChildLimits): string {
+  const builtin = dirname(file) === BUILTIN_BOTS_DIR;
+  if (limit === 'cpu') {
+    const past = `did not finish loading within ${limits.cpuSeconds} s of CPU time (discovery's limit`;
+    return builtin
+      ? `${past}); a built-in bot needs a fraction of that, so check this machine (memory, swap, a damaged install)`
+      : `${past}; a loop at the top level?)`;
+  }
+  const past = `did not finish loading within ${limits.timeoutMs / 1000} s of wall-clock time (discovery's backstop`;
+  return builtin
+    ? `${past}); a built-in bot needs far less, so this machine is too busy to start it now: try again when it is quieter`
+    : `${past}, for a file that waits rather than computes; a top-level await that never settles?)`;
+}
+
+/** The answer in a child's output, or why there is none (`signal`: see `endingSignal`; its text made visible: `visibleAnswer`). */
+function judge(file: string, stdout: string, stderr: string, status: number | null, signal: string | null, timedOut: boolean, limits: ChildLimits): DiscoveryAnswer {
+  return visibleAnswer(childAnswer(file, stdout, stderr, status, signal, timedOut, limits));
+}
+
+function childAnswer(file: string, stdout: string, stderr: string, status: number | null, signal: string | null, timedOut: boolean, limits: ChildLimits): DiscoveryAnswer {
   const at = stdout.lastIndexOf(`\n${DISCOVERY_PREFIX}`);
   if (at >= 0) {
     const line = stdout.slice(at + 1 + DISCOVERY_PREFIX.length).split('\n')[0]!;
@@ -307,7 +378,8 @@ function childAnswer(stdout: string, stderr: string, status: number | null, sign
       // a cut-off line: judged below
     }
   }
-  if (timedOut) return { reason: `did not finish loading within ${timeoutMs / 1000} s (discovery's time limit; a loop at the top level?)` };
+  if (signal === 'SIGXCPU') return { reason: limitReason(file, 'cpu', limits) };
+  if (timedOut) return { reason: limitReason(file, 'wall', limits) };
   const last = stderr.trim().split('\n').filter((l) => l.trim() !== '').pop();
   const how = signal ? `was killed by ${signal}` : `exited with code ${status}`;
   return { reason: `failed to load: the module ${how} while loading${last ? ` (${last.trim().slice(0, 300)})` : ''}` };
@@ -317,11 +389,11 @@ function childAnswer(stdout: string, stderr: string, status: number | null, sign
  * Runs one discovery child and resolves to its answer (never rejects); `answered` says the runner
  * gave it, rather than the arena judging a child that hung, died or printed too much.
  */
-function runChild(bundle: string, variants: readonly string[], sandbox: boolean, timeoutMs: number): Promise<{ answer: DiscoveryAnswer; answered: boolean }> {
+function runChild(file: string, bundle: string, variants: readonly string[], sandbox: boolean, limits: ChildLimits): Promise<{ answer: DiscoveryAnswer; answered: boolean }> {
   return new Promise((resolvePromise) => {
     let plan: SandboxPlan;
     try {
-      plan = childPlan(bundle, variants, sandbox);
+      plan = childPlan(bundle, variants, sandbox, limits.cpuSeconds);
     } catch (err) {
       resolvePromise({ answer: { reason: `failed to load: cannot start its discovery process (${oneLine(err)})` }, answered: false });
       return;
@@ -333,7 +405,6 @@ function runChild(bundle: string, variants: readonly string[], sandbox: boolean,
     });
     let stdout = '';
     let stderr = '';
-    let timedOut = false;
     let done = false;
     const finish = (answer: DiscoveryAnswer, answered = false): void => {
       if (done) return;
@@ -342,22 +413,23 @@ function runChild(bundle: string, variants: readonly string[], sandbox: boolean,
       child.kill('SIGKILL');
       resolvePromise({ answer, answered });
     };
+    // Judged at once rather than on 'close': a process the child left (bubblewrap's inner one, say)
+    // may hold its pipes open after the kill, and 'close' waits for them.
     const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
+      finish(judge(file, stdout, stderr, null, null, true, limits));
+    }, limits.timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (stdout.length < MAX_OUTPUT) stdout += chunk;
       // The answer is complete at its newline: no need to wait for a module that keeps the process alive.
       const at = stdout.lastIndexOf(`\n${DISCOVERY_PREFIX}`);
-      if (at >= 0 && stdout.indexOf('\n', at + 1) >= 0) finish(judge(stdout, stderr, null, null, false, timeoutMs), true);
+      if (at >= 0 && stdout.indexOf('\n', at + 1) >= 0) finish(judge(file, stdout, stderr, null, null, false, limits), true);
       else if (stdout.length >= MAX_OUTPUT) finish({ reason: `failed to load: printed more than ${MAX_OUTPUT} bytes while loading` });
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-4096);
     });
     child.on('error', (err) => finish({ reason: `failed to load: cannot start its discovery process (${oneLine(err)})` }));
-    child.on('close', (status, signal) => finish(judge(stdout, stderr, status, signal, timedOut, timeoutMs)));
+    child.on('close', (status, signal) => finish(judge(file, stdout, stderr, status, endingSignal(plan, status, signal), false, limits)));
   });
 }
 
@@ -407,12 +479,17 @@ function prune(cacheDir: string): void {
   }
 }
 
-/** Adds a `supports` answer learned later to a file's cache entry (when the entry is still current). */
-function remember(cacheDir: string, file: string, name: string, id: string, yes: boolean): void {
+/**
+ * Adds `supports` answers learned later to a file's cache entry (when the entry is still current
+ * and of the same bot): the entry keeps the union of every answer it has had. Returns the metadata
+ * as the entry now has it.
+ */
+function remember(cacheDir: string, file: string, name: string, answers: Readonly<Record<string, boolean>>): BotMeta | null {
   const entry = readEntry(cacheDir, file);
-  if (!entry || !('meta' in entry.answer) || entry.answer.meta.name !== name || entry.answer.meta.supports === null) return;
-  const meta = { ...entry.answer.meta, supports: { ...entry.answer.meta.supports, [id]: yes } };
+  if (!entry || !('meta' in entry.answer) || entry.answer.meta.name !== name || entry.answer.meta.supports === null) return null;
+  const meta = { ...entry.answer.meta, supports: { ...entry.answer.meta.supports, ...answers } };
   writeEntry(cacheDir, { ...entry, answer: { meta } });
+  return meta;
 }
 
 /**
@@ -433,26 +510,26 @@ function descriptor(file: string, meta: BotMeta, bundle: string | null, settings
     };
   }
   const known = new Map(Object.entries(meta.supports ?? {}));
-  const timeoutMs = settings.timeoutMs ?? DISCOVERY_TIMEOUT_MS;
+  const limits = limitsOf(settings);
   const supports = (game: { readonly id: string }): boolean => {
     const answer = known.get(game.id);
     if (answer !== undefined) return answer;
     let yes = false;
     if (bundle !== null) {
-      const plan = childPlan(bundle, [game.id], settings.sandbox === true);
+      const plan = childPlan(bundle, [game.id], settings.sandbox === true, limits.cpuSeconds);
       const run = spawnSync(plan.file, plan.args, {
         env: plan.env,
         encoding: 'utf8',
-        timeout: timeoutMs,
+        timeout: limits.timeoutMs,
         killSignal: 'SIGKILL',
         maxBuffer: MAX_OUTPUT,
         ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid! } : {}),
       });
-      const a = judge(run.stdout ?? '', run.stderr ?? '', run.status, run.signal, run.error !== undefined, timeoutMs);
+      const a = judge(file, run.stdout ?? '', run.stderr ?? '', run.status, endingSignal(plan, run.status, run.signal), run.error !== undefined, limits);
       yes = 'meta' in a && a.meta.name === meta.name && a.meta.supports?.[game.id] === true;
     }
     known.set(game.id, yes);
-    if (cacheDir !== null) remember(cacheDir, file, meta.name, game.id, yes);
+    if (cacheDir !== null) remember(cacheDir, file, meta.name, { [game.id]: yes });
     return yes;
   };
   return defineBot({
@@ -474,7 +551,7 @@ function descriptor(file: string, meta: BotMeta, bundle: string | null, settings
 export async function describeModules(files: readonly string[], settings: DiscoverySettings = {}): Promise<(DescribedModule | { reason: string })[]> {
   const cacheDir = settings.cacheDir === undefined ? defaultDiscoveryCacheDir() : settings.cacheDir;
   const variants = [...new Set([...defaultVariantIds(), ...(settings.variants ?? [])])];
-  const timeoutMs = settings.timeoutMs ?? DISCOVERY_TIMEOUT_MS;
+  const limits = limitsOf(settings);
   if (cacheDir !== null) {
     try {
       mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
@@ -489,7 +566,19 @@ export async function describeModules(files: readonly string[], settings: Discov
     if (cached && 'reason' in cached.answer) return cached.answer;
     if (cached && 'meta' in cached.answer) {
       const meta = cached.answer.meta;
-      if (meta.supports === null || variants.every((v) => v in meta.supports!)) return { meta, bot: descriptor(file, meta, join(cacheDir!, cached.bundle), settings, cacheDir) };
+      const bundle = join(cacheDir!, cached.bundle);
+      const missing = meta.supports === null ? [] : variants.filter((v) => !(v in meta.supports!));
+      if (missing.length === 0) return { meta, bot: descriptor(file, meta, bundle, settings, cacheDir) };
+      // The entry is current but has not been asked about some of this run's variants: its bundle
+      // answers those alone, and the entry keeps them with the others.
+      if (existsSync(bundle)) {
+        const { answer } = await runChild(file, bundle, missing, settings.sandbox === true, limits);
+        if ('reason' in answer) return answer;
+        if (answer.meta.name === meta.name && answer.meta.supports !== null) {
+          const union = remember(cacheDir!, file, meta.name, answer.meta.supports) ?? { ...meta, supports: { ...meta.supports, ...answer.meta.supports } };
+          return { meta: union, bot: descriptor(file, union, bundle, settings, cacheDir) };
+        }
+      }
     }
     cold = true;
     const built = await bundleFor(file);
@@ -508,7 +597,7 @@ export async function describeModules(files: readonly string[], settings: Discov
       bundle = temporaryBundlePath('discovery');
       writeFileSync(bundle, built.code, { mode: 0o644 });
     }
-    const { answer, answered } = await runChild(bundle, variants, settings.sandbox === true, timeoutMs);
+    const { answer, answered } = await runChild(file, bundle, variants, settings.sandbox === true, limits);
     // Only what the runner itself answered depends on the files alone (a time limit does not).
     if (answered && cacheDir !== null && bundle.startsWith(cacheDir)) {
       const inputs = built.inputs.map((p) => stamp(p)).filter((s): s is InputStamp => s !== null);

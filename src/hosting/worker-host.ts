@@ -72,6 +72,8 @@ interface GameSlot {
   closed: boolean;
   /** Why the game is lost: its process was ended for what the bot did there as a whole (its output, the protocol). */
   fault: string | null;
+  /** Why the process that had the game open ended, until the game's next answer says so (`MoveReply.restarted`). */
+  restarted: string | null;
 }
 
 /** One request to a process: a move of a game, or a variant's `prepare`; answered with `reply` or through `resolve`. */
@@ -427,9 +429,13 @@ class BotProc {
   }
 
   #answer(a: Ask, reply: MoveReply): void {
+    const g = a.game;
+    if (g && reply.ok && g.restarted !== null) {
+      reply = { ...reply, restarted: g.restarted };
+      g.restarted = null;
+    }
     a.done = true;
     a.reply = reply;
-    const g = a.game;
     if (g) {
       if (reply.ok) g.told = true;
       g.asking = null;
@@ -609,12 +615,14 @@ export class WorkerHost implements BotHost {
   /**
    * Puts a game whose process died on another (its generator where it had got to). A game otherwise
    * stays on its process for good: a bot's own caches of a game (minimax keeps its table per game)
-   * must see all of its moves for the game to replay move for move.
+   * must see all of its moves for the game to replay move for move. A game the old process had
+   * open loses those caches, and its next answer says so (`restarted`), for its record.
    */
   async #place(g: GameSlot): Promise<BotProc> {
     const old = g.proc!;
     if (old.dead === null) return old;
     const p = await this.#pick();
+    if (g.told) g.restarted = old.dead;
     old.detach(g);
     p.attach(g);
     return p;
@@ -683,7 +691,7 @@ export class WorkerHost implements BotHost {
   }
 
   open(info: SessionInfo): BotSession | Promise<BotSession> {
-    const g: GameSlot = { variant: info.variant, seat: info.seat, seed: info.rngSeed, rng: null, proc: null, slot: 0, told: false, asking: null, closed: false, fault: null };
+    const g: GameSlot = { variant: info.variant, seat: info.seat, seed: info.rngSeed, rng: null, proc: null, slot: 0, told: false, asking: null, closed: false, fault: null, restarted: null };
     const picked = this.#pick();
     if (picked instanceof Promise) return picked.then((p) => this.#session(g, p));
     return this.#session(g, picked);

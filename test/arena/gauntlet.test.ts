@@ -39,12 +39,16 @@ const SPEC = {
   timePerMoveMs: 1000,
 };
 
-/** The test folded again from the log alone: pairs by their keys, in schedule order, until a decision. */
+/**
+ * The test folded again from the log alone: pairs by their keys, in schedule order (with a test,
+ * deal by deal over the variants), until a decision.
+ */
 function refold(log: readonly GameRecord[], b: string): SprtResult {
   const test = new SprtTest(sprtConfig(SPEC.sprt));
   const byKey = new Map(log.map((r) => [r.key, r]));
-  for (const variant of SPEC.games) {
-    for (let deal = 0; deal < SPEC.deals && !test.decided; deal++) {
+  for (let deal = 0; deal < SPEC.deals && !test.decided; deal++) {
+    for (const variant of SPEC.games) {
+      if (test.decided) break;
       const g = [0, 1].map((s) => byKey.get(`${variant}|${deal}|optimal|${b}|${s}`));
       if (!g[0] || !g[1]) throw new Error(`pair ${variant} ${deal} missing before the decision`);
       const pts = g.map((r) => (r!.winner === null ? 0.5 : r!.winner === 'optimal' ? 1 : 0));

@@ -45,6 +45,24 @@ describe('schedule', () => {
     }
   });
 
+  it('interleaved, goes deal by deal over the variants: the same games, keys and seeds, in that order', () => {
+    const variants = [...VARIANTS, 'end-game'];
+    for (const bots of [BOTS.slice(0, 2), BOTS.slice(0, 3)]) {
+      const input = { seed: 1, variants, bots, deals: 3, timePerMoveMs: 100 };
+      const supports = (b: BotSpec, v: string): boolean => !(b.label === 'b' && v === 'piles');
+      const plain = [...schedule({ ...input, supports })];
+      const interleaved = [...schedule({ ...input, supports, interleave: true })];
+      // Deal d of every variant played, in the spec's order, before deal d + 1 of any.
+      const played = variants.filter((v) => bots.length > 2 || v !== 'piles');
+      expect([...new Set(interleaved.map((j) => `${j.deal}:${j.variant}`))]).toEqual([0, 1, 2].flatMap((d) => played.map((v) => `${d}:${v}`)));
+      const strip = ({ index: _, ...rest }: (typeof plain)[number]) => rest;
+      const byKey = (jobs: typeof plain) => new Map(jobs.map((j) => [j.key, strip(j)]));
+      expect(byKey(interleaved)).toEqual(byKey(plain));
+      for (const job of interleaved) expect(scheduleKeyAt({ ...input, interleave: true }, job.index)).toBe(job.key);
+      expect(scheduleCount({ ...input, supports })).toBe(interleaved.length);
+    }
+  });
+
   it('passes over the pairs it is told to skip, the others unchanged', () => {
     const input = { seed: 1, variants: VARIANTS, bots: BOTS, deals: 3, timePerMoveMs: 100 };
     const all = [...schedule(input)];

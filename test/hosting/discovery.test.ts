@@ -28,9 +28,9 @@ describe('discovery in child processes', () => {
 
   it('skips files that hang, throw, exit or flood at import, lists the rest, and nothing reaches this process', async () => {
     rmSync(MARKER, { force: true });
-    const registry = await discoverBots([ATTACKERS], { cacheDir, timeoutMs: 3000 });
+    const registry = await discoverBots([ATTACKERS], { cacheDir, cpuSeconds: 1 });
     const reasons = Object.fromEntries(registry.problems.map((p) => [basename(p.file), p.reason]));
-    expect(reasons['dx-loops.ts']).toBe("did not finish loading within 3 s (discovery's time limit; a loop at the top level?)");
+    expect(reasons['dx-loops.ts']).toBe("did not finish loading within 1 s of CPU time (discovery's limit; a loop at the top level?)");
     expect(reasons['dx-throws.ts']).toBe('failed to load: dx-throws blows up at import');
     expect(reasons['dx-exits.ts']).toBe('failed to load: the module exited with code 0 while loading');
     expect(reasons['dx-flood.ts']).toMatch(/^failed to load: printed more than \d+ bytes while loading$/);
@@ -47,7 +47,7 @@ describe('discovery in child processes', () => {
   });
 
   it('answers from the cache the second time, and still reports the files that failed', async () => {
-    const registry = await discoverBots([ATTACKERS], { cacheDir, timeoutMs: 3000 });
+    const registry = await discoverBots([ATTACKERS], { cacheDir, cpuSeconds: 1 });
     expect(registry.problems.map((p) => basename(p.file)).sort()).toEqual(['dx-exits.ts', 'dx-flood.ts', 'dx-loops.ts', 'dx-throws.ts']);
     // One entry per file that answered (the bots, and the files that threw or exited: a fact of their
     // contents); never the one that hit the time limit, nor the flood the arena cut off.

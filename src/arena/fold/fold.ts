@@ -87,8 +87,8 @@ interface PairingTest {
   readonly test: SprtTest;
   /** Completed pairs wait here until every earlier pair of the pairing is folded. */
   readonly order: InOrder<PairScore>;
-  /** The pairing's first pair ordinal in each variant it plays (pairs are numbered variant by variant, deal by deal). */
-  readonly offsets: ReadonlyMap<string, number>;
+  /** The pairing's pair ordinal of a deal of a variant it plays: its pairs numbered in schedule order. */
+  readonly ordinal: (variant: string, deal: number) => number;
 }
 
 /**
@@ -104,14 +104,14 @@ class SprtBook {
     for (const [i, j] of pairings(bots, input.champion)) {
       const a = bots[i]!;
       const b = bots[j]!;
-      const offsets = new Map<string, number>();
-      let next = 0;
-      for (const v of input.variants) {
-        if (input.supports && (!input.supports(a, v) || !input.supports(b, v))) continue;
-        offsets.set(v, next);
-        next += input.deals;
-      }
-      this.#tests.set(`${a.label}\t${b.label}`, { a: a.label, b: b.label, test: new SprtTest(config), order: new InOrder(), offsets });
+      // The variants both play, in schedule order: variant by variant, each deal's pair follows the
+      // last; deal by deal, each variant's pair of a deal follows the other variants' ones.
+      const played = input.variants.filter((v) => !input.supports || (input.supports(a, v) && input.supports(b, v)));
+      const rank = new Map(played.map((v, k) => [v, k]));
+      const ordinal = input.interleave
+        ? (v: string, deal: number) => deal * played.length + rank.get(v)!
+        : (v: string, deal: number) => rank.get(v)! * input.deals + deal;
+      this.#tests.set(`${a.label}\t${b.label}`, { a: a.label, b: b.label, test: new SprtTest(config), order: new InOrder(), ordinal });
     }
   }
 
@@ -123,7 +123,7 @@ class SprtBook {
   add(pair: CompletedPair): SprtResult | null {
     const p = this.#tests.get(`${pair.a}\t${pair.b}`);
     if (!p) return null;
-    const ready = p.order.offer(p.offsets.get(pair.variant)! + pair.deal, pair.score);
+    const ready = p.order.offer(p.ordinal(pair.variant, pair.deal), pair.score);
     for (const score of ready) p.test.update(score);
     return ready.length > 0 ? { a: p.a, b: p.b, ...p.test.status } : null;
   }

@@ -14,10 +14,13 @@
  *   `t = √2 · nelo / (800 / ln 10)`. Normalized Elo does not depend on how drawish the games are.
  * - `logistic`: the hypothesis fixes the expected score `μ = 1 / (1 + 10^(−elo/400))` (plain Elo).
  *
- * Empty cells count as 0.001 pairs (as fastchess does) so that an unseen result never makes a
- * likelihood zero. This module is pure: no I/O, no clock; the same pairs in the same order give the
- * same LLR, so an executor may fold pairs anywhere as long as it folds them in schedule order
- * ({@link InOrder} does the reordering).
+ * Empty cells are taken as they are: the most likely distribution under a hypothesis may give a
+ * result no pair has had yet (see `tilt`), so the LLR is exact at the edges too (every pair lost or
+ * won, one or two kinds of result). fishtest and fastchess count an empty cell as 0.001 pairs
+ * instead, which their interior-point solvers need; where every cell is seen the two agree exactly.
+ * This module is pure: no I/O, no clock; the same pairs in the same order give the same LLR, so an
+ * executor may fold pairs anywhere as long as it folds them in schedule order ({@link InOrder} does
+ * the reordering).
  */
 import { ArenaError, show } from '../../core/errors.ts';
 
@@ -70,8 +73,14 @@ export const NO_PAIRS: Pentanomial = [0, 0, 0, 0, 0];
 
 const SCORES = [0, 0.25, 0.5, 0.75, 1] as const;
 const NELO_PER_T = 800 / Math.LN10;
-const REGULARIZED = 1e-3;
 const Z95 = 1.959963984540054;
+/**
+ * The largest normalized Elo a hypothesis may state. Past about t = 1 (some 250 nElo, pair results
+ * further apart than any SPRT needs) the likelihood under the non-convex normalized constraint has
+ * stationary points the fixed point cannot tell from its maximum; within it, the tests check the
+ * maximum against a brute force.
+ */
+export const NORMALIZED_ELO_LIMIT = 200;
 
 /** Checks a config and fills defaults; the message names the field. */
 export function sprtConfig(input: Partial<SprtConfig> & Pick<SprtConfig, 'elo0' | 'elo1'>): SprtConfig {
@@ -85,6 +94,15 @@ export function sprtConfig(input: Partial<SprtConfig> & Pick<SprtConfig, 'elo0' 
   }
   if (c.model !== 'normalized' && c.model !== 'logistic') {
     throw new ArenaError(`Expected SPRT \`model\` to be normalized or logistic, got ${show(c.model)}`);
+  }
+  if (c.model === 'normalized') {
+    for (const k of ['elo0', 'elo1'] as const) {
+      if (Math.abs(c[k]) > NORMALIZED_ELO_LIMIT) {
+        throw new ArenaError(
+          `Expected SPRT \`${k}\` within ±${NORMALIZED_ELO_LIMIT} normalized Elo (where the test's likelihood is solved exactly), got ${c[k]}; model=logistic takes any Elo`,
+        );
+      }
+    }
   }
   return c;
 }
@@ -150,7 +168,7 @@ export function scoreToElo(score: number): number {
 }
 
 /**
- * The root of a function that decreases strictly on (lo, hi) from +∞ to −∞ (the Lagrange
+ * The root of a function that decreases strictly on (lo, hi) and changes sign there (the Lagrange
  * equations below are of this kind): Newton steps while they stay inside the bracket, bisection
  * otherwise, so it always converges and usually in a handful of steps.
  */
@@ -169,77 +187,135 @@ function decreasingRoot(f: (x: number) => { value: number; slope: number }, lo: 
   return x;
 }
 
+/** Cells a distribution may give mass to, one bit each (bit i: pair score i). */
+const EVERY_CELL = 0b11111;
+
 /**
- * The distribution closest to `phat` (largest likelihood) among those with `Σ pᵢ φᵢ = 0`, where
- * φ has both signs: `pᵢ = p̂ᵢ / (1 + θ φᵢ)` with θ solving `Σ p̂ᵢ φᵢ / (1 + θ φᵢ) = 0`.
+ * The distribution of largest likelihood for the empirical distribution `phat` among those on
+ * `cells` with `Σ pᵢ φᵢ = 0`; null when none on those cells meets it (φ of one sign there). By the
+ * Lagrange condition `pᵢ = p̂ᵢ / (1 + θ φᵢ)`, where θ solves `Σ p̂ᵢ φᵢ / (1 + θ φᵢ) = 0` inside the
+ * interval where every `1 + θ φᵢ` is positive. When the data leave a result unseen and cannot meet
+ * the constraint by themselves (every pair lost, say, against a hypothesis of an even score), the
+ * root is not inside: the maximum then sits at the end of the interval, where the unseen result of
+ * most extreme φ takes the mass the seen ones leave, `θ · Σ p̂ᵢ φᵢ / (1 + θ φᵢ)` (the
+ * Karush–Kuhn–Tucker condition of a cell at zero). This is the exact maximum; no pseudo-counts.
  */
-function tilt(phat: readonly number[], phi: readonly number[]): number[] {
-  let min = Infinity;
-  let max = -Infinity;
-  for (const v of phi) {
-    min = Math.min(min, v);
-    max = Math.max(max, v);
+function tilt(phat: readonly number[], phi: readonly number[], cells = EVERY_CELL): number[] | null {
+  let top = -1;
+  let bottom = -1;
+  for (let i = 0; i < phi.length; i++) {
+    if (!(cells & (1 << i))) continue;
+    if (top < 0 || phi[i]! > phi[top]!) top = i;
+    if (bottom < 0 || phi[i]! < phi[bottom]!) bottom = i;
   }
-  const theta = decreasingRoot(
-    (x) => {
-      let value = 0;
-      let slope = 0;
-      for (let i = 0; i < phi.length; i++) {
-        const q = phi[i]! / (1 + x * phi[i]!);
-        value += phat[i]! * q;
-        slope -= phat[i]! * q * q;
-      }
-      return { value, slope };
-    },
-    -1 / max,
-    -1 / min,
-  );
-  return phat.map((p, i) => p / (1 + theta * phi[i]!));
+  if (!(phi[top]! > 0 && phi[bottom]! < 0)) return null;
+  // The Lagrange equation in θ over the seen cells, and its derivative.
+  const equation = (x: number): { value: number; slope: number } => {
+    let value = 0;
+    let slope = 0;
+    for (let i = 0; i < phi.length; i++) {
+      if (phat[i] === 0) continue;
+      const q = phi[i]! / (1 + x * phi[i]!);
+      value += phat[i]! * q;
+      slope -= phat[i]! * q * q;
+    }
+    return { value, slope };
+  };
+  const lo = -1 / phi[top]!;
+  const hi = -1 / phi[bottom]!;
+  // An end of the interval whose cell is unseen is a closed end: the maximum may sit there.
+  const edge =
+    phat[top] === 0 && equation(lo).value <= 0 ? { theta: lo, cell: top } : phat[bottom] === 0 && equation(hi).value >= 0 ? { theta: hi, cell: bottom } : null;
+  const theta = edge?.theta ?? decreasingRoot(equation, lo, hi);
+  const p = phat.map((v, i) => (v === 0 ? 0 : v / (1 + theta * phi[i]!)));
+  if (edge) p[edge.cell] = theta * equation(theta).value;
+  return p;
 }
 
-/** Most likely distribution with mean score `s`. */
+/** Most likely distribution with mean score `s` (a linear constraint: the maximum is unique). */
 function mleMean(phat: readonly number[], s: number): number[] {
   return tilt(
     phat,
     SCORES.map((a) => a - s),
-  );
+  )!;
 }
 
 /**
- * Most likely distribution with `(μ − ½)/σ = t`. The constraint is not linear; Van den Bergh's
- * fixed point linearises it around the current estimate (μ, σ) and tilts again until it settles.
+ * A distribution with `(μ − ½)/σ = t` on `cells` where the likelihood is stationary, or null when
+ * the iteration finds none there. The constraint is not linear; Van den Bergh's fixed point
+ * linearises it around the current estimate (μ, σ) and tilts again until it settles.
  */
-function mleT(phat: readonly number[], t: number): number[] {
-  // Start from the data (fastchess starts from the uniform distribution; the fixed point is the same).
-  let p = [...phat];
+function stationaryT(phat: readonly number[], t: number, cells: number): number[] | null {
+  // Start from a distribution that meets the constraint, LL and WW alone (t = (w − ½)/√(w(1 − w))):
+  // the linearisation at such a point has φ of both signs, which fastchess's uniform start lacks
+  // once |t| passes about 0.9; and the data themselves may be a point mass (σ = 0).
+  const w = (1 + t / Math.hypot(1, t)) / 2;
+  let p: number[] = [1 - w, 0, 0, 0, w];
   for (let iter = 0; iter < 1000; iter++) {
     let mu = 0;
     for (let i = 0; i < p.length; i++) mu += p[i]! * SCORES[i]!;
     let v = 0;
     for (let i = 0; i < p.length; i++) v += p[i]! * (SCORES[i]! - mu) ** 2;
     const sigma = Math.sqrt(v);
-    const phi = SCORES.map((a) => a - 0.5 - 0.5 * t * sigma * (1 + ((a - mu) / sigma) ** 2));
-    const next = tilt(phat, phi);
+    const next = tilt(
+      phat,
+      SCORES.map((a) => a - 0.5 - 0.5 * t * sigma * (1 + ((a - mu) / sigma) ** 2)),
+      cells,
+    );
+    if (!next) return null;
     let diff = 0;
     for (let i = 0; i < p.length; i++) diff = Math.max(diff, Math.abs(next[i]! - p[i]!));
     p = next;
-    if (diff < 1e-10) break;
+    if (diff < 1e-12) break;
   }
-  return p;
+  let mu = 0;
+  for (let i = 0; i < p.length; i++) mu += p[i]! * SCORES[i]!;
+  let v = 0;
+  for (let i = 0; i < p.length; i++) v += p[i]! * (SCORES[i]! - mu) ** 2;
+  return Math.abs(mu - 0.5 - t * Math.sqrt(v)) < 1e-9 ? p : null;
 }
 
-/** The generalized log-likelihood ratio of H1 against H0 for pentanomial counts. */
+/**
+ * Most likely distribution with `(μ − ½)/σ = t`. The set of such distributions is not convex, so a
+ * stationary point need not be the maximum; which unseen results take mass is where they differ.
+ * So the fixed point runs on the seen results alone, on those with each unseen one, and with all,
+ * and the likeliest wins. At t = 0 it is the linear `μ = ½` (a point mass at ½ has no t, but
+ * distributions as close to it as one likes have t = 0, so the supremum is the mean constraint's).
+ */
+function mleT(phat: readonly number[], t: number): number[] {
+  if (t === 0) return mleMean(phat, 0.5);
+  let seen = 0;
+  for (let i = 0; i < phat.length; i++) if (phat[i]! > 0) seen |= 1 << i;
+  const supports = new Set([EVERY_CELL, seen]);
+  for (let i = 0; i < phat.length; i++) supports.add(seen | (1 << i));
+  let best: number[] | null = null;
+  let bestLog = -Infinity;
+  for (const cells of supports) {
+    const p = stationaryT(phat, t, cells);
+    if (!p) continue;
+    let log = 0;
+    for (let i = 0; i < p.length; i++) if (phat[i]! > 0) log += phat[i]! * Math.log(p[i]!);
+    if (log > bestLog) [best, bestLog] = [p, log];
+  }
+  if (!best) throw new RangeError(`No distribution of normalized Elo t = ${t} found for ${phat.join(', ')}`);
+  return best;
+}
+
+/**
+ * The generalized log-likelihood ratio of H1 against H0 for pentanomial counts: exact for every
+ * count, empty cells included (all pairs lost, all won, one or two kinds of result), since the
+ * maximum under each hypothesis is found with its zero cells rather than around pseudo-counts.
+ */
 export function pentanomialLlr(counts: Pentanomial, c: Pick<SprtConfig, 'elo0' | 'elo1' | 'model'>): number {
-  const reg = counts.map((n) => (n === 0 ? REGULARIZED : n));
-  const total = reg.reduce((a, b) => a + b, 0);
-  const phat = reg.map((n) => n / total);
+  const total = counts.reduce((a, b) => a + b, 0);
+  const phat = counts.map((n) => n / total);
   const [p0, p1] =
     c.model === 'logistic'
       ? [mleMean(phat, eloToScore(c.elo0)), mleMean(phat, eloToScore(c.elo1))]
       : [mleT(phat, (Math.SQRT2 * c.elo0) / NELO_PER_T), mleT(phat, (Math.SQRT2 * c.elo1) / NELO_PER_T)];
   let llr = 0;
-  for (let i = 0; i < phat.length; i++) llr += phat[i]! * (Math.log(p1[i]!) - Math.log(p0[i]!));
-  return total * llr;
+  for (let i = 0; i < phat.length; i++) if (counts[i]! > 0) llr += counts[i]! * (Math.log(p1[i]!) - Math.log(p0[i]!));
+  return llr;
 }
 
 /** Logistic Elo and 95 % half-width from pentanomial counts (the delta method on the mean pair score). */

@@ -133,6 +133,7 @@ export function encodedBound(r: GameRecord, start: string): number {
   let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0);
   const list = r.moves;
   for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
+  for (const x of r.restarts ?? []) chars += x.reason.length + 48;
   return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + 1024;
 }
 
@@ -215,6 +216,11 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
     at = putAscii(buf, at, ',"second":');
     at = putNumber(buf, at, r.clockStops.second);
     buf[at++] = 0x7d;
+  }
+  // Rare (a bot's process replaced mid-game): made by JSON.stringify, its fields in record order.
+  if (r.restarts) {
+    at = putAscii(buf, at, ',"restarts":');
+    at = putText(buf, at, JSON.stringify(r.restarts.map(({ seat, ply, reason }) => ({ seat, ply, reason }))));
   }
   return at;
 }

@@ -204,9 +204,11 @@ export function plainReporter(
             write('');
             write(timeLine(e.summary.time, e.summary.spec['timeControl']));
           }
+          // A table per variant when there are several; none for a variant without a game (a test
+          // that decided early, an interrupted run, a variant no pairing could play).
           const variants = Object.entries(standings.variants);
           if (variants.length > 1) {
-            for (const [v, t] of variants) {
+            for (const [v, t] of variants.filter(([, table]) => table.games > 0)) {
               write('');
               write(`${v}:`);
               for (const l of standingsLines(t)) write(l);

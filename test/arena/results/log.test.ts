@@ -138,6 +138,7 @@ describe('the compact game line', () => {
       rec('f', { start: { name: 'pïle "x"' }, index: 0, deal: 123_456_789, dealSeed: 9_007_199_254_740_991, moves: ['1', '5', '8', '10', '1', '1'], us: [0, 9, 10, 99, 100, 4_294_967_296], botSeeds: { first: 0, second: 2 ** 53 + 2 } }),
       rec('g', { outcome: { winner: 'second', scores: [-3, 0.5] }, winner: 'random', adjudicated: { value: -12, ply: 0 }, retries: 1, clockStops: { first: 0, second: 3 } }),
       rec('h', { moves: ['a', 'é', 'x\\y'], us: [1, 2, 3], ovh: [0, 15, 1e21], timeControl: { baseMs: 1000, incMs: 10 } }),
+      rec('i', { restarts: [{ seat: 'first', ply: 0, reason: 'no move within 100 ms' }, { seat: 'second', ply: 4, reason: 'killed by "SIGKILL" ü' }] }),
     ]) {
       const line = recordLine(r);
       expect(JSON.parse(line)).toEqual({ ...r, moves: r.moves.join(' ') });
