@@ -92,6 +92,13 @@ const OOM_TEXT = /out of memory|\bOOM\b|allocation failed|failed to allocate mem
 /** How Node says, just before it aborts, that V8's heap passed its limit. */
 const V8_OOM = /FATAL ERROR: [^\n]*JavaScript heap out of memory/;
 
+/**
+ * How long after a bot's process exits its end is judged without waiting for its pipes to close
+ * ('close'): time for what it wrote last (Node's out-of-memory message, a last move) to be read on a
+ * busy machine, while a grandchild that holds a pipe open still cannot hide the end.
+ */
+export const DRAIN_FALLBACK_MS = 2000;
+
 /** Watches a process's output for an out-of-memory message (one split between chunks included). */
 export class OomWatch {
   #tail = '';

@@ -15,7 +15,7 @@ import type { BotClock } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
 import { pidNamespacePlan, type SandboxPlan } from '../platform/sandbox.ts';
-import { BotLog, DEFAULT_STDERR_LIMIT, exitReason, killGroup, OomWatch, trackChild } from './bot-child.ts';
+import { BotLog, DEFAULT_STDERR_LIMIT, DRAIN_FALLBACK_MS, exitReason, killGroup, OomWatch, trackChild } from './bot-child.ts';
 import { WarmPool } from './pool.ts';
 import { BotStartError, DEFAULT_GRACE_MS, errorText, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
 import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
@@ -166,14 +166,14 @@ class BotProcess {
       this.child.once('error', (err) => fail(`cannot run ${show(program)}: ${errorText(err)}`));
       // Judge the exit once stdout is drained ('close'), so a move written just before exiting
       // still counts; a grandchild holding stdout open must not keep the exit unnoticed, hence
-      // the short fallback after 'exit'.
+      // the fallback after 'exit' (DRAIN_FALLBACK_MS).
       const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
         const reason = exitReason(code, signal, this.launched, this.#oom.seen);
         if (this.#hello) fail(`${reason} before answering hello`);
         else this.#die(reason);
       };
       this.child.once('exit', (code, signal) => {
-        setTimeout(() => exited(code, signal), 100).unref();
+        setTimeout(() => exited(code, signal), DRAIN_FALLBACK_MS).unref();
       });
       this.child.once('close', exited);
     });

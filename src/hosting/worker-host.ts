@@ -9,7 +9,7 @@ import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-s
 import { valueFrame } from '../platform/frames.ts';
 import { pidNamespacePlan } from '../platform/sandbox.ts';
 import { servePipeBridge, type StoreBackend } from '../platform/store-bridge.ts';
-import { BotLog, DEFAULT_STDERR_LIMIT, exitReason, killGroup, OomWatch, tempStderrLogPath, trackChild } from './bot-child.ts';
+import { BotLog, DEFAULT_STDERR_LIMIT, DRAIN_FALLBACK_MS, exitReason, killGroup, OomWatch, tempStderrLogPath, trackChild } from './bot-child.ts';
 import {
   BotStartError,
   DEFAULT_GRACE_MS,
@@ -248,10 +248,10 @@ class BotProc {
     this.ready.catch(() => undefined);
     this.child.once('error', (err) => this.#die(`cannot start: ${errorText(err)}`));
     // Judged once its output is drained ('close'), so what it wrote last is read and logged; a
-    // grandchild holding a pipe open must not keep the end unnoticed, hence the fallback.
+    // grandchild holding a pipe open must not keep the end unnoticed, hence the fallback (DRAIN_FALLBACK_MS).
     const ended = (code: number | null, signal: NodeJS.Signals | null): void =>
       this.#die(this.#oom.seen ? `ran out of memory (limit ${this.#memoryMb} MB)` : exitReason(code, signal, this.#launched, false));
-    this.child.once('exit', (code, signal) => void setTimeout(() => ended(code, signal), 100).unref());
+    this.child.once('exit', (code, signal) => void setTimeout(() => ended(code, signal), DRAIN_FALLBACK_MS).unref());
     this.child.once('close', ended);
   }
 

@@ -105,11 +105,8 @@ describe('the minimax bot', () => {
     const game = family === 'coins' ? makeGame('coins', { board: 'square', side: 6 }) : makeGame('subtraction', { moves: [1, 2, 3, 5, 8, 13], n: 100_000 });
     const s = game.deal(createRng(1));
     const minimax = await builtin('minimax');
-    let stopped = false;
-    // The search stops at the deadline, not at the end of its node budget (seconds of CPU here).
-    const cpuMs = await cpuMsOf(() => ask(minimax, game, s, 1, 150, () => void (stopped = true)));
-    expect(stopped).toBe(true);
-    expect(cpuMs).toBeLessThan(1000);
+    // CPU time, which a busy machine can only shrink: the search ends by its 150 ms deadline.
+    expect(await cpuMsOf(() => ask(minimax, game, s, 1, 150))).toBeLessThan(1000);
   });
 
   it('rejects depth below 1', async () => {

@@ -25,7 +25,7 @@ export async function builtin(name: string, raw: Record<string, unknown> = {}): 
 }
 
 /** Asks a bot for a move and checks it is legal; returns the runner's copy of the move. */
-export async function ask(player: Player, game: AnyGame, state: unknown, seed: number, timeMs = 2000, clockStopped?: () => void): Promise<unknown> {
+export async function ask(player: Player, game: AnyGame, state: unknown, seed: number, timeMs = 2000): Promise<unknown> {
   const moves = game.moves(state);
   const reply = await player.bot.choose({
     game,
@@ -36,7 +36,6 @@ export async function ask(player: Player, game: AnyGame, state: unknown, seed: n
     deadline: Date.now() + timeMs,
     options: player.options,
     store: player.store ?? memoryStore(),
-    ...(clockStopped ? { clockStopped } : {}),
   });
   const i = findMove(game, moves, reply);
   if (i < 0) throw new Error(`${player.bot.name} returned an illegal move in ${game.describe(state)}`);
