@@ -2,7 +2,7 @@
  * The process side of a module bot under isolation `worker` (see `worker-host.ts`): loads one bot
  * module, keeps it for the whole tournament (its module caches live on), rebuilds each variant's
  * Game from its id so every capability (solver, heuristic, size) is there, and answers the
- * requests on its fd 3 with one reply record each on its fd 4 (worker-protocol.ts). It gets
+ * requests on its fd 3 with one reply record each on its fd 4 or 5 (worker-protocol.ts). It gets
  * structured copies, so nothing a bot does here can touch the arena's state; and the arena checks
  * everything that comes back, so nothing it writes there is believed unchecked either.
  */
@@ -16,7 +16,7 @@ import { FrameReader, readFrameSync, writeAllSync } from '../platform/frames.ts'
 import { pipeStoreCall } from '../platform/store-bridge.ts';
 import { moduleBot } from './bot-module.ts';
 import { errorText, isThenable } from './host.ts';
-import { CLOCK_FLAG, Kind, REPLY_FD, REQUEST_FD, RNG_FLAG, STORE_CALL_FD, STORE_REPLY_FD, writeRecord, type Request, type WorkerInit } from './worker-protocol.ts';
+import { CLOCK_FLAG, HELD_FD, HELD_MAX_BYTES, HELD_MAX_RECORD, Kind, REPLY_FD, REQUEST_FD, RNG_FLAG, STORE_CALL_FD, STORE_REPLY_FD, mapValues, newRequest, readRequest, writeRecord, type Request, type RequestBatch, type WorkerInit } from './worker-protocol.ts';
 
 /**
  * Runs the bot process: reads its `WorkerInit`, loads the bot with `load(file)` (a dynamic import
@@ -38,11 +38,27 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
   const rngOut = new Int32Array(4);
   const encoder = new TextEncoder();
 
-  /** Writes one record (the arena reads it at once; a record too big for `out` gets its own buffer). */
+  /** Whether the arena reads `HELD_FD`, and the bytes written there since the last record on fd 4. */
+  const held = init!.held === true;
+  let heldBytes = 0;
+  /**
+   * Whether the record being written is the last the process has to give for now: it goes on fd 4
+   * and wakes the arena (set around each request, see the loop below).
+   */
+  let last = true;
+
+  /** Writes one record at once (a record too big for `out` gets its own buffer), on the channel that `last` and its size call for. */
   const record = (kind: Kind, id: number, think: number, flags: number, rng: Int32Array | null, payload: number | Uint8Array | null): void => {
     const size = 36 + (payload instanceof Uint8Array ? payload.length : 4);
     const buf = size <= out.length ? out : Buffer.allocUnsafe(size);
-    writeAllSync(REPLY_FD, buf, writeRecord(buf, kind, id, think, flags, rng, payload));
+    const n = writeRecord(buf, kind, id, think, flags, rng, payload);
+    if (held && !last && n <= HELD_MAX_RECORD && heldBytes + n <= HELD_MAX_BYTES) {
+      writeAllSync(HELD_FD, buf, n);
+      heldBytes += n;
+    } else {
+      writeAllSync(REPLY_FD, buf, n);
+      heldBytes = 0;
+    }
   };
   const text = (reason: string): Uint8Array => encoder.encode(reason.slice(0, 1000));
 
@@ -94,7 +110,7 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
   };
 
   /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
-  const onMove = (r: Extract<Request, { t: 'move' }>, t0: number): Promise<void> | null => {
+  const onMove = (r: Request, t0: number): Promise<void> | null => {
     if (r.open) {
       const { variant, seat, seed, rng } = r.open;
       slots[r.slot] = { game: gameOf(variant), seat, rng: rng ? rngFromState(seed, rng) : createRng(seed) };
@@ -146,13 +162,51 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
    * meanwhile, as they would in a thread asleep); when a bot answers with a promise, the process
    * returns to its event loop until it settles (so the bot's promises and timers run).
    */
+  const r = newRequest();
   for (;;) {
-    const batch = readFrameSync(REQUEST_FD, frames) as Request[] | null;
+    const batch = readFrameSync(REQUEST_FD, frames) as RequestBatch | null;
     if (batch === null) return exit(0); // the arena is done with this process
-    for (const r of batch) {
+    // Before any bot code runs: a bot that changes what it is given must find every other game's copy as it came.
+    mapValues(batch, own);
+    claimed.clear();
+    for (let at = 0; at < batch.length; ) {
+      at = readRequest(batch, at, r);
+      // The next batch is read only once this one is answered: one already whole in the reader means more to run.
+      last = at === batch.length && !frames.ready;
       const t0 = now();
-      const pending = r.t === 'prepare' ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
+      const pending = r.prepare ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
       if (pending) await pending;
     }
   }
+}
+
+/** The objects given to the requests of the batch being made their own so far (`own`). */
+const claimed = new Set<object>();
+
+/**
+ * A request's value as its own: a batch is deserialized at once, which keeps the arena's sharing
+ * (two games whose move lists were one cached array get one array here too), so a value that
+ * shares an object with an earlier request of the batch (`claimed`: the objects those hold) is
+ * copied. No game's bot sees what another game's bot did to its copy.
+ */
+function own(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || claim(value, claimed)) return value;
+  if (Array.isArray(value) && value.every((x) => typeof x !== 'object' || x === null)) return value.slice();
+  return structuredClone(value);
+}
+
+/** Adds the objects reachable from `value` to `claimed`; false (stopping there) at the first already claimed. */
+function claim(value: object, claimed: Set<object>): boolean {
+  if (claimed.has(value)) return false;
+  claimed.add(value);
+  if (ArrayBuffer.isView(value)) return claim(value.buffer, claimed);
+  const ok = (child: unknown): boolean => typeof child !== 'object' || child === null || claim(child, claimed);
+  if (Array.isArray(value)) {
+    for (const child of value) if (!ok(child)) return false;
+  } else if (value instanceof Map) {
+    for (const [k, v] of value) if (!ok(k) || !ok(v)) return false;
+  } else if (value instanceof Set) {
+    for (const child of value) if (!ok(child)) return false;
+  } else for (const key in value) if (!ok((value as Record<string, unknown>)[key])) return false;
+  return true;
 }

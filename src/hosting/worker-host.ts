@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +7,7 @@ import { deserialize } from 'node:v8';
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
-import { valueFrame } from '../platform/frames.ts';
+import { openPipe, valueFrame } from '../platform/frames.ts';
 import { pidNamespacePlan } from '../platform/sandbox.ts';
 import { servePipeBridge, type StoreBackend } from '../platform/store-bridge.ts';
 import { BotLog, DEFAULT_STDERR_LIMIT, exitReason, killGroup, OomWatch, tempStderrLogPath, trackChild } from './bot-child.ts';
@@ -23,7 +24,7 @@ import {
   type SessionInfo,
 } from './host.ts';
 import { workerScript } from './worker-bundle.ts';
-import { Kind, MAX_RECORD, readRecord, type OpenGame, type ReplyRecord, type Request, type WorkerInit } from './worker-protocol.ts';
+import { Kind, MAX_RECORD, pushMove, pushPrepare, readRecord, type OpenGame, type ReplyRecord, type RequestBatch, type WorkerInit } from './worker-protocol.ts';
 
 /** Settings of a worker host. */
 export interface WorkerHostOptions {
@@ -105,6 +106,35 @@ function replyOf(r: Answer, ms: number, think: number): MoveReply {
     default:
       return r.clock ? { ok: true, move: r.value, ms, clock: true, think } : { ok: true, move: r.value, ms, think };
   }
+}
+
+/** What `scanRecords`' reader returns when the process has been ended and nothing more is to be read. */
+const STOP: unique symbol = Symbol('stop');
+/** A record answers the next request waiting for its answer. */
+const FITS: unique symbol = Symbol('fits');
+/** A record of the held pipe answers a later request (its turn comes after a record on fd 4). */
+const WAIT: unique symbol = Symbol('wait');
+
+/** One buffer to read every process's held pipe into: it is read and its records taken out at once, never kept. */
+const HELD_CHUNK = Buffer.allocUnsafe(64 << 10);
+
+/**
+ * Reads the whole records at the start of `buf`, each checked by `readRecord`, and gives each to
+ * `take`, until one is wrong (or `take` says what is wrong with it, or STOP): how far it read, and
+ * what was wrong, or null.
+ */
+function scanRecords(buf: Buffer, take: (rec: ReplyRecord) => string | typeof STOP | null): { off: number; broken: string | typeof STOP | null } {
+  let off = 0;
+  while (buf.length - off >= 4) {
+    const len = buf.readUInt32LE(off);
+    if (len > MAX_RECORD) return { off, broken: `a reply of ${len} bytes (at most ${MAX_RECORD})` };
+    if (buf.length - off - 4 < len) break;
+    const rec = readRecord(buf.subarray(off + 4, off + 4 + len), deserialize);
+    off += 4 + len;
+    const broken = typeof rec === 'string' ? rec : take(rec);
+    if (broken !== null) return { off, broken };
+  }
+  return { off, broken: null };
 }
 
 /** How long a process may be busy without an answer, a game waiting, before the bot gets another process (ms). */
@@ -191,14 +221,22 @@ class BotProc {
    * the process if the request at its head is past its cutoff, else re-arms.
    */
   #watchdog: NodeJS.Timeout | null = null;
-  /** The start of a record whose rest has not come yet. */
+  /** The start of a record on fd 4 whose rest has not come yet. */
   #partial: Buffer | null = null;
   /** Answers read and checked, for the requests from `#head` on, not yet given to them. */
   #taken: Answer[] = [];
+  /** The read end of the process's held pipe (worker-protocol.ts), or null (none, or closed). */
+  #held: number | null;
+  /** Records read from the held pipe, checked, waiting for the requests before them to be answered (from `#heldHead`). */
+  #heldRecords: Answer[] = [];
+  #heldHead = 0;
+  /** The start of a record in the held pipe whose rest has not come yet. */
+  #heldPartial: Buffer | null = null;
 
   constructor(
     script: string,
     init: WorkerInit,
+    held: { readonly read: number; readonly write: number } | null,
     o: { readonly memoryMb: number; readonly graceMs: number },
     log: BotLog,
     onDeath: (proc: BotProc, orphans: readonly Ask[]) => void,
@@ -213,19 +251,25 @@ class BotProc {
     const plan = pidNamespacePlan([process.execPath, `--max-old-space-size=${o.memoryMb}`, script], process.cwd(), process.env);
     this.#launched = plan.file !== process.execPath;
     const bridge = storeBackend !== undefined;
-    this.child = spawn(plan.file, plan.args, {
-      cwd: process.cwd(),
-      env: plan.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...(bridge ? (['pipe', 'pipe'] as const) : [])],
-    });
+    try {
+      this.child = spawn(plan.file, plan.args, {
+        cwd: process.cwd(),
+        env: plan.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', held ? held.write : 'ignore', ...(bridge ? (['pipe', 'pipe'] as const) : [])],
+      });
+    } finally {
+      // The process has its own copy of the write end: the pipe ends when the process does.
+      if (held) closeSync(held.write);
+    }
+    this.#held = held && held.read;
     trackChild(this.child);
     const [, stdout, stderr, requests, replies, calls, answers] = this.child.stdio as unknown as [null, Readable, Readable, Writable, Readable, Readable?, Writable?];
     this.#requests = requests;
     // Writing to a process that has ended fails with EPIPE; its end itself is what gets reported.
     requests.on('error', () => undefined);
     answers?.on('error', () => undefined);
-    requests.write(valueFrame(init));
+    requests.write(valueFrame(held ? { ...init, held: true } : init));
     replies.on('data', (chunk: Buffer) => this.#data(chunk));
     stdout.on('data', (chunk: Buffer) => this.#output(chunk));
     stderr.on('data', (chunk: Buffer) => {
@@ -279,16 +323,24 @@ class BotProc {
     return this.busy && performance.now() - this.#progress > LAG_MS;
   }
 
-  /** Asks the process (the caller made sure it is alive): the request goes out with the others made this turn. */
+  /**
+   * Asks the process (the caller made sure it is alive). The request goes out with the others made
+   * this turn, or, while the process is busy, with all those made until it has answered what it
+   * was sent: it would run them only after those anyway, and they go out in one frame.
+   */
   ask(a: Ask): Promise<MoveReply> {
     if (a.game) a.game.asking = a;
     this.#queue.push(a);
-    if (!this.#flushing) {
-      this.#flushing = true;
-      queueMicrotask(this.#flush);
-    }
+    if (!this.busy) this.#flushSoon();
     replyFor = a;
     return new Promise<MoveReply>(awaitReply);
+  }
+
+  /** Sends the queue once this turn's other requests have joined it. */
+  #flushSoon(): void {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    queueMicrotask(this.#flush);
   }
 
   /**
@@ -304,25 +356,19 @@ class BotProc {
       this.#progress = performance.now();
       this.#arm(batch[0]!.limitMs + this.#graceMs);
     }
-    const messages: Request[] = [];
+    const out: RequestBatch = [];
     for (const a of batch) {
       a.id = this.#nextId++;
-      messages.push(this.#request(a));
+      const g = a.game;
+      if (a.prepare !== null || g === null) pushPrepare(out, a.id, a.prepare!, a.limitMs);
+      else {
+        const open: OpenGame | null = g.told ? null : g.rng ? { variant: g.variant, seat: g.seat, seed: g.seed, rng: g.rng } : { variant: g.variant, seat: g.seat, seed: g.seed };
+        pushMove(out, a.id, g.slot, a.state, a.moves, a.limitMs, open, a.clock);
+      }
       this.#sent.push(a);
     }
-    this.#requests.write(valueFrame(messages));
+    this.#requests.write(valueFrame(out));
   };
-
-  /** The message of a request. */
-  #request(a: Ask): Request {
-    const g = a.game;
-    if (a.prepare !== null || g === null) return { t: 'prepare', id: a.id, variant: a.prepare!, limitMs: a.limitMs };
-    const { id, state, moves, limitMs, clock } = a;
-    const slot = g.slot;
-    if (g.told) return clock ? { t: 'move', id, slot, state, moves, limitMs, clock } : { t: 'move', id, slot, state, moves, limitMs };
-    const open: OpenGame = g.rng ? { variant: g.variant, seat: g.seat, seed: g.seed, rng: g.rng } : { variant: g.variant, seat: g.seat, seed: g.seed };
-    return clock ? { t: 'move', id, slot, state, moves, limitMs, open, clock } : { t: 'move', id, slot, state, moves, limitMs, open };
-  }
 
   /** The bot's stdout and stderr: into its log, up to the cap (past it, the process is ended). */
   #output(chunk: Buffer): void {
@@ -331,55 +377,115 @@ class BotProc {
 
   /**
    * Reads the records in a chunk of the process's fd 4 and checks each; answers the requests once
-   * every request sent has its answer.
+   * every request sent has its answer. The records of the held pipe written before a record on fd
+   * 4 are read when that record does not answer the next request itself.
    */
   #data(chunk: Buffer): void {
     if (this.dead !== null) return;
     const buf = this.#partial ? Buffer.concat([this.#partial, chunk]) : chunk;
-    const taken = this.#taken;
-    let off = 0;
-    let broken: string | null = null;
-    while (buf.length - off >= 4) {
-      const len = buf.readUInt32LE(off);
-      if (len > MAX_RECORD) {
-        broken = `a reply of ${len} bytes (at most ${MAX_RECORD})`;
-        break;
-      }
-      if (buf.length - off - 4 < len) break;
-      const rec = readRecord(buf.subarray(off + 4, off + 4 + len), deserialize);
-      off += 4 + len;
-      if (typeof rec === 'string') {
-        broken = rec;
-        break;
-      }
+    const { off, broken } = scanRecords(buf, (rec) => {
       if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) {
-        if (this.#ready || this.#started === null) {
-          broken = 'a second start record';
-          break;
-        }
+        if (this.#ready || this.#started === null) return 'a second start record';
         if (rec.kind === Kind.Fatal) {
           this.#die(rec.reason);
-          return;
+          return STOP;
         }
         this.prepares = rec.prepares;
         this.#ready = true;
         this.#started();
-        continue;
+        return null;
       }
-      const expected = this.#sent[this.#head + taken.length];
-      if (!this.#ready || expected === undefined || rec.id !== expected.id) {
-        broken = `an answer to request ${rec.id} ${expected ? `when request ${expected.id} was next` : 'that was never asked'}`;
-        break;
+      const wrong = this.#matchHeld();
+      if (wrong !== null) return wrong;
+      if (this.#next(rec) === WAIT) {
+        const missing = this.#readHeld() ?? this.#matchHeld();
+        if (missing !== null) return missing;
       }
-      if ((rec.kind === Kind.Prepared) !== (expected.prepare !== null) && rec.kind !== Kind.Error) {
-        broken = `a ${rec.kind === Kind.Prepared ? 'prepared record' : 'move'} in answer to a ${expected.prepare !== null ? 'prepare' : 'move request'}`;
-        break;
-      }
-      taken.push(rec);
-    }
+      const next = this.#next(rec);
+      if (next !== FITS) return next === WAIT ? this.#unexpected(rec) : next;
+      this.#taken.push(rec);
+      return null;
+    });
+    if (broken === STOP) return;
     this.#partial = off === buf.length ? null : Buffer.from(buf.subarray(off));
-    if (broken !== null) this.#die(`broke the worker protocol: it wrote ${broken}`, true);
-    else if (this.#head + taken.length === this.#sent.length) this.#take(performance.now());
+    const late = broken ?? this.#matchHeld();
+    if (late !== null) this.#die(`broke the worker protocol: it wrote ${late}`, true);
+    else if (this.#head + this.#taken.length === this.#sent.length) this.#take(performance.now());
+  }
+
+  /**
+   * Whether a record answers the next request waiting for its answer (FITS), may answer a later one
+   * (WAIT: a record of the held pipe whose turn comes after a record on fd 4), or what is wrong with it.
+   */
+  #next(rec: Answer): typeof FITS | typeof WAIT | string {
+    const expected = this.#sent[this.#head + this.#taken.length];
+    if (!this.#ready || expected === undefined || rec.id < expected.id) return this.#unexpected(rec);
+    if (rec.id !== expected.id) return rec.id <= this.#sent[this.#sent.length - 1]!.id ? WAIT : this.#unexpected(rec);
+    if ((rec.kind === Kind.Prepared) !== (expected.prepare !== null) && rec.kind !== Kind.Error) {
+      return `a ${rec.kind === Kind.Prepared ? 'prepared record' : 'move'} in answer to a ${expected.prepare !== null ? 'prepare' : 'move request'}`;
+    }
+    return FITS;
+  }
+
+  /** A record that answers no request waiting for it, in words. */
+  #unexpected(rec: Answer): string {
+    const expected = this.#ready ? this.#sent[this.#head + this.#taken.length] : undefined;
+    return `an answer to request ${rec.id} ${expected ? `when request ${expected.id} was next` : 'that was never asked'}`;
+  }
+
+  /** Takes the held records that answer the next requests, in order; what is wrong with the first that cannot, or null. */
+  #matchHeld(): string | null {
+    const records = this.#heldRecords;
+    let i = this.#heldHead;
+    let wrong: string | null = null;
+    for (; i < records.length; i++) {
+      const next = this.#next(records[i]!);
+      if (next === WAIT) break;
+      if (next !== FITS) {
+        wrong = next;
+        break;
+      }
+      this.#taken.push(records[i]!);
+    }
+    if (i === records.length) {
+      this.#heldRecords = [];
+      this.#heldHead = 0;
+    } else this.#heldHead = i;
+    return wrong;
+  }
+
+  /** Reads what the held pipe has and checks each record; what is wrong with it, or null. */
+  #readHeld(): string | null {
+    const fd = this.#held;
+    if (fd === null) return null;
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, HELD_CHUNK, 0, HELD_CHUNK.length, null);
+      } catch (err) {
+        // EAGAIN: the pipe is empty for now.
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return null;
+        throw err;
+      }
+      if (n === 0) return null;
+      const chunk = HELD_CHUNK.subarray(0, n);
+      const buf = this.#heldPartial ? Buffer.concat([this.#heldPartial, chunk]) : chunk;
+      const { off, broken } = scanRecords(buf, (rec) => {
+        if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) return 'a start record on its held pipe';
+        this.#heldRecords.push(rec);
+        return null;
+      });
+      if (typeof broken === 'string') return broken;
+      this.#heldPartial = off === buf.length ? null : Buffer.from(buf.subarray(off));
+      if (n < HELD_CHUNK.length) return null;
+    }
+  }
+
+  /** Closes this end of the held pipe (once the process is gone, or being ended). */
+  #closeHeld(): void {
+    if (this.#held === null) return;
+    closeSync(this.#held);
+    this.#held = null;
   }
 
   /**
@@ -415,6 +521,7 @@ class BotProc {
       this.#sent = [];
       this.#head = 0;
       this.#disarm();
+      if (this.#queue.length > 0) this.#flushSoon();
       return;
     }
     // A process kept busy for long: drop the answered requests from the front now and then.
@@ -465,6 +572,8 @@ class BotProc {
    */
   readonly #check = (): void => {
     if (this.dead !== null || !this.busy || this.#watchdog !== null) return;
+    const wrong = this.#readHeld() ?? this.#matchHeld();
+    if (wrong !== null) return this.#die(`broke the worker protocol: it wrote ${wrong}`, true);
     this.#take(performance.now());
     if (!this.busy) return;
     const head = this.#sent[this.#head]!;
@@ -484,7 +593,10 @@ class BotProc {
    */
   #die(reason: string, all = false): void {
     if (this.dead !== null) return;
-    this.#take(performance.now()); // the answers given before the end still count
+    // The answers given before the end still count (up to a held record that breaks the protocol, if any).
+    if (!all && this.#ready && this.#readHeld() === null) this.#matchHeld();
+    this.#closeHeld();
+    this.#take(performance.now());
     if (all) for (const g of this.#on) g.fault ??= reason;
     this.dead = reason;
     this.#disarm();
@@ -517,6 +629,7 @@ class BotProc {
   terminate(): Promise<void> {
     this.dead ??= 'closed';
     this.#disarm();
+    this.#closeHeld();
     killGroup(this.child);
     return this.child.pid === undefined ? Promise.resolve() : this.#exited;
   }
@@ -561,7 +674,7 @@ export class WorkerHost implements BotHost {
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
     this.#log = new BotLog(options.stderrLog ?? tempStderrLogPath(options.name), options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT);
     const script = (options.script ?? workerScript([options.file])).then((url) => fileURLToPath(url));
-    this.#spawnProc = async () => new BotProc(await script, init, settings, this.#log, (p, orphans) => this.#lost(p, orphans), options.storeBackend);
+    this.#spawnProc = async () => new BotProc(await script, init, await openPipe(), settings, this.#log, (p, orphans) => this.#lost(p, orphans), options.storeBackend);
   }
 
   /** The file the bot's output goes to. */

@@ -86,6 +86,21 @@ describe("a bot's process playing many games at once", () => {
     expect(got).toEqual(want);
   });
 
+  it("gives each game's bot a copy of its own of the state and moves, even where the arena's games share one array", async () => {
+    // fx-mutates empties the list it is given and plays the move it saw first: a batch whose games
+    // shared one list would leave every game after the first an empty list, and no move.
+    const shared = host(8, join(FIXTURES, 'bots', 'fx-mutates.ts'), 'fx-mutates');
+    hosts.push(shared);
+    await shared.start();
+    const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => shared.open({ key: `g${i}`, variant: VARIANT, seat: 'first', rngSeed: i })));
+    const state = pile(20);
+    for (let round = 0; round < 3; round++) {
+      const replies = await Promise.all(sessions.map((s) => Promise.resolve(s.move(state, MOVES, 1000))));
+      expect(movesOf(replies)).toEqual(sessions.map(() => MOVES[0]));
+    }
+    expect(shared.threads).toBe(1);
+  });
+
   it('gives a slow bot another process (for the games that open next) when a game waits behind another, and keeps a fast one on a single process', async () => {
     const slow = host(2, join(FIXTURES, 'multiplex', 'fx-ponders.ts'), 'fx-ponders');
     const fast = host(16, join(FIXTURES, 'bots', 'fx-random.ts'), 'fx-random');
