@@ -129,7 +129,7 @@ function scanRecords(buf: Buffer, take: (rec: ReplyRecord) => string | typeof ST
     const len = buf.readUInt32LE(off);
     if (len > MAX_RECORD) return { off, broken: `a reply of ${len} bytes (at most ${MAX_RECORD})` };
     if (buf.length - off - 4 < len) break;
-    const rec = readRecord(buf.subarray(off + 4, off + 4 + len), deserialize);
+    const rec = readRecord(buf, off + 4, len, deserialize);
     off += 4 + len;
     const broken = typeof rec === 'string' ? rec : take(rec);
     if (broken !== null) return { off, broken };
@@ -139,6 +139,9 @@ function scanRecords(buf: Buffer, take: (rec: ReplyRecord) => string | typeof ST
 
 /** How long a process may be busy without an answer, a game waiting, before the bot gets another process (ms). */
 const LAG_MS = 2;
+
+/** How many answers the share of a process's time spent thinking is averaged over (roughly): a warm-up or a pause is not a slow bot. */
+const THINKING_WEIGHT = 8;
 
 /** The answer to a request whose process died of another request's fault: asked again elsewhere, never charged. */
 const ORPHANED: MoveReply = Object.freeze({ ok: false, kind: 'crash', reason: 'orphaned', ms: 0 });
@@ -211,6 +214,8 @@ class BotProc {
   /** The host's time from which the request at `#head` counts: when it was sent to an idle process, or where the answers taken before it end (see `#take`). */
   #progress = 0;
   #nextId = 1;
+  /** The share of the process's time its bot spent thinking, averaged over its last answers (see `lagging`). */
+  #thinking = 0;
   /** Whether the process said it is ready (its requests count from then). */
   #ready = false;
   /** Set when a request overran its limit and the process is being ended. */
@@ -318,9 +323,14 @@ class BotProc {
     return this.#head < this.#sent.length;
   }
 
-  /** Whether the process has been busy without an answer for more than `LAG_MS` (its bot is slow: the bot could use another process). */
+  /**
+   * Whether games wait behind the bot's own thinking, so that the bot could use another process:
+   * the process has been busy without an answer for more than `LAG_MS`, and the bot's think time
+   * has been most of the process's time lately. A fast bot's batch of many games can take as long,
+   * but its time goes to the transport: another process would only split its batches.
+   */
   lagging(): boolean {
-    return this.busy && performance.now() - this.#progress > LAG_MS;
+    return this.#thinking > 0.5 && this.busy && performance.now() - this.#progress > LAG_MS;
   }
 
   /**
@@ -383,35 +393,45 @@ class BotProc {
   #data(chunk: Buffer): void {
     if (this.dead !== null) return;
     const buf = this.#partial ? Buffer.concat([this.#partial, chunk]) : chunk;
-    const { off, broken } = scanRecords(buf, (rec) => {
-      if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) {
-        if (this.#ready || this.#started === null) return 'a second start record';
-        if (rec.kind === Kind.Fatal) {
-          this.#die(rec.reason);
-          return STOP;
-        }
-        this.prepares = rec.prepares;
-        this.#ready = true;
-        this.#started();
-        return null;
-      }
-      const wrong = this.#matchHeld();
-      if (wrong !== null) return wrong;
-      if (this.#next(rec) === WAIT) {
-        const missing = this.#readHeld() ?? this.#matchHeld();
-        if (missing !== null) return missing;
-      }
-      const next = this.#next(rec);
-      if (next !== FITS) return next === WAIT ? this.#unexpected(rec) : next;
-      this.#taken.push(rec);
-      return null;
-    });
+    const { off, broken } = scanRecords(buf, this.#onReply);
     if (broken === STOP) return;
     this.#partial = off === buf.length ? null : Buffer.from(buf.subarray(off));
     const late = broken ?? this.#matchHeld();
     if (late !== null) this.#die(`broke the worker protocol: it wrote ${late}`, true);
     else if (this.#head + this.#taken.length === this.#sent.length) this.#take(performance.now());
   }
+
+  /** A record read on fd 4: the start record, or an answer, which must be the next in order once the held pipe is read. */
+  readonly #onReply = (rec: ReplyRecord): string | typeof STOP | null => {
+    if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) {
+      if (this.#ready || this.#started === null) return 'a second start record';
+      if (rec.kind === Kind.Fatal) {
+        this.#die(rec.reason);
+        return STOP;
+      }
+      this.prepares = rec.prepares;
+      this.#ready = true;
+      this.#started();
+      return null;
+    }
+    const wrong = this.#matchHeld();
+    if (wrong !== null) return wrong;
+    if (this.#next(rec) === WAIT) {
+      const missing = this.#readHeld() ?? this.#matchHeld();
+      if (missing !== null) return missing;
+    }
+    const next = this.#next(rec);
+    if (next !== FITS) return next === WAIT ? this.#unexpected(rec) : next;
+    this.#taken.push(rec);
+    return null;
+  };
+
+  /** A record read from the held pipe: kept until its turn. */
+  readonly #onHeld = (rec: ReplyRecord): string | null => {
+    if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) return 'a start record on its held pipe';
+    this.#heldRecords.push(rec);
+    return null;
+  };
 
   /**
    * Whether a record answers the next request waiting for its answer (FITS), may answer a later one
@@ -470,11 +490,7 @@ class BotProc {
       if (n === 0) return null;
       const chunk = HELD_CHUNK.subarray(0, n);
       const buf = this.#heldPartial ? Buffer.concat([this.#heldPartial, chunk]) : chunk;
-      const { off, broken } = scanRecords(buf, (rec) => {
-        if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) return 'a start record on its held pipe';
-        this.#heldRecords.push(rec);
-        return null;
-      });
+      const { off, broken } = scanRecords(buf, this.#onHeld);
       if (typeof broken === 'string') return broken;
       this.#heldPartial = off === buf.length ? null : Buffer.from(buf.subarray(off));
       if (n < HELD_CHUNK.length) return null;
@@ -507,6 +523,8 @@ class BotProc {
     const scale = claimed > total ? total / claimed : 1;
     const share = idle ? (total - claimed * scale) / n : 0;
     this.#progress = idle ? now : this.#progress + claimed * scale;
+    // Taken while still busy, the process is on a request that has run long already: all thinking.
+    this.#thinking += ((idle && total > 0 ? (claimed * scale) / total : 1) - this.#thinking) / THINKING_WEIGHT;
     const sent = this.#sent;
     for (let i = 0; i < n; i++) {
       const r = records[i]!;

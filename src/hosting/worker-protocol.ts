@@ -204,24 +204,21 @@ export type ReplyRecord =
     };
 
 /**
- * Reads one record's body (`body`: what follows its length). Returns the record, or a sentence
- * saying what is wrong with it; `decodeValue` turns a MoveValue payload into the move (it may
- * throw).
+ * Reads one record's body: the `len` bytes at `at` in `buf` (what follows its length). Returns the
+ * record, or a sentence saying what is wrong with it; `decodeValue` turns a MoveValue payload into
+ * the move (it may throw).
  */
-export function readRecord(body: Buffer, decodeValue: (bytes: Buffer) => unknown): ReplyRecord | string {
-  if (body.length < RECORD_HEAD) return `a reply of ${body.length} bytes, shorter than its ${RECORD_HEAD}-byte head`;
-  const kind = body.readUInt8(0) as Kind;
-  const flags = body.readUInt8(1);
-  const payload = body.subarray(RECORD_HEAD);
-  const text = (): string => {
-    const s = payload.toString('utf8');
-    return s.length > MAX_REASON ? `${s.slice(0, MAX_REASON)}…` : s;
-  };
+export function readRecord(buf: Buffer, at: number, len: number, decodeValue: (bytes: Buffer) => unknown): ReplyRecord | string {
+  if (len < RECORD_HEAD) return `a reply of ${len} bytes, shorter than its ${RECORD_HEAD}-byte head`;
+  const kind = buf.readUInt8(at) as Kind;
+  const flags = buf.readUInt8(at + 1);
+  const from = at + RECORD_HEAD;
+  const end = at + len;
   switch (kind) {
     case Kind.Ready:
-      return payload.length === 1 && payload[0]! <= 1 ? { kind, prepares: payload[0] === 1 } : 'a malformed ready record';
+      return end - from === 1 && buf[from]! <= 1 ? { kind, prepares: buf[from] === 1 } : 'a malformed ready record';
     case Kind.Fatal:
-      return { kind, reason: text() };
+      return { kind, reason: reasonText(buf, from, end) };
     case Kind.Prepared:
     case Kind.MoveInt:
     case Kind.MoveValue:
@@ -232,24 +229,30 @@ export function readRecord(body: Buffer, decodeValue: (bytes: Buffer) => unknown
       return `a reply of unknown kind ${kind}`;
   }
   if ((flags & ~(CLOCK_FLAG | RNG_FLAG)) !== 0) return `a reply with unknown flags ${flags}`;
-  const think = body.readDoubleLE(8);
-  const rng = flags & RNG_FLAG ? [body.readInt32LE(16), body.readInt32LE(20), body.readInt32LE(24), body.readInt32LE(28)] : null;
+  const think = buf.readDoubleLE(at + 8);
+  const rng = flags & RNG_FLAG ? [buf.readInt32LE(at + 16), buf.readInt32LE(at + 20), buf.readInt32LE(at + 24), buf.readInt32LE(at + 28)] : null;
   let value: unknown;
   if (kind === Kind.MoveInt) {
-    if (payload.length !== 4) return 'an integer move that is not 4 bytes';
-    value = payload.readInt32LE(0);
+    if (end - from !== 4) return 'an integer move that is not 4 bytes';
+    value = buf.readInt32LE(from);
   } else if (kind === Kind.MoveValue) {
     try {
-      value = decodeValue(payload);
+      value = decodeValue(buf.subarray(from, end));
     } catch (err) {
       return `a move that cannot be read (${err instanceof Error ? err.message : String(err)})`;
     }
   } else if (kind === Kind.Error || kind === Kind.Garbage) {
-    value = text();
-  } else if (payload.length !== 0) {
+    value = reasonText(buf, from, end);
+  } else if (end !== from) {
     return 'a prepared record with a payload';
   }
-  return { kind, id: body.readInt32LE(4), think: Number.isFinite(think) && think > 0 ? think : 0, clock: (flags & CLOCK_FLAG) !== 0, rng, value };
+  return { kind, id: buf.readInt32LE(at + 4), think: Number.isFinite(think) && think > 0 ? think : 0, clock: (flags & CLOCK_FLAG) !== 0, rng, value };
+}
+
+/** A reason a bot wrote, as text of at most `MAX_REASON` characters. */
+function reasonText(buf: Buffer, from: number, end: number): string {
+  const s = buf.toString('utf8', from, end);
+  return s.length > MAX_REASON ? `${s.slice(0, MAX_REASON)}…` : s;
 }
 
 /**

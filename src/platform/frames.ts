@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { DefaultSerializer, deserialize } from 'node:v8';
 
 /** What `FrameReader.next` returns while a frame is incomplete. */
 export const INCOMPLETE: unique symbol = Symbol('incomplete frame');
@@ -19,12 +19,16 @@ export class FrameError extends Error {
   override name = 'FrameError';
 }
 
-/** A value as one frame (v8-serialized). */
+const LENGTH_PLACEHOLDER = new Uint8Array(4);
+
+/** A value as one frame (v8-serialized, as `serialize` does, after room for the length: the body is never copied). */
 export function valueFrame(value: unknown): Buffer {
-  const body = serialize(value);
-  const out = Buffer.allocUnsafe(4 + body.length);
-  out.writeUInt32LE(body.length, 0);
-  body.copy(out, 4);
+  const ser = new DefaultSerializer();
+  ser.writeRawBytes(LENGTH_PLACEHOLDER);
+  ser.writeHeader();
+  ser.writeValue(value);
+  const out = ser.releaseBuffer();
+  out.writeUInt32LE(out.length - 4, 0);
   return out;
 }
 
