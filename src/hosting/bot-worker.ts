@@ -12,11 +12,12 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, rngFromState, saveRngState, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { createBotStore } from '../platform/bot-store.ts';
-import { FrameReader, readFrameSync, writeAllSync } from '../platform/frames.ts';
+import { FrameReader, readFrameSync } from '../platform/frames.ts';
 import { pipeStoreCall } from '../platform/store-bridge.ts';
 import { moduleBot } from './bot-module.ts';
 import { errorText, isThenable } from './host.ts';
-import { CLOCK_FLAG, HELD_FD, HELD_MAX_BYTES, HELD_MAX_RECORD, Kind, REPLY_FD, REQUEST_FD, RNG_FLAG, STORE_CALL_FD, STORE_REPLY_FD, mapValues, newRequest, readRequest, writeRecord, type Request, type RequestBatch, type WorkerInit } from './worker-protocol.ts';
+import { ReplyWriter, Send } from './reply-writer.ts';
+import { batchHolds, CLOCK_FLAG, FIRST_REQUEST, HOLD_MS, Kind, mapValues, newRequest, readRequest, REQUEST_FD, RNG_FLAG, STORE_CALL_FD, STORE_REPLY_FD, writeRecord, type Request, type RequestBatch, type WorkerInit } from './worker-protocol.ts';
 
 /**
  * Runs the bot process: reads its `WorkerInit`, loads the bot with `load(file)` (a dynamic import
@@ -38,28 +39,18 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
   const rngOut = new Int32Array(4);
   const encoder = new TextEncoder();
 
-  /** Whether the arena reads `HELD_FD`, and the bytes written there since the last record on fd 4. */
-  const held = init!.held === true;
-  let heldBytes = 0;
-  /**
-   * Whether the record being written is the last the process has to give for now: it goes on fd 4
-   * and wakes the arena (set around each request, see the loop below).
-   */
-  let last = true;
+  const replies = new ReplyWriter(init!.held === true);
+  /** What becomes of the record being written (set for each request, see the loop below). */
+  let send: Send = Send.Wake;
 
-  /** Writes one record at once (a record too big for `out` gets its own buffer), on the channel that `last` and its size call for. */
+  /** Writes one record (a record too big for `out` gets its own buffer), as `send` says. */
   const record = (kind: Kind, id: number, think: number, flags: number, rng: Int32Array | null, payload: number | Uint8Array | null): void => {
     const size = 36 + (payload instanceof Uint8Array ? payload.length : 4);
     const buf = size <= out.length ? out : Buffer.allocUnsafe(size);
-    const n = writeRecord(buf, kind, id, think, flags, rng, payload);
-    if (held && !last && n <= HELD_MAX_RECORD && heldBytes + n <= HELD_MAX_BYTES) {
-      writeAllSync(HELD_FD, buf, n);
-      heldBytes += n;
-    } else {
-      writeAllSync(REPLY_FD, buf, n);
-      heldBytes = 0;
-    }
+    replies.put(buf, writeRecord(buf, kind, id, think, flags, rng, payload), send);
   };
+  // A bot that ends its process mid-batch (`process.exit`) leaves with the answers it made.
+  process.on('exit', () => replies.flush(false));
   const text = (reason: string): Uint8Array => encoder.encode(reason.slice(0, 1000));
 
   let bot: AnyBot;
@@ -169,13 +160,24 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
     // Before any bot code runs: a bot that changes what it is given must find every other game's copy as it came.
     mapValues(batch, own);
     claimed.clear();
-    for (let at = 0; at < batch.length; ) {
+    const hold = batchHolds(batch);
+    const start = now();
+    for (let at = FIRST_REQUEST; at < batch.length; ) {
       at = readRequest(batch, at, r);
-      // The next batch is read only once this one is answered: one already whole in the reader means more to run.
-      last = at === batch.length && !frames.ready;
       const t0 = now();
+      if (at === batch.length) {
+        // The next batch is read only once this one is answered: one already whole in the reader means more to run.
+        send = frames.ready ? Send.Now : Send.Wake;
+      } else if (hold && t0 - start < HOLD_MS) send = Send.Keep;
+      else {
+        replies.flush(false);
+        send = Send.Now;
+      }
       const pending = r.prepare ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
-      if (pending) await pending;
+      if (pending) {
+        replies.flush(false);
+        await pending;
+      }
     }
   }
 }

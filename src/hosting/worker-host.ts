@@ -24,7 +24,7 @@ import {
   type SessionInfo,
 } from './host.ts';
 import { workerScript } from './worker-bundle.ts';
-import { Kind, MAX_RECORD, pushMove, pushPrepare, readRecord, type OpenGame, type ReplyRecord, type RequestBatch, type WorkerInit } from './worker-protocol.ts';
+import { HOLD_MS, Kind, MAX_RECORD, newBatch, pushMove, pushPrepare, readRecord, type OpenGame, type ReplyRecord, type WorkerInit } from './worker-protocol.ts';
 
 /** Settings of a worker host. */
 export interface WorkerHostOptions {
@@ -89,6 +89,10 @@ interface Ask {
   resolve: ((reply: MoveReply) => void) | null;
   /** Answered (by the bot, or with a fault). */
   done: boolean;
+  /** Asked again after a fault that could not be pinned on one request: its batch holds no answers. */
+  strict: boolean;
+  /** The process may keep its answer until later in its batch (worker-protocol.ts, "When it writes them"). */
+  mayHold: boolean;
 }
 
 /** A reply record that answers a request. */
@@ -152,8 +156,16 @@ function awaitReply(resolve: (reply: MoveReply) => void): void {
   replyFor!.resolve = resolve;
 }
 
-function ask(game: GameSlot | null, prepare: string | null, state: unknown, moves: readonly unknown[], clock: BotClock | undefined, limitMs: number): Ask {
-  return { id: 0, game, prepare, state, moves, clock, limitMs, reply: null, resolve: null, done: false };
+function ask(game: GameSlot | null, prepare: string | null, state: unknown, moves: readonly unknown[], clock: BotClock | undefined, limitMs: number, strict = false): Ask {
+  return { id: 0, game, prepare, state, moves, clock, limitMs, reply: null, resolve: null, done: false, strict, mayHold: false };
+}
+
+/** Whether a batch may keep its answers: moves alone, with one limit and no clock, none asked again after a fault. */
+function mayHold(batch: readonly Ask[]): boolean {
+  if (batch.length < 2) return false;
+  const limitMs = batch[0]!.limitMs;
+  for (const a of batch) if (a.prepare !== null || a.strict || a.clock !== undefined || a.limitMs !== limitMs) return false;
+  return true;
 }
 
 /**
@@ -362,13 +374,16 @@ class BotProc {
     if (this.dead !== null || this.#queue.length === 0) return;
     const batch = this.#queue;
     this.#queue = [];
+    const hold = this.#held !== null && mayHold(batch);
     if (!this.busy) {
       this.#progress = performance.now();
-      this.#arm(batch[0]!.limitMs + this.#graceMs);
+      this.#arm(batch[0]!.limitMs + this.#graceMs + (hold ? HOLD_MS : 0));
     }
-    const out: RequestBatch = [];
-    for (const a of batch) {
+    const out = newBatch(hold);
+    for (let i = 0; i < batch.length; i++) {
+      const a = batch[i]!;
       a.id = this.#nextId++;
+      a.mayHold = hold && i < batch.length - 1;
       const g = a.game;
       if (a.prepare !== null || g === null) pushPrepare(out, a.id, a.prepare!, a.limitMs);
       else {
@@ -595,7 +610,8 @@ class BotProc {
     this.#take(performance.now());
     if (!this.busy) return;
     const head = this.#sent[this.#head]!;
-    const cutoff = this.#progress + head.limitMs + this.#graceMs;
+    // An answer the process may keep waits in it for `HOLD_MS` at most: a later request's cutoff is no later than that past this one's.
+    const cutoff = this.#progress + head.limitMs + this.#graceMs + (head.mayHold ? HOLD_MS : 0);
     const now = performance.now();
     if (now < cutoff) return this.#arm(cutoff - now);
     this.#timingOut = true;
@@ -619,9 +635,19 @@ class BotProc {
     this.dead = reason;
     this.#disarm();
     killGroup(this.child);
-    this.#log.note(reason, this.child.pid);
     const orphans: Ask[] = [];
-    if (this.busy) {
+    if (this.busy && !all && this.#sent[this.#head]!.mayHold) {
+      // Its answer may have been kept in the process with those after it, one of which was running:
+      // which one is not known, so none is charged. They are asked again, in batches that keep no
+      // answer, where a fault that comes again is pinned on its own request.
+      this.#log.note(`${reason} (the request it was running is not known: its batch's unanswered requests are asked again)`, this.child.pid);
+      for (let i = this.#head; i < this.#sent.length; i++) {
+        const a = this.#sent[i]!;
+        a.strict = true;
+        orphans.push(a);
+      }
+    } else if (this.busy) {
+      this.#log.note(reason, this.child.pid);
       const running = this.#sent[this.#head++]!;
       const ms = performance.now() - this.#progress;
       const fault: MoveReply = this.#timingOut
@@ -631,7 +657,7 @@ class BotProc {
         : { ok: false, kind: 'crash', reason: running.prepare !== null ? `prepare failed: ${reason}` : reason, ms };
       this.#answer(running, fault);
       for (let i = this.#head; i < this.#sent.length; i++) if (!this.#sent[i]!.done) orphans.push(this.#sent[i]!);
-    }
+    } else this.#log.note(reason, this.child.pid);
     this.#sent = [];
     this.#head = 0;
     orphans.push(...this.#queue);
@@ -733,7 +759,7 @@ export class WorkerHost implements BotHost {
     for (const a of orphans) {
       // A prepare is asked again by whoever waits for it; a move of an abandoned game is not asked again.
       if (a.game === null || a.game.closed) a.resolve?.(ORPHANED);
-      else void this.#ask(a.game, a.state, a.moves, a.limitMs, a.clock).then((reply) => a.resolve?.(reply));
+      else void this.#ask(a.game, a.state, a.moves, a.limitMs, a.clock, a.strict).then((reply) => a.resolve?.(reply));
     }
   }
 
@@ -785,7 +811,7 @@ export class WorkerHost implements BotHost {
   }
 
   /** A move of a game whose process is not ready for it (gone, or its variant not prepared there). */
-  async #ask(g: GameSlot, state: unknown, moves: readonly unknown[], limitMs: number, clock: BotClock | undefined): Promise<MoveReply> {
+  async #ask(g: GameSlot, state: unknown, moves: readonly unknown[], limitMs: number, clock: BotClock | undefined, strict = false): Promise<MoveReply> {
     for (;;) {
       if (g.fault !== null) return { ok: false, kind: 'crash', reason: g.fault, ms: 0 };
       let p: BotProc;
@@ -800,7 +826,7 @@ export class WorkerHost implements BotHost {
         if (fault) return fault;
       }
       if (p.dead !== null) continue;
-      return p.ask(ask(g, null, state, moves, clock, limitMs));
+      return p.ask(ask(g, null, state, moves, clock, limitMs, strict));
     }
   }
 

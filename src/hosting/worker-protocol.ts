@@ -8,22 +8,28 @@
  * loop in one frame (or, while the process is busy, every one made until it has answered all it
  * was sent), each request its own structured copy (no two games' bots share an object).
  *
- * Bot → arena: one reply record per request, written as soon as the request is answered, before
- * the next one begins (so an answer made before the process is cut off is never lost with it, and
- * the arena can always tell which request was running), preceded by one start record. A record is
- * binary, so that the commonest reply (a move that is a 32-bit integer) costs the arena no
- * deserializing: a 32-bit length, then `RECORD_HEAD` bytes (kind, flags, request id, think time,
- * the bot's generator for the game after the move), then the payload.
+ * Bot → arena: one reply record per request, preceded by one start record. A record is binary, so
+ * that the commonest reply (a move that is a 32-bit integer) costs the arena no deserializing: a
+ * 32-bit length, then `RECORD_HEAD` bytes (kind, flags, request id, think time, the bot's
+ * generator for the game after the move), then the payload.
  *
- * Records go on one of two channels. Fd 4 is a socket the arena reads as data comes: the start
- * record and the answer that leaves the process with nothing more to run (the last of its batch,
- * no other batch read yet) go there, and wake the arena. Fd 5 (`HELD_FD`, when the init says
- * `held`) is a pipe the arena does not watch: the other answers of a batch go there, and the arena
- * reads them when it wants them (when a record comes on fd 4, when its watchdog looks, when the
- * process ends). A fast bot's batch of many answers then costs the arena one wake-up instead of one
- * per answer, while every answer is still out of the process before the next request begins. A
- * record too long for one atomic pipe write (`HELD_MAX_RECORD`), or one that would leave more than
- * `HELD_MAX_BYTES` waiting in the pipe, goes on fd 4.
+ * When it writes them. An answer leaves the process before the next request begins, except in a
+ * batch that says it may hold its answers (`newBatch`): all its requests are moves with one limit
+ * and no clock, none asked again after a fault. There the process keeps its answers and writes
+ * them together, when the batch is answered, or before a request that begins `HOLD_MS` or more
+ * after the batch did, or before it waits on a bot's promise. A fast bot's batch of many games then
+ * costs one write instead of one per answer. What the arena gives up: when such a process ends
+ * (overruns, crashes, runs out of memory) while a request before the batch's last is unanswered,
+ * the arena cannot tell which request was running, so it charges none of them: they are asked
+ * again elsewhere in batches that hold nothing, and a fault that comes again is charged to its own
+ * request (worker-host.ts).
+ *
+ * Where it writes them. Fd 4 is a socket the arena reads as data comes: the start record, and the
+ * answers written when the process has nothing more to run (the batch answered, no other batch
+ * read yet) go there, and wake the arena. Fd 5 (`HELD_FD`, when the init says `held`) is a pipe the
+ * arena does not watch: answers written while there is more to run go there, and the arena reads
+ * them when it wants them (when a record comes on fd 4, when its watchdog looks, when the process
+ * ends). Writes that would leave more than `HELD_MAX_BYTES` waiting in the pipe go on fd 4.
  *
  * The arena believes none of it: every field is checked (`readRecord`), ids must answer its
  * requests in order across both channels (a record on fd 4 comes after every record written to fd
@@ -44,8 +50,8 @@ export const HELD_FD = 5;
 export const STORE_CALL_FD = 6;
 export const STORE_REPLY_FD = 7;
 
-/** Longest record written to `HELD_FD`: a pipe write of at most this many bytes is never split. */
-export const HELD_MAX_RECORD = 4096;
+/** How long a batch that may hold its answers runs before they are written as each is made (ms, the process's own clock). */
+export const HOLD_MS = 2;
 /**
  * Most bytes written to `HELD_FD` between two records on fd 4 (half a pipe's capacity): the pipe
  * seldom fills, and when it does its writer waits only until the arena takes the record on fd 4
@@ -79,11 +85,23 @@ export interface OpenGame {
 
 /**
  * Arena → bot, in batches: run the bot's `prepare` for a variant, or ask for a move in a game
- * slot. Ids go up by one; the bot answers them in order. A batch is one flat array, each request
- * a tag and its fields in a row (`pushPrepare`, `pushMove`, read back with `readRequest`): no
- * object per request, which costs less to serialize and to read back than one with named fields.
+ * slot. Ids go up by one; the bot answers them in order. A batch is one flat array: whether it may
+ * hold its answers, then each request a tag and its fields in a row (`newBatch`, `pushPrepare`,
+ * `pushMove`, read back with `readRequest` from `FIRST_REQUEST`): no object per request, which
+ * costs less to serialize and to read back than one with named fields.
  */
 export type RequestBatch = unknown[];
+
+/** A new batch: `hold`, whether the process may keep its answers and write them together (see above). */
+export function newBatch(hold: boolean): RequestBatch {
+  return [hold ? 1 : 0];
+}
+
+/** Whether a batch lets the process keep its answers, and where its first request begins. */
+export function batchHolds(batch: RequestBatch): boolean {
+  return batch[0] === 1;
+}
+export const FIRST_REQUEST = 1;
 
 /** The tag of a prepare request; a move's tag is `MOVE`, plus `OPEN` and `WITH_CLOCK` when those fields follow. */
 const PREPARE = 0;
@@ -129,7 +147,7 @@ export function newRequest(): Request {
 /** Replaces the state and the moves of every move request of `batch` with what `f` makes of them. */
 export function mapValues(batch: RequestBatch, f: (value: unknown) => unknown): void {
   const into = newRequest();
-  for (let at = 0; at < batch.length; ) {
+  for (let at = FIRST_REQUEST; at < batch.length; ) {
     const next = readRequest(batch, at, into);
     if (!into.prepare) {
       batch[at + 4] = f(into.state);
