@@ -238,6 +238,8 @@ class BotProc {
    * the process if the request at its head is past its cutoff, else re-arms.
    */
   #watchdog: NodeJS.Timeout | null = null;
+  /** When the armed watchdog looks (the host's clock). */
+  #watchdogAt = 0;
   /** The start of a record on fd 4 whose rest has not come yet. */
   #partial: Buffer | null = null;
   /** Answers read and checked, for the requests from `#head` on, not yet given to them. */
@@ -551,9 +553,9 @@ class BotProc {
     }
     this.#head += n;
     if (idle) {
+      // The watchdog stays armed: it finds the process idle, or another batch whose cutoff it re-arms for.
       this.#sent = [];
       this.#head = 0;
-      this.#disarm();
       if (this.#queue.length > 0) this.#flushSoon();
       return;
     }
@@ -578,8 +580,18 @@ class BotProc {
     a.resolve?.(reply);
   }
 
+  /**
+   * Makes sure the watchdog looks within `inMs`. One armed to look sooner is kept: it re-arms then
+   * (`#check`), so a process answering batch after batch within its limits arms about one timer
+   * per limit, not one per batch.
+   */
   #arm(inMs: number): void {
-    if (this.#watchdog) clearTimeout(this.#watchdog);
+    const at = performance.now() + inMs;
+    if (this.#watchdog !== null) {
+      if (this.#watchdogAt <= at) return;
+      clearTimeout(this.#watchdog);
+    }
+    this.#watchdogAt = at;
     // Unref'd: the process itself keeps the arena alive while a request is pending.
     this.#watchdog = setTimeout(this.#fire, Math.max(1, Math.ceil(inMs))).unref();
   }
