@@ -283,7 +283,7 @@ class BotProc {
     }
     this.#held = held && held.read;
     trackChild(this.child);
-    const [, stdout, stderr, requests, replies, calls, answers] = this.child.stdio as unknown as [null, Readable, Readable, Writable, Readable, Readable?, Writable?];
+    const [, stdout, stderr, requests, replies, , calls, answers] = this.child.stdio as unknown as [null, Readable, Readable, Writable, Readable, null, Readable?, Writable?];
     this.#requests = requests;
     // Writing to a process that has ended fails with EPIPE; its end itself is what gets reported.
     requests.on('error', () => undefined);
