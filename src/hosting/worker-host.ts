@@ -170,13 +170,15 @@ function mayHold(batch: readonly Ask[]): boolean {
 
 /**
  * One process running the bot. It plays many games at once, each in its own slot. Requests go out
- * in batches (those made in one turn of the runner's event loop together) and the process runs
- * them in order, answering each as soon as it is made.
+ * in batches: those made in one turn of the runner's event loop, or, while the process is busy,
+ * all those made until it has answered what it was sent. The process runs a batch in order and
+ * writes its answers as worker-protocol.ts says: each before the next request begins, or, in a
+ * batch of moves with one limit, kept and written together (one write, one wake-up of the host).
  *
- * The process writes each answer as soon as it is made; the host reads them as they come but
- * gives them to their requests together, once the process has answered every request it was sent
- * (it then has nothing left to run), or when the watchdog looks: so a fast bot's many games move
- * on together and their next requests go out in one batch.
+ * The host reads what comes on the process's socket as it comes and its held pipe when it wants
+ * (worker-protocol.ts), but gives the answers to their requests together, once the process has
+ * answered every request it was sent (it then has nothing left to run), or when the watchdog
+ * looks: so a fast bot's many games move on together and their next requests go out in one batch.
  *
  * The host believes nothing the process writes that it has not checked: every answer is a record
  * of a known kind answering the next request in order, or the process has broken the protocol and
@@ -188,7 +190,12 @@ function mayHold(batch: readonly Ask[]): boolean {
  * So a bot that lies about its times can at most move time between its own moves.
  *
  * When the request it is running overruns its limit, the process is ended; the requests of the
- * other games are handed back (`onDeath`) to be asked again elsewhere.
+ * other games are handed back (`onDeath`) to be asked again elsewhere. When the process ends while
+ * it may have kept the answer of the first unanswered request (a request before the last of a
+ * batch that keeps its answers), which request was running is not known: none is charged, and all
+ * are handed back to be asked again in batches that keep nothing, where a fault that comes again
+ * is charged to its own request. The watchdog gives such a request `HOLD_MS` past its cutoff: an
+ * answer is kept no longer, so a later request that may be running is past its own cutoff by then.
  */
 class BotProc {
   readonly child: ChildProcess;
@@ -693,15 +700,16 @@ class BotProc {
 
 /**
  * Isolation `worker`: the bot runs in processes of its own with a heap limit, kept for the whole
- * tournament: one per game it plays at once, up to one per CPU core, and beyond that several games
- * on each process (their requests go out in batches, see worker-protocol.ts). Processes rather than
- * threads: a thread's heap limit cannot promise that the bot alone pays for passing it (some
- * allocations past it abort the whole arena, see docs/SECURITY.md), a process's can. A process
- * whose request overruns its limit is ended, that game is lost on time, and the process's other
- * games go on on another process from where they stood (the bot's generator included), so they
- * play exactly as they would have. A process that crashes, runs out of memory, writes past its
- * output cap or breaks the protocol is dropped the same way. A bot that cannot start forfeits all
- * its games.
+ * tournament: one at first, another (up to one per game it plays at once and per CPU core) while
+ * its own thinking keeps games waiting, and otherwise many games on each process, their requests
+ * going out in batches (worker-protocol.ts). Processes rather than threads: a thread's heap limit
+ * cannot promise that the bot alone pays for passing it (some allocations past it abort the whole
+ * arena, see docs/SECURITY.md), a process's can. A process whose request overruns its limit is
+ * ended, that game is lost on time, and the process's other games go on on another process from
+ * where they stood (the bot's generator included), so they play exactly as they would have. A
+ * process that crashes, runs out of memory, writes past its output cap or breaks the protocol is
+ * dropped the same way. (When which request was running is not known, all are asked again: see
+ * `BotProc`.) A bot that cannot start forfeits all its games.
  */
 export class WorkerHost implements BotHost {
   readonly label: string;
