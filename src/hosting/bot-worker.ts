@@ -192,23 +192,30 @@ const claimed = new Set<object>();
  * copied. No game's bot sees what another game's bot did to its copy.
  */
 function own(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || claim(value, claimed)) return value;
-  if (Array.isArray(value) && value.every((x) => typeof x !== 'object' || x === null)) return value.slice();
-  return structuredClone(value);
+  if (typeof value !== 'object' || value === null || claim(value)) return value;
+  return Array.isArray(value) && value.every(isPrimitive) ? value.slice() : structuredClone(value);
+}
+
+function isPrimitive(x: unknown): boolean {
+  return typeof x !== 'object' || x === null;
 }
 
 /** Adds the objects reachable from `value` to `claimed`; false (stopping there) at the first already claimed. */
-function claim(value: object, claimed: Set<object>): boolean {
+function claim(value: object): boolean {
   if (claimed.has(value)) return false;
   claimed.add(value);
-  if (ArrayBuffer.isView(value)) return claim(value.buffer, claimed);
-  const ok = (child: unknown): boolean => typeof child !== 'object' || child === null || claim(child, claimed);
   if (Array.isArray(value)) {
-    for (const child of value) if (!ok(child)) return false;
-  } else if (value instanceof Map) {
-    for (const [k, v] of value) if (!ok(k) || !ok(v)) return false;
+    for (let i = 0; i < value.length; i++) if (!claimValue(value[i])) return false;
+  } else if (ArrayBuffer.isView(value)) return claim(value.buffer);
+  else if (value instanceof Map) {
+    for (const [k, v] of value) if (!claimValue(k) || !claimValue(v)) return false;
   } else if (value instanceof Set) {
-    for (const child of value) if (!ok(child)) return false;
-  } else for (const key in value) if (!ok((value as Record<string, unknown>)[key])) return false;
+    for (const x of value) if (!claimValue(x)) return false;
+  } else for (const key in value) if (!claimValue((value as Record<string, unknown>)[key])) return false;
   return true;
+}
+
+/** `claim` for any value: a primitive claims nothing. */
+function claimValue(x: unknown): boolean {
+  return isPrimitive(x) || claim(x as object);
 }
