@@ -141,6 +141,13 @@ function scanRecords(buf: Buffer, take: (rec: ReplyRecord) => string | typeof ST
   return { off, broken: null };
 }
 
+/**
+ * A batch of fewer requests waits one more turn of the event loop before it goes: answers another
+ * process is about to give may move games that ask this bot next (a game just begun, say, asks
+ * while the others are still at the other bot), and they then go out together.
+ */
+const FEW = 8;
+
 /** How long a process may be busy without an answer, a game waiting, before the bot gets another process (ms). */
 const LAG_MS = 2;
 
@@ -227,6 +234,8 @@ class BotProc {
   /** Requests made this turn, not yet sent. */
   #queue: Ask[] = [];
   #flushing = false;
+  /** Whether the queue, being small, has waited one more turn of the event loop (see `FEW`). */
+  #waited = false;
   /** Requests sent and not answered, in the order the process runs them (from `#head`). */
   #sent: Ask[] = [];
   #head = 0;
@@ -367,7 +376,7 @@ class BotProc {
     return new Promise<MoveReply>(awaitReply);
   }
 
-  /** Sends the queue once this turn's other requests have joined it. */
+  /** Sends the queue once this turn's other requests have joined it (and, when they are few, the next turn's). */
   #flushSoon(): void {
     if (this.#flushing) return;
     this.#flushing = true;
@@ -375,10 +384,17 @@ class BotProc {
   }
 
   /**
-   * Sends the requests made this turn in one frame. A failure to serialize is the runner's own
-   * state failing: a bug in the game, not the bot's fault, so it is thrown.
+   * Sends the queued requests in one frame (a few wait one more turn first, see `FEW`). A failure
+   * to serialize is the runner's own state failing: a bug in the game, not the bot's fault, so it
+   * is thrown.
    */
   readonly #flush = (): void => {
+    if (this.#queue.length < FEW && !this.#waited) {
+      this.#waited = true;
+      setImmediate(this.#flush);
+      return;
+    }
+    this.#waited = false;
     this.#flushing = false;
     if (this.dead !== null || this.#queue.length === 0) return;
     const batch = this.#queue;
