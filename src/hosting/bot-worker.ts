@@ -2,7 +2,7 @@
  * The process side of a module bot under isolation `worker` (see `worker-host.ts`): loads one bot
  * module, keeps it for the whole tournament (its module caches live on), rebuilds each variant's
  * Game from its id so every capability (solver, heuristic, size) is there, and answers the
- * requests on its fd 3 with one reply record each on its fd 4 (worker-protocol.ts). It gets
+ * requests on its fd 3 with one reply record each on its fd 4 or 5 (worker-protocol.ts). It gets
  * structured copies, so nothing a bot does here can touch the arena's state; and the arena checks
  * everything that comes back, so nothing it writes there is believed unchecked either.
  */
@@ -12,11 +12,12 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, rngFromState, saveRngState, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { createBotStore } from '../platform/bot-store.ts';
-import { FrameReader, readFrameSync, writeAllSync } from '../platform/frames.ts';
+import { FrameReader, readFrameSync } from '../platform/frames.ts';
 import { pipeStoreCall } from '../platform/store-bridge.ts';
 import { moduleBot } from './bot-module.ts';
 import { errorText, isThenable } from './host.ts';
-import { CLOCK_FLAG, Kind, REPLY_FD, REQUEST_FD, RNG_FLAG, STORE_CALL_FD, STORE_REPLY_FD, writeRecord, type Request, type WorkerInit } from './worker-protocol.ts';
+import { ReplyWriter, Send } from './reply-writer.ts';
+import { batchHolds, CLOCK_FLAG, FIRST_REQUEST, HOLD_MS, Kind, mapValues, newRequest, readRequest, REQUEST_FD, RNG_FLAG, STORE_CALL_FD, STORE_REPLY_FD, writeRecord, type Request, type RequestBatch, type WorkerInit } from './worker-protocol.ts';
 
 /**
  * Runs the bot process: reads its `WorkerInit`, loads the bot with `load(file)` (a dynamic import
@@ -38,12 +39,18 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
   const rngOut = new Int32Array(4);
   const encoder = new TextEncoder();
 
-  /** Writes one record (the arena reads it at once; a record too big for `out` gets its own buffer). */
+  const replies = new ReplyWriter(init!.held === true);
+  /** What becomes of the record being written (set for each request, see the loop below). */
+  let send: Send = Send.Wake;
+
+  /** Writes one record (a record too big for `out` gets its own buffer), as `send` says. */
   const record = (kind: Kind, id: number, think: number, flags: number, rng: Int32Array | null, payload: number | Uint8Array | null): void => {
     const size = 36 + (payload instanceof Uint8Array ? payload.length : 4);
     const buf = size <= out.length ? out : Buffer.allocUnsafe(size);
-    writeAllSync(REPLY_FD, buf, writeRecord(buf, kind, id, think, flags, rng, payload));
+    replies.put(buf, writeRecord(buf, kind, id, think, flags, rng, payload), send);
   };
+  // A bot that ends its process mid-batch (`process.exit`) leaves with the answers it made.
+  process.on('exit', () => replies.flush(false));
   const text = (reason: string): Uint8Array => encoder.encode(reason.slice(0, 1000));
 
   let bot: AnyBot;
@@ -94,7 +101,7 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
   };
 
   /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
-  const onMove = (r: Extract<Request, { t: 'move' }>, t0: number): Promise<void> | null => {
+  const onMove = (r: Request, t0: number): Promise<void> | null => {
     if (r.open) {
       const { variant, seat, seed, rng } = r.open;
       slots[r.slot] = { game: gameOf(variant), seat, rng: rng ? rngFromState(seed, rng) : createRng(seed) };
@@ -146,13 +153,69 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
    * meanwhile, as they would in a thread asleep); when a bot answers with a promise, the process
    * returns to its event loop until it settles (so the bot's promises and timers run).
    */
+  const r = newRequest();
   for (;;) {
-    const batch = readFrameSync(REQUEST_FD, frames) as Request[] | null;
+    const batch = readFrameSync(REQUEST_FD, frames) as RequestBatch | null;
     if (batch === null) return exit(0); // the arena is done with this process
-    for (const r of batch) {
+    // Before any bot code runs: a bot that changes what it is given must find every other game's copy as it came.
+    mapValues(batch, own);
+    claimed.clear();
+    const hold = batchHolds(batch);
+    const start = now();
+    for (let at = FIRST_REQUEST; at < batch.length; ) {
+      at = readRequest(batch, at, r);
       const t0 = now();
-      const pending = r.t === 'prepare' ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
-      if (pending) await pending;
+      if (at === batch.length) {
+        // The next batch is read only once this one is answered: one already whole in the reader means more to run.
+        send = frames.ready ? Send.Now : Send.Wake;
+      } else if (hold && t0 - start < HOLD_MS) send = Send.Keep;
+      else {
+        replies.flush(false);
+        send = Send.Now;
+      }
+      const pending = r.prepare ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
+      if (pending) {
+        replies.flush(false);
+        await pending;
+      }
     }
   }
+}
+
+/** The objects given to the requests of the batch being made their own so far (`own`). */
+const claimed = new Set<object>();
+
+/**
+ * A request's value as its own: a batch is deserialized at once, which keeps the arena's sharing
+ * (two games whose move lists were one cached array get one array here too), so a value that
+ * shares an object with an earlier request of the batch (`claimed`: the objects those hold) is
+ * copied. No game's bot sees what another game's bot did to its copy.
+ */
+function own(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || claim(value)) return value;
+  return Array.isArray(value) && value.every(isPrimitive) ? value.slice() : structuredClone(value);
+}
+
+function isPrimitive(x: unknown): boolean {
+  return typeof x !== 'object' || x === null;
+}
+
+/** Adds the objects reachable from `value` to `claimed`; false (stopping there) at the first already claimed. */
+function claim(value: object): boolean {
+  if (claimed.has(value)) return false;
+  claimed.add(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!claimValue(value[i])) return false;
+  } else if (ArrayBuffer.isView(value)) return claim(value.buffer);
+  else if (value instanceof Map) {
+    for (const [k, v] of value) if (!claimValue(k) || !claimValue(v)) return false;
+  } else if (value instanceof Set) {
+    for (const x of value) if (!claimValue(x)) return false;
+  } else for (const key in value) if (!claimValue((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/** `claim` for any value: a primitive claims nothing. */
+function claimValue(x: unknown): boolean {
+  return isPrimitive(x) || claim(x as object);
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +7,7 @@ import { deserialize } from 'node:v8';
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
-import { valueFrame } from '../platform/frames.ts';
+import { openPipe, valueFrame } from '../platform/frames.ts';
 import { pidNamespacePlan } from '../platform/sandbox.ts';
 import { servePipeBridge, type StoreBackend } from '../platform/store-bridge.ts';
 import { BotLog, DEFAULT_STDERR_LIMIT, DRAIN_FALLBACK_MS, exitReason, killGroup, OomWatch, tempStderrLogPath, trackChild } from './bot-child.ts';
@@ -23,7 +24,7 @@ import {
   type SessionInfo,
 } from './host.ts';
 import { workerScript } from './worker-bundle.ts';
-import { Kind, MAX_RECORD, readRecord, type OpenGame, type ReplyRecord, type Request, type WorkerInit } from './worker-protocol.ts';
+import { HOLD_MS, Kind, MAX_RECORD, newBatch, pushMove, pushPrepare, readRecord, type OpenGame, type ReplyRecord, type WorkerInit } from './worker-protocol.ts';
 
 /** Settings of a worker host. */
 export interface WorkerHostOptions {
@@ -90,6 +91,10 @@ interface Ask {
   resolve: ((reply: MoveReply) => void) | null;
   /** Answered (by the bot, or with a fault). */
   done: boolean;
+  /** Asked again after a fault that could not be pinned on one request: its batch holds no answers. */
+  strict: boolean;
+  /** The process may keep its answer until later in its batch (worker-protocol.ts, "When it writes them"). */
+  mayHold: boolean;
 }
 
 /** A reply record that answers a request. */
@@ -109,8 +114,47 @@ function replyOf(r: Answer, ms: number, think: number): MoveReply {
   }
 }
 
+/** What `scanRecords`' reader returns when the process has been ended and nothing more is to be read. */
+const STOP: unique symbol = Symbol('stop');
+/** A record answers the next request waiting for its answer. */
+const FITS: unique symbol = Symbol('fits');
+/** A record of the held pipe answers a later request (its turn comes after a record on fd 4). */
+const WAIT: unique symbol = Symbol('wait');
+
+/** One buffer to read every process's held pipe into: it is read and its records taken out at once, never kept. */
+const HELD_CHUNK = Buffer.allocUnsafe(64 << 10);
+
+/**
+ * Reads the whole records at the start of `buf`, each checked by `readRecord`, and gives each to
+ * `take`, until one is wrong (or `take` says what is wrong with it, or STOP): how far it read, and
+ * what was wrong, or null.
+ */
+function scanRecords(buf: Buffer, take: (rec: ReplyRecord) => string | typeof STOP | null): { off: number; broken: string | typeof STOP | null } {
+  let off = 0;
+  while (buf.length - off >= 4) {
+    const len = buf.readUInt32LE(off);
+    if (len > MAX_RECORD) return { off, broken: `a reply of ${len} bytes (at most ${MAX_RECORD})` };
+    if (buf.length - off - 4 < len) break;
+    const rec = readRecord(buf, off + 4, len, deserialize);
+    off += 4 + len;
+    const broken = typeof rec === 'string' ? rec : take(rec);
+    if (broken !== null) return { off, broken };
+  }
+  return { off, broken: null };
+}
+
+/**
+ * A batch of fewer requests waits one more turn of the event loop before it goes: answers another
+ * process is about to give may move games that ask this bot next (a game just begun, say, asks
+ * while the others are still at the other bot), and they then go out together.
+ */
+const FEW = 8;
+
 /** How long a process may be busy without an answer, a game waiting, before the bot gets another process (ms). */
 const LAG_MS = 2;
+
+/** How many answers the share of a process's time spent thinking is averaged over (roughly): a warm-up or a pause is not a slow bot. */
+const THINKING_WEIGHT = 8;
 
 /** The answer to a request whose process died of another request's fault: asked again elsewhere, never charged. */
 const ORPHANED: MoveReply = Object.freeze({ ok: false, kind: 'crash', reason: 'orphaned', ms: 0 });
@@ -121,19 +165,29 @@ function awaitReply(resolve: (reply: MoveReply) => void): void {
   replyFor!.resolve = resolve;
 }
 
-function ask(game: GameSlot | null, prepare: string | null, state: unknown, moves: readonly unknown[], clock: BotClock | undefined, limitMs: number): Ask {
-  return { id: 0, game, prepare, state, moves, clock, limitMs, reply: null, resolve: null, done: false };
+function ask(game: GameSlot | null, prepare: string | null, state: unknown, moves: readonly unknown[], clock: BotClock | undefined, limitMs: number, strict = false): Ask {
+  return { id: 0, game, prepare, state, moves, clock, limitMs, reply: null, resolve: null, done: false, strict, mayHold: false };
+}
+
+/** Whether a batch may keep its answers: moves alone, with one limit and no clock, none asked again after a fault. */
+function mayHold(batch: readonly Ask[]): boolean {
+  if (batch.length < 2) return false;
+  const limitMs = batch[0]!.limitMs;
+  for (const a of batch) if (a.prepare !== null || a.strict || a.clock !== undefined || a.limitMs !== limitMs) return false;
+  return true;
 }
 
 /**
  * One process running the bot. It plays many games at once, each in its own slot. Requests go out
- * in batches (those made in one turn of the runner's event loop together) and the process runs
- * them in order, answering each as soon as it is made.
+ * in batches: those made in one turn of the runner's event loop, or, while the process is busy,
+ * all those made until it has answered what it was sent. The process runs a batch in order and
+ * writes its answers as worker-protocol.ts says: each before the next request begins, or, in a
+ * batch of moves with one limit, kept and written together (one write, one wake-up of the host).
  *
- * The process writes each answer as soon as it is made; the host reads them as they come but
- * gives them to their requests together, once the process has answered every request it was sent
- * (it then has nothing left to run), or when the watchdog looks: so a fast bot's many games move
- * on together and their next requests go out in one batch.
+ * The host reads what comes on the process's socket as it comes and its held pipe when it wants
+ * (worker-protocol.ts), but gives the answers to their requests together, once the process has
+ * answered every request it was sent (it then has nothing left to run), or when the watchdog
+ * looks: so a fast bot's many games move on together and their next requests go out in one batch.
  *
  * The host believes nothing the process writes that it has not checked: every answer is a record
  * of a known kind answering the next request in order, or the process has broken the protocol and
@@ -145,7 +199,12 @@ function ask(game: GameSlot | null, prepare: string | null, state: unknown, move
  * So a bot that lies about its times can at most move time between its own moves.
  *
  * When the request it is running overruns its limit, the process is ended; the requests of the
- * other games are handed back (`onDeath`) to be asked again elsewhere.
+ * other games are handed back (`onDeath`) to be asked again elsewhere. When the process ends while
+ * it may have kept the answer of the first unanswered request (a request before the last of a
+ * batch that keeps its answers), which request was running is not known: none is charged, and all
+ * are handed back to be asked again in batches that keep nothing, where a fault that comes again
+ * is charged to its own request. The watchdog gives such a request `HOLD_MS` past its cutoff: an
+ * answer is kept no longer, so a later request that may be running is past its own cutoff by then.
  */
 class BotProc {
   readonly child: ChildProcess;
@@ -177,12 +236,16 @@ class BotProc {
   /** Requests made this turn, not yet sent. */
   #queue: Ask[] = [];
   #flushing = false;
+  /** Whether the queue, being small, has waited one more turn of the event loop (see `FEW`). */
+  #waited = false;
   /** Requests sent and not answered, in the order the process runs them (from `#head`). */
   #sent: Ask[] = [];
   #head = 0;
   /** The host's time from which the request at `#head` counts: when it was sent to an idle process, or where the answers taken before it end (see `#take`). */
   #progress = 0;
   #nextId = 1;
+  /** The share of the process's time its bot spent thinking, averaged over its last answers (see `lagging`). */
+  #thinking = 0;
   /** Whether the process said it is ready (its requests count from then). */
   #ready = false;
   /** Set when a request overran its limit and the process is being ended. */
@@ -193,14 +256,24 @@ class BotProc {
    * the process if the request at its head is past its cutoff, else re-arms.
    */
   #watchdog: NodeJS.Timeout | null = null;
-  /** The start of a record whose rest has not come yet. */
+  /** When the armed watchdog looks (the host's clock). */
+  #watchdogAt = 0;
+  /** The start of a record on fd 4 whose rest has not come yet. */
   #partial: Buffer | null = null;
   /** Answers read and checked, for the requests from `#head` on, not yet given to them. */
   #taken: Answer[] = [];
+  /** The read end of the process's held pipe (worker-protocol.ts), or null (none, or closed). */
+  #held: number | null;
+  /** Records read from the held pipe, checked, waiting for the requests before them to be answered (from `#heldHead`). */
+  #heldRecords: Answer[] = [];
+  #heldHead = 0;
+  /** The start of a record in the held pipe whose rest has not come yet. */
+  #heldPartial: Buffer | null = null;
 
   constructor(
     script: string,
     init: WorkerInit,
+    held: { readonly read: number; readonly write: number } | null,
     o: { readonly memoryMb: number; readonly graceMs: number },
     log: BotLog,
     onDeath: (proc: BotProc, orphans: readonly Ask[]) => void,
@@ -215,19 +288,25 @@ class BotProc {
     const plan = pidNamespacePlan([process.execPath, `--max-old-space-size=${o.memoryMb}`, script], process.cwd(), process.env);
     this.#launched = plan.file !== process.execPath;
     const bridge = storeBackend !== undefined;
-    this.child = spawn(plan.file, plan.args, {
-      cwd: process.cwd(),
-      env: plan.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', ...(bridge ? (['pipe', 'pipe'] as const) : [])],
-    });
+    try {
+      this.child = spawn(plan.file, plan.args, {
+        cwd: process.cwd(),
+        env: plan.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', held ? held.write : 'ignore', ...(bridge ? (['pipe', 'pipe'] as const) : [])],
+      });
+    } finally {
+      // The process has its own copy of the write end: the pipe ends when the process does.
+      if (held) closeSync(held.write);
+    }
+    this.#held = held && held.read;
     trackChild(this.child);
-    const [, stdout, stderr, requests, replies, calls, answers] = this.child.stdio as unknown as [null, Readable, Readable, Writable, Readable, Readable?, Writable?];
+    const [, stdout, stderr, requests, replies, , calls, answers] = this.child.stdio as unknown as [null, Readable, Readable, Writable, Readable, null, Readable?, Writable?];
     this.#requests = requests;
     // Writing to a process that has ended fails with EPIPE; its end itself is what gets reported.
     requests.on('error', () => undefined);
     answers?.on('error', () => undefined);
-    requests.write(valueFrame(init));
+    requests.write(valueFrame(held ? { ...init, held: true } : init));
     replies.on('data', (chunk: Buffer) => this.#data(chunk));
     stdout.on('data', (chunk: Buffer) => this.#output(chunk));
     stderr.on('data', (chunk: Buffer) => {
@@ -276,55 +355,72 @@ class BotProc {
     return this.#head < this.#sent.length;
   }
 
-  /** Whether the process has been busy without an answer for more than `LAG_MS` (its bot is slow: the bot could use another process). */
+  /**
+   * Whether games wait behind the bot's own thinking, so that the bot could use another process:
+   * the process has been busy without an answer for more than `LAG_MS`, and the bot's think time
+   * has been most of the process's time lately. A fast bot's batch of many games can take as long,
+   * but its time goes to the transport: another process would only split its batches.
+   */
   lagging(): boolean {
-    return this.busy && performance.now() - this.#progress > LAG_MS;
+    return this.#thinking > 0.5 && this.busy && performance.now() - this.#progress > LAG_MS;
   }
 
-  /** Asks the process (the caller made sure it is alive): the request goes out with the others made this turn. */
+  /**
+   * Asks the process (the caller made sure it is alive). The request goes out with the others made
+   * this turn, or, while the process is busy, with all those made until it has answered what it
+   * was sent: it would run them only after those anyway, and they go out in one frame.
+   */
   ask(a: Ask): Promise<MoveReply> {
     if (a.game) a.game.asking = a;
     this.#queue.push(a);
-    if (!this.#flushing) {
-      this.#flushing = true;
-      queueMicrotask(this.#flush);
-    }
+    if (!this.busy) this.#flushSoon();
     replyFor = a;
     return new Promise<MoveReply>(awaitReply);
   }
 
+  /** Sends the queue once this turn's other requests have joined it (and, when they are few, the next turn's). */
+  #flushSoon(): void {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    queueMicrotask(this.#flush);
+  }
+
   /**
-   * Sends the requests made this turn in one frame. A failure to serialize is the runner's own
-   * state failing: a bug in the game, not the bot's fault, so it is thrown.
+   * Sends the queued requests in one frame (a few wait one more turn first, see `FEW`). A failure
+   * to serialize is the runner's own state failing: a bug in the game, not the bot's fault, so it
+   * is thrown.
    */
   readonly #flush = (): void => {
+    if (this.#queue.length < FEW && !this.#waited) {
+      this.#waited = true;
+      setImmediate(this.#flush);
+      return;
+    }
+    this.#waited = false;
     this.#flushing = false;
     if (this.dead !== null || this.#queue.length === 0) return;
     const batch = this.#queue;
     this.#queue = [];
+    const hold = this.#held !== null && mayHold(batch);
     if (!this.busy) {
       this.#progress = performance.now();
-      this.#arm(batch[0]!.limitMs + this.#graceMs);
+      this.#arm(batch[0]!.limitMs + this.#graceMs + (hold ? HOLD_MS : 0));
     }
-    const messages: Request[] = [];
-    for (const a of batch) {
+    const out = newBatch(hold);
+    for (let i = 0; i < batch.length; i++) {
+      const a = batch[i]!;
       a.id = this.#nextId++;
-      messages.push(this.#request(a));
+      a.mayHold = hold && i < batch.length - 1;
+      const g = a.game;
+      if (a.prepare !== null || g === null) pushPrepare(out, a.id, a.prepare!, a.limitMs);
+      else {
+        const open: OpenGame | null = g.told ? null : g.rng ? { variant: g.variant, seat: g.seat, seed: g.seed, rng: g.rng } : { variant: g.variant, seat: g.seat, seed: g.seed };
+        pushMove(out, a.id, g.slot, a.state, a.moves, a.limitMs, open, a.clock);
+      }
       this.#sent.push(a);
     }
-    this.#requests.write(valueFrame(messages));
+    this.#requests.write(valueFrame(out));
   };
-
-  /** The message of a request. */
-  #request(a: Ask): Request {
-    const g = a.game;
-    if (a.prepare !== null || g === null) return { t: 'prepare', id: a.id, variant: a.prepare!, limitMs: a.limitMs };
-    const { id, state, moves, limitMs, clock } = a;
-    const slot = g.slot;
-    if (g.told) return clock ? { t: 'move', id, slot, state, moves, limitMs, clock } : { t: 'move', id, slot, state, moves, limitMs };
-    const open: OpenGame = g.rng ? { variant: g.variant, seat: g.seat, seed: g.seed, rng: g.rng } : { variant: g.variant, seat: g.seat, seed: g.seed };
-    return clock ? { t: 'move', id, slot, state, moves, limitMs, open, clock } : { t: 'move', id, slot, state, moves, limitMs, open };
-  }
 
   /** The bot's stdout and stderr: into its log, up to the cap (past it, the process is ended). */
   #output(chunk: Buffer): void {
@@ -333,55 +429,121 @@ class BotProc {
 
   /**
    * Reads the records in a chunk of the process's fd 4 and checks each; answers the requests once
-   * every request sent has its answer.
+   * every request sent has its answer. The records of the held pipe written before a record on fd
+   * 4 are read when that record does not answer the next request itself.
    */
   #data(chunk: Buffer): void {
     if (this.dead !== null) return;
     const buf = this.#partial ? Buffer.concat([this.#partial, chunk]) : chunk;
-    const taken = this.#taken;
-    let off = 0;
-    let broken: string | null = null;
-    while (buf.length - off >= 4) {
-      const len = buf.readUInt32LE(off);
-      if (len > MAX_RECORD) {
-        broken = `a reply of ${len} bytes (at most ${MAX_RECORD})`;
-        break;
-      }
-      if (buf.length - off - 4 < len) break;
-      const rec = readRecord(buf.subarray(off + 4, off + 4 + len), deserialize);
-      off += 4 + len;
-      if (typeof rec === 'string') {
-        broken = rec;
-        break;
-      }
-      if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) {
-        if (this.#ready || this.#started === null) {
-          broken = 'a second start record';
-          break;
-        }
-        if (rec.kind === Kind.Fatal) {
-          this.#die(rec.reason);
-          return;
-        }
-        this.prepares = rec.prepares;
-        this.#ready = true;
-        this.#started();
-        continue;
-      }
-      const expected = this.#sent[this.#head + taken.length];
-      if (!this.#ready || expected === undefined || rec.id !== expected.id) {
-        broken = `an answer to request ${rec.id} ${expected ? `when request ${expected.id} was next` : 'that was never asked'}`;
-        break;
-      }
-      if ((rec.kind === Kind.Prepared) !== (expected.prepare !== null) && rec.kind !== Kind.Error) {
-        broken = `a ${rec.kind === Kind.Prepared ? 'prepared record' : 'move'} in answer to a ${expected.prepare !== null ? 'prepare' : 'move request'}`;
-        break;
-      }
-      taken.push(rec);
-    }
+    const { off, broken } = scanRecords(buf, this.#onReply);
+    if (broken === STOP) return;
     this.#partial = off === buf.length ? null : Buffer.from(buf.subarray(off));
-    if (broken !== null) this.#die(`broke the worker protocol: it wrote ${broken}`, true);
-    else if (this.#head + taken.length === this.#sent.length) this.#take(performance.now());
+    const late = broken ?? this.#matchHeld();
+    if (late !== null) this.#die(`broke the worker protocol: it wrote ${late}`, true);
+    else if (this.#head + this.#taken.length === this.#sent.length) this.#take(performance.now());
+  }
+
+  /** A record read on fd 4: the start record, or an answer, which must be the next in order once the held pipe is read. */
+  readonly #onReply = (rec: ReplyRecord): string | typeof STOP | null => {
+    if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) {
+      if (this.#ready || this.#started === null) return 'a second start record';
+      if (rec.kind === Kind.Fatal) {
+        this.#die(rec.reason);
+        return STOP;
+      }
+      this.prepares = rec.prepares;
+      this.#ready = true;
+      this.#started();
+      return null;
+    }
+    const wrong = this.#matchHeld();
+    if (wrong !== null) return wrong;
+    if (this.#next(rec) === WAIT) {
+      const missing = this.#readHeld() ?? this.#matchHeld();
+      if (missing !== null) return missing;
+    }
+    const next = this.#next(rec);
+    if (next !== FITS) return next === WAIT ? this.#unexpected(rec) : next;
+    this.#taken.push(rec);
+    return null;
+  };
+
+  /** A record read from the held pipe: kept until its turn. */
+  readonly #onHeld = (rec: ReplyRecord): string | null => {
+    if (rec.kind === Kind.Ready || rec.kind === Kind.Fatal) return 'a start record on its held pipe';
+    this.#heldRecords.push(rec);
+    return null;
+  };
+
+  /**
+   * Whether a record answers the next request waiting for its answer (FITS), may answer a later one
+   * (WAIT: a record of the held pipe whose turn comes after a record on fd 4), or what is wrong with it.
+   */
+  #next(rec: Answer): typeof FITS | typeof WAIT | string {
+    const expected = this.#sent[this.#head + this.#taken.length];
+    if (!this.#ready || expected === undefined || rec.id < expected.id) return this.#unexpected(rec);
+    if (rec.id !== expected.id) return rec.id <= this.#sent[this.#sent.length - 1]!.id ? WAIT : this.#unexpected(rec);
+    if ((rec.kind === Kind.Prepared) !== (expected.prepare !== null) && rec.kind !== Kind.Error) {
+      return `a ${rec.kind === Kind.Prepared ? 'prepared record' : 'move'} in answer to a ${expected.prepare !== null ? 'prepare' : 'move request'}`;
+    }
+    return FITS;
+  }
+
+  /** A record that answers no request waiting for it, in words. */
+  #unexpected(rec: Answer): string {
+    const expected = this.#ready ? this.#sent[this.#head + this.#taken.length] : undefined;
+    return `an answer to request ${rec.id} ${expected ? `when request ${expected.id} was next` : 'that was never asked'}`;
+  }
+
+  /** Takes the held records that answer the next requests, in order; what is wrong with the first that cannot, or null. */
+  #matchHeld(): string | null {
+    const records = this.#heldRecords;
+    let i = this.#heldHead;
+    let wrong: string | null = null;
+    for (; i < records.length; i++) {
+      const next = this.#next(records[i]!);
+      if (next === WAIT) break;
+      if (next !== FITS) {
+        wrong = next;
+        break;
+      }
+      this.#taken.push(records[i]!);
+    }
+    if (i === records.length) {
+      this.#heldRecords = [];
+      this.#heldHead = 0;
+    } else this.#heldHead = i;
+    return wrong;
+  }
+
+  /** Reads what the held pipe has and checks each record; what is wrong with it, or null. */
+  #readHeld(): string | null {
+    const fd = this.#held;
+    if (fd === null) return null;
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, HELD_CHUNK, 0, HELD_CHUNK.length, null);
+      } catch (err) {
+        // EAGAIN: the pipe is empty for now.
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return null;
+        throw err;
+      }
+      if (n === 0) return null;
+      const chunk = HELD_CHUNK.subarray(0, n);
+      const buf = this.#heldPartial ? Buffer.concat([this.#heldPartial, chunk]) : chunk;
+      const { off, broken } = scanRecords(buf, this.#onHeld);
+      if (typeof broken === 'string') return broken;
+      this.#heldPartial = off === buf.length ? null : Buffer.from(buf.subarray(off));
+      if (n < HELD_CHUNK.length) return null;
+    }
+  }
+
+  /** Closes this end of the held pipe (once the process is gone, or being ended). */
+  #closeHeld(): void {
+    if (this.#held === null) return;
+    closeSync(this.#held);
+    this.#held = null;
   }
 
   /**
@@ -403,6 +565,8 @@ class BotProc {
     const scale = claimed > total ? total / claimed : 1;
     const share = idle ? (total - claimed * scale) / n : 0;
     this.#progress = idle ? now : this.#progress + claimed * scale;
+    // Taken while still busy, the process is on a request that has run long already: all thinking.
+    this.#thinking += ((idle && total > 0 ? (claimed * scale) / total : 1) - this.#thinking) / THINKING_WEIGHT;
     const sent = this.#sent;
     for (let i = 0; i < n; i++) {
       const r = records[i]!;
@@ -414,9 +578,10 @@ class BotProc {
     }
     this.#head += n;
     if (idle) {
+      // The watchdog stays armed: it finds the process idle, or another batch whose cutoff it re-arms for.
       this.#sent = [];
       this.#head = 0;
-      this.#disarm();
+      if (this.#queue.length > 0) this.#flushSoon();
       return;
     }
     // A process kept busy for long: drop the answered requests from the front now and then.
@@ -444,8 +609,18 @@ class BotProc {
     a.resolve?.(reply);
   }
 
+  /**
+   * Makes sure the watchdog looks within `inMs`. One armed to look sooner is kept: it re-arms then
+   * (`#check`), so a process answering batch after batch within its limits arms about one timer
+   * per limit, not one per batch.
+   */
   #arm(inMs: number): void {
-    if (this.#watchdog) clearTimeout(this.#watchdog);
+    const at = performance.now() + inMs;
+    if (this.#watchdog !== null) {
+      if (this.#watchdogAt <= at) return;
+      clearTimeout(this.#watchdog);
+    }
+    this.#watchdogAt = at;
     // Unref'd: the process itself keeps the arena alive while a request is pending.
     this.#watchdog = setTimeout(this.#fire, Math.max(1, Math.ceil(inMs))).unref();
   }
@@ -471,10 +646,13 @@ class BotProc {
    */
   readonly #check = (): void => {
     if (this.dead !== null || !this.busy || this.#watchdog !== null) return;
+    const wrong = this.#readHeld() ?? this.#matchHeld();
+    if (wrong !== null) return this.#die(`broke the worker protocol: it wrote ${wrong}`, true);
     this.#take(performance.now());
     if (!this.busy) return;
     const head = this.#sent[this.#head]!;
-    const cutoff = this.#progress + head.limitMs + this.#graceMs;
+    // An answer the process may keep waits in it for `HOLD_MS` at most: a later request's cutoff is no later than that past this one's.
+    const cutoff = this.#progress + head.limitMs + this.#graceMs + (head.mayHold ? HOLD_MS : 0);
     const now = performance.now();
     if (now < cutoff) return this.#arm(cutoff - now);
     this.#timingOut = true;
@@ -490,14 +668,27 @@ class BotProc {
    */
   #die(reason: string, all = false): void {
     if (this.dead !== null) return;
-    this.#take(performance.now()); // the answers given before the end still count
+    // The answers given before the end still count (up to a held record that breaks the protocol, if any).
+    if (!all && this.#ready && this.#readHeld() === null) this.#matchHeld();
+    this.#closeHeld();
+    this.#take(performance.now());
     if (all) for (const g of this.#on) g.fault ??= reason;
     this.dead = reason;
     this.#disarm();
     killGroup(this.child);
-    this.#log.note(reason, this.child.pid);
     const orphans: Ask[] = [];
-    if (this.busy) {
+    if (this.busy && !all && this.#sent[this.#head]!.mayHold) {
+      // Its answer may have been kept in the process with those after it, one of which was running:
+      // which one is not known, so none is charged. They are asked again, in batches that keep no
+      // answer, where a fault that comes again is pinned on its own request.
+      this.#log.note(`${reason} (the request it was running is not known: its batch's unanswered requests are asked again)`, this.child.pid);
+      for (let i = this.#head; i < this.#sent.length; i++) {
+        const a = this.#sent[i]!;
+        a.strict = true;
+        orphans.push(a);
+      }
+    } else if (this.busy) {
+      this.#log.note(reason, this.child.pid);
       const running = this.#sent[this.#head++]!;
       const ms = performance.now() - this.#progress;
       const fault: MoveReply = this.#timingOut
@@ -507,7 +698,7 @@ class BotProc {
         : { ok: false, kind: 'crash', reason: running.prepare !== null ? `prepare failed: ${reason}` : reason, ms };
       this.#answer(running, fault);
       for (let i = this.#head; i < this.#sent.length; i++) if (!this.#sent[i]!.done) orphans.push(this.#sent[i]!);
-    }
+    } else this.#log.note(reason, this.child.pid);
     this.#sent = [];
     this.#head = 0;
     orphans.push(...this.#queue);
@@ -523,6 +714,7 @@ class BotProc {
   terminate(): Promise<void> {
     this.dead ??= 'closed';
     this.#disarm();
+    this.#closeHeld();
     killGroup(this.child);
     return this.child.pid === undefined ? Promise.resolve() : this.#exited;
   }
@@ -530,15 +722,16 @@ class BotProc {
 
 /**
  * Isolation `worker`: the bot runs in processes of its own with a heap limit, kept for the whole
- * tournament: one per game it plays at once, up to one per CPU core, and beyond that several games
- * on each process (their requests go out in batches, see worker-protocol.ts). Processes rather than
- * threads: a thread's heap limit cannot promise that the bot alone pays for passing it (some
- * allocations past it abort the whole arena, see docs/SECURITY.md), a process's can. A process
- * whose request overruns its limit is ended, that game is lost on time, and the process's other
- * games go on on another process from where they stood (the bot's generator included), so they
- * play exactly as they would have. A process that crashes, runs out of memory, writes past its
- * output cap or breaks the protocol is dropped the same way. A bot that cannot start forfeits all
- * its games.
+ * tournament: one at first, another (up to one per game it plays at once and per CPU core) while
+ * its own thinking keeps games waiting, and otherwise many games on each process, their requests
+ * going out in batches (worker-protocol.ts). Processes rather than threads: a thread's heap limit
+ * cannot promise that the bot alone pays for passing it (some allocations past it abort the whole
+ * arena, see docs/SECURITY.md), a process's can. A process whose request overruns its limit is
+ * ended, that game is lost on time, and the process's other games go on on another process from
+ * where they stood (the bot's generator included), so they play exactly as they would have. A
+ * process that crashes, runs out of memory, writes past its output cap or breaks the protocol is
+ * dropped the same way. (When which request was running is not known, all are asked again: see
+ * `BotProc`.) A bot that cannot start forfeits all its games.
  */
 export class WorkerHost implements BotHost {
   readonly label: string;
@@ -567,7 +760,7 @@ export class WorkerHost implements BotHost {
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
     this.#log = new BotLog(options.stderrLog ?? tempStderrLogPath(options.name), options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT);
     const script = (options.script ?? workerScript([options.file])).then((url) => fileURLToPath(url));
-    this.#spawnProc = async () => new BotProc(await script, init, settings, this.#log, (p, orphans) => this.#lost(p, orphans), options.storeBackend);
+    this.#spawnProc = async () => new BotProc(await script, init, await openPipe(), settings, this.#log, (p, orphans) => this.#lost(p, orphans), options.storeBackend);
   }
 
   /** The file the bot's output goes to. */
@@ -608,7 +801,7 @@ export class WorkerHost implements BotHost {
     for (const a of orphans) {
       // A prepare is asked again by whoever waits for it; a move of an abandoned game is not asked again.
       if (a.game === null || a.game.closed) a.resolve?.(ORPHANED);
-      else void this.#ask(a.game, a.state, a.moves, a.limitMs, a.clock).then((reply) => a.resolve?.(reply));
+      else void this.#ask(a.game, a.state, a.moves, a.limitMs, a.clock, a.strict).then((reply) => a.resolve?.(reply));
     }
   }
 
@@ -662,7 +855,7 @@ export class WorkerHost implements BotHost {
   }
 
   /** A move of a game whose process is not ready for it (gone, or its variant not prepared there). */
-  async #ask(g: GameSlot, state: unknown, moves: readonly unknown[], limitMs: number, clock: BotClock | undefined): Promise<MoveReply> {
+  async #ask(g: GameSlot, state: unknown, moves: readonly unknown[], limitMs: number, clock: BotClock | undefined, strict = false): Promise<MoveReply> {
     for (;;) {
       if (g.fault !== null) return { ok: false, kind: 'crash', reason: g.fault, ms: 0 };
       let p: BotProc;
@@ -677,7 +870,7 @@ export class WorkerHost implements BotHost {
         if (fault) return fault;
       }
       if (p.dead !== null) continue;
-      return p.ask(ask(g, null, state, moves, clock, limitMs));
+      return p.ask(ask(g, null, state, moves, clock, limitMs, strict));
     }
   }
 

@@ -5,8 +5,11 @@
  * a bot writes can make it buffer without bound; the bot's side reads and writes synchronously
  * (`readFrameSync`, `writeAllSync`), so it never returns to its event loop to wait for the arena.
  */
-import { readSync, writeSync } from 'node:fs';
-import { deserialize, serialize } from 'node:v8';
+import { execFile } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DefaultSerializer, deserialize } from 'node:v8';
 
 /** What `FrameReader.next` returns while a frame is incomplete. */
 export const INCOMPLETE: unique symbol = Symbol('incomplete frame');
@@ -16,12 +19,16 @@ export class FrameError extends Error {
   override name = 'FrameError';
 }
 
-/** A value as one frame (v8-serialized). */
+const LENGTH_PLACEHOLDER = new Uint8Array(4);
+
+/** A value as one frame (v8-serialized, as `serialize` does, after room for the length: the body is never copied). */
 export function valueFrame(value: unknown): Buffer {
-  const body = serialize(value);
-  const out = Buffer.allocUnsafe(4 + body.length);
-  out.writeUInt32LE(body.length, 0);
-  body.copy(out, 4);
+  const ser = new DefaultSerializer();
+  ser.writeRawBytes(LENGTH_PLACEHOLDER);
+  ser.writeHeader();
+  ser.writeValue(value);
+  const out = ser.releaseBuffer();
+  out.writeUInt32LE(out.length - 4, 0);
   return out;
 }
 
@@ -32,6 +39,12 @@ export class FrameReader {
 
   constructor(maxBytes = 0xffff_ffff) {
     this.maxBytes = maxBytes;
+  }
+
+  /** Whether a whole frame is waiting to be taken. */
+  get ready(): boolean {
+    const b = this.#buf;
+    return b !== null && b.length >= 4 && b.length >= 4 + b.readUInt32LE(0);
   }
 
   /** Whether bytes of a frame not yet taken are waiting. */
@@ -83,4 +96,29 @@ export function readFrameSync(fd: number, reader: FrameReader): unknown {
 /** Writes all of `data` to `fd` (blocking). */
 export function writeAllSync(fd: number, data: Uint8Array, length = data.length): void {
   for (let off = 0; off < length; ) off += writeSync(fd, data, off, length - off);
+}
+
+/**
+ * An anonymous pipe as two file descriptors of this process, outside Node's event loop: the read
+ * end non-blocking (read it with `readSync` when it suits, it never wakes this process), the write
+ * end blocking, for a child process (pass it in `spawn`'s `stdio`, then close it here). Made from a
+ * named FIFO in a private folder that is removed at once. Null where `mkfifo` is not available.
+ */
+export async function openPipe(): Promise<{ readonly read: number; readonly write: number } | null> {
+  const dir = mkdtempSync(join(tmpdir(), 'take-arena-pipe-'));
+  const path = join(dir, 'p');
+  try {
+    const made = await new Promise<boolean>((resolve) => execFile('mkfifo', ['-m', '600', path], (err) => resolve(err === null)));
+    if (!made) return null;
+    // Opening the read end first and without blocking lets the write end open at once.
+    const read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      return { read, write: openSync(path, constants.O_WRONLY) };
+    } catch (err) {
+      closeSync(read);
+      throw err;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

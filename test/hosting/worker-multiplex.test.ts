@@ -58,6 +58,46 @@ describe("a bot's process playing many games at once", () => {
     expect(rounds.map((round) => movesOf(round.length === 4 ? round.slice(1) : round))).toEqual(reference);
   });
 
+  for (const [fixture, fault] of [
+    ['fx-hangs-at-7', { kind: 'timeout', reason: 'no move within 300 ms' }],
+    ['fx-exits-at-7', { kind: 'crash', reason: 'exited with code 3' }],
+    ['fx-killed-at-7', { kind: 'crash', reason: 'killed by SIGKILL' }],
+  ] as const) {
+    it(`charges a fault to the game whose move made it, not to one answered before it in the same batch (${fixture})`, async () => {
+      // Four games on one process, asked together (their answers may wait in the process to leave
+      // together); in the second round game 2 faults after games 0 and 1 have their moves.
+      const shared = host(4, join(FIXTURES, 'multiplex', `${fixture}.ts`), fixture);
+      hosts.push(shared);
+      await shared.start();
+      const sessions = await Promise.all([0, 1, 2, 3].map((i) => shared.open({ key: `g${i}`, variant: VARIANT, seat: 'first', rngSeed: 200 + i })));
+      const piles = [
+        [30, 29, 28, 27],
+        [26, 25, 7, 24],
+        [23, 22, 0, 21],
+      ];
+      const rounds = [await askAll(sessions, piles[0]!), await askAll(sessions, piles[1]!), await askAll([sessions[0]!, sessions[1]!, sessions[3]!], [23, 22, 21])];
+      expect(rounds[1]![2]).toMatchObject({ ok: false, ...fault });
+      const others = rounds.map((round, r) => movesOf(r === 2 ? round : round.filter((_, i) => r === 0 || i !== 2)));
+      for (const round of rounds) for (const reply of round) if (reply !== rounds[1]![2]) expect(reply.ok).toBe(true);
+
+      // Each of the other games alone on a process of its own: the same moves.
+      const alone = host(1, join(FIXTURES, 'multiplex', `${fixture}.ts`), fixture);
+      hosts.push(alone);
+      await alone.start();
+      const reference: unknown[][] = [[], [], []];
+      for (const i of [0, 1, 2, 3]) {
+        const s = await alone.open({ key: `g${i}`, variant: VARIANT, seat: 'first', rngSeed: 200 + i });
+        for (let r = 0; r < 3; r++) {
+          if (i === 2 && r > 0) continue;
+          const reply = await s.move(pile(piles[r]![i]!), MOVES, 300);
+          reference[r]!.push(reply.ok ? reply.move : reply.kind);
+        }
+        s.close();
+      }
+      expect(others).toEqual(reference);
+    });
+  }
+
   it('matches each reply to its game whichever way it comes back (the ring for plain integer moves, a message otherwise)', async () => {
     const file = join(FIXTURES, 'multiplex', 'fx-clock-odd.ts');
     const shared = host(8, file, 'fx-clock-odd');
@@ -84,6 +124,21 @@ describe("a bot's process playing many games at once", () => {
       s.close();
     }
     expect(got).toEqual(want);
+  });
+
+  it("gives each game's bot a copy of its own of the state and moves, even where the arena's games share one array", async () => {
+    // fx-mutates empties the list it is given and plays the move it saw first: a batch whose games
+    // shared one list would leave every game after the first an empty list, and no move.
+    const shared = host(8, join(FIXTURES, 'bots', 'fx-mutates.ts'), 'fx-mutates');
+    hosts.push(shared);
+    await shared.start();
+    const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => shared.open({ key: `g${i}`, variant: VARIANT, seat: 'first', rngSeed: i })));
+    const state = pile(20);
+    for (let round = 0; round < 3; round++) {
+      const replies = await Promise.all(sessions.map((s) => Promise.resolve(s.move(state, MOVES, 1000))));
+      expect(movesOf(replies)).toEqual(sessions.map(() => MOVES[0]));
+    }
+    expect(shared.threads).toBe(1);
   });
 
   it('gives a slow bot another process (for the games that open next) when a game waits behind another, and keeps a fast one on a single process', async () => {
