@@ -5,7 +5,8 @@
  * - the whole runner in-process: schedule, matches, group-committed log, standings with accuracy;
  * - isolation `worker` (each bot in processes of its own): games/s and moves/s with 2 concurrent
  *   games, and with 128 (the bots' requests then go to their processes in batches, one message per
- *   batch: how a tournament of fast bots is played fastest, with `--concurrency 128`);
+ *   batch: how a tournament of fast bots is played fastest, with `--concurrency 128`), and the CPU
+ *   time a game costs the runner and the bots' processes (from `/proc`, on Linux);
  * - per-move isolation overhead: the round trip of a move through a bot's process minus in-process;
  * - boardgame.io's `Simulate` on the same game (installed on demand, see `boardgameio.ts`), measured
  *   first, and each figure's ratio to it;
@@ -14,7 +15,7 @@
  * runner), worker isolation ≥ 10× it, isolated ≥ 20,000 moves/s, overhead ≤ 30 µs median, the
  * Python bot ≥ 5,000 moves/s.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,18 +70,59 @@ async function playAll(list: readonly GameJob[], hosts: Record<string, BotHost>,
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
+/** Clock ticks a second of `/proc/<pid>/stat`'s CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_S = 100;
+
+/**
+ * CPU time (ms, user + system) of this process and of its descendants now alive (the bots'
+ * processes), from `/proc`; null where there is none (not Linux). On a loaded machine wall-clock
+ * rates say more about the load than about the runner; CPU time per game says what it costs.
+ */
+function cpuMs(): { runner: number; bots: number } | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null; // no /proc: nothing to measure
+  }
+  const stat = new Map<number, { ppid: number; ms: number }>();
+  for (const pid of pids) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // a process that ended meanwhile
+    }
+    // The fields after the command's closing parenthesis: state, ppid, …, utime (12th), stime (13th).
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    stat.set(Number(pid), { ppid: Number(f[1]), ms: ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S });
+  }
+  let bots = 0;
+  const visit = (pid: number): void => {
+    for (const [child, s] of stat) {
+      if (s.ppid !== pid) continue;
+      bots += s.ms;
+      visit(child);
+    }
+  };
+  visit(process.pid);
+  return { runner: stat.get(process.pid)?.ms ?? 0, bots };
+}
+
 /**
  * A whole tournament of random against fx-random through the runner: games/s and moves/s from the
  * first reported game to the last (start-up, which for worker isolation includes bundling the bots'
  * worker script and starting the processes, is reported apart in ms).
  */
-async function tournament(isolation: 'none' | 'worker', concurrency: number, deals: number): Promise<{ games: number; moves: number; startMs: number }> {
+async function tournament(isolation: 'none' | 'worker', concurrency: number, deals: number): Promise<{ games: number; moves: number; startMs: number; cpuUs: { runner: number; bots: number } | null }> {
   const out = mkdtempSync(join(tmpdir(), 'arena-bench-'));
   const spec = validateSpec({ name: 'bench', seed: 1, games: [VARIANT], bots: ['random', 'fx-random'], deals, isolation, concurrency, out, timePerMoveMs: 1000 });
   let moves = 0;
   let games = 0;
   let first = 0;
   let last = 0;
+  // CPU from the first game to the last, read while the bots' processes are still alive.
+  const at: { first: ReturnType<typeof cpuMs>; last: ReturnType<typeof cpuMs> } = { first: null, last: null };
   const t0 = performance.now();
   await runTournament(prepareTournament(spec, registry), {
     sink: {
@@ -88,14 +130,19 @@ async function tournament(isolation: 'none' | 'worker', concurrency: number, dea
         if (e.type !== 'game-ended') return;
         last = performance.now();
         // Everything up to the first durable batch is start-up; count from there.
-        if (games++ === 0) first = last;
-        else moves += e.record.moves.length;
+        if (games++ === 0) {
+          first = last;
+          at.first = cpuMs();
+        } else moves += e.record.moves.length;
+        if (games === 2 * deals) at.last = cpuMs();
       },
     },
   });
   rmSync(out, { recursive: true, force: true });
   const s = (last - first) / 1000;
-  return { games: (games - 1) / s, moves: moves / s, startMs: first - t0 };
+  const per = (ms: number): number => (ms * 1000) / (games - 1);
+  const cpuUs = at.first && at.last ? { runner: per(at.last.runner - at.first.runner), bots: per(at.last.bots - at.first.bots) } : null;
+  return { games: (games - 1) / s, moves: moves / s, startMs: first - t0, cpuUs };
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -111,6 +158,8 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 // Simulate's measured run) rather than 10,000, for the same reason.
 const cold = (await tournament('none', 1, 10_000)).games;
 const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[], batched: [] as number[], batchedMoves: [] as number[] };
+/** CPU µs per game of the worker-isolation tournaments: the runner's and its bots' processes'. */
+const cpu = { worker: [] as { runner: number; bots: number }[], batched: [] as { runner: number; bots: number }[] };
 /** Games in flight for the batched worker figure. */
 const BATCHED = 128;
 for (let round = 0; round < 3; round++) {
@@ -123,10 +172,14 @@ for (let round = 0; round < 3; round++) {
   peer.worker.push(w.games);
   peer.workerMoves.push(w.moves);
   peer.workerStart.push(w.startMs);
+  if (w.cpuUs) cpu.worker.push(w.cpuUs);
   const m = await tournament('worker', BATCHED, 4_000);
   peer.batched.push(m.games);
   peer.batchedMoves.push(m.moves);
+  if (m.cpuUs) cpu.batched.push(m.cpuUs);
 }
+/** The median CPU per game of runs, runner / bots' processes. */
+const cpuText = (runs: readonly { runner: number; bots: number }[]): string => `${fmt(median(runs.map((r) => r.runner)))} / ${fmt(median(runs.map((r) => r.bots)))}`;
 /** A figure in games/s against Simulate's median, with the target. */
 const ratio = (label: string, gamesPerSec: number, target: number): void => {
   if (peer.bgio.length) report(`${label} / Simulate (target ≥ ${target}×)`, `${(gamesPerSec / median(peer.bgio)).toFixed(1)}×`);
@@ -140,9 +193,11 @@ if (peer.bgio.length) {
   report('worker isolation, full runner, 2 concurrent games: games/s', fmt(median(peer.worker)));
   report('worker isolation, full runner, 2 concurrent games: moves/s', fmt(median(peer.workerMoves)));
   report('worker isolation, full runner, 2 concurrent games / Simulate', `${(median(peer.worker) / median(peer.bgio)).toFixed(1)}×`);
+  if (cpu.worker.length) report('worker isolation, 2 concurrent games: CPU µs a game, runner / bots', cpuText(cpu.worker));
   report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): games/s`, fmt(median(peer.batched)));
   report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): moves/s`, fmt(median(peer.batchedMoves)));
   ratio(`worker isolation, full runner, ${BATCHED} concurrent games`, median(peer.batched), 10);
+  if (cpu.batched.length) report(`worker isolation, ${BATCHED} concurrent games: CPU µs a game, runner / bots`, cpuText(cpu.batched));
   report('worker isolation: start-up to the first durable game (bundle, processes), ms', fmt(median(peer.workerStart)));
 }
 
