@@ -196,6 +196,7 @@ function own(value: unknown): unknown {
   return Array.isArray(value) && value.every(isPrimitive) ? value.slice() : structuredClone(value);
 }
 
+/** Whether a value holds no object (a copy of it is itself). */
 function isPrimitive(x: unknown): boolean {
   return typeof x !== 'object' || x === null;
 }

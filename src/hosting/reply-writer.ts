@@ -24,11 +24,6 @@ export class ReplyWriter {
     this.#held = held;
   }
 
-  /** Whether records are kept, not yet written. */
-  get keeping(): boolean {
-    return this.#used > 0;
-  }
-
   /** Takes the record in the first `n` bytes of `buf` (it may be reused at once). */
   put(buf: Buffer, n: number, send: Send): void {
     if (this.#used + n > this.#kept.length) this.flush(false);

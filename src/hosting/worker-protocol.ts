@@ -97,10 +97,12 @@ export function newBatch(hold: boolean): RequestBatch {
   return [hold ? 1 : 0];
 }
 
-/** Whether a batch lets the process keep its answers, and where its first request begins. */
+/** Whether a batch lets the process keep its answers. */
 export function batchHolds(batch: RequestBatch): boolean {
   return batch[0] === 1;
 }
+
+/** Where a batch's first request begins. */
 export const FIRST_REQUEST = 1;
 
 /** The tag of a prepare request; a move's tag is `MOVE`, plus `OPEN` and `WITH_CLOCK` when those fields follow. */
