@@ -9,8 +9,8 @@ const FAULTY = ['fx-throws', 'fx-loops', 'fx-sleeps', 'fx-illegal', 'fx-garbage'
 /** The fault each fixture must be charged with. */
 const KIND: Record<string, { kind: string; reason: RegExp }> = {
   'fx-throws': { kind: 'crash', reason: /fx-throws always throws/ },
-  'fx-loops': { kind: 'timeout', reason: /no move within 300 ms/ },
-  'fx-sleeps': { kind: 'timeout', reason: /no move within 300 ms/ },
+  'fx-loops': { kind: 'timeout', reason: /no move within 2000 ms/ },
+  'fx-sleeps': { kind: 'timeout', reason: /no move within 2000 ms/ },
   'fx-illegal': { kind: 'illegal-move', reason: /returned 9999, not one of the legal moves/ },
   'fx-garbage': { kind: 'illegal-move', reason: /not a move/ },
   'fx-oom': { kind: 'crash', reason: /ran out of memory/ },
@@ -22,7 +22,9 @@ const BASE = {
   seed: 9,
   games: ['subtraction{n=12..30}'],
   deals: 1,
-  timePerMoveMs: 300,
+  // Room for fx-oom to reach its 16 MB heap limit on a busy machine (filling it takes most of a
+  // second of CPU there), so that it ends by memory, not by the clock.
+  timePerMoveMs: 2000,
   memoryMb: 16,
   isolation: 'worker' as const,
   concurrency: 3,
