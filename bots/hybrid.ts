@@ -28,18 +28,18 @@ export default defineBot({
   },
   supports: (game) => typeof game.size === 'function',
   prepare: (game) => warmSolver(game),
-  choose({ game, state, moves, rng, deadline, clock, options, clockStopped }) {
+  choose({ game, state, moves, rng, deadline, clock, options, clockStopped, now = Date.now }) {
     const size = game.size?.(state) ?? Infinity;
     if (size > options.threshold) {
       return options.early === 'random' ? rng.pick(moves) : greedyMove(game, state, moves, rng);
     }
     // Under a time control, a share of the bank rather than all of it (see `budgetDeadline`).
-    const by = budgetDeadline(deadline, clock);
+    const by = budgetDeadline(deadline, clock, now());
     const move = solverMove(game, state, moves, by);
     if (move !== undefined) return move;
     // A solver that came back empty ran out of time; a game without one gets a budgeted search.
     if (game.solver?.()) clockStopped?.();
-    const result = negamaxSearch(game, state, moves, { maxDepth: Number.MAX_SAFE_INTEGER, maxNodes: SEARCH_NODES, stopAt: stopTime(by) });
+    const result = negamaxSearch(game, state, moves, { maxDepth: Number.MAX_SAFE_INTEGER, maxNodes: SEARCH_NODES, stopAt: stopTime(by, now()), now });
     if (result.clockStopped) clockStopped?.();
     return result.move;
   },

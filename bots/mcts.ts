@@ -22,8 +22,10 @@ export default defineBot({
       default: 1.41,
     },
   },
-  choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped }) => {
-    const result = mctsSearch(game, state, moves, rng, { iterations: options.iterations, exploration: options.c, stopAt: stopTime(budgetDeadline(deadline, clock)) });
+  choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped, now = Date.now }) => {
+    // `now` is the clock the move is charged on (CPU time by default): a busy machine does not cut the search short.
+    const stopAt = stopTime(budgetDeadline(deadline, clock, now()), now());
+    const result = mctsSearch(game, state, moves, rng, { iterations: options.iterations, exploration: options.c, stopAt, now });
     if (result.clockStopped) clockStopped?.();
     return result.move;
   },

@@ -38,8 +38,10 @@ export default defineBot({
       default: 20_000,
     },
   },
-  choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped }) => {
-    const result = negamaxSearch(game, state, moves, { maxDepth: options.depth, maxNodes: options.nodes, stopAt: stopTime(budgetDeadline(deadline, clock)), table: tableOf(rng) });
+  choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped, now = Date.now }) => {
+    // `now` is the clock the move is charged on (CPU time by default): a busy machine does not cut the search short.
+    const stopAt = stopTime(budgetDeadline(deadline, clock, now()), now());
+    const result = negamaxSearch(game, state, moves, { maxDepth: options.depth, maxNodes: options.nodes, stopAt, now, table: tableOf(rng) });
     if (result.clockStopped) clockStopped?.();
     return result.move;
   },

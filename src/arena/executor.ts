@@ -6,6 +6,7 @@
  * once, by its place in the schedule, so a result that arrives twice (a retried job) is harmless.
  */
 import type { Isolation } from '../hosting/index.ts';
+import type { ClockKind } from '../platform/cpu-clock.ts';
 import type { ArenaEvent } from './events.ts';
 import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
@@ -23,6 +24,8 @@ export interface PairSettings {
   readonly revealOpponents?: boolean;
   readonly memoryMb: number;
   readonly prepareTimeoutMs: number;
+  /** What bots' moves are charged (the spec's `clock`; each host falls back to the wall clock where there is no CPU clock). */
+  readonly clock?: ClockKind;
   /** End games whose exact value the variant's solver knows (`--adjudicate`; see `exactJudge` in fold/accuracy.ts). */
   readonly adjudicate?: boolean;
   /**

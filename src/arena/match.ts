@@ -39,6 +39,12 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
    * `us`; 0 for in-process bots, which have no transport. Never charged to a bank.
    */
   readonly ovh?: readonly number[];
+  /**
+   * Under the CPU clock only (`clock: "cpu"`, where `us` is the CPU time charged): the wall time of
+   * each move in whole microseconds (parallel to `moves`), from the arena's request to the answer it
+   * took, transport and waiting included. On a busy machine it exceeds `us`; nothing is judged by it.
+   */
+  readonly wus?: readonly number[];
   /** The game's time control (each seat's bank: base and increment, ms), absent without one. */
   readonly timeControl?: TimeControl;
   /** The winner's seat (null for a draw) and, for scored games that ended normally, the scores. */
@@ -129,6 +135,8 @@ export interface MatchOptions {
    * forfeits a move whose think time overran the bank by more than this.
    */
   readonly marginMs?: number;
+  /** Record each move's wall time too (`GameRecord.wus`): the hosts charge CPU time. */
+  readonly wallTimes?: boolean;
 }
 
 /** The sessions of a game's two seats (null until opened). */
@@ -159,6 +167,8 @@ interface GameInPlay {
   readonly us: number[];
   /** Each move's arena overhead in integer µs (only under a time control). */
   readonly ovh: number[] | null;
+  /** Each move's wall time in integer µs (only under the CPU clock). */
+  readonly wus: number[] | null;
   /** Moves each seat's bot said were cut short by its clock rather than its own budget. */
   readonly clock: { first: number; second: number };
   /** Restarts of a bot's process in this game, null while there are none. */
@@ -227,6 +237,7 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     rec.ovh = played.ovh;
     rec.timeControl = job.timeControl!;
   }
+  if (played.wus) rec.wus = played.wus;
   if (adjudicated) rec.adjudicated = adjudicated;
   if (played.clock.first + played.clock.second > 0) rec.clockStops = { first: played.clock.first, second: played.clock.second };
   if (played.restarts) rec.restarts = played.restarts;
@@ -257,6 +268,7 @@ export async function playMatch(
     moves: [],
     us: [],
     ovh: tc ? [] : null,
+    wus: options.wallTimes ? [] : null,
     clock: { first: 0, second: 0 },
     restarts: null,
     sessions: { first: null, second: null },
@@ -268,7 +280,7 @@ export async function playMatch(
   // Without a time control this is the whole limit, and nothing below touches a clock.
   const perMove = job.timePerMoveMs ?? Infinity;
   const bank = tc ? new Bank(tc, (options.marginMs ?? DEFAULT_GRACE_MS) * 1000) : null;
-  const { moves, us, sessions } = played;
+  const { moves, us, wus, sessions } = played;
   // Per seat as plain locals, not objects indexed by the seat's name (a keyed access per move).
   const firstSession = sessions.first!;
   const secondSession = sessions.second!;
@@ -282,6 +294,7 @@ export async function playMatch(
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
     const limit = bank ? bank.limit(seat, perMove) : perMove;
+    const asked0 = wus ? performance.now() : 0;
     const asked = (seat === 'first' ? firstSession : secondSession).move(state, legal, limit, bank?.view);
     let reply: MoveReply | null;
     if (!(asked instanceof Promise)) reply = asked;
@@ -290,6 +303,7 @@ export async function playMatch(
     else if (!signal) reply = await asked;
     else reply = await Promise.race([asked, (played.abort ??= abortWait(signal)).promise]);
     if (reply === null) return finishGame(played, INTERRUPTED);
+    const wallUs = wus ? Math.round((performance.now() - asked0) * 1000) : 0;
     const overdrawn = bank?.charge(seat, reply, limit < perMove);
     if (overdrawn) return finishGame(played, overdrawn);
     const i = judgeReply(game, legal, reply);
@@ -305,6 +319,7 @@ export async function playMatch(
       us.push(bank.settle(seat));
       played.ovh!.push(bank.overhead);
     } else us.push(Math.round(reply.ms * 1000));
+    if (wus) wus.push(wallUs);
     if (seat === 'first') movedFirst = true;
     else movedSecond = true;
     if (reply.ok && reply.clock) played.clock[seat]++;

@@ -5,6 +5,7 @@
  */
 import type { AnyGame } from '../core/game.ts';
 import { createHost, type BotEntry, type BotHost, type BotSpec, type HostSettings } from '../hosting/index.ts';
+import { usableClock } from '../platform/cpu-clock.ts';
 import type { PairSettings } from './executor.ts';
 import { exactJudge } from './fold/accuracy.ts';
 import { LiveTracker } from './live.ts';
@@ -64,7 +65,12 @@ export class PairPlayer {
     if (!o) {
       const judge = this.settings.adjudicate ? exactJudge(game) : undefined;
       const marginMs = this.settings.graceMs;
-      o = { ...(this.#signal ? { signal: this.#signal } : {}), ...(judge ? { judge } : {}), ...(marginMs !== undefined ? { marginMs } : {}) };
+      o = {
+        ...(this.#signal ? { signal: this.#signal } : {}),
+        ...(judge ? { judge } : {}),
+        ...(marginMs !== undefined ? { marginMs } : {}),
+        ...(usableClock(this.settings.clock ?? 'wall') === 'cpu' ? { wallTimes: true } : {}),
+      };
       this.#options.set(game.id, o);
     }
     return o;

@@ -134,6 +134,7 @@ export function pairSettings(spec: TournamentSpec, graceMs = spec.timeMarginMs):
     cpuSeconds: spec.cpuSeconds,
     memoryMb: spec.memoryMb,
     prepareTimeoutMs: spec.prepareTimeoutMs,
+    clock: spec.clock,
   };
   if (spec.revealOpponents) settings.revealOpponents = true;
   if (spec.adjudicate) settings.adjudicate = true;

@@ -98,6 +98,12 @@ export const TournamentSpecSchema = z
       .max(60_000)
       .optional()
       .describe(`How far past its limit (per move or bank) a bot may answer before it loses on time: room for the arena's own overhead, in milliseconds (default ${DEFAULT_GRACE_MS})`),
+    clock: z
+      .enum(['cpu', 'wall'])
+      .default('cpu')
+      .describe(
+        "What a bot's moves are charged: `cpu`, the CPU time its thread or process used (a busy machine does not make it lose on time; a move that sleeps or blocks is still stopped at ten times its limit plus 2 s of wall time), or `wall`, the time that passed. Limits, time banks and the built-in bots' budgets all use it; where the platform has no CPU clock, `cpu` runs on the wall clock and says so",
+      ),
     prepareTimeoutMs: z
       .number()
       .positive()

@@ -23,6 +23,7 @@ import { themeChoice, type ScreenFlags } from './load-ink.ts';
 /** The spec's isolation levels and formats: the flags' choices are the schema's own. */
 export const ISOLATIONS = TournamentSpecSchema.shape.isolation.unwrap().options;
 export const FORMATS = TournamentSpecSchema.shape.format.unwrap().options;
+export const CLOCKS = TournamentSpecSchema.shape.clock.unwrap().options;
 
 /** The flags `arena tournament` and `arena match` both take (how games are played, where results go, output). */
 export function runOptions(y: Argv): Argv {
@@ -34,6 +35,7 @@ export function runOptions(y: Argv): Argv {
     .option('time-per-move', { type: 'string', describe: "time limit per move, ms (default 1000, or none with --tc; `none` drops a spec's limit when --tc is given)" })
     .option('tc', { type: 'string', describe: 'time bank per bot and game, seconds+increment: 10+0.1 (or 10); a move longer than the bank loses on time' })
     .option('time-margin', { type: 'string', describe: "ms a bot may answer past its limit (per move or bank) before it loses on time: the arena's own overhead (default 50)" })
+    .option('clock', { choices: CLOCKS, describe: "what a move is charged: cpu (default: the bot's CPU time, so a busy machine costs no game) or wall (the time that passed)" })
     .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
     .option('isolation', {
       choices: ISOLATIONS,
@@ -69,6 +71,7 @@ export type RunArgs = WithRun<{
   'time-per-move'?: string;
   tc?: string;
   'time-margin'?: string;
+  clock?: (typeof CLOCKS)[number];
   out?: string;
   resume?: string;
   isolation?: (typeof ISOLATIONS)[number];
@@ -121,6 +124,7 @@ const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
   'time-per-move': { field: 'timePerMoveMs', read: (v) => (String(v).trim() === 'none' ? undefined : numberText(v)), unit: 'milliseconds' },
   tc: { field: 'timeControl', read: (v) => String(v).trim() },
   'time-margin': { field: 'timeMarginMs', read: integerText },
+  clock: { field: 'clock' },
   out: { field: 'out' },
   isolation: { field: 'isolation' },
   'bots-dir': { field: 'botDirs' },

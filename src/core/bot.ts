@@ -25,6 +25,13 @@ export interface BotContext<S = unknown, M = unknown, O = Record<string, unknown
    */
   readonly deadline: number;
   /**
+   * The clock this move is charged on, in milliseconds on the scale of `deadline`: under the CPU
+   * clock (`--clock cpu`, the default) the move's start plus the CPU time the bot has used since,
+   * so a busy machine does not shorten its move; under the wall clock, `Date.now()`. A bot that
+   * stops searching at `deadline` should compare it with this (absent: `Date.now()`).
+   */
+  readonly now?: () => number;
+  /**
    * The game's time control (`--tc`), absent without one: this bot's bank as the move began. A
    * bot that budgets its time from it is clock-dependent: it calls `clockStopped` when the clock,
    * not its own node or iteration budget, ended a search.

@@ -12,6 +12,7 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, rngFromState, saveRngState, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import { createBotStore } from '../platform/bot-store.ts';
+import { ThreadCpuClock } from '../platform/cpu-clock.ts';
 import { FrameReader, readFrameSync } from '../platform/frames.ts';
 import { pipeStoreCall } from '../platform/store-bridge.ts';
 import { moduleBot } from './bot-module.ts';
@@ -38,6 +39,15 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
   const out = Buffer.allocUnsafe(64 << 10);
   const rngOut = new Int32Array(4);
   const encoder = new TextEncoder();
+
+  // Under the CPU clock a request's think time is this thread's CPU time (the host checks their sum
+  // against its own reading of the process), read lazily: a fast bot's many answers share a read.
+  const cpu = init!.clock === 'cpu' ? new ThreadCpuClock() : null;
+  const tick = cpu ? () => cpu.now() : now;
+  /** The running move's start on `Date.now()`'s scale and on `tick`'s: `ctx.now` counts from them. */
+  let moveEpoch = 0;
+  let moveTick = 0;
+  const moveNow = cpu ? (): number => moveEpoch + (cpu.now() - moveTick) : Date.now;
 
   const replies = new ReplyWriter(init!.held === true);
   /** What becomes of the record being written (set for each request, see the loop below). */
@@ -82,7 +92,10 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
     if (bytes.length + 36 > 1 << 20) return record(Kind.Garbage, id, think, RNG_FLAG, rngOut, text(`returned a move of ${bytes.length} bytes`));
     record(Kind.MoveValue, id, think, flags, rngOut, bytes);
   };
+  /** Stacks of the bot's errors written to its log so far (the first few only: a bot that throws every move must not fill it). */
+  let stacks = 0;
   const failed = (id: number, rng: Rng | null, err: unknown, think: number, prefix = ''): void => {
+    if (err instanceof Error && err.stack && stacks++ < MAX_STACKS) logStack(err.stack);
     if (rng) saveRngState(rng, rngOut, 0);
     record(Kind.Error, id, think, rng ? RNG_FLAG : 0, rng ? rngOut : null, text(`${prefix}${errorText(err)}`));
   };
@@ -102,6 +115,8 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
 
   /** Asks the bot for a move and replies; a promise when the bot answers asynchronously. */
   const onMove = (r: Request, t0: number): Promise<void> | null => {
+    moveTick = t0;
+    moveEpoch = Date.now();
     if (r.open) {
       const { variant, seat, seed, rng } = r.open;
       slots[r.slot] = { game: gameOf(variant), seat, rng: rng ? rngFromState(seed, rng) : createRng(seed) };
@@ -115,25 +130,25 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
     let reply: unknown;
     clock = false;
     try {
-      reply = bot.choose({ game: played.game, state: r.state, moves: r.moves, seat: played.seat, rng: played.rng, deadline: Date.now() + r.limitMs, options, store, clockStopped, clock: r.clock });
+      reply = bot.choose({ game: played.game, state: r.state, moves: r.moves, seat: played.seat, rng: played.rng, deadline: moveEpoch + r.limitMs, now: moveNow, options, store, clockStopped, clock: r.clock });
     } catch (err) {
-      failed(id, played.rng, err, now() - t0);
+      failed(id, played.rng, err, tick() - t0);
       return null;
     }
     if (isThenable(reply)) {
       return Promise.resolve(reply).then(
-        (move) => answer(id, played.rng, move, now() - t0),
-        (err: unknown) => failed(id, played.rng, err, now() - t0),
+        (move) => answer(id, played.rng, move, tick() - t0),
+        (err: unknown) => failed(id, played.rng, err, tick() - t0),
       );
     }
-    answer(id, played.rng, reply, now() - t0);
+    answer(id, played.rng, reply, tick() - t0);
     return null;
   };
 
   /** Runs the bot's `prepare` for a variant and replies; a promise when it is asynchronous. */
   const onPrepare = (id: number, variant: string, t0: number): Promise<void> | null => {
-    const prepared = (): void => record(Kind.Prepared, id, now() - t0, 0, null, null);
-    const broke = (err: unknown): void => failed(id, null, err, now() - t0, 'prepare failed: ');
+    const prepared = (): void => record(Kind.Prepared, id, tick() - t0, 0, null, null);
+    const broke = (err: unknown): void => failed(id, null, err, tick() - t0, 'prepare failed: ');
     let done: unknown;
     try {
       done = bot.prepare?.(gameOf(variant), options);
@@ -173,13 +188,22 @@ export async function runBotWorker(load: (file: string) => Promise<unknown>): Pr
         replies.flush(false);
         send = Send.Now;
       }
-      const pending = r.prepare ? onPrepare(r.id, r.variant, t0) : onMove(r, t0);
+      const c0 = tick();
+      const pending = r.prepare ? onPrepare(r.id, r.variant, c0) : onMove(r, c0);
       if (pending) {
         replies.flush(false);
         await pending;
       }
     }
   }
+}
+
+/** How many of a process's errors get their stack in the bot's log (the game's record has the message). */
+const MAX_STACKS = 20;
+
+/** Writes an error's stack to the bot's log, where its author can find where it was thrown. */
+function logStack(stack: string): void {
+  process.stderr.write(`${stack.slice(0, 4000)}\n`);
 }
 
 /** The objects given to the requests of the batch being made their own so far (`own`). */

@@ -13,6 +13,7 @@ import { ProcessHost } from './process-host.ts';
 import { DEFAULT_SANDBOX_CPU_SECONDS, sandboxModuleHost, sandboxProgramHost } from './sandbox-host.ts';
 import { WorkerHost } from './worker-host.ts';
 import { storeLocation, type BotDataSettings } from '../platform/bot-store.ts';
+import { usableClock, type ClockKind } from '../platform/cpu-clock.ts';
 import type { StoreBackend, StoreCall } from '../platform/store-bridge.ts';
 
 /** What every host of a run shares. */
@@ -27,6 +28,8 @@ export interface HostSettings {
   /** How many games a bot may play at once (default 1): with isolation `worker`, its processes share them. */
   readonly concurrency?: number;
   readonly graceMs?: number;
+  /** What bots' moves are charged (default `wall`); `cpu` runs on the wall clock where this machine has no CPU clock (`usableClock`). */
+  readonly clock?: ClockKind;
   /** Budget of a module bot's `prepare` per variant (ms; external programs have `new-game` instead). */
   readonly prepareTimeoutMs?: number;
   /** The worker script shared by the run's module bots (see `workerScript(moduleFiles(...))`). */
@@ -69,9 +72,10 @@ export type Isolation = 'none' | 'worker' | 'sandbox';
 /** A host for one bot of a run, by the entry's transport. */
 export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings: HostSettings): BotHost {
   const grace = settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {};
+  const clock = usableClock(settings.clock ?? 'wall');
   const data = settings.botData;
   if (entry.transport === 'inline') {
-    return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, spec.name) : null, data?.warn);
+    return new InProcessHost(spec, entry.bot, settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, spec.name) : null, data?.warn, undefined, clock);
   }
   const store = data ? { store: storeLocation(data, entry.name), ...(data.warn ? { warn: data.warn } : {}) } : {};
   const revealOpponents = settings.revealOpponents === true;
@@ -81,6 +85,7 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
       cpuSeconds: settings.cpuSeconds ?? DEFAULT_SANDBOX_CPU_SECONDS,
       revealOpponents,
       stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
+      clock,
       ...grace,
     };
     return entry.transport === 'process'
@@ -94,19 +99,21 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
       cwd: entry.cwd,
       stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
       revealOpponents,
+      clock,
       ...grace,
       ...store,
     });
   }
   if (settings.isolation === 'none') {
     // Trusted by the user: imported into this process, and only now that it plays.
-    return new InProcessHost(spec, () => importModuleBot(entry), settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, entry.name) : null, data?.warn, settings.storeCall);
+    return new InProcessHost(spec, () => importModuleBot(entry), settings.graceMs, settings.prepareTimeoutMs, data ? storeLocation(data, entry.name) : null, data?.warn, settings.storeCall, clock);
   }
   return new WorkerHost(spec.label, {
     file: entry.file,
     name: entry.name,
     options: spec.options,
     memoryMb: settings.memoryMb,
+    clock,
     stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
     ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
     ...(settings.prepareTimeoutMs !== undefined ? { prepareTimeoutMs: settings.prepareTimeoutMs } : {}),

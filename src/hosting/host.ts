@@ -94,6 +94,22 @@ export class BotStartError extends Error {
 /** Extra time after the deadline before a silent bot is declared out of time (message latency, timers). */
 export const DEFAULT_GRACE_MS = 50;
 
+/**
+ * Under the CPU clock, the wall time a request may take before its bot is stopped anyway (ms): a
+ * bot that sleeps, blocks or hands its work to a thread of its own uses no CPU here, so a move
+ * limited to `limitMs` of CPU gets ten times that in wall time, and 2 s more, before it loses on
+ * time. Far above what a busy machine stretches an honest move to (at a load of 18 on 2 cores, a
+ * CPU-bound move's wall time is about nine times its CPU time).
+ */
+export function wallCapMs(limitMs: number): number {
+  return 10 * limitMs + 2000;
+}
+
+/** The reason of a move stopped by the CPU clock's wall-clock cap (`wallCapMs`). */
+export function wallCapReason(limitMs: number): string {
+  return `no move within ${limitMs} ms: stopped at the CPU clock's wall-clock cap of ${wallCapMs(limitMs)} ms`;
+}
+
 /** Budget of a bot's `prepare` (per variant) when the spec sets none (ms). */
 export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
 

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { AnyBot, BotClock, BotStore } from '../core/bot.ts';
 import { createBotStore, runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import type { StoreCall } from '../platform/store-bridge.ts';
+import { threadCpuClock, type ClockKind, type ThreadCpuClock } from '../platform/cpu-clock.ts';
 import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
@@ -16,6 +17,8 @@ import {
   isThenable,
   prepareCrash,
   prepareTimeout,
+  wallCapMs,
+  wallCapReason,
   type BotHost,
   type BotSession,
   type BotSpec,
@@ -82,11 +85,15 @@ export class InProcessHost implements BotHost {
   readonly #prepared = new Map<string, true | FaultReply | Promise<FaultReply | null>>();
   /** The bot's store: its folder's snapshot, read once when the host is made (see bot-store.ts). */
   readonly #store: BotStore;
+  /** This thread's CPU clock under the CPU clock, else null. */
+  readonly #cpu: ThreadCpuClock | null;
 
   /**
    * `bot` is the bot or a function that imports it (called by `start`); `store` is the bot's data
    * folder (none: a store in memory, for checks and tests); `warn` hears a store that had to be reset;
-   * `remote` sends the store's writes to a live copy held elsewhere (a queued run's Redis).
+   * `remote` sends the store's writes to a live copy held elsewhere (a queued run's Redis);
+   * `clock` is what moves are charged (under `cpu`, a synchronous answer's CPU time on this thread;
+   * an asynchronous one's wall time, as other games run on the thread while it waits).
    */
   constructor(
     spec: BotSpec,
@@ -96,6 +103,7 @@ export class InProcessHost implements BotHost {
     store: StoreLocation | null = null,
     warn: (message: string) => void = warnOnStderr,
     remote?: StoreCall,
+    clock: ClockKind = 'wall',
   ) {
     this.label = spec.label;
     this.#bot = bot;
@@ -103,6 +111,7 @@ export class InProcessHost implements BotHost {
     this.#graceMs = graceMs;
     this.#prepareTimeoutMs = prepareTimeoutMs;
     this.#store = createBotStore(store ? runSnapshot(store, warn) : new Map(), store, remote);
+    this.#cpu = clock === 'cpu' ? threadCpuClock() : null;
   }
 
   /**
@@ -171,7 +180,7 @@ export class InProcessHost implements BotHost {
     const g = game;
     const bot = this.#loaded;
     const prepare = bot.prepare && this.#prepared.get(info.variant) !== true ? () => this.#prepare(info.variant, g) : null;
-    return new InProcessSession(bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#store, this.#graceMs, prepare);
+    return new InProcessSession(bot, game, info.seat, createRng(info.rngSeed), this.#options, this.#store, this.#graceMs, prepare, this.#cpu);
   }
 
   close(): Promise<void> {
@@ -223,6 +232,12 @@ class InProcessSession implements BotSession {
   readonly #store: BotStore;
   readonly #graceMs: number;
   #prepare: (() => FaultReply | null | Promise<FaultReply | null>) | null;
+  readonly #cpu: ThreadCpuClock | null;
+  /** The running move's start on `Date.now()`'s scale and on the CPU clock: `ctx.now` counts from them. */
+  #moveEpoch = 0;
+  #moveCpu = 0;
+  /** `ctx.now`: bound once per session, like `#clockStopped`. */
+  readonly #now: () => number;
 
   constructor(
     bot: AnyBot,
@@ -234,7 +249,10 @@ class InProcessSession implements BotSession {
     graceMs: number,
     /** The variant's `prepare`, run before the first move (null: nothing to prepare). */
     prepare: (() => FaultReply | null | Promise<FaultReply | null>) | null,
+    cpu: ThreadCpuClock | null,
   ) {
+    this.#cpu = cpu;
+    this.#now = cpu ? this.#cpuNow.bind(this) : Date.now;
     this.#bot = bot;
     this.#game = game;
     this.#seat = seat;
@@ -263,6 +281,10 @@ class InProcessSession implements BotSession {
     this.#clock = true;
   }
 
+  #cpuNow(): number {
+    return this.#moveEpoch + (this.#cpu!.now() - this.#moveCpu);
+  }
+
   move(state: unknown, moves: readonly unknown[], timeMs: number, bank?: BotClock): MoveReply | Promise<MoveReply> {
     if (this.#prepare) {
       const ready = this.#prepare();
@@ -287,17 +309,24 @@ class InProcessSession implements BotSession {
     }
     // One clock read per move: the deadline is on the `Date.now()` clock (see `deadlineOf`).
     const t0 = performance.now();
+    const cpu = this.#cpu;
+    const deadline = deadlineOf(t0, timeMs);
+    if (cpu) {
+      this.#moveCpu = cpu.now();
+      this.#moveEpoch = deadline - timeMs;
+    }
     let reply: unknown;
     this.#clock = false;
     try {
       reply = this.#bot.choose({
         clockStopped: this.#clockStopped,
+        now: this.#now,
         game: this.#game,
         state: view,
         moves: list,
         seat: this.#seat,
         rng: this.#rng,
-        deadline: deadlineOf(t0, timeMs),
+        deadline,
         options: this.#options,
         store: this.#store,
         // The bot's own copy (the match reuses its object); made only under a time control.
@@ -306,40 +335,47 @@ class InProcessSession implements BotSession {
     } catch (err) {
       return { ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 };
     }
+    const wall = performance.now() - t0;
+    // Nothing else ran on this thread meanwhile: its CPU time is the bot's (a lazy read is at most a fraction of a ms behind, never past the wall time).
+    const ms = cpu ? Math.min(wall, cpu.now() - this.#moveCpu) : wall;
     if (!isThenable(reply)) {
-      const ms = performance.now() - t0;
-      if (ms > timeMs + this.#graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
+      if (ms > timeMs + this.#graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms${cpu ? ' of CPU time' : ''}, limit ${timeMs} ms`, ms };
+      if (cpu && wall > wallCapMs(timeMs) + this.#graceMs) return { ok: false, kind: 'timeout', reason: wallCapReason(timeMs), ms };
       const done = this.#reply;
       done.move = reply;
       done.ms = ms;
       done.clock = this.#clock;
       return done;
     }
-    return this.#later(reply, t0, timeMs);
+    return this.#later(reply, ms, timeMs);
   }
 
   /**
    * The reply to a move the bot answered with a promise, within its limit counted from when it was
    * asked: an `async choose` runs synchronously up to its first `await`, so the time it took before
-   * returning its promise counts too (the answer is judged by its time when it comes, as well as by
-   * the timer). Apart from `#choose`: the closures here would otherwise make every synchronous move
+   * returning its promise counts too (`before`, on the move's clock: under the CPU clock, its CPU
+   * time), and from then on the wall time (other games run on this thread while it waits, so its
+   * CPU time is not the bot's alone). The answer is judged by its time when it comes, as well as by
+   * the timer. Apart from `#choose`: the closures here would otherwise make every synchronous move
    * allocate their context.
    */
-  #later(reply: PromiseLike<unknown>, t0: number, timeMs: number): Promise<MoveReply> {
+  #later(reply: PromiseLike<unknown>, before: number, timeMs: number): Promise<MoveReply> {
     const limit = timeMs + this.#graceMs;
+    const t1 = performance.now();
+    const spent = (): number => before + performance.now() - t1;
     return new Promise<MoveReply>((resolve) => {
       const late = (ms: number): MoveReply => ({ ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms (took ${ms.toFixed(0)} ms)`, ms });
-      const timer = setTimeout(() => resolve(late(performance.now() - t0)), Math.max(0, t0 + limit - performance.now()));
+      const timer = setTimeout(() => resolve(late(spent())), Math.max(0, limit - before));
       reply.then(
         (move) => {
           clearTimeout(timer);
-          const ms = performance.now() - t0;
+          const ms = spent();
           if (ms > limit) resolve(late(ms));
           else resolve(this.#clock ? { ok: true, move, ms, clock: true } : { ok: true, move, ms });
         },
         (err: unknown) => {
           clearTimeout(timer);
-          resolve({ ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 });
+          resolve({ ok: false, kind: 'crash', reason: errorText(err), ms: spent() });
         },
       );
     });

@@ -14,10 +14,11 @@ import { show } from '../core/errors.ts';
 import type { BotClock } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
 import { parseVariant } from '../games/index.ts';
+import { processTreeCpuMs, type ClockKind } from '../platform/cpu-clock.ts';
 import { pidNamespacePlan, type SandboxPlan } from '../platform/sandbox.ts';
 import { BotLog, DEFAULT_STDERR_LIMIT, DRAIN_FALLBACK_MS, exitReason, killGroup, OomWatch, trackChild } from './bot-child.ts';
 import { WarmPool } from './pool.ts';
-import { BotStartError, DEFAULT_GRACE_MS, errorText, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
+import { BotStartError, DEFAULT_GRACE_MS, errorText, wallCapMs, wallCapReason, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
 import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
 
 /** Settings of a process host. */
@@ -32,6 +33,12 @@ export interface ProcessHostOptions {
   readonly stderrLog: string;
   /** Extra time after the deadline before a silent bot is out of time. */
   readonly graceMs?: number;
+  /**
+   * What a move is charged (default `wall`): under `cpu`, the CPU time of the program's whole
+   * process tree (its threads and the processes it starts: `processTreeCpuMs`) from the request to
+   * the answer, and a silent program is stopped at `wallCapMs` of wall time.
+   */
+  readonly clock?: ClockKind;
   /** Time for the program to start and answer `hello` (default 10 s). */
   readonly startTimeoutMs?: number;
   /** Time for the program to exit after `quit` before it is killed (default 500 ms). */
@@ -87,7 +94,9 @@ type ProcessAnswer = { ok: true; move: string; ms: number; clock?: boolean; thin
 interface Pending {
   readonly id: number;
   readonly t0: number;
-  readonly timer: NodeJS.Timeout;
+  /** The program's CPU time (ms) when it was asked, under the CPU clock (else NaN). */
+  readonly cpu0: number;
+  timer: NodeJS.Timeout;
   /** Asked with a clock (a time control): the bot's reported think time is then taken into account. */
   readonly timed: boolean;
   readonly resolve: (r: ProcessAnswer) => void;
@@ -229,7 +238,7 @@ class BotProcess {
       // The bot says it cannot move (a module bot that threw): a crash, and the process goes on.
       this.#pending = null;
       clearTimeout(p.timer);
-      p.resolve({ ok: false, kind: 'crash', reason: parsed.error, ms: performance.now() - p.t0 });
+      p.resolve({ ok: false, kind: 'crash', reason: parsed.error, ms: this.#spent(p) });
       return;
     }
     if (!parsed.ok) return this.#garbage(parsed.reason);
@@ -239,7 +248,7 @@ class BotProcess {
     }
     this.#pending = null;
     clearTimeout(p.timer);
-    const ms = performance.now() - p.t0;
+    const ms = this.#spent(p);
     const answer: ProcessAnswer = parsed.clock ? { ok: true, move: parsed.move, ms, clock: true } : { ok: true, move: parsed.move, ms };
     if (p.timed && parsed.thinkMs !== undefined) {
       // A process reports its own think time, which the arena cannot check: it is believed only to
@@ -256,7 +265,7 @@ class BotProcess {
     this.#pending = null;
     if (p) {
       clearTimeout(p.timer);
-      p.resolve({ ok: false, kind: 'illegal-move', reason, ms: performance.now() - p.t0 });
+      p.resolve({ ok: false, kind: 'illegal-move', reason, ms: this.#spent(p) });
     }
     this.kill(`replaced after garbage output`);
   }
@@ -273,8 +282,16 @@ class BotProcess {
     if (p) {
       this.#pending = null;
       clearTimeout(p.timer);
-      p.resolve({ ok: false, kind: 'crash', reason: `${reason} (stderr: ${this.#opts.stderrLog})`, ms: performance.now() - p.t0 });
+      p.resolve({ ok: false, kind: 'crash', reason: `${reason} (stderr: ${this.#opts.stderrLog})`, ms: this.#spent(p) });
     }
+  }
+
+  /** What the pending request has cost so far: the program's CPU time under the CPU clock (never more than the wall time), else the wall time. */
+  #spent(p: Pending): number {
+    const wall = performance.now() - p.t0;
+    // A program already gone reads 0: its wall time stands.
+    const cpu = Number.isNaN(p.cpu0) ? 0 : processTreeCpuMs(this.child.pid!);
+    return cpu > 0 ? Math.min(wall, cpu - p.cpu0) : wall;
   }
 
   /** Sends a move request and waits for the answer, the deadline or the process's end. */
@@ -283,19 +300,35 @@ class BotProcess {
     return new Promise((resolve) => {
       const id = this.#nextId++;
       const t0 = performance.now();
+      const cpu0 = this.#opts.clock === 'cpu' ? processTreeCpuMs(this.child.pid!) : NaN;
+      const allowed = msg.timeMs + this.#opts.graceMs;
       // The cut-off waits for one turn of the event loop (setImmediate runs after its I/O poll):
       // when the runner itself was late (its loop blocked past the cutoff), an answer already in
-      // the pipe is read and taken first, never thrown away with the process.
-      const timer = setTimeout(() => {
-        setImmediate(() => {
-          if (this.#pending?.id !== id) return;
-          this.#pending = null;
-          this.kill(`killed after no move within ${msg.timeMs} ms`);
-          resolve({ ok: false, kind: 'timeout', reason: `no move within ${msg.timeMs} ms`, ms: performance.now() - t0 });
-        });
-      }, msg.timeMs + this.#opts.graceMs);
+      // the pipe is read and taken first, never thrown away with the process. Under the CPU clock
+      // it looks again until the program has used its time or the wall-clock cap has passed (CPU
+      // time can outrun the wall clock only by the program's threads working at once).
+      const look = (): void => {
+        const p = this.#pending;
+        if (p?.id !== id) return;
+        let reason = `no move within ${msg.timeMs} ms`;
+        if (!Number.isNaN(cpu0)) {
+          const wall = performance.now() - t0;
+          const cpu = processTreeCpuMs(this.child.pid!) - cpu0;
+          const cap = wallCapMs(msg.timeMs) + this.#opts.graceMs;
+          if (cpu < allowed && wall < cap) {
+            p.timer = setTimeout(() => setImmediate(look), Math.max(1, Math.min(allowed - cpu, cap - wall)));
+            return;
+          }
+          reason = cpu >= allowed ? `${reason} of CPU time` : wallCapReason(msg.timeMs);
+        }
+        this.#pending = null;
+        const ms = this.#spent(p);
+        this.kill(`killed after ${reason}`);
+        resolve({ ok: false, kind: 'timeout', reason, ms });
+      };
+      const timer = setTimeout(() => setImmediate(look), allowed);
       const c = msg.clock;
-      this.#pending = { id, t0, timer, timed: c !== undefined, resolve };
+      this.#pending = { id, t0, cpu0, timer, timed: c !== undefined, resolve };
       const clock = c ? { timeLeftMs: c.remainingMs, incrementMs: c.incrementMs, opponentTimeLeftMs: c.opponentRemainingMs } : {};
       this.send(
         msg.nativeOf

@@ -6,6 +6,7 @@
  * writes, no child processes, no workers, no addons). Both speak the JSON-lines protocol, so the
  * host is the process host: timeouts, crashes, garbage and stderr are judged as for external bots.
  */
+import type { ClockKind } from '../platform/cpu-clock.ts';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,8 @@ export interface SandboxSettings {
   readonly revealOpponents: boolean;
   readonly stderrLog: string;
   readonly graceMs?: number;
+  /** What a move is charged (see `ProcessHostOptions.clock`). */
+  readonly clock?: ClockKind;
 }
 
 /**
@@ -120,6 +123,7 @@ export function sandboxModuleHost(
       // A cold start inside a fresh namespace on a busy machine takes far longer than a warm one.
       startTimeoutMs: 20_000,
       ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+      ...(settings.clock ? { clock: settings.clock } : {}),
     },
     store,
   );
@@ -197,6 +201,7 @@ export function sandboxProgramHost(label: string, entry: ExternalBot, settings: 
       launch: () => Promise.resolve(plan),
       revealOpponents: settings.revealOpponents,
       ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+      ...(settings.clock ? { clock: settings.clock } : {}),
     },
     store,
   );

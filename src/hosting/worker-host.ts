@@ -7,6 +7,7 @@ import { deserialize } from 'node:v8';
 import type { BotClock } from '../core/bot.ts';
 import type { Seat } from '../core/game.ts';
 import { runSnapshot, warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
+import { findProgram, mainThreadCpuReader, processTreeCpuMs, type ClockKind } from '../platform/cpu-clock.ts';
 import { openPipe, valueFrame } from '../platform/frames.ts';
 import { pidNamespacePlan } from '../platform/sandbox.ts';
 import { servePipeBridge, type StoreBackend } from '../platform/store-bridge.ts';
@@ -17,6 +18,8 @@ import {
   DEFAULT_PREPARE_TIMEOUT_MS,
   errorText,
   prepareTimeout,
+  wallCapMs,
+  wallCapReason,
   type BotHost,
   type BotSession,
   type FaultReply,
@@ -54,6 +57,8 @@ export interface WorkerHostOptions {
   readonly stderrLog?: string;
   /** Bytes of stdout and stderr the bot may write over the run (default 8 MiB): past it, its process is ended (`crash`). */
   readonly stderrLimitBytes?: number;
+  /** Which clock the bot's moves are charged on (default `wall`; `cpu` where `usableClock` says so). */
+  readonly clock?: ClockKind;
 }
 
 /** A game of the bot, on whichever process plays it now. */
@@ -243,6 +248,13 @@ class BotProc {
   #head = 0;
   /** The host's time from which the request at `#head` counts: when it was sent to an idle process, or where the answers taken before it end (see `#take`). */
   #progress = 0;
+  /** Under the CPU clock, the process's CPU time (ms) read by the host, and where the head request's CPU time counts from (as `#progress`). */
+  readonly #cpuClock: boolean;
+  #cpu: (() => number) | null = null;
+  #cpuClose: (() => void) | null = null;
+  #progressCpu = 0;
+  /** Why the head request is being ended on time (set by `#check`). */
+  #lateReason = '';
   #nextId = 1;
   /** The share of the process's time its bot spent thinking, averaged over its last answers (see `lagging`). */
   #thinking = 0;
@@ -274,13 +286,14 @@ class BotProc {
     script: string,
     init: WorkerInit,
     held: { readonly read: number; readonly write: number } | null,
-    o: { readonly memoryMb: number; readonly graceMs: number },
+    o: { readonly memoryMb: number; readonly graceMs: number; readonly clock: ClockKind },
     log: BotLog,
     onDeath: (proc: BotProc, orphans: readonly Ask[]) => void,
     storeBackend: StoreBackend | undefined,
   ) {
     this.#graceMs = o.graceMs;
     this.#memoryMb = o.memoryMb;
+    this.#cpuClock = o.clock === 'cpu';
     this.#log = log;
     this.#onDeath = onDeath;
     // Its own process (a heap past its limit ends it alone), in its own PID namespace where
@@ -332,6 +345,28 @@ class BotProc {
       this.#die(this.#oom.seen ? `ran out of memory (limit ${this.#memoryMb} MB)` : exitReason(code, signal, this.#launched, false));
     this.child.once('exit', (code, signal) => void setTimeout(() => ended(code, signal), DRAIN_FALLBACK_MS).unref());
     this.child.once('close', ended);
+  }
+
+  /**
+   * The CPU clock of the bot's process, read by the host: its JavaScript thread's CPU time (the
+   * program under bubblewrap's wrappers), or, if that cannot be found, its whole process tree's.
+   */
+  #openCpu(): void {
+    const root = this.child.pid!;
+    const program = findProgram(root, process.execPath);
+    try {
+      if (program === null) throw new Error('not found');
+      const reader = mainThreadCpuReader(program);
+      this.#cpu = reader.read;
+      this.#cpuClose = reader.close;
+    } catch {
+      this.#cpu = () => processTreeCpuMs(root);
+    }
+  }
+
+  /** The process's CPU time (ms) by the host's reading, NaN once it is gone (or without the CPU clock). */
+  #cpuNow(): number {
+    return this.#cpu === null ? NaN : this.#cpu();
   }
 
   /** Gives a game a slot on this process. */
@@ -404,6 +439,7 @@ class BotProc {
     const hold = this.#held !== null && mayHold(batch);
     if (!this.busy) {
       this.#progress = performance.now();
+      if (this.#cpu) this.#progressCpu = this.#cpuNow();
       this.#arm(batch[0]!.limitMs + this.#graceMs + (hold ? HOLD_MS : 0));
     }
     const out = newBatch(hold);
@@ -452,6 +488,7 @@ class BotProc {
         return STOP;
       }
       this.prepares = rec.prepares;
+      if (this.#cpuClock) this.#openCpu();
       this.#ready = true;
       this.#started();
       return null;
@@ -548,10 +585,11 @@ class BotProc {
 
   /**
    * Gives the answers taken so far to their requests, at `now`. Their time is the host's, from
-   * `#progress` to `now`, split among them by the bot's own think times (scaled down if they claim
-   * more than there was). When they are all the process had (it is idle), they share the rest too
-   * and the next request counts from now; otherwise the rest is the running request's, which counts
-   * from where theirs ends. Each is charged its time less at most the margin.
+   * `#progress` to `now` (under the CPU clock, the process's CPU time from `#progressCpu` to now,
+   * as the host reads it), split among them by the bot's own think times (scaled down if they
+   * claim more than there was). When they are all the process had (it is idle), they share the
+   * rest too and the next request counts from now; otherwise the rest is the running request's,
+   * which counts from where theirs ends. Each is charged its time less at most the margin.
    */
   #take(now: number): void {
     const records = this.#taken;
@@ -559,12 +597,19 @@ class BotProc {
     if (n === 0) return;
     this.#taken = [];
     const idle = this.#head + n === this.#sent.length;
-    const total = Math.max(0, now - this.#progress);
+    const wall = Math.max(0, now - this.#progress);
     let claimed = 0;
     for (const r of records) claimed += r.think;
+    // A process already gone has no CPU time to read: its answers' own claims stand, within the wall time.
+    const cpuNow = this.#cpuNow();
+    const total = this.#cpu === null ? wall : Number.isNaN(cpuNow) ? Math.min(claimed, wall) : Math.max(0, cpuNow - this.#progressCpu);
     const scale = claimed > total ? total / claimed : 1;
     const share = idle ? (total - claimed * scale) / n : 0;
-    this.#progress = idle ? now : this.#progress + claimed * scale;
+    if (this.#cpu !== null) {
+      // The wall clock (for the CPU clock's cap) moves on by the same share of its time.
+      this.#progressCpu = idle ? cpuNow : this.#progressCpu + claimed * scale;
+      this.#progress = idle ? now : this.#progress + (total > 0 ? (wall * claimed * scale) / total : 0);
+    } else this.#progress = idle ? now : this.#progress + claimed * scale;
     // Taken while still busy, the process is on a request that has run long already: all thinking.
     this.#thinking += ((idle && total > 0 ? (claimed * scale) / total : 1) - this.#thinking) / THINKING_WEIGHT;
     const sent = this.#sent;
@@ -652,11 +697,22 @@ class BotProc {
     if (!this.busy) return;
     const head = this.#sent[this.#head]!;
     // An answer the process may keep waits in it for `HOLD_MS` at most: a later request's cutoff is no later than that past this one's.
-    const cutoff = this.#progress + head.limitMs + this.#graceMs + (head.mayHold ? HOLD_MS : 0);
+    const allowed = head.limitMs + this.#graceMs + (head.mayHold ? HOLD_MS : 0);
     const now = performance.now();
-    if (now < cutoff) return this.#arm(cutoff - now);
+    const wall = now - this.#progress;
+    const what = head.prepare !== null ? 'its prepare ran past' : 'no move within';
+    if (this.#cpu !== null) {
+      // CPU time cannot outrun the wall clock on one thread: the next look is when either could reach its limit.
+      const cpu = this.#cpuNow() - this.#progressCpu;
+      const cap = wallCapMs(head.limitMs) + allowed - head.limitMs;
+      if (!(cpu >= allowed) && wall < cap) return this.#arm(Math.max(1, Math.min(allowed - (cpu || 0), cap - wall)));
+      this.#lateReason = cpu >= allowed ? `${what} ${head.limitMs} ms of CPU time` : head.prepare !== null ? `${what} ${head.limitMs} ms (wall-clock cap ${wallCapMs(head.limitMs)} ms)` : wallCapReason(head.limitMs);
+    } else {
+      if (wall < allowed) return this.#arm(allowed - wall);
+      this.#lateReason = `${what} ${head.limitMs} ms`;
+    }
     this.#timingOut = true;
-    this.#die(head.prepare !== null ? `its prepare ran past ${head.limitMs} ms` : `no move within ${head.limitMs} ms`);
+    this.#die(this.#lateReason);
   };
 
   /**
@@ -690,11 +746,12 @@ class BotProc {
     } else if (this.busy) {
       this.#log.note(reason, this.child.pid);
       const running = this.#sent[this.#head++]!;
-      const ms = performance.now() - this.#progress;
+      const cpu = this.#cpuNow() - this.#progressCpu;
+      const ms = Number.isNaN(cpu) ? performance.now() - this.#progress : cpu;
       const fault: MoveReply = this.#timingOut
         ? running.prepare !== null
           ? prepareTimeout(running.limitMs, ms)
-          : { ok: false, kind: 'timeout', reason: `no move within ${running.limitMs} ms`, ms }
+          : { ok: false, kind: 'timeout', reason: this.#lateReason, ms }
         : { ok: false, kind: 'crash', reason: running.prepare !== null ? `prepare failed: ${reason}` : reason, ms };
       this.#answer(running, fault);
       for (let i = this.#head; i < this.#sent.length; i++) if (!this.#sent[i]!.done) orphans.push(this.#sent[i]!);
@@ -704,6 +761,8 @@ class BotProc {
     orphans.push(...this.#queue);
     this.#queue = [];
     for (const a of orphans) if (a.game) a.game.asking = null;
+    this.#cpuClose?.();
+    this.#cpu = null;
     // One that never started is a start-up failure instead.
     if (this.#ready) this.#onDeath(this, orphans);
     else this.#startFailed?.(reason);
@@ -715,6 +774,8 @@ class BotProc {
     this.dead ??= 'closed';
     this.#disarm();
     this.#closeHeld();
+    this.#cpuClose?.();
+    this.#cpu = null;
     killGroup(this.child);
     return this.child.pid === undefined ? Promise.resolve() : this.#exited;
   }
@@ -753,10 +814,18 @@ export class WorkerHost implements BotHost {
     // The store is read once, here, and every process of the run gets the same snapshot.
     const location = options.store ?? null;
     const snapshot = location ? runSnapshot(location, options.warn ?? warnOnStderr) : new Map<string, Uint8Array>();
-    const init: WorkerInit = { file: options.file, name: options.name, options: options.options, store: { location, snapshot }, ...(options.storeBackend ? { storeBridge: true } : {}) };
+    const clock = options.clock ?? 'wall';
+    const init: WorkerInit = {
+      file: options.file,
+      name: options.name,
+      options: options.options,
+      store: { location, snapshot },
+      ...(options.storeBackend ? { storeBridge: true } : {}),
+      ...(clock === 'cpu' ? { clock } : {}),
+    };
     const concurrency = Math.max(1, options.concurrency ?? 1);
     this.#maxProcs = Math.min(concurrency, availableParallelism());
-    const settings = { memoryMb: options.memoryMb, graceMs: options.graceMs ?? DEFAULT_GRACE_MS };
+    const settings = { memoryMb: options.memoryMb, graceMs: options.graceMs ?? DEFAULT_GRACE_MS, clock };
     this.#prepareTimeoutMs = options.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
     this.#log = new BotLog(options.stderrLog ?? tempStderrLogPath(options.name), options.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT);
     const script = (options.script ?? workerScript([options.file])).then((url) => fileURLToPath(url));

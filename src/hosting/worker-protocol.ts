@@ -70,6 +70,8 @@ export interface WorkerInit {
   readonly storeBridge?: boolean;
   /** The process has `HELD_FD`. */
   readonly held?: boolean;
+  /** `cpu`: think times are the process's CPU time (its JavaScript thread), and so is the bot's `ctx.now` (absent: wall time). */
+  readonly clock?: 'cpu';
 }
 
 /**

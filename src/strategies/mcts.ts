@@ -29,6 +29,8 @@ export interface MctsOptions {
   readonly stopAt: number;
   /** UCB1 exploration constant (√2 is the textbook value for rewards in [0, 1]). */
   readonly exploration: number;
+  /** The clock `stopAt` is on (a bot passes its `ctx.now`: the CPU clock by default); default `Date.now`. */
+  readonly now?: () => number;
 }
 
 /** What `mctsSearch` found. */
@@ -64,10 +66,11 @@ export function mctsSearch<S, M>(
   };
   let done = 0;
   let clockStopped = false;
+  const now = options.now ?? Date.now;
   while (done < options.iterations) {
     // Checking the clock every iteration costs ~30 ns, far below one playout. It is a safety net:
     // with an iteration budget that fits the time control, the search ends on its budget.
-    if (done > 0 && Date.now() >= options.stopAt) {
+    if (done > 0 && now() >= options.stopAt) {
       clockStopped = true;
       break;
     }

@@ -106,6 +106,8 @@ export interface SearchOptions {
   readonly maxNodes?: number;
   /** A table to reuse across calls (per game variant); a fresh one otherwise. */
   readonly table?: TranspositionTable;
+  /** The clock `stopAt` is on (a bot passes its `ctx.now`: the CPU clock by default); default `Date.now`. */
+  readonly now?: () => number;
 }
 
 class Timeout extends Error {}
@@ -132,6 +134,7 @@ export function negamaxSearch<S, M>(
   let horizonHits = 0;
   const maxNodes = options.maxNodes ?? Infinity;
   let clockStopped = false;
+  const now = options.now ?? Date.now;
 
   const ordered = (s: S, list: readonly M[], best: number): number[] => {
     const idx = list.map((_, i) => i);
@@ -151,7 +154,7 @@ export function negamaxSearch<S, M>(
     if (++nodes > maxNodes) throw new OutOfNodes();
     // Every 64 positions: a coin-board position lists hundreds of moves, and 256 of them took
     // tens of ms on a busy machine, past the safety margin.
-    if ((nodes & 63) === 0 && Date.now() >= options.stopAt) throw new Timeout();
+    if ((nodes & 63) === 0 && now() >= options.stopAt) throw new Timeout();
     const outcome = game.outcome(s);
     if (outcome) {
       const v = terminalValue(game, s, outcome);

@@ -43,7 +43,7 @@ export function readLog(dir: string): GameRecord[] {
 
 /** A record without what legitimately differs between runs (times, and the schedule index). */
 export function comparable(rec: GameRecord, keepIndex = true): unknown {
-  const { us: _us, index, ...rest } = rec;
+  const { us: _us, wus: _wus, index, ...rest } = rec;
   return { ...rest, ...(keepIndex ? { index } : {}) };
 }
 

@@ -25,8 +25,7 @@ export function parseRecordLine(text: string): GameRecord | null {
     const us = raw['us'];
     const list = moves === '' ? [] : moves.split(' ');
     if (!Array.isArray(us) || us.length !== list.length) return null;
-    const ovh = raw['ovh'];
-    if (ovh !== undefined && (!Array.isArray(ovh) || ovh.length !== list.length)) return null;
+    for (const times of [raw['ovh'], raw['wus']]) if (times !== undefined && (!Array.isArray(times) || times.length !== list.length)) return null;
     raw['moves'] = list;
   } else if (Array.isArray(moves)) {
     const legacy = moves as { move?: unknown; ms?: unknown }[];
@@ -134,7 +133,7 @@ export function encodedBound(r: GameRecord, start: string): number {
   const list = r.moves;
   for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
   for (const x of r.restarts ?? []) chars += x.reason.length + 48;
-  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + 1024;
+  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0) + (r.wus?.length ?? 0)) + 1024;
 }
 
 /**
@@ -180,6 +179,10 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
     at = putAscii(buf, at, ',"incMs":');
     at = putNumber(buf, at, r.timeControl!.incMs);
     buf[at++] = 0x7d;
+  }
+  if (r.wus) {
+    at = putAscii(buf, at, ',"wus":');
+    at = putNumbers(buf, at, r.wus);
   }
   const o = r.outcome;
   at = putAscii(buf, at, ',"outcome":{"winner":');
