@@ -94,6 +94,8 @@ export class TimeTally {
 export interface RunInfo {
   readonly startedAt: string;
   readonly wallMs: number;
+  /** The clock moves were charged on here (`cpu` asked for where there is none runs on `wall`); absent in summaries written before there was a choice. */
+  readonly clock?: 'cpu' | 'wall';
   readonly machine: { readonly cpus: number; readonly cpu: string; readonly os: string; readonly node: string };
 }
 

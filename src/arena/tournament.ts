@@ -20,6 +20,7 @@ import { pairSettings, runBotData, savedSpec, scheduleOf, type PreparedTournamen
 import { createRunFolder, openResultsFolder, RESULTS_FILES, resumeRunFolder, type RunFolder } from './results/index.ts';
 import { validateSpec, type TournamentSpec } from './spec.ts';
 import { machineInfo, standingsCsv, type SprtResult, type TournamentSummary } from './summary.ts';
+import { usableClock } from '../platform/cpu-clock.ts';
 
 export { PauseGate } from './pause.ts';
 export { prepareTournament, runBotData, type Entrant, type PreparedTournament } from './prepare.ts';
@@ -145,7 +146,7 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
     ...(sprt ? { sprt } : {}),
     ...(time ? { time } : {}),
     // Clock facts for the record only: nothing in play or standings reads them.
-    run: { startedAt: folder.startedAt.toISOString(), wallMs: Math.round(performance.now() - wallStart), machine: machineInfo() },
+    run: { startedAt: folder.startedAt.toISOString(), wallMs: Math.round(performance.now() - wallStart), clock: usableClock(spec.clock), machine: machineInfo() },
   };
 }
 

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { clockNote } from '../platform/cpu-clock.ts';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/fold/sprt.ts';
@@ -223,6 +224,8 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const prepared = prepareTournament(spec, registry, where);
 
   const out = args[RUN].io;
+  const clock = clockNote(spec.clock);
+  if (clock !== null) out.err(`Note: ${clock}`);
   const pause = new PauseGate(); // the dashboard's `p`
   // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
   const dashboard =

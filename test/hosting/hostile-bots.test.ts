@@ -24,7 +24,7 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 /** The attackers of the tournaments, with what each must come to under each isolation: its forfeits' reason, or none (harmless). */
 const EXPECTED: Record<string, { worker: RegExp | null; sandbox: RegExp | null }> = {
   'hx-forge': { worker: /^crash: broke the worker protocol: it wrote an answer to request 1000000000/, sandbox: null },
-  'hx-stall': { worker: /^timeout: no move within 4000 ms/, sandbox: /^timeout: no move within 4000 ms/ },
+  'hx-stall': { worker: /^timeout: no move within 1000 ms of CPU time/, sandbox: /^timeout: no move within 1000 ms of CPU time/ },
   'hx-fatal': { worker: /^crash: broke the worker protocol: it wrote a second start record/, sandbox: null },
   'hx-clock-lie': { worker: null, sandbox: null },
   'hx-oom-map': { worker: /^crash: ran out of memory/, sandbox: /^crash: ran out of memory/ },
@@ -33,7 +33,7 @@ const EXPECTED: Record<string, { worker: RegExp | null; sandbox: RegExp | null }
   'hx-kill': { worker: /^crash: killed by SIGKILL/, sandbox: /^crash: killed by SIGKILL/ },
   'hx-ext-kill': { worker: null, sandbox: null },
   'hx-kill-at-import': { worker: null, sandbox: null },
-  'hx-async-spin': { worker: /^timeout: no move within 4000 ms/, sandbox: /^timeout: no move within 4000 ms/ },
+  'hx-async-spin': { worker: /^timeout: no move within 1000 ms of CPU time/, sandbox: /^timeout: no move within 1000 ms of CPU time/ },
   'hx-spy': { worker: null, sandbox: null },
   'hx-ext-spy': { worker: null, sandbox: null },
   'hx-ext-crash': { worker: /^crash: exited with code 3/, sandbox: /^crash: exited with code 3/ },
@@ -48,10 +48,11 @@ const WORK = mkdtempSync('/tmp/take-arena-hostile-runs-');
 
 /**
  * 16 MB: the attackers past the heap limit get there at once, even on a loaded machine (the default is
- * tried below). 8 games in flight: the stalling attackers' 48 games wait out their 4 s clocks side by
- * side rather than two at a time.
+ * tried below). 1 s a move of CPU time (the default clock): a loaded machine stretches no move, and
+ * the stalling attackers compute their way past it. 8 games in flight: their games wait out their
+ * clocks side by side rather than two at a time.
  */
-const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: 4000, memoryMb: 16, concurrency: 8, botData: join(WORK, 'bot-data') };
+const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: 1000, memoryMb: 16, concurrency: 8, botData: join(WORK, 'bot-data') };
 
 /** This run's marker for hx-survive's `sleep` (in place of 31417). */
 const SURVIVOR = String(40_000 + Math.floor(Math.random() * 20_000));

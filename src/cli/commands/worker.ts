@@ -56,7 +56,7 @@ export const workerCommand: CommandModule<object, Args> = {
           process.off('SIGTERM', onSignal);
           resolve();
         });
-        // The pool's worker threads and Redis sockets hold no promise of ours: once stopped, exit.
+        // The bots' processes and Redis sockets hold no promise of ours: once stopped, exit.
         if (now) void stopping.then(() => setTimeout(() => process.exit(130), 100).unref());
       };
       process.on('SIGINT', onSignal);
