@@ -17,13 +17,16 @@ export function arena(args: readonly string[], options: { cwd?: string; env?: No
   return shell(process.execPath, [BIN, ...args], options);
 }
 
-/** Runs any program and collects its exit code and output. */
+/**
+ * Runs any program and collects its exit code and output. The default timeout only catches a hang:
+ * on a busy machine the bin's first start (Node, then tsx compiling the sources) takes tens of seconds.
+ */
 export function shell(file: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Ran> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
       args,
-      { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? 30_000, maxBuffer: 1 << 26 },
+      { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? 100_000, maxBuffer: 1 << 26 },
       (error, stdout, stderr) => {
         const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;
         resolve({ code, out: stdout, err: stderr });
