@@ -131,6 +131,21 @@ class ParseFailed extends Error {
   }
 }
 
+/**
+ * Words yargs would misread, refused with what was meant: `--` (no command takes words after it;
+ * yargs fails on it), and a long option with one dash (`-games`, read as `-g -a -m -e -s`), such as
+ * cutechess's `-each tc=…`.
+ */
+function refuseStrayDashes(words: readonly string[]): void {
+  for (const word of words) {
+    if (word === '--') throw new UsageError('Unexpected `--`: no command takes words after it; write the command and its options without it (`arena games`)');
+    const single = /^-([A-Za-z][\w-]+)(?:=.*)?$/.exec(word);
+    if (!single) continue;
+    if (single[1] === 'each') throw new UsageError('Unknown option -each: that is cutechess-cli\'s; here a time control is `--tc 10+0.1` and a limit per move `--time-per-move MS`');
+    throw new UsageError(`Unknown option ${word}: long options take two dashes (\`-${word.split('=')[0]}\`)`);
+  }
+}
+
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;
 
@@ -192,6 +207,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const words = joinNegativeValues(argv);
   const run: CliRun = { io, exitCode: 0 };
   try {
+    refuseStrayDashes(words);
     // The parse callback receives what yargs prints itself (help, version) instead of the console.
     await cliParser(words, io).parseAsync(words, { [RUN]: run }, (_err, _args, output) => {
       if (output) io.out(output);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { textFileProblem } from '../platform/files.ts';
 import { clockNote } from '../platform/cpu-clock.ts';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
@@ -137,9 +138,13 @@ const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
   queue: { field: 'queue', read: (v) => parseQueueUrl(String(v)) },
 };
 
+/** The largest spec file read (a spec is a few hundred bytes; a long bot list or many variants, kilobytes). */
+const MAX_SPEC_BYTES = 16 << 20;
+
 /** A spec file, valid on its own; every error names the file. */
 function specFile(path: string): Record<string, unknown> {
-  if (!existsSync(path)) throw new SpecError(`Cannot read tournament spec ${path}: no such file`);
+  const problem = textFileProblem(path, MAX_SPEC_BYTES);
+  if (problem !== null) throw new SpecError(`Cannot read tournament spec ${path}: ${problem}`);
   const parsed = parseJsonText(readFileSync(path, 'utf8'), path);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new SpecError(`${path}: expected a JSON object with \`games\` and \`bots\`, got ${show(parsed)}`);

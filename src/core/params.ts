@@ -266,7 +266,8 @@ export function defineFamily<P extends object, S, M>(family: GameFamily<P, S, M>
  * as separator only before a `key=`) into raw string values.
  */
 export function parseKeyValues(text: string, owner: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: `__proto__` or `constructor` are names like any other (and then unknown parameters).
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   const trimmed = text.trim();
   if (trimmed === '') return out;
   // A comma separates pairs only when a `key=` follows, so `moves=1,5,8` stays one value.
@@ -275,7 +276,7 @@ export function parseKeyValues(text: string, owner: string): Record<string, stri
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new ParamError(`Expected \`key=value\` in ${owner}, got ${show(pair.trim())}`);
     const key = pair.slice(0, eq).trim();
-    if (key in out) throw new ParamError(`Parameter \`${key}\` is given twice in ${owner}`);
+    if (Object.hasOwn(out, key)) throw new ParamError(`Parameter \`${key}\` is given twice in ${owner}`);
     out[key] = pair.slice(eq + 1).trim();
   }
   return out;

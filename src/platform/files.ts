@@ -2,7 +2,7 @@
  * Files written whole: a reader (another process, a resume after a crash) sees the old content or
  * the new one, never half of either.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 
 /** Options of `writeFileAtomic`. */
 export interface AtomicWriteOptions {
@@ -47,4 +47,22 @@ function fsyncWherePermitted(fd: number): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ERR_ACCESS_DENIED') throw err;
   }
+}
+
+/**
+ * What is wrong with `path` as a small text file to read whole (a spec, a manifest), or null: it
+ * must be there, be a regular file (not a folder, a device such as /dev/zero, or a pipe, which would
+ * block or never end) and hold at most `maxBytes`. Links are followed.
+ */
+export function textFileProblem(path: string, maxBytes: number): string | null {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  if (stat.isDirectory()) return 'it is a folder, not a file';
+  if (!stat.isFile()) return 'it is not a regular file (a device, a pipe or a socket)';
+  if (stat.size > maxBytes) return `it holds ${stat.size} bytes, more than the ${maxBytes} expected at most`;
+  return null;
 }

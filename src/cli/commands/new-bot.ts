@@ -26,8 +26,8 @@ export const newBotCommand: CommandModule<object, Args> = {
       .option('dir', { type: 'string', describe: 'folder to write to (default: the bots/ folder)' }) as unknown as Argv<Args>,
   async handler(args) {
     const name = String(args.name);
-    if (!/^[A-Za-z][\w-]*$/.test(name)) {
-      throw new UsageError(`Expected the bot name to be letters, digits, - or _, starting with a letter, got ${show(name)}`);
+    if (!/^[A-Za-z][\w-]{0,63}$/.test(name)) {
+      throw new UsageError(`Expected the bot name to be 1 to 64 letters, digits, - or _, starting with a letter, got ${show(name)}`);
     }
     const dir = resolve(args.dir ?? BUILTIN_BOTS_DIR);
     const file = join(dir, `${name}.ts`);

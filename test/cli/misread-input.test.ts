@@ -1,0 +1,47 @@
+/**
+ * Input the CLI used to misread or die on with a stack trace (issue 34's fuzz): each is now one line
+ * naming what was wrong and what was expected, exit code 2, and nothing runs.
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from './run.ts';
+import { isUsageError } from './spawn.ts';
+
+describe('misread input gets one line', () => {
+  it.each([
+    [['--', 'games'], /^arena: Unexpected `--`: no command takes words after it/],
+    [['--'], /^arena: Unexpected `--`/],
+    [['tournament', 'tournaments/quick.json', '-games', 'piles'], /^arena: Unknown option -games: long options take two dashes \(`--games`\)$/],
+    [['tournament', 'tournaments/quick.json', '-concurrency=4'], /^arena: Unknown option -concurrency=4: long options take two dashes \(`--concurrency`\)$/],
+    [['match', 'random', 'greedy', '-each', 'tc=10+0.1'], /^arena: Unknown option -each: that is cutechess-cli's; here a time control is `--tc 10\+0\.1`/],
+    [['tournament', 'tournaments'], /^arena: Cannot read tournament spec tournaments: it is a folder, not a file$/],
+    [['tournament', '/dev/zero'], /^arena: Cannot read tournament spec \/dev\/zero: it is not a regular file/],
+  ])('%j', async (args, message) => {
+    const r = await run(...args);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err.trim()).toMatch(message);
+  });
+
+  it('a negative number is still a value (`--row -1 3 9 4` is not a one-dash option)', async () => {
+    const r = await run('analyze', 'end-game', '--row', '-1 3 9 4');
+    expect(r.code, r.err).toBe(0);
+  });
+
+  it('`__proto__` and `constructor` in a variant are unknown parameters, not "given twice"', async () => {
+    for (const key of ['__proto__', 'constructor']) {
+      const r = await run('tournament', '--games', `subtraction{${key}=1}`, '--bots', 'random,greedy');
+      expect(isUsageError(r), r.err).toBe(true);
+      expect(r.err).toContain(`Unknown parameter \`${key}\` for subtraction`);
+    }
+  });
+
+  it('a bot name past 64 characters is refused before any file is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-new-bot-'));
+    const r = await run('new-bot', 'a'.repeat(300), '--dir', dir);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err).toMatch(/Expected the bot name to be 1 to 64 letters/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
