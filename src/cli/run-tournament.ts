@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { textFileProblem } from '../platform/files.ts';
+import { outputFileProblem, textFileProblem } from '../platform/files.ts';
 import { clockNote } from '../platform/cpu-clock.ts';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
@@ -225,6 +225,9 @@ function discoverySettings(spec: TournamentSpec, where: string): DiscoverySettin
 
 /** Runs a spec (or continues `resumeDir`) with the dashboard on a terminal, else plain lines; sets the exit code. */
 export async function runSpecCommand(spec: TournamentSpec, where: string, args: RunArgs, resumeDir?: string): Promise<void> {
+  // A report that could not be written is said now, not after the whole tournament.
+  const reportProblem = args.report ? outputFileProblem(args.report) : null;
+  if (reportProblem !== null) throw new UsageError(`Cannot write the report to ${args.report}: ${reportProblem}`);
   const registry = await discoverBots(spec.botDirs, discoverySettings(spec, where));
   const prepared = prepareTournament(spec, registry, where);
 

@@ -3,6 +3,7 @@
  * the new one, never half of either.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** Options of `writeFileAtomic`. */
 export interface AtomicWriteOptions {
@@ -65,4 +66,36 @@ export function textFileProblem(path: string, maxBytes: number): string | null {
   if (!stat.isFile()) return 'it is not a regular file (a device, a pipe or a socket)';
   if (stat.size > maxBytes) return `it holds ${stat.size} bytes, more than the ${maxBytes} expected at most`;
   return null;
+}
+
+/**
+ * What is wrong with `path` as a file to write (a report), or null: checked before the work that
+ * makes its content, so that a run never ends in an error it could have said at once. An existing
+ * regular file is overwritten; a folder, a device or a place where no file can be created (a missing
+ * folder, a read-only or virtual file system such as /proc) is refused. The folder is probed by
+ * creating and removing an empty file of its own.
+ */
+export function outputFileProblem(path: string): string | null {
+  const file = resolve(path);
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) return 'it is a folder; name a file in it';
+    if (!stat.isFile()) return 'it is not a regular file (a device, a pipe or a socket)';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `it cannot be reached (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  const folder = dirname(file);
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+  } catch {
+    return `its folder ${folder} does not exist`;
+  }
+  const probe = join(folder, `.take-arena-probe-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx'));
+    rmSync(probe, { force: true });
+    return null;
+  } catch (err) {
+    return `no file can be created in ${folder} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
 }

@@ -45,3 +45,17 @@ describe('misread input gets one line', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('a report that cannot be written is said before the work', () => {
+  it.each([
+    ['a missing folder', '/tmp/arena-no-such-folder/r.html', /its folder \/tmp\/arena-no-such-folder does not exist/],
+    ['a folder', '/tmp', /it is a folder; name a file in it/],
+    ['a virtual file system', '/proc/arena-report.html', /no file can be created in \/proc/],
+  ])('`tournament --report` naming %s: one line, no game played', async (_what, path, message) => {
+    const out = mkdtempSync(join(tmpdir(), 'arena-report-out-'));
+    const r = await run('tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10}', '--deals', '1', '--plain', '--out', out, '--report', path);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err).toMatch(message);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
