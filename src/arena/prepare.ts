@@ -14,6 +14,7 @@ import type { PairSettings } from './executor.ts';
 import { sprtConfig } from './fold/sprt.ts';
 import type { ScheduleInput } from './schedule.ts';
 import { resolveVariants, type TournamentSpec } from './spec.ts';
+import { expandStarts, suiteLines, type StartEntry } from './starts.ts';
 import { parseTimeControl } from './time-control.ts';
 
 /** A bot taking part: its schedule spec and where it comes from. */
@@ -24,9 +25,15 @@ export interface Entrant {
 
 /** A validated tournament, ready to run: nothing has been written yet. */
 export interface PreparedTournament {
-  /** The spec as it will run (bots as labels, games as variant ids, concurrency filled). */
+  /**
+   * The spec as it will run (bots as labels, games as variant ids, a start suite as its lines,
+   * concurrency filled).
+   */
   readonly spec: TournamentSpec & { readonly concurrency: number; readonly bots: readonly string[]; readonly games: readonly string[] };
+  /** The variants played, in schedule order: the spec's games, or with a start suite one variant per start of each. */
   readonly variants: readonly AnyGame[];
+  /** The start suite as played (parallel to `variants`), when the spec has one. */
+  readonly starts?: readonly StartEntry[];
   readonly entrants: readonly Entrant[];
   /** Bot label → variant ids it does not support (those pairings are skipped). */
   readonly unsupported: ReadonlyMap<string, readonly string[]>;
@@ -38,7 +45,9 @@ export interface PreparedTournament {
  * is touched.
  */
 export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, where = 'spec'): PreparedTournament {
-  const variants = resolveVariants(spec.games, where);
+  const bases = resolveVariants(spec.games, where);
+  const suite = spec.starts !== undefined ? expandStarts({ ...spec, starts: spec.starts }, bases, where) : undefined;
+  const variants = suite?.variants ?? bases;
   const texts = spec.bots === 'all' ? registry.bots.map((b) => b.name) : spec.bots;
   const entrants: Entrant[] = [];
   const labels = new Set<string>();
@@ -96,11 +105,14 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
     spec: {
       ...spec,
       bots: entrants.map((e) => e.spec.label),
-      games: variants.map((g) => g.id),
+      games: bases.map((g) => g.id),
+      // The suite's lines themselves, so that a resume plays the same starts without the file.
+      ...(spec.starts !== undefined ? { starts: [...suiteLines(spec.starts, where).lines] } : {}),
       ...(champion !== undefined ? { champion } : {}),
       concurrency: spec.concurrency ?? availableParallelism(),
     },
     variants,
+    ...(suite ? { starts: suite.starts } : {}),
     entrants,
     unsupported,
   };
@@ -111,7 +123,7 @@ export function scheduleOf(t: PreparedTournament): ScheduleInput {
   const { spec, unsupported } = t;
   return {
     seed: spec.seed,
-    variants: spec.games,
+    variants: t.variants.map((g) => g.id),
     bots: t.entrants.map((e) => e.spec),
     deals: spec.deals,
     ...(spec.timePerMoveMs !== undefined ? { timePerMoveMs: spec.timePerMoveMs } : {}),

@@ -73,7 +73,18 @@ export const TournamentSpecSchema = z
       .boolean()
       .default(false)
       .describe("End a game as soon as the variant's exact solver knows its result (both bots having moved): termination `adjudicated`"),
-    deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings'),
+    deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings (with `starts`: plays of each start, default 1)'),
+    starts: z
+      .union([z.string().min(1), z.array(z.string()).min(1)])
+      .optional()
+      .describe(
+        "A suite of start positions: a file (relative to the current folder) or its lines, one position a line in the family's notation (`arena games`; `#` starts a comment). Every pairing plays each start in both seatings instead of dealt positions",
+      ),
+    startsOrder: z
+      .enum(['sequential', 'random'])
+      .default('sequential')
+      .describe('The order the suite is played in: as written, or shuffled by the master seed'),
+    startsPerPair: z.number().int().min(1).optional().describe('How many starts of the suite (the first, in `startsOrder`) every pairing plays (default: all)'),
     timePerMoveMs: z
       .number()
       .positive()
@@ -238,7 +249,9 @@ export function validateSpec(raw: unknown, where = 'spec'): TournamentSpec {
   if (parsed.success) {
     // The per-move default applies only without a time control (then the bank alone limits a move).
     const spec = parsed.data;
-    return spec.timePerMoveMs === undefined && spec.timeControl === undefined ? { ...spec, timePerMoveMs: DEFAULT_TIME_PER_MOVE_MS } : spec;
+    // A start suite replaces dealing: each start is played once (in both seatings) unless `deals` says more.
+    const deals = spec.starts !== undefined && (raw as Record<string, unknown>)['deals'] === undefined ? { deals: 1 } : {};
+    return spec.timePerMoveMs === undefined && spec.timeControl === undefined ? { ...spec, ...deals, timePerMoveMs: DEFAULT_TIME_PER_MOVE_MS } : { ...spec, ...deals };
   }
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {

@@ -108,6 +108,22 @@ function firstMoverTable(d: ReportData): string {
   return `<table><thead><tr><th class="left">variant</th><th>first mover wins (solver)</th><th>over</th><th>first mover’s score (observed)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** A start suite's results: a row per start with the solver's verdict and each bot's points / games on it. */
+function startsTable(d: ReportData): string {
+  const bots = d.standings.pooled.bots.map((b) => b.bot);
+  const several = new Set((d.starts ?? []).map((st) => st.base)).size > 1;
+  const rows = (d.starts ?? []).map((st) => {
+    const t = d.standings.variants[st.variant];
+    const cells = bots.map((bot) => {
+      const b = t?.bots.find((x) => x.bot === bot);
+      return `<td>${b && b.games ? `${num(b.points, b.points % 1 ? 1 : 0)}/${b.games}` : '–'}</td>`;
+    });
+    return `<tr><td>${st.line}</td><td class="left">${esc(st.position)}</td>${several ? `<td class="left">${esc(st.base)}</td>` : ''}<td class="left">${esc(st.verdict ?? '–')}</td><td>${t?.games ?? 0}</td>${cells.join('')}</tr>`;
+  });
+  const head = `<th>line</th><th class="left">position</th>${several ? '<th class="left">variant</th>' : ''}<th class="left">solver</th><th>games</th>${bots.map((b) => `<th>${esc(b)}</th>`).join('')}`;
+  return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
 async function figure(chart: ChartSpec | null, caption = true): Promise<string> {
   if (!chart) return '';
   return `<figure id="chart-${chart.id}">${caption ? `<figcaption>${esc(chart.title)}</figcaption>` : ''}${await renderSvg(chart)}</figure>`;
@@ -141,6 +157,10 @@ ${header(d)}
 <div class="card">${standingsTable(d.standings.pooled)}</div>
 <div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.</p></div>
 </section>
+${d.starts ? `<section id="starts"><h2>Start positions</h2>
+<p class="note">The tournament played a suite of start positions, each in both seatings: every bot's points / games on each start, beside the solver's verdict for the player who moves first.</p>
+<div class="card">${startsTable(d)}</div>
+</section>` : ''}
 <section id="crosstable"><h2>Crosstable</h2>
 <p class="note">Score of the row bot against the column bot, in percent.</p>
 <div class="card">${pooled ?? ''}</div>
