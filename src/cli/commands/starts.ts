@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
+import { UsageError } from '../../core/errors.ts';
 import { parseVariant } from '../../games/index.ts';
 import { balancedStarts } from '../../games/starts.ts';
 import { writeFileAtomic } from '../../platform/files.ts';
@@ -43,7 +44,13 @@ export const startsCommand: CommandModule<object, Args> = {
     const width = Math.max(...suite.lines.map((l) => l.text.length));
     const text = [...suite.header.map((h) => `# ${h}`), ...suite.lines.map((l) => `${l.text.padEnd(width)}  # ${l.comment}`)].join('\n');
     if (args.out === undefined) return io.out(text);
-    writeFileAtomic(args.out, `${text}\n`);
+    try {
+      writeFileAtomic(args.out, `${text}\n`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(err));
+      throw new UsageError(`Cannot write the suite to ${args.out}: ${why}`);
+    }
     io.out(`${suite.lines.length} start positions of ${game.id} in ${resolve(args.out)}`);
   },
 };
