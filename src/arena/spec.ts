@@ -23,6 +23,24 @@ export const VariantSpecSchema = z.union([
     .strict(),
 ]);
 
+/** A time control in the cutechess notation, as the spec's `timeControl` and a bot's `tc` take it. */
+const TimeControlText = z
+  .string()
+  .regex(new RegExp(TIME_CONTROL_PATTERN), { error: (issue) => `expected ${timeControlProblem(String(issue.input)) ?? TIME_CONTROL_EXPECTED}`, abort: true })
+  .superRefine((text, ctx) => {
+    const problem = timeControlProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: `expected ${problem}`, abort: true });
+  });
+
+/** A bot of `bots` with a clock of its own (time odds). */
+const BotWithClockSchema = z
+  .object({
+    name: z.string().min(1).describe('The bot with options, as in the list form, e.g. "minimax:depth=6"'),
+    tc: TimeControlText.optional().describe("This bot's own time bank (time odds), as `timeControl` writes it: \"10+0.1\"; it replaces the spec's limits for this bot"),
+    timePerMoveMs: z.number().int().min(1).max(3_600_000).optional().describe("This bot's own time limit per move in milliseconds"),
+  })
+  .strict();
+
 /** The tournament spec (a JSON file in `tournaments/`); `tournaments/schema.json` is generated from it. */
 export const TournamentSpecSchema = z
   .object({
@@ -43,9 +61,11 @@ export const TournamentSpecSchema = z
       .describe("Master seed: each deal is derived from it and the deal's place in the schedule, each bot's generator from that, its seat and its own name (never its opponent's)"),
     games: z.array(VariantSpecSchema).min(1).describe('The game variants played by every pairing'),
     bots: z
-      .union([z.literal('all'), z.array(z.string().min(1)).min(2)])
+      .union([z.literal('all'), z.array(z.union([z.string().min(1), BotWithClockSchema])).min(2)])
       .default('all')
-      .describe('Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot'),
+      .describe(
+        'Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot; a bot with a clock of its own (time odds) as {"name": "minimax", "tc": "10+0.1"} or "minimax:tc=10+0.1" (`time=500`: ms per move)',
+      ),
     format: z
       .enum(['round-robin', 'gauntlet'])
       .default('round-robin')
@@ -91,14 +111,7 @@ export const TournamentSpecSchema = z
       .max(3_600_000)
       .optional()
       .describe(`Time limit per move in milliseconds (default ${DEFAULT_TIME_PER_MOVE_MS}; with \`timeControl\`, none unless set: a move may then use the whole bank)`),
-    timeControl: z
-      .string()
-      .regex(new RegExp(TIME_CONTROL_PATTERN), { error: (issue) => `expected ${timeControlProblem(String(issue.input)) ?? TIME_CONTROL_EXPECTED}`, abort: true })
-      .superRefine((text, ctx) => {
-        const problem = timeControlProblem(text);
-        if (problem) ctx.addIssue({ code: 'custom', message: `expected ${problem}`, abort: true });
-      })
-      .optional()
+    timeControl: TimeControlText.optional()
       .describe(
         'A time bank per bot and game, as cutechess writes it: "10+0.1" is 10 s per game plus 0.1 s added after each move. Each move\'s think time is taken from the bank; a move longer than the bank (plus `timeMarginMs`) loses on time. With `timePerMoveMs` too, a move is limited by whichever is smaller',
       ),

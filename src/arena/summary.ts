@@ -36,6 +36,8 @@ export interface TournamentSummary {
   /** Bots that could not be started (they forfeit every game). */
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly standings: Standings;
+  /** Time odds: each bot's clock in words (`bank 10+0.1`, `500 ms a move`), when some bot had its own. */
+  readonly clocks?: Readonly<Record<string, string>>;
   /** With a start suite: its starts in play order, each with the variant whose table in `standings.variants` holds its results. */
   readonly starts?: readonly StartEntry[];
   /**

@@ -19,6 +19,7 @@ import type { PauseGate } from './pause.ts';
 import { pairSettings, runBotData, savedSpec, scheduleOf, type PreparedTournament } from './prepare.ts';
 import { createRunFolder, openResultsFolder, RESULTS_FILES, resumeRunFolder, type RunFolder } from './results/index.ts';
 import { validateSpec, type TournamentSpec } from './spec.ts';
+import { clockText } from './time-control.ts';
 import { machineInfo, standingsCsv, type SprtResult, type TournamentSummary } from './summary.ts';
 
 export { PauseGate } from './pause.ts';
@@ -143,6 +144,7 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
     failedBots,
     standings: fold.snapshot(),
     ...(t.starts ? { starts: t.starts } : {}),
+    ...(t.clocks ? { clocks: Object.fromEntries(t.entrants.map((e, i) => [e.spec.label, clockText(t.clocks![i]!)])) } : {}),
     ...(sprt ? { sprt } : {}),
     ...(time ? { time } : {}),
     // Clock facts for the record only: nothing in play or standings reads them.

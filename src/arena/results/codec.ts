@@ -134,7 +134,7 @@ export function encodedBound(r: GameRecord, start: string): number {
   const list = r.moves;
   for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
   for (const x of r.restarts ?? []) chars += x.reason.length + 48;
-  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + 1024;
+  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + (r.seatClocks ? 256 : 0) + 1024;
 }
 
 /**
@@ -175,11 +175,18 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
   if (r.ovh) {
     at = putAscii(buf, at, ',"ovh":');
     at = putNumbers(buf, at, r.ovh);
+  }
+  if (r.ovh && r.timeControl) {
     at = putAscii(buf, at, ',"timeControl":{"baseMs":');
-    at = putNumber(buf, at, r.timeControl!.baseMs);
+    at = putNumber(buf, at, r.timeControl.baseMs);
     at = putAscii(buf, at, ',"incMs":');
-    at = putNumber(buf, at, r.timeControl!.incMs);
+    at = putNumber(buf, at, r.timeControl.incMs);
     buf[at++] = 0x7d;
+  }
+  // Time odds are rare: their small object is written as JSON text.
+  if (r.seatClocks) {
+    at = putAscii(buf, at, ',"seatClocks":');
+    at = putText(buf, at, JSON.stringify(r.seatClocks));
   }
   const o = r.outcome;
   at = putAscii(buf, at, ',"outcome":{"winner":');

@@ -208,6 +208,7 @@ export function plainReporter(
           for (const l of standingsLines(standings.pooled)) write(l);
           const h = standings.pooled.ratings;
           write(`first-seat advantage: ${num(h.firstSeatElo)} ±${num(h.firstSeatCi95)} Elo`);
+          if (e.summary.clocks) write(`clocks (time odds): ${Object.entries(e.summary.clocks).map(([bot, clock]) => `${bot} ${clock}`).join('; ')}`);
           write('');
           write('Crosstable (points/games, row against column):');
           for (const l of crosstableLines(standings.pooled)) write(l);
