@@ -175,6 +175,8 @@ export interface ReportData {
   readonly timePerMoveMs: number | null;
   /** The time control (`--tc` notation) and its margin (ms), when the tournament had one. */
   readonly timeControl: { readonly notation: string; readonly marginMs: number } | null;
+  /** Time odds: each bot's own clock in words (`summary.json` `clocks`), when some bot had one. */
+  readonly clocks: Readonly<Record<string, string>> | null;
   /** Think time and arena overhead of the moves under the time control (`summary.json` `time`). */
   readonly time: TimeTotals | null;
   readonly standings: Standings;
@@ -433,6 +435,7 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
       typeof spec['timeControl'] === 'string'
         ? { notation: spec['timeControl'], marginMs: typeof spec['timeMarginMs'] === 'number' ? spec['timeMarginMs'] : DEFAULT_GRACE_MS }
         : null,
+    clocks: Object.keys(obj(summary['clocks'])).length ? (obj(summary['clocks']) as Record<string, string>) : null,
     time: isTimeTotals(summary['time']) ? summary['time'] : null,
     standings: builder.snapshot(),
     variants,

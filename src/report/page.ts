@@ -75,6 +75,7 @@ function header(d: ReportData): string {
     ['variants', String(d.variants.length)],
     ['time per move', d.timePerMoveMs === null ? '–' : `${d.timePerMoveMs} ms`],
     ...(d.timeControl ? [['time control', timeControlText(d)] as [string, string]] : []),
+    ...(d.clocks ? [['time odds', Object.entries(d.clocks).map(([bot, clock]) => `${bot} ${clock}`).join('; ')] as [string, string]] : []),
     ['log', d.trust.verified ? (d.trust.dropped ? `checksums verified; ${d.trust.dropped}` : 'every line’s checksum verified') : 'not verified (no games.key: an older folder)'],
   ];
   const description = typeof d.spec['description'] === 'string' ? `<p class="note">${esc(d.spec['description'])}</p>` : '';

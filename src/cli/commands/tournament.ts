@@ -14,7 +14,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
     runOptions(
       y
         .positional('spec', { type: 'string', describe: 'tournament spec (JSON), e.g. tournaments/classic.json' })
-        .option('bots', { type: 'string', array: true, describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all)' })
+        .option('bots', { type: 'string', array: true, describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all); a bot\'s own clock (time odds): minimax:tc=10+0.1, random:time=500 (ms a move)' })
         .option('format', { choices: FORMATS, describe: 'round-robin (default: every pair plays) or gauntlet (--champion against each other bot)' })
         .option('champion', { type: 'string', describe: "a gauntlet's champion, one of --bots (e.g. minimax:depth=6)" })
         .option('resume', { type: 'string', describe: 'continue an interrupted tournament from its results folder' }),
