@@ -225,9 +225,11 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     faulty,
     reason,
   };
-  if (played.ovh) rec.ovh = played.ovh;
-  if (played.ovh && job.timeControl && !job.seatClocks) rec.timeControl = job.timeControl;
   if (job.seatClocks) rec.seatClocks = job.seatClocks;
+  if (played.ovh) {
+    rec.ovh = played.ovh;
+    if (job.timeControl) rec.timeControl = job.timeControl;
+  }
   if (adjudicated) rec.adjudicated = adjudicated;
   if (played.clock.first + played.clock.second > 0) rec.clockStops = { first: played.clock.first, second: played.clock.second };
   if (played.restarts) rec.restarts = played.restarts;
@@ -253,7 +255,7 @@ export async function playMatch(
   observer?.dealt(state);
   // Each seat's clock: its own under time odds, else the game's. Banks are for both seats or neither (prepare.ts).
   const clocks = job.seatClocks ?? { first: job, second: job };
-  const tc = clocks.first.timeControl;
+  const tc = clocks.first.timeControl && { first: clocks.first.timeControl, second: clocks.second.timeControl! };
   const played: GameInPlay = {
     job,
     start: game.toJSON(state),
@@ -271,7 +273,7 @@ export async function playMatch(
   // Without a time control this is the whole limit, and nothing below touches a clock.
   const perMoveFirst = clocks.first.timePerMoveMs ?? Infinity;
   const perMoveSecond = clocks.second.timePerMoveMs ?? Infinity;
-  const bank = tc ? new Bank(tc, clocks.second.timeControl!, (options.marginMs ?? DEFAULT_GRACE_MS) * 1000) : null;
+  const bank = tc ? new Bank(tc, (options.marginMs ?? DEFAULT_GRACE_MS) * 1000) : null;
   const { moves, us, sessions } = played;
   // Per seat as plain locals, not objects indexed by the seat's name (a keyed access per move).
   const firstSession = sessions.first!;
@@ -368,7 +370,7 @@ class Bank {
   overhead = 0;
 
   /** Each seat's bank: the same control for both, or each its own (time odds). */
-  constructor(first: TimeControl, second: TimeControl, marginUs: number) {
+  constructor({ first, second }: { readonly first: TimeControl; readonly second: TimeControl }, marginUs: number) {
     this.#left = { first: first.baseMs * 1000, second: second.baseMs * 1000 };
     this.#incMs = { first: first.incMs, second: second.incMs };
     this.#marginUs = marginUs;

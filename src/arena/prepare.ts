@@ -136,9 +136,10 @@ export function scheduleOf(t: PreparedTournament): ScheduleInput {
     variants: t.variants.map((g) => g.id),
     bots: t.entrants.map((e) => e.spec),
     deals: spec.deals,
-    ...(spec.timePerMoveMs !== undefined ? { timePerMoveMs: spec.timePerMoveMs } : {}),
-    ...(spec.timeControl !== undefined ? { timeControl: parseTimeControl(spec.timeControl) } : {}),
+    // Under time odds each seat's clock says it all (the spec's limits are in it where they apply).
     ...(t.clocks ? { clocks: t.clocks } : {}),
+    ...(!t.clocks && spec.timePerMoveMs !== undefined ? { timePerMoveMs: spec.timePerMoveMs } : {}),
+    ...(!t.clocks && spec.timeControl !== undefined ? { timeControl: parseTimeControl(spec.timeControl) } : {}),
     supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
     ...(spec.champion !== undefined ? { champion: spec.champion } : {}),
     // A test stops after some pairs: those must come from every variant, not the first one alone.

@@ -23,8 +23,8 @@ import { themeChoice, type ScreenFlags } from './load-ink.ts';
 
 /** The spec's isolation levels and formats: the flags' choices are the schema's own. */
 export const ISOLATIONS = TournamentSpecSchema.shape.isolation.unwrap().options;
-export const FORMATS = TournamentSpecSchema.shape.format.unwrap().options;
 const STARTS_ORDERS = TournamentSpecSchema.shape.startsOrder.unwrap().options;
+export const FORMATS = TournamentSpecSchema.shape.format.unwrap().options;
 
 /** The flags `arena tournament` and `arena match` both take (how games are played, where results go, output). */
 export function runOptions(y: Argv): Argv {

@@ -131,10 +131,11 @@ function putStringOrNull(buf: Buffer, at: number, s: string | null): number {
  */
 export function encodedBound(r: GameRecord, start: string): number {
   let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0);
+  if (r.seatClocks) chars += 64; // two clocks of a few numbers each: at most 6 × 64 bytes
   const list = r.moves;
   for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
   for (const x of r.restarts ?? []) chars += x.reason.length + 48;
-  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + (r.seatClocks ? 256 : 0) + 1024;
+  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0)) + 1024;
 }
 
 /**
@@ -172,6 +173,11 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
   at = putMoves(buf, at, r.moves);
   at = putAscii(buf, at, ',"us":');
   at = putNumbers(buf, at, r.us);
+  // Time odds are rare: their small object is written as JSON text.
+  if (r.seatClocks) {
+    at = putAscii(buf, at, ',"seatClocks":');
+    at = putText(buf, at, JSON.stringify(r.seatClocks));
+  }
   if (r.ovh) {
     at = putAscii(buf, at, ',"ovh":');
     at = putNumbers(buf, at, r.ovh);
@@ -182,11 +188,6 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
     at = putAscii(buf, at, ',"incMs":');
     at = putNumber(buf, at, r.timeControl.incMs);
     buf[at++] = 0x7d;
-  }
-  // Time odds are rare: their small object is written as JSON text.
-  if (r.seatClocks) {
-    at = putAscii(buf, at, ',"seatClocks":');
-    at = putText(buf, at, JSON.stringify(r.seatClocks));
   }
   const o = r.outcome;
   at = putAscii(buf, at, ',"outcome":{"winner":');

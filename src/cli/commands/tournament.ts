@@ -4,7 +4,10 @@ import { UsageError } from '../../core/errors.ts';
 import { FORMATS, runOptions, runSpecCommand, specFromArgs, withFlags, type RunArgs } from '../run-tournament.ts';
 
 /** The flags `--resume` refuses: the saved spec is continued as it is (only `--concurrency` and `--queue`, where the games are played, may change). */
-const SPEC_FLAGS_ON_RESUME = ['spec', 'bots', 'games', 'deals', 'starts', 'starts-order', 'starts-per-pair', 'seed', 'time-per-move', 'tc', 'time-margin', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const;
+const SPEC_FLAGS_ON_RESUME = ['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'tc', 'time-margin', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const;
+
+/** The start suite's flags, refused on resume too: the saved spec holds the suite and its order. */
+const SUITE_FLAGS_ON_RESUME = ['starts', 'starts-order', 'starts-per-pair'] as const;
 
 /** `arena tournament`: a round robin or a gauntlet of bots over game variants (see docs/TOURNAMENTS.md). */
 export const tournamentCommand: CommandModule<object, RunArgs> = {
@@ -24,7 +27,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
       const { spec, where } = specFromArgs(args);
       return runSpecCommand(spec, where, args);
     }
-    const clash = SPEC_FLAGS_ON_RESUME.filter((k) => args[k] !== undefined);
+    const clash = [...SPEC_FLAGS_ON_RESUME, ...SUITE_FLAGS_ON_RESUME].filter((k) => args[k] !== undefined);
     if (clash.length) {
       throw new UsageError(`--resume continues the saved spec; it takes no ${clash.map((k) => (k === 'spec' ? 'spec file' : `--${k}`)).join(', ')}`);
     }
