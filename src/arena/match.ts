@@ -39,9 +39,9 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
    * `us`; 0 for in-process bots, which have no transport. Never charged to a bank.
    */
   readonly ovh?: readonly number[];
-  /** The game's time control (each seat's bank: base and increment, ms), absent without one or with `seatClocks`. */
+  /** The game's time control (each seat's bank: base and increment, ms), absent without one. */
   readonly timeControl?: TimeControl;
-  /** Time odds: each seat's own clock (bank and per-move limit), as the job gave them. */
+  /** Time odds: each seat's own clock (bank and per-move limit), as the job gave them; `timeControl` is then absent. */
   readonly seatClocks?: { readonly first: SeatClock; readonly second: SeatClock };
   /** The winner's seat (null for a draw) and, for scored games that ended normally, the scores. */
   readonly outcome: { readonly winner: Seat | null; readonly scores?: readonly [number, number] };
