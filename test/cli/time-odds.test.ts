@@ -13,18 +13,18 @@ import { isUsageError } from './spawn.ts';
 describe('time odds', () => {
   it('gives mcts ten times the bank of its twin, records each seat\'s control, and the bigger bank wins more', async () => {
     // The clock is the only limit (a huge iteration budget): a twentieth of the bank a move, so
-    // 100 ms against 10 ms for the first moves. A wide margin keeps a busy machine from turning a
+    // 50 ms against 5 ms for the first moves. A wide margin keeps a busy machine from turning a
     // stall into a forfeit: the games are decided by the searches.
-    const strong = 'mcts:iterations=10000000,tc=2';
-    const weak = 'mcts:iterations=10000000,tc=0.2';
+    const strong = 'mcts:iterations=10000000,tc=1';
+    const weak = 'mcts:iterations=10000000,tc=0.1';
     const out = tempDir();
-    const r = await run('match', strong, weak, '--games', 'coins{board=triangle;rows=6}', '--deals', '8', '--isolation', 'none', '--time-margin', '1000', '--out', out);
+    const r = await run('match', strong, weak, '--games', 'coins{board=triangle;rows=6}', '--deals', '6', '--isolation', 'none', '--time-margin', '1000', '--out', out);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`clocks (time odds): ${strong} bank 2; ${weak} bank 0.2`);
+    expect(r.out).toContain(`clocks (time odds): ${strong} bank 1; ${weak} bank 0.1`);
     const dir = join(out, readdirSync(out)[0]!);
     const log = readLog(dir);
-    expect(log).toHaveLength(16);
-    const bank: Record<string, { baseMs: number; incMs: number }> = { [strong]: { baseMs: 2000, incMs: 0 }, [weak]: { baseMs: 200, incMs: 0 } };
+    expect(log).toHaveLength(12);
+    const bank: Record<string, { baseMs: number; incMs: number }> = { [strong]: { baseMs: 1000, incMs: 0 }, [weak]: { baseMs: 100, incMs: 0 } };
     for (const g of log) {
       expect(g.timeControl).toBeUndefined();
       expect(g.seatClocks).toEqual({ first: { timeControl: bank[g.seats.first] }, second: { timeControl: bank[g.seats.second] } });
@@ -34,13 +34,13 @@ describe('time odds', () => {
         expect(charged, `${g.key} ${seat}`).toBeLessThanOrEqual((bank[g.seats[seat]]!.baseMs + 1000) * 1000);
       }
     }
-    // Observed 16 of 16; the bound leaves room for a machine so busy that the big bank buys little.
+    // Observed 12 of 12; the bound leaves room for a machine so busy that the big bank buys little.
     const points = log.reduce((p, g) => p + (g.winner === strong ? 1 : g.winner === null ? 0.5 : 0), 0);
-    expect(points).toBeGreaterThanOrEqual(12);
+    expect(points).toBeGreaterThanOrEqual(9);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-    expect(summary.clocks).toEqual({ [strong]: 'bank 2', [weak]: 'bank 0.2' });
+    expect(summary.clocks).toEqual({ [strong]: 'bank 1', [weak]: 'bank 0.1' });
     expect(summary.standings.pooled.bots.map((b: { bot: string }) => b.bot)).toEqual([strong, weak]);
-  }, 120_000);
+  }, 300_000);
 
   it('takes a spec entry { name, tc, timePerMoveMs } beside plain bot strings, and a per-move limit of its own', async () => {
     const dir = tempDir();
