@@ -8,7 +8,7 @@
  * Also the solver's balanced suites (`arena starts --balanced`): positions drawn from a variant's
  * deals and a few random moves, kept by their exact value.
  */
-import { ArenaError, ParamError, show } from '../core/errors.ts';
+import { ArenaError, ParamError, TooLargeError, show } from '../core/errors.ts';
 import type { AnyGame, Solver } from '../core/game.ts';
 import { splitVariantId } from '../core/params.ts';
 import { createRng } from '../core/rng.ts';
@@ -165,14 +165,15 @@ export function startVerdict(start: AnyGame): string | null {
  * followed by up to a dozen random moves, each judged afresh as a start (the variant of its own
  * line), kept in the order drawn: in normal play `count` first-player wins and `count` losses,
  * alternating so that any prefix stays balanced; in scored games the `2 × count` positions whose
- * exact value is nearest 0 among ten times as many; with `depth`, the first `2 × count` positions whose reference game
- * lasts `depth` plies. Deterministic for a seed. Throws ParamError when the variant has no exact
- * solver or its deals do not hold enough such positions.
+ * exact value is nearest 0 among ten times as many; with `depth`, the first `2 × count` positions
+ * whose reference game lasts `depth` plies. Deterministic for a seed. Throws ParamError when the
+ * variant has no exact solver or its deals do not hold enough such positions.
  */
 export function balancedStarts(game: AnyGame, options: BalancedOptions): BalancedSuite {
   const { count, seed, depth } = options;
   notationOf(game.family);
-  if (!game.solver?.()) throw new ParamError(`${game.id} has no exact solver, so no suite can be balanced by it`);
+  const exact = game.solver?.();
+  if (!exact || exact.bestMoveBy) throw new ParamError(`${game.id} has no exact solver (its positions are searched within a time budget, or not at all), so no suite can be balanced by it`);
   const rng = createRng(seed);
   const seen = new Set<string>();
   type Entry = BalancedSuite['lines'][number];
@@ -181,7 +182,7 @@ export function balancedStarts(game: AnyGame, options: BalancedOptions): Balance
   const losses: Entry[] = [];
   const pool: Entry[] = [];
   const draws = DRAWS_PER_POSITION * 2 * count;
-  const scored = game.solver()!.scored;
+  const scored = exact.scored;
   const enough = (): boolean =>
     depth !== undefined ? pool.length >= 2 * count : scored ? pool.length >= POOL_PER_POSITION * 2 * count : wins.length >= count && losses.length >= count;
   let drawn = 0;
@@ -196,21 +197,17 @@ export function balancedStarts(game: AnyGame, options: BalancedOptions): Balance
     const text = startText(game, state);
     if (seen.has(text)) continue;
     seen.add(text);
-    let start: AnyGame;
-    try {
-      start = startVariant(game, text);
-    } catch (err) {
-      if (err instanceof ParamError) continue; // a position the notation cannot start from (none known); the next draw
-      throw err;
-    }
+    // A position of the game in its own notation is a start of it: a failure here is a bug, not a skip.
+    const start = startVariant(game, text);
     const solver = start.solver?.();
-    if (!solver) continue;
+    // Only exact answers: a solver that searches within a time budget would make the suite depend on the machine.
+    if (!solver || solver.bestMoveBy) continue;
     const s0 = start.deal(createRng(0));
     let value: number;
     try {
       value = solver.value(s0);
     } catch (err) {
-      if (err instanceof ArenaError) continue; // beyond the solver's budget: not exact, so not in a suite
+      if (err instanceof TooLargeError) continue; // beyond the solver's tables: no exact verdict to cite
       throw err;
     }
     const plies = referencePlies(start, solver, s0);
