@@ -10,6 +10,7 @@ import { ArenaError, SpecError } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { createRng, deriveSeed } from '../core/rng.ts';
 import { startVariant, suitePositions } from '../games/starts.ts';
+import type { Standings } from './fold/standings.ts';
 import type { TournamentSpec } from './spec.ts';
 
 /** One start as played: where it is in the suite, its position, and the variant it is played as. */
@@ -73,4 +74,25 @@ export function expandStarts(
     }
   }
   return { variants, starts };
+}
+
+/** One start's results, as the plain output and the report tabulate them. */
+export interface StartResult {
+  readonly start: StartEntry;
+  /** Games played from the start. */
+  readonly games: number;
+  /** Each bot's `points/games` on it (`1.5/4`), in the order asked, or null where it played none. */
+  readonly scores: readonly (string | null)[];
+}
+
+/** The results of each start (in play order) from the standings' per-variant tables, a score per bot of `bots`. */
+export function startResults(starts: readonly StartEntry[], standings: Standings, bots: readonly string[]): StartResult[] {
+  return starts.map((start) => {
+    const t = standings.variants[start.variant];
+    const scores = bots.map((bot) => {
+      const b = t?.bots.find((x) => x.bot === bot);
+      return b && b.games ? `${b.points % 1 ? b.points.toFixed(1) : b.points}/${b.games}` : null;
+    });
+    return { start, games: t?.games ?? 0, scores };
+  });
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { StandingsTable } from '../arena/fold/standings.ts';
+import { startResults } from '../arena/starts.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
 import type { ReportData } from './data.ts';
 
@@ -112,14 +113,12 @@ function firstMoverTable(d: ReportData): string {
 /** A start suite's results: a row per start with the solver's verdict and each bot's points / games on it. */
 function startsTable(d: ReportData): string {
   const bots = d.standings.pooled.bots.map((b) => b.bot);
-  const several = new Set((d.starts ?? []).map((st) => st.base)).size > 1;
-  const rows = (d.starts ?? []).map((st) => {
-    const t = d.standings.variants[st.variant];
-    const cells = bots.map((bot) => {
-      const b = t?.bots.find((x) => x.bot === bot);
-      return `<td>${b && b.games ? `${num(b.points, b.points % 1 ? 1 : 0)}/${b.games}` : '–'}</td>`;
-    });
-    return `<tr><td>${st.line}</td><td class="left">${esc(st.position)}</td>${several ? `<td class="left">${esc(st.base)}</td>` : ''}<td class="left">${esc(st.verdict ?? '–')}</td><td>${t?.games ?? 0}</td>${cells.join('')}</tr>`;
+  const starts = d.starts ?? [];
+  const several = new Set(starts.map((st) => st.base)).size > 1;
+  const rows = startResults(starts, d.standings, bots).map(({ games, scores }, i) => {
+    const st = starts[i]!;
+    const cells = scores.map((x) => `<td>${x ?? '–'}</td>`).join('');
+    return `<tr><td>${st.line}</td><td class="left">${esc(st.position)}</td>${several ? `<td class="left">${esc(st.base)}</td>` : ''}<td class="left">${esc(st.verdict ?? '–')}</td><td>${games}</td>${cells}</tr>`;
   });
   const head = `<th>line</th><th class="left">position</th>${several ? '<th class="left">variant</th>' : ''}<th class="left">solver</th><th>games</th>${bots.map((b) => `<th>${esc(b)}</th>`).join('')}`;
   return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;

@@ -7,6 +7,7 @@ import type { ArenaEvent, EventSink } from '../../arena/events.ts';
 import type { GameRecord } from '../../arena/match.ts';
 import type { StandingsTable } from '../../arena/fold/standings.ts';
 import type { TimeTotals, TournamentSummary } from '../../arena/summary.ts';
+import { startResults } from '../../arena/starts.ts';
 import { droppedText, type DropCounts } from '../../arena/results/index.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 import { scoreText } from '../text/result-text.ts';
@@ -129,17 +130,10 @@ export function pairsLines(t: StandingsTable): string[] {
  * when the suite was played on several), its games, and each bot's points / games on it.
  */
 export function startsLines({ starts, standings }: Pick<TournamentSummary, 'starts' | 'standings'>): string[] {
-  const played = (starts ?? []).filter((s) => (standings.variants[s.variant]?.games ?? 0) > 0);
   const bots = standings.pooled.bots.map((b) => b.bot);
-  const several = new Set(played.map((s) => s.base)).size > 1;
-  const rows = played.map((s) => {
-    const t = standings.variants[s.variant]!;
-    const cells = bots.map((bot) => {
-      const b = t.bots.find((x) => x.bot === bot);
-      return b && b.games ? `${num(b.points, b.points % 1 ? 1 : 0)}/${b.games}` : '-';
-    });
-    return [String(s.line), s.position, ...(several ? [s.base] : []), String(t.games), ...cells];
-  });
+  const played = startResults(starts ?? [], standings, bots).filter((r) => r.games > 0);
+  const several = new Set(played.map((r) => r.start.base)).size > 1;
+  const rows = played.map(({ start, games, scores }) => [String(start.line), start.position, ...(several ? [start.base] : []), String(games), ...scores.map((x) => x ?? '-')]);
   const header = ['line', 'position', ...(several ? ['variant'] : []), 'games', ...bots];
   return alignTable(header, rows, header.map((_, i) => i === 0 || i >= (several ? 3 : 2)));
 }
