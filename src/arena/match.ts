@@ -3,7 +3,7 @@ import { createRng } from '../core/rng.ts';
 import { judgeReply } from '../core/referee.ts';
 import { BotStartError, DEFAULT_GRACE_MS, type BotHost, type BotSession, type FaultKind, type MoveReply, type SessionEnd } from '../hosting/index.ts';
 import type { GameJob } from './schedule.ts';
-import type { TimeControl } from './time-control.ts';
+import type { SeatClock, TimeControl } from './time-control.ts';
 
 /**
  * How a game ended: a closed set (fastchess `MatchTermination`). `adjudicated`: stopped by
@@ -47,6 +47,8 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
   readonly wus?: readonly number[];
   /** The game's time control (each seat's bank: base and increment, ms), absent without one. */
   readonly timeControl?: TimeControl;
+  /** Time odds: each seat's own clock (bank and per-move limit), as the job gave them; `timeControl` is then absent. */
+  readonly seatClocks?: { readonly first: SeatClock; readonly second: SeatClock };
   /** The winner's seat (null for a draw) and, for scored games that ended normally, the scores. */
   readonly outcome: { readonly winner: Seat | null; readonly scores?: readonly [number, number] };
   /** The winner's label, or null for a draw. */
@@ -233,9 +235,10 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
     faulty,
     reason,
   };
+  if (job.seatClocks) rec.seatClocks = job.seatClocks;
   if (played.ovh) {
     rec.ovh = played.ovh;
-    rec.timeControl = job.timeControl!;
+    if (job.timeControl) rec.timeControl = job.timeControl;
   }
   if (played.wus) rec.wus = played.wus;
   if (adjudicated) rec.adjudicated = adjudicated;
@@ -261,7 +264,9 @@ export async function playMatch(
   const { live, signal, judge } = options;
   if (live) live.state = state;
   observer?.dealt(state);
-  const tc = job.timeControl;
+  // Each seat's clock: its own under time odds, else the game's. Banks are for both seats or neither (prepare.ts).
+  const clocks = job.seatClocks ?? { first: job, second: job };
+  const tc = clocks.first.timeControl && { first: clocks.first.timeControl, second: clocks.second.timeControl! };
   const played: GameInPlay = {
     job,
     start: game.toJSON(state),
@@ -278,7 +283,8 @@ export async function playMatch(
   const failed = await openSessions(played, hosts);
   if (failed) return finishGame(played, failed);
   // Without a time control this is the whole limit, and nothing below touches a clock.
-  const perMove = job.timePerMoveMs ?? Infinity;
+  const perMoveFirst = clocks.first.timePerMoveMs ?? Infinity;
+  const perMoveSecond = clocks.second.timePerMoveMs ?? Infinity;
   const bank = tc ? new Bank(tc, (options.marginMs ?? DEFAULT_GRACE_MS) * 1000) : null;
   const { moves, us, wus, sessions } = played;
   // Per seat as plain locals, not objects indexed by the seat's name (a keyed access per move).
@@ -293,6 +299,7 @@ export async function playMatch(
     const legal = game.moves(state);
     if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
     const seat = game.toMove(state);
+    const perMove = seat === 'first' ? perMoveFirst : perMoveSecond;
     const limit = bank ? bank.limit(seat, perMove) : perMove;
     const asked0 = wus ? performance.now() : 0;
     const asked = (seat === 'first' ? firstSession : secondSession).move(state, legal, limit, bank?.view);
@@ -371,23 +378,25 @@ function adjudicated(mover: Seat, value: number, ply: number): Ending {
 class Bank {
   readonly view: { remainingMs: number; incrementMs: number; opponentRemainingMs: number };
   readonly #left: { first: number; second: number };
-  readonly #incUs: number;
+  readonly #incMs: { readonly first: number; readonly second: number };
   readonly #marginUs: number;
   /** The last move's charged think time and arena overhead (µs), set by `charge`. */
   #spent = 0;
   overhead = 0;
 
-  constructor(tc: TimeControl, marginUs: number) {
-    this.#left = { first: tc.baseMs * 1000, second: tc.baseMs * 1000 };
-    this.#incUs = tc.incMs * 1000;
+  /** Each seat's bank: the same control for both, or each its own (time odds). */
+  constructor({ first, second }: { readonly first: TimeControl; readonly second: TimeControl }, marginUs: number) {
+    this.#left = { first: first.baseMs * 1000, second: second.baseMs * 1000 };
+    this.#incMs = { first: first.incMs, second: second.incMs };
     this.#marginUs = marginUs;
-    this.view = { remainingMs: 0, incrementMs: tc.incMs, opponentRemainingMs: 0 };
+    this.view = { remainingMs: 0, incrementMs: first.incMs, opponentRemainingMs: 0 };
   }
 
   /** The limit of `seat`'s next move: the bank when it is the smaller (whole ms: hosts' messages show the limit). */
   limit(seat: Seat, perMove: number): number {
     const left = this.#left[seat];
     this.view.remainingMs = left / 1000;
+    this.view.incrementMs = this.#incMs[seat];
     this.view.opponentRemainingMs = this.#left[otherSeat(seat)] / 1000;
     return left / 1000 < perMove ? Math.floor(left / 1000) : perMove;
   }
@@ -411,7 +420,7 @@ class Bank {
 
   /** Takes the charged time from the bank of `seat`, adds the increment; returns the time charged. */
   settle(seat: Seat): number {
-    this.#left[seat] = Math.max(0, this.#left[seat] - this.#spent) + this.#incUs;
+    this.#left[seat] = Math.max(0, this.#left[seat] - this.#spent) + this.#incMs[seat] * 1000;
     return this.#spent;
   }
 }

@@ -14,22 +14,33 @@ import type { PairSettings } from './executor.ts';
 import { sprtConfig } from './fold/sprt.ts';
 import type { ScheduleInput } from './schedule.ts';
 import { resolveVariants, type TournamentSpec } from './spec.ts';
-import { parseTimeControl } from './time-control.ts';
+import { expandStarts, suiteLines, type StartEntry } from './starts.ts';
+import { botClocks, clockLabel, splitBotClock, type OwnClock } from './bot-clocks.ts';
+import { parseTimeControl, type SeatClock } from './time-control.ts';
 
-/** A bot taking part: its schedule spec and where it comes from. */
+/** A bot taking part: its schedule spec, where it comes from, and its own clock (time odds). */
 export interface Entrant {
   readonly spec: BotSpec;
   readonly entry: BotEntry;
+  readonly own?: OwnClock;
 }
 
 /** A validated tournament, ready to run: nothing has been written yet. */
 export interface PreparedTournament {
-  /** The spec as it will run (bots as labels, games as variant ids, concurrency filled). */
+  /**
+   * The spec as it will run (bots as labels, games as variant ids, a start suite as its lines,
+   * concurrency filled).
+   */
   readonly spec: TournamentSpec & { readonly concurrency: number; readonly bots: readonly string[]; readonly games: readonly string[] };
+  /** The variants played, in schedule order: the spec's games, or with a start suite one variant per start of each. */
   readonly variants: readonly AnyGame[];
+  /** The start suite as played (parallel to `variants`), when the spec has one. */
+  readonly starts?: readonly StartEntry[];
   readonly entrants: readonly Entrant[];
   /** Bot label → variant ids it does not support (those pairings are skipped). */
   readonly unsupported: ReadonlyMap<string, readonly string[]>;
+  /** Time odds: each entrant's clock (parallel to `entrants`), when some bot has its own. */
+  readonly clocks?: readonly SeatClock[];
 }
 
 /**
@@ -38,22 +49,28 @@ export interface PreparedTournament {
  * is touched.
  */
 export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, where = 'spec'): PreparedTournament {
-  const variants = resolveVariants(spec.games, where);
+  const bases = resolveVariants(spec.games, where);
+  const suite = spec.starts !== undefined ? expandStarts({ ...spec, starts: spec.starts }, bases, where) : undefined;
+  const variants = suite?.variants ?? bases;
   const texts = spec.bots === 'all' ? registry.bots.map((b) => b.name) : spec.bots;
   const entrants: Entrant[] = [];
   const labels = new Set<string>();
-  texts.forEach((text, i) => {
+  texts.forEach((bot, i) => {
+    const at = `${where}: \`bots${spec.bots === 'all' ? '' : `[${i}]`}\``;
+    const { text, own } = splitBotClock(bot, at);
     let choice;
     try {
       choice = resolveBot(registry, text);
     } catch (err) {
-      if (err instanceof ArenaError) throw new SpecError(`${where}: \`bots${spec.bots === 'all' ? '' : `[${i}]`}\`: ${err.message}`);
+      if (err instanceof ArenaError) throw new SpecError(`${at}: ${err.message}`);
       throw err;
     }
-    if (labels.has(choice.label)) throw new SpecError(`${where}: \`bots[${i}]\`: bot ${choice.label} is listed twice`);
-    labels.add(choice.label);
-    entrants.push({ entry: choice.entry, spec: { label: choice.label, name: choice.entry.name, options: choice.options } });
+    const label = clockLabel(choice.label, own);
+    if (labels.has(label)) throw new SpecError(`${where}: \`bots[${i}]\`: bot ${label} is listed twice`);
+    labels.add(label);
+    entrants.push({ entry: choice.entry, spec: { label, name: choice.entry.name, options: choice.options }, ...(own ? { own } : {}) });
   });
+  const clocks = botClocks(spec, entrants.map((e) => ({ label: e.spec.label, own: e.own })), where);
   // Sandboxed bots need bubblewrap: refuse here, in one line, rather than ever run them unsandboxed.
   const sandboxed = entrants.filter((e) => (spec.botIsolation[e.spec.name] ?? spec.isolation) === 'sandbox');
   if (sandboxed.length > 0) {
@@ -68,7 +85,8 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
     if (spec.champion === undefined) throw new SpecError(`${where}: \`champion\`: a gauntlet needs a champion (one of the bots)`);
     let label: string;
     try {
-      label = resolveBot(registry, spec.champion).label;
+      const { text, own } = splitBotClock(spec.champion, `${where}: \`champion\``);
+      label = clockLabel(resolveBot(registry, text).label, own);
     } catch (err) {
       if (err instanceof ArenaError) throw new SpecError(`${where}: \`champion\`: ${err.message}`);
       throw err;
@@ -96,13 +114,17 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
     spec: {
       ...spec,
       bots: entrants.map((e) => e.spec.label),
-      games: variants.map((g) => g.id),
+      games: bases.map((g) => g.id),
+      // The suite's lines themselves, so that a resume plays the same starts without the file.
+      ...(spec.starts !== undefined ? { starts: [...suiteLines(spec.starts, where).lines] } : {}),
       ...(champion !== undefined ? { champion } : {}),
       concurrency: spec.concurrency ?? availableParallelism(),
     },
     variants,
+    ...(suite ? { starts: suite.starts } : {}),
     entrants,
     unsupported,
+    ...(clocks ? { clocks } : {}),
   };
 }
 
@@ -111,11 +133,13 @@ export function scheduleOf(t: PreparedTournament): ScheduleInput {
   const { spec, unsupported } = t;
   return {
     seed: spec.seed,
-    variants: spec.games,
+    variants: t.variants.map((g) => g.id),
     bots: t.entrants.map((e) => e.spec),
     deals: spec.deals,
-    ...(spec.timePerMoveMs !== undefined ? { timePerMoveMs: spec.timePerMoveMs } : {}),
-    ...(spec.timeControl !== undefined ? { timeControl: parseTimeControl(spec.timeControl) } : {}),
+    // Under time odds each seat's clock says it all (the spec's limits are in it where they apply).
+    ...(t.clocks ? { clocks: t.clocks } : {}),
+    ...(!t.clocks && spec.timePerMoveMs !== undefined ? { timePerMoveMs: spec.timePerMoveMs } : {}),
+    ...(!t.clocks && spec.timeControl !== undefined ? { timeControl: parseTimeControl(spec.timeControl) } : {}),
     supports: (bot: BotSpec, variant: string) => !(unsupported.get(bot.label) ?? []).includes(variant),
     ...(spec.champion !== undefined ? { champion: spec.champion } : {}),
     // A test stops after some pairs: those must come from every variant, not the first one alone.

@@ -1,7 +1,7 @@
 import type { Seat } from '../core/game.ts';
 import { deriveSeed, fnvEnd, fnvText, seedFromState, seedState } from '../core/rng.ts';
 import type { BotSpec } from '../hosting/index.ts';
-import type { TimeControl } from './time-control.ts';
+import type { SeatClock, TimeControl } from './time-control.ts';
 
 /**
  * One scheduled game: a self-contained, serializable job whose result is exactly one line of
@@ -33,6 +33,8 @@ export interface GameJob {
   readonly timePerMoveMs?: number | undefined;
   /** Each seat's time bank (`--tc`), absent without one. */
   readonly timeControl?: TimeControl | undefined;
+  /** Time odds: each seat's own clock, in place of `timePerMoveMs` and `timeControl` (absent when every bot plays on the spec's). */
+  readonly seatClocks?: { readonly first: SeatClock; readonly second: SeatClock } | undefined;
 }
 
 /**
@@ -56,6 +58,8 @@ export interface ScheduleInput {
   readonly deals: number;
   readonly timePerMoveMs?: number;
   readonly timeControl?: TimeControl;
+  /** Time odds: each bot's clock, parallel to `bots` (absent when every bot plays on `timePerMoveMs` and `timeControl`). */
+  readonly clocks?: readonly SeatClock[];
   /** Whether a bot plays a variant (its `supports`); pairs with an unsupported bot are skipped. */
   readonly supports?: (bot: BotSpec, variant: string) => boolean;
   /** A gauntlet's champion (a bot label): only it plays, against each other bot. Absent: a round robin. */
@@ -178,7 +182,7 @@ export function scheduleKeyAt(input: Pick<ScheduleInput, 'variants' | 'bots' | '
  * over the games it has without a key and two seeds for each.
  */
 export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boolean): Generator<GameJob> {
-  const { seed, variants, bots, deals, timePerMoveMs, timeControl } = input;
+  const { seed, variants, bots, deals, timePerMoveMs, timeControl, clocks } = input;
   const supports = input.supports ?? (() => true);
   const pairs = pairings(bots, input.champion);
   // Seeds are `dealSeed` and `botSeed` exactly; the labels they share are hashed once (`seedState`),
@@ -229,6 +233,7 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
           // Undefined when unset, rather than spread in: no spread per job (jobs travel as JSON, which drops them).
           timePerMoveMs,
           timeControl,
+          seatClocks: clocks && (seating === 0 ? { first: clocks[i]!, second: clocks[j]! } : { first: clocks[j]!, second: clocks[i]! }),
         };
       }
     }

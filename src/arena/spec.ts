@@ -23,6 +23,24 @@ export const VariantSpecSchema = z.union([
     .strict(),
 ]);
 
+/** A time control in the cutechess notation, as the spec's `timeControl` and a bot's `tc` take it. */
+const TimeControlText = z
+  .string()
+  .regex(new RegExp(TIME_CONTROL_PATTERN), { error: (issue) => `expected ${timeControlProblem(String(issue.input)) ?? TIME_CONTROL_EXPECTED}`, abort: true })
+  .superRefine((text, ctx) => {
+    const problem = timeControlProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: `expected ${problem}`, abort: true });
+  });
+
+/** A bot of `bots` with a clock of its own (time odds). */
+const BotWithClockSchema = z
+  .object({
+    name: z.string().min(1).describe('The bot with options, as in the list form, e.g. "minimax:depth=6"'),
+    tc: TimeControlText.optional().describe("This bot's own time bank (time odds), as `timeControl` writes it: \"10+0.1\"; it replaces the spec's limits for this bot"),
+    timePerMoveMs: z.number().int().min(1).max(3_600_000).optional().describe("This bot's own time limit per move in milliseconds"),
+  })
+  .strict();
+
 /** The tournament spec (a JSON file in `tournaments/`); `tournaments/schema.json` is generated from it. */
 export const TournamentSpecSchema = z
   .object({
@@ -43,9 +61,11 @@ export const TournamentSpecSchema = z
       .describe("Master seed: each deal is derived from it and the deal's place in the schedule, each bot's generator from that, its seat and its own name (never its opponent's)"),
     games: z.array(VariantSpecSchema).min(1).describe('The game variants played by every pairing'),
     bots: z
-      .union([z.literal('all'), z.array(z.string().min(1)).min(2)])
+      .union([z.literal('all'), z.array(z.union([z.string().min(1), BotWithClockSchema])).min(2)])
       .default('all')
-      .describe('Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot'),
+      .describe(
+        'Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot; a bot with a clock of its own (time odds) as {"name": "minimax", "tc": "10+0.1"} or "minimax:tc=10+0.1" (`time=500`: ms per move)',
+      ),
     format: z
       .enum(['round-robin', 'gauntlet'])
       .default('round-robin')
@@ -73,21 +93,25 @@ export const TournamentSpecSchema = z
       .boolean()
       .default(false)
       .describe("End a game as soon as the variant's exact solver knows its result (both bots having moved): termination `adjudicated`"),
-    deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings'),
+    deals: z.number().int().min(1).max(1_000_000).default(2).describe('Deals per pairing and variant; each is played in both seatings (with `starts`: plays of each start, default 1)'),
+    starts: z
+      .union([z.string().min(1), z.array(z.string()).min(1)])
+      .optional()
+      .describe(
+        "A suite of start positions: a file (relative to the current folder) or its lines, one position a line in the family's notation (`arena games`; `#` starts a comment). Every pairing plays each start in both seatings instead of dealt positions",
+      ),
+    startsOrder: z
+      .enum(['sequential', 'random'])
+      .default('sequential')
+      .describe('The order the suite is played in: as written, or shuffled by the master seed'),
+    startsPerPair: z.number().int().min(1).optional().describe('How many starts of the suite (the first, in `startsOrder`) every pairing plays (default: all)'),
     timePerMoveMs: z
       .number()
       .positive()
       .max(3_600_000)
       .optional()
       .describe(`Time limit per move in milliseconds (default ${DEFAULT_TIME_PER_MOVE_MS}; with \`timeControl\`, none unless set: a move may then use the whole bank)`),
-    timeControl: z
-      .string()
-      .regex(new RegExp(TIME_CONTROL_PATTERN), { error: (issue) => `expected ${timeControlProblem(String(issue.input)) ?? TIME_CONTROL_EXPECTED}`, abort: true })
-      .superRefine((text, ctx) => {
-        const problem = timeControlProblem(text);
-        if (problem) ctx.addIssue({ code: 'custom', message: `expected ${problem}`, abort: true });
-      })
-      .optional()
+    timeControl: TimeControlText.optional()
       .describe(
         'A time bank per bot and game, as cutechess writes it: "10+0.1" is 10 s per game plus 0.1 s added after each move. Each move\'s think time is taken from the bank; a move longer than the bank (plus `timeMarginMs`) loses on time. With `timePerMoveMs` too, a move is limited by whichever is smaller',
       ),
@@ -244,7 +268,9 @@ export function validateSpec(raw: unknown, where = 'spec'): TournamentSpec {
   if (parsed.success) {
     // The per-move default applies only without a time control (then the bank alone limits a move).
     const spec = parsed.data;
-    return spec.timePerMoveMs === undefined && spec.timeControl === undefined ? { ...spec, timePerMoveMs: DEFAULT_TIME_PER_MOVE_MS } : spec;
+    // A start suite replaces dealing: each start is played once (in both seatings) unless `deals` says more.
+    const deals = spec.starts !== undefined && (raw as Record<string, unknown>)['deals'] === undefined ? { deals: 1 } : {};
+    return spec.timePerMoveMs === undefined && spec.timeControl === undefined ? { ...spec, ...deals, timePerMoveMs: DEFAULT_TIME_PER_MOVE_MS } : { ...spec, ...deals };
   }
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {

@@ -2,6 +2,7 @@ import { cpus as cpuList, platform, release } from 'node:os';
 import type { GameRecord, Termination } from './match.ts';
 import type { SprtStatus } from './fold/sprt.ts';
 import type { Standings, StandingsTable } from './fold/standings.ts';
+import type { StartEntry } from './starts.ts';
 
 /** A pairing's sequential test (`a` the champion, tested against `b`) as it ended. */
 export interface SprtResult extends SprtStatus {
@@ -35,6 +36,10 @@ export interface TournamentSummary {
   /** Bots that could not be started (they forfeit every game). */
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly standings: Standings;
+  /** Time odds: each bot's clock in words (`bank 10+0.1`, `500 ms a move`), when some bot had its own. */
+  readonly clocks?: Readonly<Record<string, string>>;
+  /** With a start suite: its starts in play order, each with the variant whose table in `standings.variants` holds its results. */
+  readonly starts?: readonly StartEntry[];
   /**
    * When and where this run happened (clock- and machine-dependent, unlike everything above):
    * the start time (ISO, UTC) of the first run of this folder, the wall time of the last run

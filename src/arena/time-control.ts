@@ -49,3 +49,19 @@ export function formatTimeControl(tc: TimeControl): string {
   const s = (ms: number): string => String(ms / 1000);
   return tc.incMs > 0 ? `${s(tc.baseMs)}+${s(tc.incMs)}` : s(tc.baseMs);
 }
+
+/**
+ * One bot's own clock (time odds: `minimax:tc=10+0.1`, `random:time=500`): a bank, a per-move
+ * limit, or both (then a move gets the smaller). Absent fields are absent limits.
+ */
+export interface SeatClock {
+  readonly timeControl?: TimeControl;
+  readonly timePerMoveMs?: number;
+}
+
+/** A clock in words for standings and messages: `bank 10+0.1`, `500 ms a move`, `bank 10+0.1, at most 500 ms a move`. */
+export function clockText(clock: SeatClock): string {
+  const tc = clock.timeControl && `bank ${formatTimeControl(clock.timeControl)}`;
+  const perMove = clock.timePerMoveMs !== undefined ? `${clock.timePerMoveMs} ms a move` : undefined;
+  return tc && perMove ? `${tc}, at most ${perMove}` : (tc ?? perMove ?? 'no limit');
+}

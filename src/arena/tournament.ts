@@ -19,6 +19,7 @@ import type { PauseGate } from './pause.ts';
 import { pairSettings, runBotData, savedSpec, scheduleOf, type PreparedTournament } from './prepare.ts';
 import { createRunFolder, openResultsFolder, RESULTS_FILES, resumeRunFolder, type RunFolder } from './results/index.ts';
 import { validateSpec, type TournamentSpec } from './spec.ts';
+import { clockText } from './time-control.ts';
 import { machineInfo, standingsCsv, type SprtResult, type TournamentSummary } from './summary.ts';
 import { usableClock } from '../platform/cpu-clock.ts';
 
@@ -81,7 +82,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const { spec } = t;
   const wallStart = performance.now();
   const input = scheduleOf(t);
-  const fold = new TournamentFold({ bots: spec.bots, variants: spec.games, schedule: input, sprt: spec.sprt && sprtConfig(spec.sprt) });
+  const fold = new TournamentFold({ bots: spec.bots, variants: input.variants, schedule: input, sprt: spec.sprt && sprtConfig(spec.sprt) });
   const cursor = new ScheduleCursor(input, (a, b) => fold.decided(a, b), options.signal);
   const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => fold.add(rec)) : createRunFolder(spec.out, spec.name, savedSpec(spec));
   const events = new RunEvents(options, cursor.total, fold);
@@ -143,6 +144,8 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
     games: { total: cursor.total, played: fold.done, byTermination: fold.byTermination, skipped: cursor.skipped },
     failedBots,
     standings: fold.snapshot(),
+    ...(t.starts ? { starts: t.starts } : {}),
+    ...(t.clocks ? { clocks: Object.fromEntries(t.entrants.map((e, i) => [e.spec.label, clockText(t.clocks![i]!)])) } : {}),
     ...(sprt ? { sprt } : {}),
     ...(time ? { time } : {}),
     // Clock facts for the record only: nothing in play or standings reads them.
@@ -175,7 +178,7 @@ class RunEvents {
     const { spec } = t;
     const { dir, repaired } = folder;
     const done = this.#fold.done;
-    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: spec.games, total: this.#total, done, concurrency, isolation: spec.isolation, ...(repaired ? { repaired } : {}) });
+    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: t.variants.map((g) => g.id), total: this.#total, done, concurrency, isolation: spec.isolation, ...(repaired ? { repaired } : {}) });
     for (const result of this.#fold.sprt() ?? []) this.emit({ type: 'sprt', result });
   }
 

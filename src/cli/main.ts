@@ -52,6 +52,11 @@ export const COMMANDS: readonly LazyCommand[] = [
     load: async () => (await import('./commands/report.ts')).reportCommand,
   },
   {
+    command: 'starts <variant>',
+    describe: "Write a suite of start positions chosen by the exact solver (for --starts): N first-player wins and N losses, each line citing the solver's verdict",
+    load: async () => (await import('./commands/starts.ts')).startsCommand,
+  },
+  {
     command: 'tournament [spec]',
     describe: 'Run a tournament of bots: a round robin or a gauntlet (a spec file in tournaments/, flags override it)',
     load: async () => (await import('./commands/tournament.ts')).tournamentCommand,

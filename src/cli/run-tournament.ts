@@ -4,6 +4,7 @@ import { clockNote } from '../platform/cpu-clock.ts';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/fold/sprt.ts';
+import { expandStarts } from '../arena/starts.ts';
 import { parseQueueUrl } from '../arena/queue/url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
@@ -24,6 +25,7 @@ import { themeChoice, type ScreenFlags } from './load-ink.ts';
 
 /** The spec's isolation levels and formats: the flags' choices are the schema's own. */
 export const ISOLATIONS = TournamentSpecSchema.shape.isolation.unwrap().options;
+const STARTS_ORDERS = TournamentSpecSchema.shape.startsOrder.unwrap().options;
 export const FORMATS = TournamentSpecSchema.shape.format.unwrap().options;
 export const CLOCKS = TournamentSpecSchema.shape.clock.unwrap().options;
 
@@ -31,7 +33,10 @@ export const CLOCKS = TournamentSpecSchema.shape.clock.unwrap().options;
 export function runOptions(y: Argv): Argv {
   return y
     .option('games', { type: 'string', array: true, describe: 'variants, comma-separated: "subtraction{moves=1,5,8,10;n=50..200},piles"' })
-    .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings)' })
+    .option('deals', { type: 'string', describe: 'deals per pairing and variant (each played in both seatings); with --starts, plays of each start (default 1)' })
+    .option('starts', { type: 'string', describe: "a suite of start positions, one a line in the family's notation (e.g. from `arena starts`): every pairing plays each start in both seatings" })
+    .option('starts-order', { choices: STARTS_ORDERS, describe: 'play the suite as written (sequential, default) or shuffled by the seed (random)' })
+    .option('starts-per-pair', { type: 'string', describe: 'how many starts of the suite every pairing plays (the first in --starts-order; default all)' })
     .option('seed', { type: 'string', describe: 'master seed' })
     .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
     .option('time-per-move', { type: 'string', describe: "time limit per move, ms (default 1000, or none with --tc; `none` drops a spec's limit when --tc is given)" })
@@ -68,6 +73,9 @@ export type RunArgs = WithRun<{
   bots?: string[];
   games?: string[];
   deals?: string;
+  starts?: string;
+  'starts-order'?: (typeof STARTS_ORDERS)[number];
+  'starts-per-pair'?: string;
   seed?: string;
   concurrency?: string;
   'time-per-move'?: string;
@@ -121,6 +129,9 @@ const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
   bots: { field: 'bots', read: botsFlag },
   games: { field: 'games', read: listFlag('games', 'variants like `subtraction{n=20}`') },
   deals: { field: 'deals', read: integerText },
+  starts: { field: 'starts' },
+  'starts-order': { field: 'startsOrder' },
+  'starts-per-pair': { field: 'startsPerPair', read: integerText },
   seed: { field: 'seed', read: integerText },
   concurrency: { field: 'concurrency', read: integerText },
   'time-per-move': { field: 'timePerMoveMs', read: (v) => (String(v).trim() === 'none' ? undefined : numberText(v)), unit: 'milliseconds' },
@@ -215,9 +226,10 @@ async function loadDashboardSink(): Promise<typeof import('../tui/dashboard/dash
 function discoverySettings(spec: TournamentSpec, where: string): DiscoverySettings {
   let variants: string[] = [];
   try {
-    variants = resolveVariants(spec.games, where).map((g) => g.id);
+    const bases = resolveVariants(spec.games, where);
+    variants = (spec.starts !== undefined ? expandStarts({ ...spec, starts: spec.starts }, bases, where).variants : bases).map((g) => g.id);
   } catch {
-    // a bad variant: prepareTournament reports it
+    // a bad variant or start: prepareTournament reports it
   }
   const sandbox = spec.isolation === 'sandbox' || Object.values(spec.botIsolation ?? {}).includes('sandbox');
   return { variants, sandbox: sandbox && sandboxProblem() === null };

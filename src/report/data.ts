@@ -7,6 +7,8 @@ import { visible } from '../core/text.ts';
 import { findPeriod, outcomeClasses, tabulate } from '../games/analysis.ts';
 import { parseVariant } from '../games/index.ts';
 import { startOdds, type StartOdds } from '../games/start-odds.ts';
+import { startVerdict } from '../games/starts.ts';
+import { expandStarts, type StartEntry } from '../arena/starts.ts';
 import type { GameRecord } from '../arena/match.ts';
 import { droppedText, GUARD_FILES, openResultsFolder, readLog, readLogKey, RESULTS_FILES, scanLog } from '../arena/results/index.ts';
 import { StandingsBuilder, type Standings } from '../arena/fold/standings.ts';
@@ -72,6 +74,12 @@ export interface ReportVariant {
   } | null;
   /** Piles: nim-values of one pile 0..upto. */
   readonly nimValues: readonly number[] | null;
+}
+
+/** One start of a start suite: where it is in the suite, the variant its games are in, and the solver's verdict on it. */
+export interface ReportStart extends StartEntry {
+  /** `first player wins (N)`, `value -2`; null without an exact solver. */
+  readonly verdict: string | null;
 }
 
 /** How and where the tournament ran, when `summary.json` recorded it. */
@@ -167,10 +175,14 @@ export interface ReportData {
   readonly timePerMoveMs: number | null;
   /** The time control (`--tc` notation) and its margin (ms), when the tournament had one. */
   readonly timeControl: { readonly notation: string; readonly marginMs: number } | null;
+  /** Time odds: each bot's own clock in words (`summary.json` `clocks`), when some bot had one. */
+  readonly clocks: Readonly<Record<string, string>> | null;
   /** Think time and arena overhead of the moves under the time control (`summary.json` `time`). */
   readonly time: TimeTotals | null;
   readonly standings: Standings;
   readonly variants: readonly ReportVariant[];
+  /** The start suite in play order, when the tournament played one (its results: `standings.variants[start.variant]`). */
+  readonly starts: readonly ReportStart[] | null;
   readonly games: readonly ReportGame[];
   /** Every move's time by bot (ms). */
   readonly moveTimes: readonly MoveTimeStats[];
@@ -309,6 +321,24 @@ function runOf(summary: Json, dir: string): ReportRun {
   return { startedAt, wallMs: typeof run['wallMs'] === 'number' ? run['wallMs'] : null, machine: machineText };
 }
 
+/** The start suite of a saved spec as it was played (same seed, order and count), with the solver's verdict on each start; null without one. */
+function suiteOf(spec: Json, where: string): ReportStart[] | null {
+  const lines = spec['starts'];
+  if (!Array.isArray(lines) || !Array.isArray(spec['games'])) return null;
+  const bases = spec['games'].filter((g): g is string => typeof g === 'string').map((id) => parseVariant(id));
+  const { starts, variants } = expandStarts(
+    {
+      starts: lines.map(String),
+      seed: typeof spec['seed'] === 'number' ? spec['seed'] : 1,
+      startsOrder: spec['startsOrder'] === 'random' ? 'random' : 'sequential',
+      ...(typeof spec['startsPerPair'] === 'number' ? { startsPerPair: spec['startsPerPair'] } : {}),
+    },
+    bases,
+    where,
+  );
+  return starts.map((st, i) => ({ ...st, verdict: startVerdict(variants[i]!) }));
+}
+
 /**
  * Reads a results folder and prepares everything the report shows: standings folded from the
  * log, each variant's exact first-mover odds, move-time quantiles, and the games (up to
@@ -321,7 +351,9 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
   const folder = openResultsFolder(dir, 'report');
   const spec = obj(folder.spec);
   const summary = obj(readJson(join(dir, RESULTS_FILES.summary)));
-  const specGames = Array.isArray(spec['games']) ? spec['games'].filter((g): g is string => typeof g === 'string') : [];
+  const starts = suiteOf(spec, join(dir, RESULTS_FILES.spec));
+  // With a start suite the games are in its start variants, not in the spec's.
+  const specGames = starts ? starts.map((st) => st.variant) : Array.isArray(spec['games']) ? spec['games'].filter((g): g is string => typeof g === 'string') : [];
   const specBots = Array.isArray(spec['bots']) ? spec['bots'].filter((b): b is string => typeof b === 'string') : [];
   // Bots and variants the log adds beyond the spec's get their rows as they come.
   const builder = new StandingsBuilder(specBots, specGames);
@@ -403,9 +435,11 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
       typeof spec['timeControl'] === 'string'
         ? { notation: spec['timeControl'], marginMs: typeof spec['timeMarginMs'] === 'number' ? spec['timeMarginMs'] : DEFAULT_GRACE_MS }
         : null,
+    clocks: Object.keys(obj(summary['clocks'])).length ? (obj(summary['clocks']) as Record<string, string>) : null,
     time: isTimeTotals(summary['time']) ? summary['time'] : null,
     standings: builder.snapshot(),
     variants,
+    starts,
     games,
     played,
     moveTimes,

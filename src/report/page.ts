@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { StandingsTable } from '../arena/fold/standings.ts';
+import { startResults } from '../arena/starts.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
 import type { ReportData } from './data.ts';
 
@@ -75,6 +76,7 @@ function header(d: ReportData): string {
     ['variants', String(d.variants.length)],
     ['time per move', d.timePerMoveMs === null ? '–' : `${d.timePerMoveMs} ms`],
     ...(d.timeControl ? [['time control', timeControlText(d)] as [string, string]] : []),
+    ...(d.clocks ? [['time odds', Object.entries(d.clocks).map(([bot, clock]) => `${bot} ${clock}`).join('; ')] as [string, string]] : []),
     ['log', d.trust.verified ? (d.trust.dropped ? `checksums verified; ${d.trust.dropped}` : 'every line’s checksum verified') : 'not verified (no games.key: an older folder)'],
   ];
   const description = typeof d.spec['description'] === 'string' ? `<p class="note">${esc(d.spec['description'])}</p>` : '';
@@ -106,6 +108,20 @@ function firstMoverTable(d: ReportData): string {
     return `<tr><td class="left">${esc(v.id)}</td><td>${exact}</td><td>${over}</td><td>${seen}</td></tr>`;
   });
   return `<table><thead><tr><th class="left">variant</th><th>first mover wins (solver)</th><th>over</th><th>first mover’s score (observed)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** A start suite's results: a row per start with the solver's verdict and each bot's points / games on it. */
+function startsTable(d: ReportData): string {
+  const bots = d.standings.pooled.bots.map((b) => b.bot);
+  const starts = d.starts ?? [];
+  const several = new Set(starts.map((st) => st.base)).size > 1;
+  const rows = startResults(starts, d.standings, bots).map(({ games, scores }, i) => {
+    const st = starts[i]!;
+    const cells = scores.map((x) => `<td>${x ?? '–'}</td>`).join('');
+    return `<tr><td>${st.line}</td><td class="left">${esc(st.position)}</td>${several ? `<td class="left">${esc(st.base)}</td>` : ''}<td class="left">${esc(st.verdict ?? '–')}</td><td>${games}</td>${cells}</tr>`;
+  });
+  const head = `<th>line</th><th class="left">position</th>${several ? '<th class="left">variant</th>' : ''}<th class="left">solver</th><th>games</th>${bots.map((b) => `<th>${esc(b)}</th>`).join('')}`;
+  return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 async function figure(chart: ChartSpec | null, caption = true): Promise<string> {
@@ -141,6 +157,10 @@ ${header(d)}
 <div class="card">${standingsTable(d.standings.pooled)}</div>
 <div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.</p></div>
 </section>
+${d.starts ? `<section id="starts"><h2>Start positions</h2>
+<p class="note">The tournament played a suite of start positions, each in both seatings: every bot's points / games on each start, beside the solver's verdict for the player who moves first.</p>
+<div class="card">${startsTable(d)}</div>
+</section>` : ''}
 <section id="crosstable"><h2>Crosstable</h2>
 <p class="note">Score of the row bot against the column bot, in percent.</p>
 <div class="card">${pooled ?? ''}</div>

@@ -150,6 +150,7 @@ function planOf(ex: Example, f: Fixture): { argv: string[]; bin: boolean } {
   if (f.redis) argv = argv.map((w) => w.replace('redis://127.0.0.1:6379', f.redis!));
   if (command === 'new-bot') argv.push('--dir', fresh('new-bot'));
   if (command === 'report' && flag(argv, '--out') !== undefined) argv[argv.indexOf('--out') + 1] = join(fresh('report'), 'report.html');
+  if (command === 'starts' && flag(argv, '--out') !== undefined) argv[argv.indexOf('--out') + 1] = join(fresh('starts'), 'suite.txt');
   if (command === 'analyze' && argv.includes('--build-table')) argv.push('--table-dir', fresh('tables'));
   // Reductions, chosen here: each example runs, not its measurement.
   if (command === 'analyze') {

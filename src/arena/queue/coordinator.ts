@@ -469,7 +469,7 @@ export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'wi
       name: t.spec.name,
       dir,
       specText: readFileSync(join(dir, RESULTS_FILES.spec), 'utf8'),
-      total: scheduleCount({ variants: t.spec.games, bots: t.entrants.map((e) => e.spec), deals: t.spec.deals }),
+      total: scheduleCount({ variants: t.variants.map((g) => g.id), bots: t.entrants.map((e) => e.spec), deals: t.spec.deals }),
       entrants: t.entrants,
       settings: pairSettings(t.spec),
       botData: runBotData(t.spec, dir),

@@ -130,6 +130,7 @@ function putStringOrNull(buf: Buffer, at: number, s: string | null): number {
  */
 export function encodedBound(r: GameRecord, start: string): number {
   let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0);
+  if (r.seatClocks) chars += 64; // two clocks of a few numbers each: at most 6 × 64 bytes
   const list = r.moves;
   for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
   for (const x of r.restarts ?? []) chars += x.reason.length + 48;
@@ -171,13 +172,20 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
   at = putMoves(buf, at, r.moves);
   at = putAscii(buf, at, ',"us":');
   at = putNumbers(buf, at, r.us);
+  // Time odds are rare: their small object is written as JSON text.
+  if (r.seatClocks) {
+    at = putAscii(buf, at, ',"seatClocks":');
+    at = putText(buf, at, JSON.stringify(r.seatClocks));
+  }
   if (r.ovh) {
     at = putAscii(buf, at, ',"ovh":');
     at = putNumbers(buf, at, r.ovh);
+  }
+  if (r.ovh && r.timeControl) {
     at = putAscii(buf, at, ',"timeControl":{"baseMs":');
-    at = putNumber(buf, at, r.timeControl!.baseMs);
+    at = putNumber(buf, at, r.timeControl.baseMs);
     at = putAscii(buf, at, ',"incMs":');
-    at = putNumber(buf, at, r.timeControl!.incMs);
+    at = putNumber(buf, at, r.timeControl.incMs);
     buf[at++] = 0x7d;
   }
   if (r.wus) {

@@ -18,11 +18,11 @@ export const matchCommand: CommandModule<object, Args> = {
   builder: (y: Argv) =>
     runOptions(
       y
-        .positional('a', { type: 'string', describe: 'the bot under test, with options (e.g. minimax:depth=6)' })
-        .positional('b', { type: 'string', describe: 'its opponent' }),
+        .positional('a', { type: 'string', describe: 'the bot under test, with options (e.g. minimax:depth=6); tc=10+0.1 or time=500 (ms a move) gives it a clock of its own (time odds)' })
+        .positional('b', { type: 'string', describe: 'its opponent (options and clock as for A)' }),
     ).option('deals', {
       type: 'string',
-      describe: `deals per variant, each played in both seatings (default ${MATCH_DEALS.plain}; ${MATCH_DEALS.sprt} with --sprt)`,
+      describe: `deals per variant, each played in both seatings (default ${MATCH_DEALS.plain}; ${MATCH_DEALS.sprt} with --sprt); with --starts, plays of each start (default 1)`,
     }) as Argv<Args>,
   async handler(args) {
     const a = args.a ?? '';
@@ -38,7 +38,8 @@ export const matchCommand: CommandModule<object, Args> = {
       bots: [a, b],
       format: 'gauntlet',
       champion: a,
-      deals: args.sprt !== undefined ? MATCH_DEALS.sprt : MATCH_DEALS.plain,
+      // With a start suite each start is played once (in both seatings) unless --deals says more.
+      ...(args.starts === undefined ? { deals: args.sprt !== undefined ? MATCH_DEALS.sprt : MATCH_DEALS.plain } : {}),
     };
     const { spec, where } = specFromArgs(args, base);
     await runSpecCommand(spec, where, args);

@@ -6,6 +6,9 @@ import { FORMATS, runOptions, runSpecCommand, specFromArgs, withFlags, type RunA
 /** The flags `--resume` refuses: the saved spec is continued as it is (only `--concurrency` and `--queue`, where the games are played, may change). */
 const SPEC_FLAGS_ON_RESUME = ['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'tc', 'time-margin', 'clock', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const;
 
+/** The start suite's flags, refused on resume too: the saved spec holds the suite and its order. */
+const SUITE_FLAGS_ON_RESUME = ['starts', 'starts-order', 'starts-per-pair'] as const;
+
 /** `arena tournament`: a round robin or a gauntlet of bots over game variants (see docs/TOURNAMENTS.md). */
 export const tournamentCommand: CommandModule<object, RunArgs> = {
   command: 'tournament [spec]',
@@ -14,7 +17,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
     runOptions(
       y
         .positional('spec', { type: 'string', describe: 'tournament spec (JSON), e.g. tournaments/classic.json' })
-        .option('bots', { type: 'string', array: true, describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all)' })
+        .option('bots', { type: 'string', array: true, describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all); a bot\'s own clock (time odds): minimax:tc=10+0.1, random:time=500 (ms a move)' })
         .option('format', { choices: FORMATS, describe: 'round-robin (default: every pair plays) or gauntlet (--champion against each other bot)' })
         .option('champion', { type: 'string', describe: "a gauntlet's champion, one of --bots (e.g. minimax:depth=6)" })
         .option('resume', { type: 'string', describe: 'continue an interrupted tournament from its results folder' }),
@@ -24,7 +27,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
       const { spec, where } = specFromArgs(args);
       return runSpecCommand(spec, where, args);
     }
-    const clash = SPEC_FLAGS_ON_RESUME.filter((k) => args[k] !== undefined);
+    const clash = [...SPEC_FLAGS_ON_RESUME, ...SUITE_FLAGS_ON_RESUME].filter((k) => args[k] !== undefined);
     if (clash.length) {
       throw new UsageError(`--resume continues the saved spec; it takes no ${clash.map((k) => (k === 'spec' ? 'spec file' : `--${k}`)).join(', ')}`);
     }

@@ -6,7 +6,8 @@
 import type { ArenaEvent, EventSink } from '../../arena/events.ts';
 import type { GameRecord } from '../../arena/match.ts';
 import type { StandingsTable } from '../../arena/fold/standings.ts';
-import type { TimeTotals } from '../../arena/summary.ts';
+import type { TimeTotals, TournamentSummary } from '../../arena/summary.ts';
+import { startResults } from '../../arena/starts.ts';
 import { droppedText, type DropCounts } from '../../arena/results/index.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 import { scoreText } from '../text/result-text.ts';
@@ -125,6 +126,19 @@ export function pairsLines(t: StandingsTable): string[] {
 }
 
 /**
+ * A start suite's results, one row per start in play order: its line and position (and variant,
+ * when the suite was played on several), its games, and each bot's points / games on it.
+ */
+export function startsLines({ starts, standings }: Pick<TournamentSummary, 'starts' | 'standings'>): string[] {
+  const bots = standings.pooled.bots.map((b) => b.bot);
+  const played = startResults(starts ?? [], standings, bots).filter((r) => r.games > 0);
+  const several = new Set(played.map((r) => r.start.base)).size > 1;
+  const rows = played.map(({ start, games, scores }) => [String(start.line), start.position, ...(several ? [start.base] : []), String(games), ...scores.map((x) => x ?? '-')]);
+  const header = ['line', 'position', ...(several ? ['variant'] : []), 'games', ...bots];
+  return alignTable(header, rows, header.map((_, i) => i === 0 || i >= (several ? 3 : 2)));
+}
+
+/**
  * The plain reporter as an event sink; `write` receives whole lines. Every line but the JSON
  * summary goes out with its control characters made visible (core/text.ts): lines quote bots
  * (reasons, store warnings), and records from a log written elsewhere are shown as they are.
@@ -188,6 +202,7 @@ export function plainReporter(
           for (const l of standingsLines(standings.pooled)) write(l);
           const h = standings.pooled.ratings;
           write(`first-seat advantage: ${num(h.firstSeatElo)} ±${num(h.firstSeatCi95)} Elo`);
+          if (e.summary.clocks) write(`clocks (time odds): ${Object.entries(e.summary.clocks).map(([bot, clock]) => `${bot} ${clock}`).join('; ')}`);
           write('');
           write('Crosstable (points/games, row against column):');
           for (const l of crosstableLines(standings.pooled)) write(l);
@@ -204,10 +219,15 @@ export function plainReporter(
             write('');
             write(timeLine(e.summary.time, e.summary.spec['timeControl']));
           }
-          // A table per variant when there are several; none for a variant without a game (a test
-          // that decided early, an interrupted run, a variant no pairing could play).
+          // A start suite: a row per start. Else a table per variant when there are several; none
+          // for a variant without a game (a test that decided early, an interrupted run, a variant
+          // no pairing could play).
           const variants = Object.entries(standings.variants);
-          if (variants.length > 1) {
+          if (e.summary.starts) {
+            write('');
+            write('Start positions (points/games of each bot on each start, both seatings):');
+            for (const l of startsLines(e.summary)) write(l);
+          } else if (variants.length > 1) {
             for (const [v, t] of variants.filter(([, table]) => table.games > 0)) {
               write('');
               write(`${v}:`);
