@@ -25,7 +25,7 @@ export function DashboardHeader({ model, width, paused }: Props) {
         <Text bold {...theme.accent}>
           {model.name || 'tournament'}
         </Text>
-        <Text {...theme.muted}>{`  seed ${model.seed ?? '–'} · ${model.bots.length} bots · ${model.variants.length} variants · `}</Text>
+        <Text {...theme.muted}>{`  seed ${model.seed ?? '–'} · ${model.bots.length} bot${model.bots.length === 1 ? '' : 's'} · ${model.variants.length} variant${model.variants.length === 1 ? '' : 's'} · `}</Text>
         <Text {...(state === 'running' ? theme.good : theme.warn)}>{state}</Text>
       </Text>
       <Text>
