@@ -59,6 +59,9 @@ export function runOptions(y: Argv): Argv {
     .option('report', { type: 'string', describe: 'write the HTML report when the run ends (default: report.html in the results folder)' });
 }
 
+/** Exit code after SIGTERM (128 + 15), as shells expect. */
+export const EXIT_TERMINATED = 143;
+
 /** Exit code after SIGINT (128 + 2), as shells expect. */
 export const EXIT_INTERRUPTED = 130;
 
@@ -261,12 +264,16 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const executor = spec.queue !== undefined ? (await import('../arena/queue/coordinator.ts')).queueExecutor(spec.queue) : undefined;
   const controller = new AbortController();
   let signals = 0;
-  const onSigint = (): void => {
+  // Ctrl-C, or SIGTERM (a `kill`, a CI runner's cancel): the same stop, with the resume line.
+  let exitCode = EXIT_INTERRUPTED;
+  const onSignal = (signal: NodeJS.Signals): void => {
     signals++;
-    if (signals > 1) process.exit(EXIT_INTERRUPTED); // a second Ctrl-C: stop now, the log is line-safe
+    if (signal === 'SIGTERM') exitCode = EXIT_TERMINATED;
+    if (signals > 1) process.exit(exitCode); // a second signal: stop now, the log is line-safe
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const result = await runTournament(prepared, {
       sink,
@@ -280,13 +287,14 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
     if (result.interrupted) {
       if (args.json) out.err(`Interrupted; resume with: ${resumeCommand(result.dir)}`);
       if (args.report !== undefined) out.err('No report: the tournament was interrupted (resume it with --report)');
-      args[RUN].exitCode = EXIT_INTERRUPTED;
+      args[RUN].exitCode = exitCode;
     } else if (args.report !== undefined) {
       const path = await (await import('./commands/report.ts')).reportOf(result.dir, args.report === '' ? undefined : args.report);
       // Under --json stdout is the summary document alone.
       (args.json ? out.err : out.out)(`Report in ${path}`);
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

@@ -186,7 +186,7 @@ describe('arena tournament (CLI)', () => {
       return { spec, wholeDir: join(whole, readdirSync(whole)[0]!) };
     })());
 
-  for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGKILL'] as const) {
     it(`resumes after ${signal} to exactly the uninterrupted result`, async () => {
       const { spec, wholeDir } = await uninterrupted();
 
@@ -208,8 +208,9 @@ describe('arena tournament (CLI)', () => {
       const dir = join(out, readdirSync(out)[0]!);
       const partial = readFileSync(join(dir, 'games.jsonl'), 'utf8');
       expect(existsSync(join(dir, 'summary.json'))).toBe(false);
-      if (signal === 'SIGINT') {
-        expect(code).toBe(130);
+      if (signal !== 'SIGKILL') {
+        // Ctrl-C and a `kill` alike stop with the resume line: exit 128 + the signal's number.
+        expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
         // `npx arena` here (not on PATH), or `arena` on a machine where it is installed globally.
         expect(stdout).toMatch(new RegExp(`Resume with: (npx )?arena tournament --resume ${JSON.stringify(dir).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`));
         expect(partial.endsWith('\n')).toBe(true);
