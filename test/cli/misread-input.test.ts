@@ -2,7 +2,7 @@
  * Input the CLI used to misread or die on with a stack trace (issue 34's fuzz): each is now one line
  * naming what was wrong and what was expected, exit code 2, and nothing runs.
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,5 +57,18 @@ describe('a report that cannot be written is said before the work', () => {
     expect(isUsageError(r), r.err).toBe(true);
     expect(r.err).toMatch(message);
     expect(readdirSync(out)).toEqual([]);
+  });
+});
+
+describe('a damaged results folder', () => {
+  it('`arena report` on a folder whose key is damaged names the file, not `--resume`', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-bad-key-'));
+    const made = await run('tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10}', '--deals', '1', '--plain', '--out', dir);
+    expect(made.code, made.err).toBe(0);
+    const folder = join(dir, readdirSync(dir)[0]!);
+    writeFileSync(join(folder, 'games.key'), 'garbage\n');
+    const r = await run('report', folder, '--out', join(dir, 'r.html'));
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err.trim()).toBe(`arena: ${join(folder, 'games.key')} is not a key (expected 64 hex digits): the folder's lines cannot be verified`);
   });
 });

@@ -106,9 +106,10 @@ export function readLogKey(dir: string): Buffer {
   try {
     text = readFileSync(file, 'utf8').trim();
   } catch {
-    throw new UsageError(`--resume: ${dir} has no ${GUARD_FILES.key} (written by an older take-arena, or the key was removed), so its lines cannot be verified; start the tournament again`);
+    throw new UsageError(`${dir} has no ${GUARD_FILES.key} (written by an older take-arena, or the key was removed), so its lines cannot be verified; run the tournament again`);
   }
-  if (!/^[0-9a-f]{64}$/.test(text)) throw new UsageError(`--resume: ${file} is not a key (expected 64 hex digits)`);
+  // Read by --resume, report and replay alike: the message names the file, not the command.
+  if (!/^[0-9a-f]{64}$/.test(text)) throw new UsageError(`${file} is not a key (expected 64 hex digits): the folder's lines cannot be verified`);
   return Buffer.from(text, 'hex');
 }
 
