@@ -2,7 +2,7 @@
  * Input the CLI used to misread or die on with a stack trace (issue 34's fuzz): each is now one line
  * naming what was wrong and what was expected, exit code 2, and nothing runs.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,5 +70,23 @@ describe('a damaged results folder', () => {
     const r = await run('report', folder, '--out', join(dir, 'r.html'));
     expect(isUsageError(r), r.err).toBe(true);
     expect(r.err.trim()).toBe(`arena: ${join(folder, 'games.key')} is not a key (expected 64 hex digits): the folder's lines cannot be verified`);
+  });
+});
+
+describe('a log saved with Windows line ends', () => {
+  it('resumes as the same log: every game kept, none played again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-crlf-'));
+    const made = await run('tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10..30}', '--deals', '3', '--plain', '--out', dir);
+    expect(made.code, made.err).toBe(0);
+    const folder = join(dir, readdirSync(dir)[0]!);
+    const log = join(folder, 'games.jsonl');
+    const lf = readFileSync(log, 'utf8');
+    writeFileSync(log, lf.replaceAll('\n', '\r\n'));
+    rmSync(join(folder, 'summary.json'));
+    const resumed = await run('tournament', '--resume', folder, '--plain');
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.out).toContain('6 games (6 already played)');
+    expect(resumed.err).not.toContain('dropped');
+    expect(readFileSync(log, 'utf8').replaceAll('\r', '')).toBe(lf);
   });
 });

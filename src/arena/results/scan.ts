@@ -31,8 +31,8 @@ export interface LogLine {
 }
 
 /**
- * Streams the whole lines of a log file in constant memory (one read buffer, one line at a time).
- * A last line without its newline (a write cut short by a crash) is not yielded: the caller sees
+ * Streams the whole lines of a log file in constant memory (one read buffer, one line at a time),
+ * each without its line end (`\n`, or `\r\n` in a log saved on Windows). A last line without its newline (a write cut short by a crash) is not yielded: the caller sees
  * where the whole lines end (`end`) and truncates there.
  */
 export function* readLines(file: string, chunkBytes = 1 << 20): Generator<LogLine> {
@@ -60,7 +60,8 @@ export function* readLines(file: string, chunkBytes = 1 << 20): Generator<LogLin
         const nl = view.indexOf(10, pos);
         if (nl < 0) break;
         line++;
-        const text = buf.toString('utf8', pos, nl);
+        // A log saved with Windows line ends (CRLF) holds the same lines: the `\r` is not part of one.
+        const text = buf.toString('utf8', pos, nl > pos && buf[nl - 1] === 13 ? nl - 1 : nl);
         pos = nl + 1;
         yield { text, line, end: base + pos };
       }
