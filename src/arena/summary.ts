@@ -2,6 +2,7 @@ import { cpus as cpuList, platform, release } from 'node:os';
 import type { GameRecord, Termination } from './match.ts';
 import type { SprtStatus } from './fold/sprt.ts';
 import type { Standings, StandingsTable } from './fold/standings.ts';
+import type { FormatStandings } from './staged/format.ts';
 
 /** A pairing's sequential test (`a` the champion, tested against `b`) as it ended. */
 export interface SprtResult extends SprtStatus {
@@ -35,6 +36,8 @@ export interface TournamentSummary {
   /** Bots that could not be started (they forfeit every game). */
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly standings: Standings;
+  /** A Swiss's score table with its tie-breaks, or a knockout's bracket (those formats only). */
+  readonly format?: FormatStandings;
   /**
    * When and where this run happened (clock- and machine-dependent, unlike everything above):
    * the start time (ISO, UTC) of the first run of this folder, the wall time of the last run
