@@ -93,7 +93,9 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     return sprt;
   };
   const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => add(rec)) : createRunFolder(spec.out, spec.name, savedSpec(spec));
-  const events = new RunEvents(options, cursor.total, fold, staged);
+  // A knockout's games to play shrink as matches end without their extra pairs.
+  const total = cursor instanceof StagedCursor ? () => cursor.total - cursor.skipped : () => cursor.total;
+  const events = new RunEvents(options, total, fold, staged);
   const commit = new GroupCommit(folder.log, (rec, judgement) => events.gameEnded(rec, add(rec, judgement)), () => cursor.stop());
   let executor: Executor;
   try {
@@ -169,13 +171,13 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
 class RunEvents {
   readonly failedBots: { bot: string; reason: string }[] = [];
   readonly #sink: EventSink | undefined;
-  readonly #total: number;
+  readonly #total: () => number;
   readonly #fold: TournamentFold;
   readonly #everyMs: number;
   readonly #staged: StagedFormat | null;
   #lastStandings = performance.now();
 
-  constructor(options: RunOptions, total: number, fold: TournamentFold, staged: StagedFormat | null) {
+  constructor(options: RunOptions, total: () => number, fold: TournamentFold, staged: StagedFormat | null) {
     this.#staged = staged;
     this.#sink = options.sink;
     this.#total = total;
@@ -192,7 +194,7 @@ class RunEvents {
     const { spec } = t;
     const { dir, repaired } = folder;
     const done = this.#fold.done;
-    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: spec.games, total: this.#total, done, concurrency, isolation: spec.isolation, ...(repaired ? { repaired } : {}) });
+    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: spec.games, total: this.#total(), done, concurrency, isolation: spec.isolation, ...(repaired ? { repaired } : {}) });
     for (const result of this.#fold.sprt() ?? []) this.emit({ type: 'sprt', result });
   }
 
@@ -201,17 +203,17 @@ class RunEvents {
     const sink = this.#sink;
     if (!sink) return;
     const done = this.#fold.done;
-    sink.emit({ type: 'game-ended', record, done, total: this.#total });
+    sink.emit({ type: 'game-ended', record, done, total: this.#total() });
     if (sprt) sink.emit({ type: 'sprt', result: sprt });
     if (performance.now() - this.#lastStandings >= this.#everyMs) {
       this.#lastStandings = performance.now();
       const format = this.#staged?.standings();
-      sink.emit({ type: 'standings', standings: this.#fold.snapshot(), ...(format ? { format } : {}), done, total: this.#total });
+      sink.emit({ type: 'standings', standings: this.#fold.snapshot(), ...(format ? { format } : {}), done, total: this.#total() });
     }
   }
 
   finished(summary: TournamentSummary, interrupted: boolean): void {
-    this.emit({ type: 'standings', standings: summary.standings, ...(summary.format ? { format: summary.format } : {}), done: summary.games.played, total: this.#total });
+    this.emit({ type: 'standings', standings: summary.standings, ...(summary.format ? { format: summary.format } : {}), done: summary.games.played, total: this.#total() });
     this.emit({ type: 'finished', summary, dir: summary.dir, interrupted });
   }
 }
