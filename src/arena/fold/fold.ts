@@ -10,8 +10,8 @@ import { TimeTally, type SprtResult, type TimeTotals } from '../summary.ts';
 import type { GameJudgement, MoveJudge } from './accuracy.ts';
 import type { CompletedPair } from './pairs.ts';
 import { InOrder, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
-import { anchorFit, type Anchor } from './ratings.ts';
-import { StandingsBuilder, type Standings, type StandingsTable } from './standings.ts';
+import type { Anchor } from './ratings.ts';
+import { anchorStandings, StandingsBuilder, type Standings } from './standings.ts';
 
 /** Games folded per termination (interrupted games are not results). */
 export type TerminationCounts = Record<Exclude<Termination, 'interrupted'>, number>;
@@ -83,10 +83,7 @@ export class TournamentFold {
   /** The standings so far, every table's ratings shifted to the anchor when there is one. */
   snapshot(): Standings {
     const s = this.standings.snapshot();
-    const anchor = this.#anchor;
-    if (!anchor) return s;
-    const pin = (t: StandingsTable): StandingsTable => ({ ...t, ratings: anchorFit(t.ratings, anchor) });
-    return { pooled: pin(s.pooled), variants: Object.fromEntries(Object.entries(s.variants).map(([v, t]) => [v, pin(t)])) };
+    return this.#anchor ? anchorStandings(s, this.#anchor) : s;
   }
 }
 

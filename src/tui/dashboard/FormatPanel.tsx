@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { FormatStandings } from '../../arena/staged/format.ts';
-import { bracketLines, SWISS_HEADER, swissRows } from '../text/format-text.ts';
+import { bracketLines, SWISS_HEADER, swissRows } from '../../arena/staged/text.ts';
 import { fit } from '../text/layout.ts';
 import { layoutTable, type Column } from '../text/table.ts';
 import { useTheme } from '../text/theme.ts';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { StandingsTable as Table } from '../../arena/fold/standings.ts';
-import { anchorLine } from '../text/format-text.ts';
+import { anchorLine } from '../../arena/staged/text.ts';
 import { fmtPoints } from '../text/layout.ts';
 import { layoutTable, type Column } from '../text/table.ts';
 import { useTheme } from '../text/theme.ts';

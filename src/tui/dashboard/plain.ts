@@ -10,7 +10,7 @@ import type { TimeTotals } from '../../arena/summary.ts';
 import { droppedText, type DropCounts } from '../../arena/results/index.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 import { scoreText } from '../text/result-text.ts';
-import { anchorLine, bracketLines, SWISS_HEADER, swissRows } from '../text/format-text.ts';
+import { anchorLine, bracketLines, SWISS_HEADER, swissRows } from '../../arena/staged/text.ts';
 import { visible } from '../../core/text.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */

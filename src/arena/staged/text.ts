@@ -1,9 +1,9 @@
 /**
- * A Swiss's score table and a knockout's bracket as text lines: the plain output, the dashboard
- * and the report's text all show them alike.
+ * A Swiss's score table and a knockout's bracket as text: the plain output, the dashboard and
+ * the report show them alike (here, below both, as `droppedText` is for the results log).
  */
-import type { BracketMatch, FormatStandings, SwissLine } from '../../arena/staged/format.ts';
-import type { RatingFit } from '../../arena/fold/ratings.ts';
+import type { BracketMatch, FormatStandings, SwissLine } from './format.ts';
+import type { RatingFit } from '../fold/ratings.ts';
 
 /** A half-point count as people write it: 3, 3½, ½. */
 export function halves(v: number): string {
