@@ -146,9 +146,9 @@ function formatHtml(d: ReportData): string {
   const rounds = Array.from({ length: total }, (_, k) => {
     const round = f.rounds[k] ?? [];
     const matches = round.map((m) => `<div class="match" title="${esc(bracketMatchText(m))}">${side(m.a, m.seedA, m.pointsA, m)}${side(m.b, m.seedB, m.pointsB, m)}</div>`);
-    return `<div class="round"><h4>${esc(roundName(k, total))}</h4>${matches.join('')}</div>`;
+    return `<div class="round"><h4>${esc(roundName(k, total))}</h4><div class="matches">${matches.join('')}</div></div>`;
   });
-  const champion = f.champion === null ? '' : `<div class="round"><h4>Champion</h4><div class="match"><div class="side win">${esc(f.champion)}</div></div></div>`;
+  const champion = f.champion === null ? '' : `<div class="round"><h4>Champion</h4><div class="matches"><div class="match"><div class="side win">${esc(f.champion)}</div></div></div></div>`;
   return `<section id="bracket"><h2>Bracket</h2>
 <p class="note">Seeded ${d.spec['seedRatings'] ? 'by the ratings file' : 'in the spec’s order'}; each match is every variant × deals in both seatings, the bot with more game points through; level, up to ${esc(String(d.spec['tiebreakPairs'] ?? 0))} extra pairs, then the higher seed.</p>
 <div class="card bracket">${rounds.join('')}${champion}</div></section>`;

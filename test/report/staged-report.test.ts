@@ -25,7 +25,7 @@ describe('arena report of the staged formats and ratings', () => {
     // Seeds 1-3 have byes in a bracket of 8 with 5 bots; seed 4 meets seed 5.
     expect(html.match(/<div class="side bye">bye<\/div>/g)).toHaveLength(3);
     expect(html).toMatch(/<span class="seed">4<\/span> optimal:strength=0\.5<span class="pts">\d½?<\/span>/);
-    const champion = /<h4>Champion<\/h4><div class="match"><div class="side win">([^<]+)<\/div>/.exec(html)![1];
+    const champion = /<h4>Champion<\/h4><div class="matches"><div class="match"><div class="side win">([^<]+)<\/div>/.exec(html)![1];
     const summary = JSON.parse(readFileSync(join(out, readdirSync(out).find((n) => n.startsWith('tournament-'))!, 'summary.json'), 'utf8'));
     expect(champion).toBe(summary.format.champion);
   }, 60_000);
