@@ -137,12 +137,12 @@ function checkStaged(spec: TournamentSpec, registry: BotRegistry, entrants: read
     if (spec.rounds === undefined) throw new SpecError(`${where}: \`rounds\`: a Swiss needs a number of rounds (--rounds)`);
     if (spec.rounds > n - 1) throw new SpecError(`${where}: \`rounds\`: expected at most ${n - 1} rounds for ${n} bots (nobody meets a bot twice), got ${spec.rounds}`);
   } else if (spec.rounds !== undefined) throw new SpecError(`${where}: \`rounds\`: only a Swiss has rounds (set \`format\` to "swiss")`);
-  const staged = spec.format === 'swiss' || spec.format === 'knockout';
+  const staged = spec.format === 'swiss' ? 'Swiss' : spec.format === 'knockout' ? 'knockout' : null;
   if (staged && unsupported.size > 0) {
     const [bot, no] = [...unsupported][0]!;
-    throw new SpecError(`${where}: \`games\`: in a ${spec.format} every bot plays every variant, but ${bot} does not play ${no[0]}`);
+    throw new SpecError(`${where}: \`games\`: in a ${staged} every bot plays every variant, but ${bot} does not play ${no[0]}`);
   }
-  if (staged && spec.queue !== undefined) throw new SpecError(`${where}: \`queue\`: a ${spec.format} is played on this machine (its rounds wait for each other); drop --queue`);
+  if (staged && spec.queue !== undefined) throw new SpecError(`${where}: \`queue\`: a ${staged} is played on this machine (its rounds wait for each other); drop --queue`);
   if (spec.anchor !== undefined) {
     const { bot, elo } = parseAnchor(spec.anchor);
     out.anchor = `${entrantLabel(registry, entrants, bot, 'anchor', where)}=${elo}`;

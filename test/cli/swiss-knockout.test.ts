@@ -139,6 +139,12 @@ describe('arena tournament --format swiss (CLI)', () => {
     expect(none.err.trim()).toBe('arena: arguments: `rounds`: a Swiss needs a number of rounds (--rounds)');
     const many = await run('tournament', '--bots', 'random,greedy,optimal', '--format', 'swiss', '--rounds', '3', '--games', GAME);
     expect(many.err.trim()).toBe('arena: arguments: `rounds`: expected at most 2 rounds for 3 bots (nobody meets a bot twice), got 3');
+    const unplayable = await run('tournament', '--bots', 'random,greedy,parity', '--format', 'swiss', '--rounds', '1', '--games', GAME);
+    expect(unplayable.err.trim()).toBe(`arena: arguments: \`games\`: in a Swiss every bot plays every variant, but parity does not play ${GAME}`);
+    const queued = await run('tournament', '--bots', 'random,greedy', '--format', 'knockout', '--games', GAME, '--queue', 'redis://127.0.0.1:6379');
+    expect(queued.err.trim()).toBe('arena: arguments: `queue`: a knockout is played on this machine (its rounds wait for each other); drop --queue');
+    const notSwiss = await run('tournament', '--bots', 'random,greedy', '--rounds', '1', '--games', GAME);
+    expect(notSwiss.err.trim()).toBe('arena: arguments: `rounds`: only a Swiss has rounds (set `format` to "swiss")');
   });
 
   it('with an odd field gives the bye to the lowest-ranked bot without one', async () => {
