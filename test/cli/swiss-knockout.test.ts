@@ -51,6 +51,29 @@ function killAfter(args: readonly string[], lines: number): Promise<void> {
   });
 }
 
+type Result = ReturnType<typeof resultOf>;
+
+/**
+ * The same tournament twice: uninterrupted, and killed with SIGKILL once `lines` game lines are
+ * out, then resumed (`--resume`). Returns both results and how many games the killed run had logged.
+ */
+async function killedAndResumed(args: readonly string[], lines: number): Promise<{ whole: Result; resumed: Result; cutAt: number }> {
+  const whole = tempDir();
+  expect((await run(...args, '--out', whole)).code).toBe(0);
+  const cut = tempDir();
+  await killAfter([...args, '--out', cut], lines);
+  const dir = join(cut, readdirSync(cut)[0]!);
+  const cutAt = readLog(dir).length;
+  expect((await run('tournament', '--resume', dir, '--plain')).code).toBe(0);
+  return { whole: resultOf(whole), resumed: resultOf(cut), cutAt };
+}
+
+/** The same log, game for game in schedule order, and the same table or bracket. */
+function expectSameEnd(resumed: Result, whole: Result): void {
+  expect(comparableLog(resumed.dir)).toEqual(comparableLog(whole.dir));
+  expect(resumed.summary.format).toEqual(whole.summary.format);
+}
+
 describe('arena tournament --format swiss (CLI)', () => {
   it('plays 16 bots × 5 rounds paired by score: no repeats, everyone once a round, tie-breaks from the games', async () => {
     const out = tempDir();
@@ -116,21 +139,12 @@ describe('arena tournament --format swiss (CLI)', () => {
   }, 120_000);
 
   it('resumed after kill -9 ends exactly as an uninterrupted run', async () => {
-    const whole = tempDir();
-    expect((await run(...SWISS, '--out', whole)).code).toBe(0);
-    const cut = tempDir();
-    await killAfter([...SWISS, '--out', cut], 40);
-    const dir = join(cut, readdirSync(cut)[0]!);
-    // Into the third round, short of the end.
-    expect(readLog(dir).length).toBeGreaterThanOrEqual(40);
-    expect(readLog(dir).length).toBeLessThan(80);
-    const resumed = await run('tournament', '--resume', dir, '--plain');
-    expect(resumed.code).toBe(0);
-    const a = resultOf(whole);
-    const b = resultOf(cut);
-    expect(comparableLog(b.dir)).toEqual(comparableLog(a.dir));
-    expect(b.summary.format).toEqual(a.summary.format);
-    expect(timeless(b.summary.standings)).toEqual(timeless(a.summary.standings));
+    const { whole, resumed, cutAt } = await killedAndResumed(SWISS, 40);
+    // Killed in the third round (two rounds are 32 games), short of the end.
+    expect(cutAt).toBeGreaterThanOrEqual(40);
+    expect(cutAt).toBeLessThan(80);
+    expectSameEnd(resumed, whole);
+    expect(timeless(resumed.summary.standings)).toEqual(timeless(whole.summary.standings));
   }, 180_000);
 
   it('refuses a Swiss without rounds, or with as many rounds as bots, in one line', async () => {
@@ -201,21 +215,12 @@ describe('arena tournament --format knockout (CLI)', () => {
   }, 60_000);
 
   it('resumed after kill -9 ends exactly as an uninterrupted run', async () => {
-    const whole = tempDir();
-    expect((await run(...KNOCKOUT, '--out', whole)).code).toBe(0);
-    const cut = tempDir();
-    await killAfter([...KNOCKOUT, '--out', cut], 9);
-    const dir = join(cut, readdirSync(cut)[0]!);
-    // Past the first round's main games, short of the end.
-    expect(readLog(dir).length).toBeGreaterThanOrEqual(9);
-    expect(readLog(dir).length).toBeLessThan(resultOf(whole).summary.games.played);
-    const resumed = await run('tournament', '--resume', dir, '--plain');
-    expect(resumed.code).toBe(0);
-    const a = resultOf(whole);
-    const b = resultOf(cut);
-    expect(comparableLog(b.dir)).toEqual(comparableLog(a.dir));
-    expect(b.summary.format).toEqual(a.summary.format);
-    expect(b.summary.games).toEqual(a.summary.games);
+    const { whole, resumed, cutAt } = await killedAndResumed(KNOCKOUT, 9);
+    // Past the first round's main games (8), short of the end.
+    expect(cutAt).toBeGreaterThanOrEqual(9);
+    expect(cutAt).toBeLessThan(whole.summary.games.played);
+    expectSameEnd(resumed, whole);
+    expect(resumed.summary.games).toEqual(whole.summary.games);
   }, 180_000);
 });
 

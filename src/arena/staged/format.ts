@@ -59,6 +59,15 @@ export type FormatStandings =
       readonly champion: string | null;
     };
 
+/** What every staged format is made from. */
+export interface StageSetup {
+  readonly bots: readonly string[];
+  readonly variants: readonly string[];
+  readonly deals: number;
+  /** Prior ratings by bot label (the seeding), from a ratings file. */
+  readonly prior?: Readonly<Record<string, number>>;
+}
+
 /** A format played in stages (see the module's comment). */
 export interface StagedFormat {
   /** Stages at most. */

@@ -1,5 +1,5 @@
 /**
- * A seeded knockout (docs/TOURNAMENTS.md "Knockout"). Bots are seeded by prior rating (a ratings
+ * A seeded knockout (docs/TOURNAMENTS.md "Swiss, knockout and ratings across tournaments"). Bots are seeded by prior rating (a ratings
  * file), else in the spec's order, into a bracket of the next power of two: seed 1 meets the lowest
  * seed, and the seeds past the field are byes (the top seeds go through the first round without a
  * game). A match is every variant × `deals` deals, each in both seatings; the bot with more game
@@ -12,16 +12,11 @@
  */
 import type { GameRecord } from '../match.ts';
 import { pairOf } from '../schedule.ts';
-import { seedOrder, tally, type BracketMatch, type FormatStandings, type StageCell, type StagedFormat, type StageMatch } from './format.ts';
+import { seedOrder, tally, type BracketMatch, type FormatStandings, type StageCell, type StagedFormat, type StageSetup, type StageMatch } from './format.ts';
 
 /** What a knockout is made from. */
-export interface KnockoutSetup {
-  readonly bots: readonly string[];
-  readonly variants: readonly string[];
-  readonly deals: number;
+export interface KnockoutSetup extends StageSetup {
   readonly tiebreakPairs: number;
-  /** Prior ratings by bot label (the seeding), from a ratings file. */
-  readonly prior?: Readonly<Record<string, number>>;
 }
 
 /** Seed numbers (1-based) in bracket order for a bracket of `size` (a power of two): 1, 8, 4, 5, 2, 7, 3, 6 for 8. */

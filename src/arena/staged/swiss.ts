@@ -1,5 +1,5 @@
 /**
- * The Swiss system (docs/TOURNAMENTS.md "Swiss"): `rounds` rounds; in each, bots are paired by
+ * The Swiss system (docs/TOURNAMENTS.md "Swiss, knockout and ratings across tournaments"): `rounds` rounds; in each, bots are paired by
  * score, nobody meets a bot twice, and with an odd number of bots one sits out (a bye). A round's
  * match is every variant × `deals` deals, each in both seatings (so the seats are balanced by
  * construction); round r plays deals `r·deals …`, fresh positions each round.
@@ -9,12 +9,12 @@
  * out (1 point, no games). Then from the top: the first unpaired bot meets the bot half its score
  * group down (the top half of a group meets its bottom half, 1–5, 2–6, … in a group of eight); a
  * bot alone in its group floats down to meet the top of the next. Candidates are tried in that
- * order with backtracking, so no pair meets twice whenever some pairing allows it (only when none
- * does is the top-down order taken with repeats).
+ * order with backtracking, so no pair meets twice whenever some pairing allows it (when a search of
+ * `SEARCH_BUDGET` steps finds none, repeats are allowed, in the same order).
  */
 import type { GameRecord } from '../match.ts';
 import { pairOf } from '../schedule.ts';
-import { seedOrder, tally, type StagedFormat, type StageCell, type StageMatch, type SwissLine, type FormatStandings } from './format.ts';
+import { seedOrder, tally, type StagedFormat, type StageSetup, type StageCell, type StageMatch, type SwissLine, type FormatStandings } from './format.ts';
 
 /** Steps of the backtracking search before a round is paired with repeats allowed. */
 const SEARCH_BUDGET = 200_000;
@@ -27,13 +27,8 @@ interface SwissMatch extends StageMatch {
 }
 
 /** What a Swiss is made from. */
-export interface SwissSetup {
-  readonly bots: readonly string[];
-  readonly variants: readonly string[];
-  readonly deals: number;
+export interface SwissSetup extends StageSetup {
   readonly rounds: number;
-  /** Prior ratings by bot label (the seeding), from a ratings file. */
-  readonly prior?: Readonly<Record<string, number>>;
 }
 
 /** Pairs a round: index pairs into `order` (ranked best first), none in `met` if it can. */
