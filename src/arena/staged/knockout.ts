@@ -87,7 +87,6 @@ export class KnockoutFormat implements StagedFormat {
   plan(stage: number): readonly StageMatch[] {
     const k = Math.floor(stage / (1 + this.#extra));
     const e = stage % (1 + this.#extra);
-    const round = this.#rounds[Math.min(k, this.#rounds.length - 1)]!;
     if (stage > 0 && e === 0) {
       // The round before is over: level matches go to the higher seed, the winners meet in order.
       const last = this.#rounds[k - 1]!;
@@ -99,7 +98,7 @@ export class KnockoutFormat implements StagedFormat {
       }
     } else if (e > 0) {
       // After the main games (or an extra pair), a match with a leader is over.
-      for (const m of round) if (m.winner === null && m.points.a !== m.points.b) this.#decide(m);
+      for (const m of this.#rounds[k]!) if (m.winner === null && m.points.a !== m.points.b) this.#decide(m);
     }
     if (stage >= this.stages) return [];
     const playing = this.#rounds[k]!.filter((m) => m.winner === null);

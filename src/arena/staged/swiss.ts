@@ -31,7 +31,11 @@ export interface SwissSetup extends StageSetup {
   readonly rounds: number;
 }
 
-/** Pairs a round: index pairs into `order` (ranked best first), none in `met` if it can. */
+/**
+ * Pairs a round (see the module's comment): `order` holds bot indices ranked best first, `score`
+ * their scores by index; returns index pairs, the higher-ranked first, none of them in `met` if some
+ * pairing allows it.
+ */
 export function pairRound(order: readonly number[], score: readonly number[], met: (i: number, j: number) => boolean): [number, number][] {
   let steps = 0;
   const out: [number, number][] = [];
@@ -46,10 +50,7 @@ export function pairRound(order: readonly number[], score: readonly number[], me
     for (const y of candidates) {
       if (strict && met(x, y)) continue;
       out.push([x, y]);
-      if (search(
-        rest.filter((z) => z !== x && z !== y),
-        strict,
-      )) return true;
+      if (search(rest.filter((z) => z !== x && z !== y), strict)) return true;
       out.pop();
       if (!strict) return false;
     }
@@ -60,6 +61,11 @@ export function pairRound(order: readonly number[], score: readonly number[], me
     search(order, false);
   }
   return out;
+}
+
+/** A round's result for a match's `a`: 1 won on game points, ½ level, 0 lost (`b` has 1 minus it). */
+function roundResult(points: { readonly a: number; readonly b: number }): number {
+  return points.a > points.b ? 1 : points.a === points.b ? 0.5 : 0;
 }
 
 /** A Swiss tournament's rounds (see the module's comment). */
@@ -104,8 +110,7 @@ export class SwissFormat implements StagedFormat {
     if (stage > 0) this.#close(this.#history[stage - 1]!);
     if (stage >= this.stages) return [];
     const n = this.#bots.length;
-    const rank = (list: number[]): number[] => list.sort((x, y) => this.#score[y]! - this.#score[x]! || this.#seed[x]! - this.#seed[y]!);
-    let order = rank(this.#bots.map((_, i) => i));
+    let order = this.#bots.map((_, i) => i).sort((x, y) => this.#score[y]! - this.#score[x]! || this.#seed[x]! - this.#seed[y]!);
     let bye = -1;
     if (n % 2 === 1) {
       // The lowest-ranked bot without a bye sits out (all have had one: the lowest-ranked).
@@ -132,11 +137,11 @@ export class SwissFormat implements StagedFormat {
     this.#closed++;
     const n = this.#bots.length;
     for (const m of round.matches) {
-      const { a, b } = m.points;
-      this.#score[m.i]! += a > b ? 1 : a === b ? 0.5 : 0;
-      this.#score[m.j]! += b > a ? 1 : a === b ? 0.5 : 0;
-      this.#gamePoints[m.i]! += a;
-      this.#gamePoints[m.j]! += b;
+      const r = roundResult(m.points);
+      this.#score[m.i]! += r;
+      this.#score[m.j]! += 1 - r;
+      this.#gamePoints[m.i]! += m.points.a;
+      this.#gamePoints[m.j]! += m.points.b;
       this.#played[m.i]!++;
       this.#played[m.j]!++;
       this.#met.add(m.i * n + m.j).add(m.j * n + m.i);
@@ -156,7 +161,7 @@ export class SwissFormat implements StagedFormat {
     const sb = this.#bots.map(() => 0);
     for (const round of this.#history.slice(0, closed)) {
       for (const m of round.matches) {
-        const r = m.points.a > m.points.b ? 1 : m.points.a === m.points.b ? 0.5 : 0;
+        const r = roundResult(m.points);
         buchholz[m.i]! += score[m.j]!;
         buchholz[m.j]! += score[m.i]!;
         sb[m.i]! += r * score[m.j]!;
