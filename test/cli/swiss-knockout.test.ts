@@ -157,6 +157,10 @@ describe('arena tournament --format swiss (CLI)', () => {
     expect(unplayable.err.trim()).toBe(`arena: arguments: \`games\`: in a Swiss every bot plays every variant, but parity does not play ${GAME}`);
     const queued = await run('tournament', '--bots', 'random,greedy', '--format', 'knockout', '--games', GAME, '--queue', 'redis://127.0.0.1:6379');
     expect(queued.err.trim()).toBe('arena: arguments: `queue`: a knockout is played on this machine (its rounds wait for each other); drop --queue');
+    const pairs = await run('tournament', '--bots', 'random,greedy', '--format', 'knockout', '--tiebreak-pairs', '-1', '--games', GAME);
+    expect(pairs.err.trim()).toBe('arena: Expected --tiebreak-pairs to be an integer from 0 to 100, got "-1"');
+    const anchor = await run('tournament', '--bots', 'random,greedy', '--anchor', 'random', '--games', GAME);
+    expect(anchor.err.trim()).toBe('arena: Expected --anchor to be bot=elo, like "random=0", got "random"');
     const notSwiss = await run('tournament', '--bots', 'random,greedy', '--rounds', '1', '--games', GAME);
     expect(notSwiss.err.trim()).toBe('arena: arguments: `rounds`: only a Swiss has rounds (set `format` to "swiss")');
   });
@@ -249,6 +253,9 @@ describe('ratings across tournaments (CLI)', () => {
     expect(bad.err).toMatch(/^arena: --ratings-out .*ratings\.json: not a ratings file at version: .*expected \{"version": 1/);
     const missing = await run(...args.slice(0, -2), '--ratings-in', join(out, 'nope.json'));
     expect(missing.err.trim()).toBe(`arena: --ratings-in ${join(out, 'nope.json')}: no such file`);
+    writeFileSync(join(out, 'garbage.json'), '{bad');
+    const garbage = await run(...args.slice(0, -2), '--ratings-in', join(out, 'garbage.json'));
+    expect(garbage.err.trim()).toBe(`arena: --ratings-in ${join(out, 'garbage.json')}: not valid JSON (expected a ratings file written by --ratings-out)`);
     const stranger = await run(...args.slice(0, -4), '--anchor', 'minimax=0');
     expect(stranger.code).toBe(2);
     expect(stranger.err).toMatch(/^arena: arguments: `anchor`: expected one of the bots \(random, greedy, optimal\), got "minimax"$/m);
