@@ -125,13 +125,17 @@ function entrantLabel(registry: BotRegistry, entrants: readonly Entrant[], text:
   return label;
 }
 
+/** What the run spec gets from the fields of the staged formats and of ratings (see `checkStaged`). */
+type StagedFields = Readonly<Partial<Pick<TournamentSpec, 'anchor' | 'seedRatings' | 'ratingsIn' | 'ratingsOut'>>>;
+
 /**
- * Checks the fields of the staged formats and of ratings (`rounds`, `anchor`, `ratingsIn`); returns
- * what the run spec gets from them: the anchor as a label, and the seed ratings read from
- * `ratingsIn` (kept in the saved spec, so a resume seeds alike whatever the file holds by then).
+ * Checks the fields of the staged formats and of ratings (`rounds`, `anchor`, the ratings files);
+ * returns what the run spec gets from them: the anchor as a label, the files as absolute paths, and
+ * the seed ratings read from `ratingsIn` (kept in the saved spec, so a resume seeds alike whatever
+ * the file holds by then).
  */
-function checkStaged(spec: TournamentSpec, registry: BotRegistry, entrants: readonly Entrant[], unsupported: ReadonlyMap<string, readonly string[]>, where: string): { anchor?: string; seedRatings?: Record<string, number> } {
-  const out: { anchor?: string; seedRatings?: Record<string, number> } = {};
+function checkStaged(spec: TournamentSpec, registry: BotRegistry, entrants: readonly Entrant[], unsupported: ReadonlyMap<string, readonly string[]>, where: string): StagedFields {
+  const out: { -readonly [K in keyof StagedFields]: StagedFields[K] } = {};
   const n = entrants.length;
   if (spec.format === 'swiss') {
     if (spec.rounds === undefined) throw new SpecError(`${where}: \`rounds\`: a Swiss needs a number of rounds (--rounds)`);
@@ -148,9 +152,11 @@ function checkStaged(spec: TournamentSpec, registry: BotRegistry, entrants: read
     out.anchor = `${entrantLabel(registry, entrants, bot, 'anchor', where)}=${elo}`;
   }
   // A ratings file that cannot take this tournament's entry is refused now, not after the games.
-  if (spec.ratingsOut !== undefined) readRatingsFile(spec.ratingsOut, '--ratings-out', true);
+  // Both files are kept as absolute paths: a resume or a report from another folder finds them.
+  if (spec.ratingsOut !== undefined) readRatingsFile((out.ratingsOut = resolve(spec.ratingsOut)), '--ratings-out', true);
+  if (spec.ratingsIn !== undefined) out.ratingsIn = resolve(spec.ratingsIn);
   if (spec.seedRatings === undefined && spec.ratingsIn !== undefined) {
-    const latest = latestRatings(readRatingsFile(spec.ratingsIn, '--ratings-in'));
+    const latest = latestRatings(readRatingsFile(resolve(spec.ratingsIn), '--ratings-in'));
     out.seedRatings = Object.fromEntries(entrants.flatMap((e) => (latest[e.spec.label] === undefined ? [] : [[e.spec.label, latest[e.spec.label]!]])));
   }
   return out;
