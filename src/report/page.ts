@@ -3,7 +3,7 @@ import type { StandingsTable } from '../arena/fold/standings.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
 import type { ReportData } from './data.ts';
 import type { BracketMatch } from '../arena/staged/format.ts';
-import { bracketMatchText, halves, roundName, SWISS_HEADER, swissRows } from '../arena/staged/text.ts';
+import { bracketMatchText, bracketRounds, halves, roundName, SWISS_HEADER, swissRows } from '../arena/staged/text.ts';
 
 /** The page's stylesheet and replay script, inlined: the page must open with no network. */
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
@@ -139,8 +139,7 @@ function formatHtml(d: ReportData): string {
 <p class="note">${f.round} of ${f.rounds} rounds. Score: 1 a round won on game points, ½ level, 0 lost, 1 a bye; ties broken by Buchholz (the opponents’ scores), then Sonneborn–Berger (the opponents’ scores weighted by the result against each), then game points.</p>
 <div class="card"><table><thead><tr>${SWISS_HEADER.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
   }
-  const count = f.rounds[0]?.length ?? 1;
-  const total = Math.log2(count * 2);
+  const total = bracketRounds(f);
   const side = (bot: string | null, seed: number | null, points: number, m: BracketMatch): string =>
     bot === null ? '<div class="side bye">bye</div>' : `<div class="side${m.winner === bot ? ' win' : ''}"><span class="seed">${seed}</span> ${esc(bot)}<span class="pts">${m.games ? esc(halves(points)) : ''}</span></div>`;
   const rounds = Array.from({ length: total }, (_, k) => {

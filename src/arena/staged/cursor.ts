@@ -47,11 +47,6 @@ export class StagedCursor implements PairSource {
     this.#advance();
   }
 
-  /** The stage being played (`format.stages` once all are done). */
-  get stage(): number {
-    return this.#stage;
-  }
-
   /** Hands out no more pairs (the log failed). */
   stop(): void {
     this.#stopped = true;

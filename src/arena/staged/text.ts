@@ -31,7 +31,7 @@ export function roundName(k: number, rounds: number): string {
   return left === 1 ? 'Final' : left === 2 ? 'Semifinals' : left === 3 ? 'Quarterfinals' : `Round ${k + 1}`;
 }
 
-/** One bracket match as a line: `[1] optimal 3½–½ [8] random → optimal (on points)`. */
+/** One bracket match as a line: `[1] optimal 3½–½ [8] random → optimal`, with how it was decided unless on points. */
 export function bracketMatchText(m: BracketMatch): string {
   if (m.b === null) return `[${m.seedA}] ${m.a}: bye`;
   const score = m.games ? ` ${halves(m.pointsA)}–${halves(m.pointsB)} ` : ' vs ';
@@ -39,10 +39,18 @@ export function bracketMatchText(m: BracketMatch): string {
   return `[${m.seedA}] ${m.a}${score}[${m.seedB}] ${m.b}${result}`;
 }
 
+/** A knockout's standings. */
+type Bracket = Extract<FormatStandings, { format: 'knockout' }>;
+
+/** Rounds the whole bracket has (its first round holds half as many matches as places). */
+export function bracketRounds(f: Bracket): number {
+  return Math.log2((f.rounds[0]?.length ?? 1) * 2);
+}
+
 /** A bracket: each round's name, then its matches, indented; the champion last once known. */
-export function bracketLines(f: Extract<FormatStandings, { format: 'knockout' }>): string[] {
+export function bracketLines(f: Bracket): string[] {
   const out: string[] = [];
-  const rounds = Math.log2((f.rounds[0]?.length ?? 1) * 2);
+  const rounds = bracketRounds(f);
   f.rounds.forEach((round, k) => {
     out.push(`${roundName(k, rounds)}:`);
     for (const m of round) out.push(`  ${bracketMatchText(m)}`);
