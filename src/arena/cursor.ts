@@ -24,6 +24,12 @@ export interface PairSource {
   isDone(index: number): boolean;
   /** The key of the game at a schedule index (null when there is none): remote results are checked against it. */
   keyAt(index: number): string | null;
+  /**
+   * After `next` returned null: a promise that settles once `next` may hand out more (a staged
+   * format's next stage is planned when the games before are folded), or null (or absent) when
+   * nothing more will come.
+   */
+  whenMore?(): Promise<void> | null;
 }
 
 /** A run's place in its schedule (see `PairSource`). */

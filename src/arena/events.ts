@@ -11,6 +11,7 @@ import type { Seat } from '../core/game.ts';
 import type { GameRecord } from './match.ts';
 import type { DropCounts } from './results/index.ts';
 import type { Standings } from './fold/standings.ts';
+import type { FormatStandings } from './staged/format.ts';
 import type { SprtResult, TournamentSummary } from './summary.ts';
 
 /** The first event: what will be played. */
@@ -142,6 +143,8 @@ export interface GameAbortedEvent {
 export interface StandingsEvent {
   readonly type: 'standings';
   readonly standings: Standings;
+  /** A Swiss's score table or a knockout's bracket, with those formats. */
+  readonly format?: FormatStandings;
   readonly done: number;
   readonly total: number;
 }

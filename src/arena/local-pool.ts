@@ -82,7 +82,13 @@ export class LocalPool implements Executor {
         }
         if (signal?.aborted) return;
         const job = next();
-        if (!job) return;
+        if (!job) {
+          // A staged format: the next stage comes once the games before it are folded.
+          const more = ctx.pairs.whenMore?.();
+          if (!more) return;
+          await more;
+          continue;
+        }
         let judge = judges.get(job.variant);
         if (!judge) judges.set(job.variant, (judge = ctx.follow(job.variant)));
         const watch = ctx.wantLive ? (live: LiveTracker) => ctx.emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats: seatLabels(job), live }) : undefined;

@@ -16,6 +16,10 @@ import type { ScheduleInput } from './schedule.ts';
 import { resolveVariants, type TournamentSpec } from './spec.ts';
 import { expandStarts, suiteLines, type StartEntry } from './starts.ts';
 import { botClocks, clockLabel, splitBotClock, type OwnClock } from './bot-clocks.ts';
+import { latestRatings, parseAnchor, readRatingsFile } from './ratings-file.ts';
+import type { StagedFormat } from './staged/format.ts';
+import { KnockoutFormat } from './staged/knockout.ts';
+import { SwissFormat } from './staged/swiss.ts';
 import { parseTimeControl, type SeatClock } from './time-control.ts';
 
 /** A bot taking part: its schedule spec, where it comes from, and its own clock (time odds). */
@@ -110,6 +114,7 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
     const no = variants.filter((g) => !supportedBy(e.entry.bot, g)).map((g) => g.id);
     if (no.length) unsupported.set(e.spec.label, no);
   }
+  const staged = checkStaged(spec, registry, entrants, unsupported, where);
   return {
     spec: {
       ...spec,
@@ -118,6 +123,7 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
       // The suite's lines themselves, so that a resume plays the same starts without the file.
       ...(spec.starts !== undefined ? { starts: [...suiteLines(spec.starts, where).lines] } : {}),
       ...(champion !== undefined ? { champion } : {}),
+      ...staged,
       concurrency: spec.concurrency ?? availableParallelism(),
     },
     variants,
@@ -126,6 +132,65 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
     unsupported,
     ...(clocks ? { clocks } : {}),
   };
+}
+
+/** A bot named in the spec (`field`), as its label among the entrants; a SpecError otherwise. */
+function entrantLabel(registry: BotRegistry, entrants: readonly Entrant[], text: string, field: string, where: string): string {
+  let label: string;
+  try {
+    label = resolveBot(registry, text).label;
+  } catch (err) {
+    if (err instanceof ArenaError) throw new SpecError(`${where}: \`${field}\`: ${err.message}`);
+    throw err;
+  }
+  if (!entrants.some((e) => e.spec.label === label)) throw new SpecError(`${where}: \`${field}\`: expected one of the bots (${entrants.map((e) => e.spec.label).join(', ')}), got ${show(text)}`);
+  return label;
+}
+
+/** What the run spec gets from the fields of the staged formats and of ratings (see `checkStaged`). */
+type StagedFields = Readonly<Partial<Pick<TournamentSpec, 'anchor' | 'seedRatings' | 'ratingsIn' | 'ratingsOut'>>>;
+
+/**
+ * Checks the fields of the staged formats and of ratings (`rounds`, `anchor`, the ratings files);
+ * returns what the run spec gets from them: the anchor as a label, the files as absolute paths, and
+ * the seed ratings read from `ratingsIn` (kept in the saved spec, so a resume seeds alike whatever
+ * the file holds by then).
+ */
+function checkStaged(spec: TournamentSpec, registry: BotRegistry, entrants: readonly Entrant[], unsupported: ReadonlyMap<string, readonly string[]>, where: string): StagedFields {
+  const out: { -readonly [K in keyof StagedFields]: StagedFields[K] } = {};
+  const n = entrants.length;
+  if (spec.format === 'swiss') {
+    if (spec.rounds === undefined) throw new SpecError(`${where}: \`rounds\`: a Swiss needs a number of rounds (--rounds)`);
+    if (spec.rounds > n - 1) throw new SpecError(`${where}: \`rounds\`: expected at most ${n - 1} rounds for ${n} bots (nobody meets a bot twice), got ${spec.rounds}`);
+  } else if (spec.rounds !== undefined) throw new SpecError(`${where}: \`rounds\`: only a Swiss has rounds (set \`format\` to "swiss")`);
+  const staged = spec.format === 'swiss' ? 'Swiss' : spec.format === 'knockout' ? 'knockout' : null;
+  if (staged && unsupported.size > 0) {
+    const [bot, no] = [...unsupported][0]!;
+    throw new SpecError(`${where}: \`games\`: in a ${staged} every bot plays every variant, but ${bot} does not play ${no[0]}`);
+  }
+  if (staged && spec.queue !== undefined) throw new SpecError(`${where}: \`queue\`: a ${staged} is played on this machine (its rounds wait for each other); drop --queue`);
+  if (spec.anchor !== undefined) {
+    const { bot, elo } = parseAnchor(spec.anchor);
+    out.anchor = `${entrantLabel(registry, entrants, bot, 'anchor', where)}=${elo}`;
+  }
+  // A ratings file that cannot take this tournament's entry is refused now, not after the games.
+  // Both files are kept as absolute paths: a resume or a report from another folder finds them.
+  if (spec.ratingsOut !== undefined) readRatingsFile((out.ratingsOut = resolve(spec.ratingsOut)), '--ratings-out', true);
+  if (spec.ratingsIn !== undefined) out.ratingsIn = resolve(spec.ratingsIn);
+  if (spec.seedRatings === undefined && spec.ratingsIn !== undefined) {
+    const latest = latestRatings(readRatingsFile(resolve(spec.ratingsIn), '--ratings-in'));
+    out.seedRatings = Object.fromEntries(entrants.flatMap((e) => (latest[e.spec.label] === undefined ? [] : [[e.spec.label, latest[e.spec.label]!]])));
+  }
+  return out;
+}
+
+/** The staged format a prepared tournament plays (a Swiss, a knockout), or null for a fixed schedule. */
+export function stagedFormatOf(t: PreparedTournament): StagedFormat | null {
+  const { spec } = t;
+  const setup = { bots: spec.bots, variants: spec.games, deals: spec.deals, ...(spec.seedRatings ? { prior: spec.seedRatings } : {}) };
+  if (spec.format === 'swiss') return new SwissFormat({ ...setup, rounds: spec.rounds! });
+  if (spec.format === 'knockout') return new KnockoutFormat({ ...setup, tiebreakPairs: spec.tiebreakPairs });
+  return null;
 }
 
 /** The schedule's input (pairs with a bot that does not support a variant are skipped; with `sprt`, deal by deal over the variants). */

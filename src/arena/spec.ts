@@ -67,9 +67,30 @@ export const TournamentSpecSchema = z
         'Bots with options, e.g. ["optimal", "minimax:depth=6"], or "all" for every discovered bot; a bot with a clock of its own (time odds) as {"name": "minimax", "tc": "10+0.1"} or "minimax:tc=10+0.1" (`time=500`: ms per move)',
       ),
     format: z
-      .enum(['round-robin', 'gauntlet'])
+      .enum(['round-robin', 'gauntlet', 'swiss', 'knockout'])
       .default('round-robin')
-      .describe('`round-robin`: every pair of bots plays; `gauntlet`: the `champion` plays each other bot, nobody else plays'),
+      .describe(
+        '`round-robin`: every pair of bots plays; `gauntlet`: the `champion` plays each other bot, nobody else plays; `swiss`: `rounds` rounds paired by score; `knockout`: a seeded bracket, the loser of each match out',
+      ),
+    rounds: z.number().int().min(1).max(1000).optional().describe('Rounds of a Swiss (required with `format: "swiss"`; fewer than the bots)'),
+    tiebreakPairs: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(2)
+      .describe('Knockout: extra game pairs a level match plays, one at a time until one bot leads; still level, the higher seed goes through'),
+    anchor: z
+      .string()
+      .regex(/^\S.*=-?\d+(?:\.\d+)?$/, 'expected bot=elo, like "random=0"')
+      .optional()
+      .describe('A bot and the Elo it holds, e.g. "random=0": every rating is shifted so the anchor has that value'),
+    ratingsIn: z.string().min(1).optional().describe("A ratings file (JSON) whose latest ratings seed a Swiss or a knockout"),
+    ratingsOut: z.string().min(1).optional().describe("A ratings file (JSON) this tournament's ratings are appended to when it completes (created when missing)"),
+    seedRatings: z
+      .record(z.string(), z.number())
+      .optional()
+      .describe('Prior ratings by bot label that seed a Swiss or a knockout; filled from `ratingsIn` when the tournament starts and saved with it, so a resume seeds the same'),
     champion: z
       .string()
       .min(1)

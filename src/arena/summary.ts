@@ -3,6 +3,7 @@ import type { GameRecord, Termination } from './match.ts';
 import type { SprtStatus } from './fold/sprt.ts';
 import type { Standings, StandingsTable } from './fold/standings.ts';
 import type { StartEntry } from './starts.ts';
+import type { FormatStandings } from './staged/format.ts';
 
 /** A pairing's sequential test (`a` the champion, tested against `b`) as it ended. */
 export interface SprtResult extends SprtStatus {
@@ -40,6 +41,8 @@ export interface TournamentSummary {
   readonly clocks?: Readonly<Record<string, string>>;
   /** With a start suite: its starts in play order, each with the variant whose table in `standings.variants` holds its results. */
   readonly starts?: readonly StartEntry[];
+  /** A Swiss's score table with its tie-breaks, or a knockout's bracket (those formats only). */
+  readonly format?: FormatStandings;
   /**
    * When and where this run happened (clock- and machine-dependent, unlike everything above):
    * the start time (ISO, UTC) of the first run of this folder, the wall time of the last run

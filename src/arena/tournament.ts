@@ -16,10 +16,13 @@ import { sprtConfig } from './fold/sprt.ts';
 import { LocalPool } from './local-pool.ts';
 import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
-import { pairSettings, runBotData, savedSpec, scheduleOf, type PreparedTournament } from './prepare.ts';
+import { pairSettings, runBotData, savedSpec, scheduleOf, stagedFormatOf, type PreparedTournament } from './prepare.ts';
 import { createRunFolder, openResultsFolder, RESULTS_FILES, resumeRunFolder, type RunFolder } from './results/index.ts';
+import { appendRatings, parseAnchor, ratingsEntry } from './ratings-file.ts';
 import { validateSpec, type TournamentSpec } from './spec.ts';
 import { clockText } from './time-control.ts';
+import { StagedCursor } from './staged/cursor.ts';
+import type { StagedFormat } from './staged/format.ts';
 import { machineInfo, standingsCsv, type SprtResult, type TournamentSummary } from './summary.ts';
 import { usableClock } from '../platform/cpu-clock.ts';
 
@@ -82,11 +85,20 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   const { spec } = t;
   const wallStart = performance.now();
   const input = scheduleOf(t);
-  const fold = new TournamentFold({ bots: spec.bots, variants: input.variants, schedule: input, sprt: spec.sprt && sprtConfig(spec.sprt) });
-  const cursor = new ScheduleCursor(input, (a, b) => fold.decided(a, b), options.signal);
-  const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => fold.add(rec)) : createRunFolder(spec.out, spec.name, savedSpec(spec));
-  const events = new RunEvents(options, cursor.total, fold);
-  const commit = new GroupCommit(folder.log, (rec, judgement) => events.gameEnded(rec, fold.add(rec, judgement)), () => cursor.stop());
+  const fold = new TournamentFold({ bots: spec.bots, variants: input.variants, schedule: input, sprt: spec.sprt && sprtConfig(spec.sprt), anchor: spec.anchor === undefined ? undefined : parseAnchor(spec.anchor) });
+  const staged = stagedFormatOf(t);
+  const cursor = staged ? new StagedCursor(input, staged, options.signal) : new ScheduleCursor(input, (a, b) => fold.decided(a, b), options.signal);
+  // A staged format plans its next stage from the games folded: each goes to it too.
+  const add = (rec: GameRecord, judgement?: GameJudgement): SprtResult | null => {
+    const sprt = fold.add(rec, judgement);
+    if (cursor instanceof StagedCursor && rec.termination !== 'interrupted') cursor.folded(rec);
+    return sprt;
+  };
+  const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => add(rec)) : createRunFolder(spec.out, spec.name, savedSpec(spec));
+  // A knockout's games to play shrink as matches end without their extra pairs.
+  const total = cursor instanceof StagedCursor ? () => cursor.total - cursor.skipped : () => cursor.total;
+  const events = new RunEvents(options, total, fold, staged);
+  const commit = new GroupCommit(folder.log, (rec, judgement) => events.gameEnded(rec, add(rec, judgement)), () => cursor.stop());
   let executor: Executor;
   try {
     executor = options.executor ? options.executor(t, folder.dir) : localExecutor(t, folder.dir, options.graceMs);
@@ -111,13 +123,18 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   if (!interrupted) {
     writeFileAtomic(join(folder.dir, RESULTS_FILES.summary), `${JSON.stringify(summary, null, 2)}\n`);
     writeFileAtomic(join(folder.dir, RESULTS_FILES.standings), standingsCsv(summary.standings));
+    if (spec.ratingsOut !== undefined) {
+      const pooled = summary.standings.pooled;
+      const games = new Map(pooled.bots.map((b) => [b.bot, b.games]));
+      appendRatings(spec.ratingsOut, ratingsEntry(spec.name, folder.dir, new Date().toISOString(), pooled.ratings, games));
+    }
   }
   events.finished(summary, interrupted);
   return { dir: folder.dir, summary, interrupted };
 }
 
 /** What the runner offers its executor: the cursor as the pair source, the fold's judges, the group commit. */
-function executionContext(options: RunOptions, events: RunEvents, cursor: ScheduleCursor, fold: TournamentFold, commit: GroupCommit): ExecutionContext {
+function executionContext(options: RunOptions, events: RunEvents, cursor: ScheduleCursor | StagedCursor, fold: TournamentFold, commit: GroupCommit): ExecutionContext {
   return {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.pause ? { pause: options.pause } : {}),
@@ -131,7 +148,7 @@ function executionContext(options: RunOptions, events: RunEvents, cursor: Schedu
 }
 
 /** The summary of a run as it stands. */
-function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFold, cursor: ScheduleCursor, failedBots: TournamentSummary['failedBots'], complete: boolean, wallStart: number): TournamentSummary {
+function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFold, cursor: ScheduleCursor | StagedCursor, failedBots: TournamentSummary['failedBots'], complete: boolean, wallStart: number): TournamentSummary {
   const { spec } = t;
   const sprt = fold.sprt();
   const time = fold.time();
@@ -146,6 +163,7 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
     standings: fold.snapshot(),
     ...(t.starts ? { starts: t.starts } : {}),
     ...(t.clocks ? { clocks: Object.fromEntries(t.entrants.map((e, i) => [e.spec.label, clockText(t.clocks![i]!)])) } : {}),
+    ...(cursor instanceof StagedCursor ? { format: cursor.format.standings() } : {}),
     ...(sprt ? { sprt } : {}),
     ...(time ? { time } : {}),
     // Clock facts for the record only: nothing in play or standings reads them.
@@ -157,12 +175,14 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
 class RunEvents {
   readonly failedBots: { bot: string; reason: string }[] = [];
   readonly #sink: EventSink | undefined;
-  readonly #total: number;
+  readonly #total: () => number;
   readonly #fold: TournamentFold;
   readonly #everyMs: number;
+  readonly #staged: StagedFormat | null;
   #lastStandings = performance.now();
 
-  constructor(options: RunOptions, total: number, fold: TournamentFold) {
+  constructor(options: RunOptions, total: () => number, fold: TournamentFold, staged: StagedFormat | null) {
+    this.#staged = staged;
     this.#sink = options.sink;
     this.#total = total;
     this.#fold = fold;
@@ -178,7 +198,7 @@ class RunEvents {
     const { spec } = t;
     const { dir, repaired } = folder;
     const done = this.#fold.done;
-    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: t.variants.map((g) => g.id), total: this.#total, done, concurrency, isolation: spec.isolation, ...(repaired ? { repaired } : {}) });
+    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: t.variants.map((g) => g.id), total: this.#total(), done, concurrency, isolation: spec.isolation, ...(repaired ? { repaired } : {}) });
     for (const result of this.#fold.sprt() ?? []) this.emit({ type: 'sprt', result });
   }
 
@@ -187,16 +207,17 @@ class RunEvents {
     const sink = this.#sink;
     if (!sink) return;
     const done = this.#fold.done;
-    sink.emit({ type: 'game-ended', record, done, total: this.#total });
+    sink.emit({ type: 'game-ended', record, done, total: this.#total() });
     if (sprt) sink.emit({ type: 'sprt', result: sprt });
     if (performance.now() - this.#lastStandings >= this.#everyMs) {
       this.#lastStandings = performance.now();
-      sink.emit({ type: 'standings', standings: this.#fold.snapshot(), done, total: this.#total });
+      const format = this.#staged?.standings();
+      sink.emit({ type: 'standings', standings: this.#fold.snapshot(), ...(format ? { format } : {}), done, total: this.#total() });
     }
   }
 
   finished(summary: TournamentSummary, interrupted: boolean): void {
-    this.emit({ type: 'standings', standings: summary.standings, done: summary.games.played, total: this.#total });
+    this.emit({ type: 'standings', standings: summary.standings, ...(summary.format ? { format: summary.format } : {}), done: summary.games.played, total: this.#total() });
     this.emit({ type: 'finished', summary, dir: summary.dir, interrupted });
   }
 }

@@ -116,7 +116,7 @@ function unknownArguments(names: readonly string[], f: ParseFailure, place: Retu
   return `Unexpected argument${names.length > 1 ? 's' : ''} ${names.map((s) => `\`${s}\``).join(', ')}${hint}${where}`;
 }
 
-/** A value outside a flag's (or a positional's) choices: `Expected --format to be round-robin or gauntlet, got "swiss"`. */
+/** A value outside a flag's (or a positional's) choices: `Expected --format to be round-robin, gauntlet, swiss or knockout, got "ladder"`. */
 function outsideChoices(name: string, given: string, choices: string, usage: string | undefined): string {
   const values = choices.split(', ').map((c) => String(JSON.parse(c)));
   const positional = usage?.split(' ').some((w) => w === `<${name}>` || w === `[${name}]`) ?? false;

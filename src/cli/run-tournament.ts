@@ -99,6 +99,11 @@ export type RunArgs = WithRun<{
   report?: string;
   format?: (typeof FORMATS)[number];
   champion?: string;
+  rounds?: string;
+  'tiebreak-pairs'?: string;
+  anchor?: string;
+  'ratings-in'?: string;
+  'ratings-out'?: string;
   sprt?: string;
   theme?: ScreenFlags['theme'];
 }>;
@@ -148,6 +153,11 @@ const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
   adjudicate: { field: 'adjudicate' },
   format: { field: 'format' },
   champion: { field: 'champion' },
+  rounds: { field: 'rounds', read: integerText },
+  'tiebreak-pairs': { field: 'tiebreakPairs', read: integerText },
+  anchor: { field: 'anchor', read: (v) => String(v).trim() },
+  'ratings-in': { field: 'ratingsIn' },
+  'ratings-out': { field: 'ratingsOut' },
   sprt: { field: 'sprt', read: (v) => parseSprt(String(v)) },
   queue: { field: 'queue', read: (v) => parseQueueUrl(String(v)) },
 };

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { StandingsTable } from '../arena/fold/standings.ts';
-import type { ReportData, ReportVariant } from './data.ts';
+import type { RatingPoint, ReportData, ReportVariant } from './data.ts';
 
 /**
  * The report's charts as Vega-Lite specs, rendered to SVG at report time by Vega's headless view:
@@ -62,6 +62,26 @@ export function ratingsChart(table: StandingsTable, id = 'ratings', title = 'Rat
           encoding: { y, x: { field: 'elo', type: 'quantitative' }, tooltip: [{ field: 'bot' }, { field: 'elo' }, { field: 'lo' }, { field: 'hi' }] },
         },
         { mark: { type: 'text', align: 'left', dx: 6, dy: -9, fontSize: 10, color: '#8a929c' }, encoding: { y, x: { field: 'hi', type: 'quantitative' }, text: { field: 'los' } } },
+      ],
+    }),
+  };
+}
+
+/** Each bot's rating over the tournaments of a ratings file: a line per bot, a point per tournament it played. */
+export function ratingsHistoryChart(points: readonly RatingPoint[]): ChartSpec | null {
+  if (points.length === 0) return null;
+  const values = points.map((p) => ({ ...p, elo: Math.round(p.elo), lo: Math.round(p.elo - p.ci95), hi: Math.round(p.elo + p.ci95) }));
+  const x = { field: 'tournament', type: 'ordinal', sort: { field: 'order' }, title: null, axis: { labelAngle: -30 } };
+  const color = { field: 'bot', type: 'nominal', title: null };
+  return {
+    id: 'ratings-history',
+    title: 'Ratings across tournaments (Elo, from the ratings file)',
+    spec: withConfig({
+      width: WIDTH - 160,
+      height: 220,
+      data: { values },
+      layer: [
+        { mark: { type: 'line', point: true }, encoding: { x, y: { field: 'elo', type: 'quantitative', title: 'Elo' }, color, tooltip: [{ field: 'bot' }, { field: 'tournament' }, { field: 'elo' }, { field: 'lo' }, { field: 'hi' }] } },
       ],
     }),
   };
@@ -306,6 +326,7 @@ export function nimValueChart(v: ReportVariant, index: number): ChartSpec | null
 /** Every chart of the report, in page order by section. */
 export function reportCharts(data: ReportData): {
   readonly ratings: ChartSpec;
+  readonly ratingsHistory: ChartSpec | null;
   readonly crosstables: readonly ChartSpec[];
   readonly accuracy: ChartSpec | null;
   readonly moveTimes: ChartSpec | null;
@@ -320,6 +341,7 @@ export function reportCharts(data: ReportData): {
   const patterns = data.variants.flatMap((v, i) => [stripChart(v, i), nimValueChart(v, i)].filter((c): c is ChartSpec => c !== null));
   return {
     ratings: ratingsChart(data.standings.pooled),
+    ratingsHistory: data.ratingsHistory && 'points' in data.ratingsHistory ? ratingsHistoryChart(data.ratingsHistory.points) : null,
     crosstables,
     accuracy: accuracyChart(data),
     moveTimes: moveTimeChart(data),

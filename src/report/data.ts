@@ -11,7 +11,9 @@ import { startVerdict } from '../games/starts.ts';
 import { expandStarts, type StartEntry } from '../arena/starts.ts';
 import type { GameRecord } from '../arena/match.ts';
 import { droppedText, GUARD_FILES, openResultsFolder, readLog, readLogKey, RESULTS_FILES, scanLog } from '../arena/results/index.ts';
-import { StandingsBuilder, type Standings } from '../arena/fold/standings.ts';
+import { anchorStandings, StandingsBuilder, type Standings } from '../arena/fold/standings.ts';
+import { parseAnchor, readRatingsFile } from '../arena/ratings-file.ts';
+import type { FormatStandings } from '../arena/staged/format.ts';
 import type { TimeTotals } from '../arena/summary.ts';
 import { DEFAULT_GRACE_MS } from '../hosting/index.ts';
 
@@ -156,6 +158,40 @@ export interface ReportOptions {
   readonly replays?: number;
 }
 
+/** One bot's rating in one tournament of a ratings file. */
+export interface RatingPoint {
+  /** The tournament's place in the file (0 the oldest) and its label (`#1 name`). */
+  readonly order: number;
+  readonly tournament: string;
+  readonly bot: string;
+  readonly elo: number;
+  readonly ci95: number;
+}
+
+/** A staged format's standings as `summary.json` holds them, when it has a known shape. */
+function formatOf(v: unknown): FormatStandings | null {
+  if (v === null || typeof v !== 'object') return null;
+  const f = v as Record<string, unknown>;
+  if (f['format'] === 'swiss' && Array.isArray(f['lines'])) return v as FormatStandings;
+  if (f['format'] === 'knockout' && Array.isArray(f['rounds'])) return v as FormatStandings;
+  return null;
+}
+
+/** The ratings file the spec wrote to (or read from), as rating points per bot and tournament. */
+function ratingsHistoryOf(spec: Readonly<Record<string, unknown>>): ReportData['ratingsHistory'] {
+  const file = typeof spec['ratingsOut'] === 'string' ? spec['ratingsOut'] : typeof spec['ratingsIn'] === 'string' ? spec['ratingsIn'] : null;
+  if (file === null) return null;
+  try {
+    const { tournaments } = readRatingsFile(file, 'ratings file');
+    const points = tournaments.flatMap((t, order) => Object.entries(t.ratings).map(([bot, r]) => ({ order, tournament: `#${order + 1} ${t.name}`, bot, elo: r.elo, ci95: r.ci95 })));
+    return { file, points };
+  } catch (err) {
+    // The report is still made without the chart; the page says why it is missing.
+    if (err instanceof ArenaError) return { file, problem: err.message };
+    throw err;
+  }
+}
+
 /** Games replayable in a report by default: every game of an ordinary tournament, a few MB of page. */
 export const DEFAULT_REPLAYS = 5000;
 
@@ -179,7 +215,12 @@ export interface ReportData {
   readonly clocks: Readonly<Record<string, string>> | null;
   /** Think time and arena overhead of the moves under the time control (`summary.json` `time`). */
   readonly time: TimeTotals | null;
+  /** The standings from the log, ratings shifted to the spec's anchor when it has one. */
   readonly standings: Standings;
+  /** A Swiss's score table or a knockout's bracket (`summary.json` `format`), with those formats. */
+  readonly format: FormatStandings | null;
+  /** Each bot's rating over the tournaments of the spec's ratings file, oldest first; or why it could not be read. */
+  readonly ratingsHistory: { readonly file: string; readonly points: readonly RatingPoint[] } | { readonly file: string; readonly problem: string } | null;
   readonly variants: readonly ReportVariant[];
   /** The start suite in play order, when the tournament played one (its results: `standings.variants[start.variant]`). */
   readonly starts: readonly ReportStart[] | null;
@@ -437,7 +478,9 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
         : null,
     clocks: Object.keys(obj(summary['clocks'])).length ? (obj(summary['clocks']) as Record<string, string>) : null,
     time: isTimeTotals(summary['time']) ? summary['time'] : null,
-    standings: builder.snapshot(),
+    standings: typeof spec['anchor'] === 'string' ? anchorStandings(builder.snapshot(), parseAnchor(spec['anchor'])) : builder.snapshot(),
+    format: formatOf(summary['format']),
+    ratingsHistory: ratingsHistoryOf(spec),
     variants,
     starts,
     games,

@@ -3,6 +3,8 @@ import type { StandingsTable } from '../arena/fold/standings.ts';
 import { startResults } from '../arena/starts.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
 import type { ReportData } from './data.ts';
+import type { BracketMatch } from '../arena/staged/format.ts';
+import { bracketMatchText, bracketRounds, halves, roundName, SWISS_HEADER, swissRows } from '../arena/staged/text.ts';
 
 /** The page's stylesheet and replay script, inlined: the page must open with no network. */
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
@@ -129,11 +131,50 @@ async function figure(chart: ChartSpec | null, caption = true): Promise<string> 
   return `<figure id="chart-${chart.id}">${caption ? `<figcaption>${esc(chart.title)}</figcaption>` : ''}${await renderSvg(chart)}</figure>`;
 }
 
+/** Which bot the ratings are pinned to, or the field's mean. */
+function anchorNote(d: ReportData): string {
+  const a = d.standings.pooled.ratings.anchor;
+  return a ? ` Anchored: <b>${esc(a.bot)}</b> holds ${esc(String(a.elo))} Elo; every rating is shifted alike.` : ' Ratings are relative to the field’s mean (0).';
+}
+
+/** The ratings file's chart, or why there is none. */
+function historyHtml(d: ReportData, chart: string): string {
+  const h = d.ratingsHistory;
+  if (!h) return '';
+  if ('problem' in h) return `<p class="note">No ratings history: ${esc(h.problem)}</p>`;
+  return chart ? `<div class="card">${chart}<p class="note">From ${esc(h.file)}: each tournament appended by <code>--ratings-out</code>.</p></div>` : '';
+}
+
+/** A Swiss's score table, or a knockout's bracket drawn round by round. */
+function formatHtml(d: ReportData): string {
+  const f = d.format;
+  if (!f) return '';
+  if (f.format === 'swiss') {
+    const rows = swissRows(f.lines).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`);
+    return `<section id="swiss"><h2>Swiss</h2>
+<p class="note">${f.round} of ${f.rounds} rounds. Score: 1 a round won on game points, ½ level, 0 lost, 1 a bye; ties broken by Buchholz (the opponents’ scores), then Sonneborn–Berger (the opponents’ scores weighted by the result against each), then game points.</p>
+<div class="card"><table><thead><tr>${SWISS_HEADER.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  }
+  const total = bracketRounds(f);
+  const side = (bot: string | null, seed: number | null, points: number, m: BracketMatch): string =>
+    bot === null ? '<div class="side bye">bye</div>' : `<div class="side${m.winner === bot ? ' win' : ''}"><span class="seed">${seed}</span> ${esc(bot)}<span class="pts">${m.games ? esc(halves(points)) : ''}</span></div>`;
+  const rounds = Array.from({ length: total }, (_, k) => {
+    const round = f.rounds[k] ?? [];
+    const matches = round.map((m) => `<div class="match" title="${esc(bracketMatchText(m))}">${side(m.a, m.seedA, m.pointsA, m)}${side(m.b, m.seedB, m.pointsB, m)}</div>`);
+    return `<div class="round"><h4>${esc(roundName(k, total))}</h4><div class="matches">${matches.join('')}</div></div>`;
+  });
+  const champion = f.champion === null ? '' : `<div class="round"><h4>Champion</h4><div class="matches"><div class="match"><div class="side win">${esc(f.champion)}</div></div></div></div>`;
+  return `<section id="bracket"><h2>Bracket</h2>
+<p class="note">Seeded ${d.spec['seedRatings'] ? 'by the ratings file' : 'in the spec’s order'}; each match is every variant × deals in both seatings, the bot with more game points through; level, up to ${esc(String(d.spec['tiebreakPairs'] ?? 0))} extra pairs, then the higher seed.</p>
+<div class="card bracket">${rounds.join('')}${champion}</div></section>`;
+}
+
 /** The whole report as one self-contained HTML document. */
 export async function reportHtml(d: ReportData): Promise<string> {
   const charts = reportCharts(d);
-  const [ratings, crosstables, accuracy, moveTimes, firstMover, patterns] = await Promise.all([
+  const [ratings, ratingsHistory, crosstables, accuracy, moveTimes, firstMover, patterns] = await Promise.all([
     figure(charts.ratings),
+    figure(charts.ratingsHistory),
     Promise.all(charts.crosstables.map((c) => figure(c))),
     figure(charts.accuracy),
     figure(charts.moveTimes),
@@ -155,12 +196,14 @@ export async function reportHtml(d: ReportData): Promise<string> {
 ${header(d)}
 <section id="standings"><h2>Standings</h2>
 <div class="card">${standingsTable(d.standings.pooled)}</div>
-<div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.</p></div>
+<div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.${anchorNote(d)}</p></div>
+${historyHtml(d, ratingsHistory)}
 </section>
 ${d.starts ? `<section id="starts"><h2>Start positions</h2>
 <p class="note">The tournament played a suite of start positions, each in both seatings: every bot's points / games on each start, beside the solver's verdict for the player who moves first.</p>
 <div class="card">${startsTable(d)}</div>
 </section>` : ''}
+${formatHtml(d)}
 <section id="crosstable"><h2>Crosstable</h2>
 <p class="note">Score of the row bot against the column bot, in percent.</p>
 <div class="card">${pooled ?? ''}</div>

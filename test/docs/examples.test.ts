@@ -10,7 +10,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { basename, join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.ts';
 import { HAVE_REDIS, TestRedis } from '../arena/redis-server.ts';
@@ -168,6 +168,8 @@ function planOf(ex: Example, f: Fixture): { argv: string[]; bin: boolean } {
     else argv[argv.indexOf('--deals') + 1] = '1';
     if (!argv.includes('--isolation')) argv.push('--isolation', 'none');
     argv.push('--out', fresh('results'), '--bot-data', fresh('bot-data'));
+    // A ratings file goes to the test's folder: one the examples share, in the order they are written.
+    for (const ratings of ['--ratings-in', '--ratings-out']) if (flag(argv, ratings) !== undefined) argv[argv.indexOf(ratings) + 1] = join(f.dir, basename(flag(argv, ratings)!));
   }
   // A bot in a folder of the user's own imports `take-arena` through the bin's resolution hook
   // (bin/arena.mjs): such examples run in the real bin, as the user runs them.

@@ -10,7 +10,8 @@ import { TimeTally, type SprtResult, type TimeTotals } from '../summary.ts';
 import type { GameJudgement, MoveJudge } from './accuracy.ts';
 import type { CompletedPair } from './pairs.ts';
 import { InOrder, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
-import { StandingsBuilder, type Standings } from './standings.ts';
+import type { Anchor } from './ratings.ts';
+import { anchorStandings, StandingsBuilder, type Standings } from './standings.ts';
 
 /** Games folded per termination (interrupted games are not results). */
 export type TerminationCounts = Record<Exclude<Termination, 'interrupted'>, number>;
@@ -24,6 +25,8 @@ export interface FoldSetup {
   readonly schedule: ScheduleInput;
   /** The sequential test of each pairing of a gauntlet, if any. */
   readonly sprt?: SprtConfig | undefined;
+  /** The bot whose rating is pinned to a value (`--anchor`), if any. */
+  readonly anchor?: Anchor | undefined;
 }
 
 /** A run's fold (see the module's comment). */
@@ -35,8 +38,10 @@ export class TournamentFold {
   readonly #sprt: SprtBook | null;
   /** Think time and arena overhead of the moves played under a time control (`ovh` in the records). */
   readonly #time = new TimeTally();
+  readonly #anchor: Anchor | undefined;
 
   constructor(setup: FoldSetup) {
+    this.#anchor = setup.anchor;
     this.standings = new StandingsBuilder(setup.bots, setup.variants);
     this.#sprt = setup.sprt ? new SprtBook(setup.schedule, setup.sprt) : null;
   }
@@ -75,8 +80,10 @@ export class TournamentFold {
     return this.#time.totals() ?? undefined;
   }
 
+  /** The standings so far, every table's ratings shifted to the anchor when there is one. */
   snapshot(): Standings {
-    return this.standings.snapshot();
+    const s = this.standings.snapshot();
+    return this.#anchor ? anchorStandings(s, this.#anchor) : s;
   }
 }
 

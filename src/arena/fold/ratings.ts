@@ -31,9 +31,17 @@ export interface Rating {
   readonly losNext: number | null;
 }
 
+/** A bot and the Elo it is pinned to (`--anchor random=0`). */
+export interface Anchor {
+  readonly bot: string;
+  readonly elo: number;
+}
+
 /** The fit: ratings best first, and the first-seat advantage. */
 export interface RatingFit {
   readonly ratings: readonly Rating[];
+  /** The bot whose rating is pinned (absent: ratings are relative to the field's mean, 0). */
+  readonly anchor?: Anchor;
   /** Elo advantage of moving first (positive: the first seat scores more). */
   readonly firstSeatElo: number;
   readonly firstSeatCi95: number;
@@ -161,4 +169,16 @@ export function fitRatings(bots: readonly string[], results: readonly SeatedResu
   const h = new Float64Array(dim);
   h[n] = 1;
   return { ratings, firstSeatElo: theta[n]! * ELO, firstSeatCi95: Z95 * contrastSd(h) * ELO };
+}
+
+/**
+ * The fit shifted so the anchor bot has its value: every rating moves by the same amount, so
+ * differences (and the first-seat term, and each bot's interval about the field's mean) are kept.
+ * A fit without the anchor bot is returned as it is.
+ */
+export function anchorFit(fit: RatingFit, anchor: Anchor): RatingFit {
+  const pinned = fit.ratings.find((r) => r.bot === anchor.bot);
+  if (!pinned) return fit;
+  const shift = anchor.elo - pinned.elo;
+  return { ...fit, anchor, ratings: fit.ratings.map((r) => ({ ...r, elo: r.elo + shift })) };
 }

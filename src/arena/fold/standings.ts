@@ -4,7 +4,7 @@ import type { FaultKind } from '../../hosting/index.ts';
 import type { GameRecord } from '../match.ts';
 import { VariantJudge, type Accuracy, type GameJudgement } from './accuracy.ts';
 import { nested, PairTracker, type CompletedPair } from './pairs.ts';
-import { fitRatings, type RatingFit, type SeatedResult } from './ratings.ts';
+import { anchorFit, fitRatings, type Anchor, type RatingFit, type SeatedResult } from './ratings.ts';
 import type { Pentanomial } from './sprt.ts';
 
 /** One bot's line in a standings table. */
@@ -382,4 +382,10 @@ export class StandingsBuilder {
     }
     return { pooled: tableOf(this.#bots, all, pairs), variants };
   }
+}
+
+/** Standings with every table's ratings shifted so the anchor bot has its value (see `anchorFit`). */
+export function anchorStandings(s: Standings, anchor: Anchor): Standings {
+  const pin = (t: StandingsTable): StandingsTable => ({ ...t, ratings: anchorFit(t.ratings, anchor) });
+  return { pooled: pin(s.pooled), variants: Object.fromEntries(Object.entries(s.variants).map(([v, t]) => [v, pin(t)])) };
 }

@@ -6,6 +6,7 @@ import { parseVariant } from '../../games/index.ts';
 import { Crosstable } from './Crosstable.tsx';
 import { DashboardHeader } from './DashboardHeader.tsx';
 import { DashboardHelp } from './DashboardHelp.tsx';
+import { FormatPanel } from './FormatPanel.tsx';
 import type { DashboardModel, DashboardStore, LogEntry } from './dashboard-store.ts';
 import { footer, KEYS } from '../text/keys.ts';
 import { LiveGames } from './LiveGames.tsx';
@@ -160,7 +161,11 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
         {!help && shownView === 'live' ? (
           <LiveGames games={model.live} gameOf={gameOf} width={width} height={body} />
         ) : null}
-        {!help && shownView === 'standings' ? (
+        {!help && shownView === 'standings' && model.format ? (
+          // A Swiss or a knockout: its own table or bracket is the standings.
+          <FormatPanel format={model.format} width={width} maxRows={Math.max(4, body - 1)} />
+        ) : null}
+        {!help && shownView === 'standings' && !model.format ? (
           table ? (
             width >= CHART_MIN_WIDTH ? (
               // Wide enough: the ratings' intervals drawn beside the table, a row per bot.

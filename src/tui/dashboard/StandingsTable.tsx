@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { StandingsTable as Table } from '../../arena/fold/standings.ts';
+import { anchorLine } from '../../arena/staged/text.ts';
 import { fmtPoints } from '../text/layout.ts';
 import { layoutTable, type Column } from '../text/table.ts';
 import { useTheme } from '../text/theme.ts';
@@ -58,6 +59,7 @@ export function StandingsTable({ table, width, maxRows = 50 }: Props) {
     ),
   ];
   const { header, rows } = layoutTable(columns, width);
+  const anchor = anchorLine(table.ratings);
   const forfeited = new Set(bots.filter((b) => b.forfeits.timeout + b.forfeits.crash + b.forfeits['illegal-move'] > 0).map((b) => b.bot));
   return (
     <Box flexDirection="column">
@@ -69,7 +71,7 @@ export function StandingsTable({ table, width, maxRows = 50 }: Props) {
       ))}
       {table.bots.length > bots.length ? <Text {...theme.muted}>{`… ${table.bots.length - bots.length} more bots`}</Text> : null}
       <Text {...theme.muted}>
-        {`${table.games} games · first-seat advantage ${table.ratings.firstSeatElo >= 0 ? '+' : ''}${table.ratings.firstSeatElo.toFixed(0)} ±${table.ratings.firstSeatCi95.toFixed(0)} Elo`}
+        {`${table.games} games · first-seat advantage ${table.ratings.firstSeatElo >= 0 ? '+' : ''}${table.ratings.firstSeatElo.toFixed(0)} ±${table.ratings.firstSeatCi95.toFixed(0)} Elo${anchor ? ` · ${anchor}` : ''}`}
       </Text>
     </Box>
   );

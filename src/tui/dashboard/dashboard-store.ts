@@ -1,6 +1,7 @@
 import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot, WorkerStatus } from '../../arena/events.ts';
 import type { GameRecord } from '../../arena/match.ts';
 import type { Standings } from '../../arena/fold/standings.ts';
+import type { FormatStandings } from '../../arena/staged/format.ts';
 import { TimeTally, type SprtResult, type TimeTotals } from '../../arena/summary.ts';
 import { fmtInt } from '../text/layout.ts';
 import { visible } from '../../core/text.ts';
@@ -44,6 +45,8 @@ export interface DashboardModel {
    */
   readonly log: readonly LogEntry[];
   readonly standings: Standings | null;
+  /** A Swiss's score table or a knockout's bracket as it stands (null in other formats). */
+  readonly format: FormatStandings | null;
   /** Each pairing's sequential test as it stands (a gauntlet or match with `sprt`), in pairing order. */
   readonly sprt: readonly SprtResult[];
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
@@ -172,6 +175,7 @@ export class DashboardStore {
   #batch: Batch = emptyBatch();
   readonly #log: LogEntry[] = [];
   #standings: Standings | null = null;
+  #format: FormatStandings | null = null;
   /** By pairing (`a \t b`), in the order first heard. */
   readonly #sprt = new Map<string, SprtResult>();
   #failedBots: { bot: string; reason: string }[] = [];
@@ -234,6 +238,7 @@ export class DashboardStore {
         break;
       case 'standings':
         this.#standings = e.standings;
+        this.#format = e.format ?? null;
         this.#done = e.done;
         this.#total = e.total;
         break;
@@ -253,6 +258,7 @@ export class DashboardStore {
         this.#timeTotals = e.summary.time ?? null;
         this.#live.clear();
         this.#standings = e.summary.standings;
+        this.#format = e.summary.format ?? null;
         this.flush();
         return;
     }
@@ -359,6 +365,7 @@ export class DashboardStore {
       // A fresh array whenever it grew: Ink's <Static> memoises on the array's identity.
       log: this.#log.slice(),
       standings: this.#standings,
+      format: this.#format,
       sprt: [...this.#sprt.values()],
       failedBots: this.#failedBots.slice(),
       finished: this.#finished,

@@ -11,6 +11,7 @@ import { startResults } from '../../arena/starts.ts';
 import { droppedText, type DropCounts } from '../../arena/results/index.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 import { scoreText } from '../text/result-text.ts';
+import { anchorLine, bracketLines, SWISS_HEADER, swissRows } from '../../arena/staged/text.ts';
 import { visible } from '../../core/text.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
@@ -197,12 +198,26 @@ export function plainReporter(
           }
           const { standings, games } = e.summary;
           write('');
-          const notPlayed = games.skipped ? `; ${games.skipped} not played: the sequential test had decided` : '';
+          const why = e.summary.spec['format'] === 'knockout' ? 'extra pairs their matches did not need' : 'the sequential test had decided';
+          const notPlayed = games.skipped ? `; ${games.skipped} not played: ${why}` : '';
           write(`Standings (${games.played} games${games.played + games.skipped < games.total ? ` of ${games.total}` : ''}${notPlayed}):`);
           for (const l of standingsLines(standings.pooled)) write(l);
           const h = standings.pooled.ratings;
           write(`first-seat advantage: ${num(h.firstSeatElo)} ±${num(h.firstSeatCi95)} Elo`);
           if (e.summary.clocks) write(`clocks (time odds): ${Object.entries(e.summary.clocks).map(([bot, clock]) => `${bot} ${clock}`).join('; ')}`);
+          const anchor = anchorLine(h);
+          if (anchor) write(anchor);
+          const format = e.summary.format;
+          if (format) {
+            write('');
+            if (format.format === 'swiss') {
+              write(`Swiss standings (${format.round} of ${format.rounds} rounds; score: 1 a round won, ½ level, 0 lost, 1 a bye):`);
+              for (const l of alignTable(SWISS_HEADER, swissRows(format.lines), SWISS_HEADER.map((_, i) => i !== 1))) write(l);
+            } else {
+              write('Bracket:');
+              for (const l of bracketLines(format)) write(l);
+            }
+          }
           write('');
           write('Crosstable (points/games, row against column):');
           for (const l of crosstableLines(standings.pooled)) write(l);
