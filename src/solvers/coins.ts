@@ -393,20 +393,29 @@ export function createCoinOracle(
     return idx;
   };
 
+  // The scoring picks the methods once, here: the hot `win` and `future` test nothing per call.
+  const win = (mask: number): boolean => {
+    const e = entryFor(mask);
+    return testBit(e.bits!, compact(mask, e));
+  };
+  const future = (mask: number): number => {
+    const e = entryFor(mask);
+    return e.margins![compact(mask, e)]!;
+  };
+  const lastCoin = scoring === 'last-coin';
   return {
     cap,
     get built() {
       return built;
     },
-    win(mask) {
-      if (scoring !== 'last-coin') throw new Error('win() needs a last-coin oracle');
-      const e = entryFor(mask);
-      return testBit(e.bits!, compact(mask, e));
-    },
-    future(mask) {
-      if (scoring !== 'points') throw new Error('future() needs a points oracle');
-      const e = entryFor(mask);
-      return e.margins![compact(mask, e)]!;
-    },
+    win: lastCoin ? win : wrongScoring('win() needs a last-coin oracle'),
+    future: lastCoin ? wrongScoring('future() needs a points oracle') : future,
+  };
+}
+
+/** A method of the other scoring's oracle: always a programming error. */
+function wrongScoring(message: string): () => never {
+  return () => {
+    throw new Error(message);
   };
 }
