@@ -156,8 +156,16 @@ function cliParser(words: readonly string[], io: CliIo): Argv {
       global: true,
       describe: 'colours for a light or dark terminal background (auto: from COLORFGBG, else dark; also ARENA_THEME)',
     })
+    .option('games-dir', {
+      type: 'string',
+      array: true,
+      global: true,
+      describe: 'another folder of game files (repeatable; games/ is always read): see docs/WRITE-A-GAME.md',
+    })
     .wrap(Math.min(100, io.columns || 100))
     .middleware((parsed) => oneValuePerFlag(parsed, declaredOptions(parser)), true)
+    // Users' game families, loaded before any command runs: every command takes their variants.
+    .middleware(async (parsed) => (await import('./user-games.ts')).loadUserGames((parsed['games-dir'] as string[] | undefined) ?? []))
     .fail((message, err) => {
       if (err) throw err;
       // Thrown, the failure stops the parse here (no command runs after it); runCli words it.
@@ -199,7 +207,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   } catch (err) {
     if (err instanceof ParseFailed) {
       // Family ids (for an unquoted variant id the shell expanded) are loaded only on this path.
-      const families = (await import('../games/index.ts')).FAMILIES.map((f) => f.id);
+      const families = (await import('../games/index.ts')).allFamilies().map((f) => f.id);
       io.err(`arena: ${failureMessage({ ...err.failure, help: await err.help }, families)}`);
       return EXIT_USAGE;
     }

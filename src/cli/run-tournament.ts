@@ -13,6 +13,7 @@ import { COMPILED } from '../platform/paths.ts';
 import { expectation, integerText, numberText } from './flags.ts';
 import { RUN, type WithRun } from './io.ts';
 import { cliName } from './invocation.ts';
+import { loadUserGames, specGameDirs } from './user-games.ts';
 import { themeChoice, type ScreenFlags } from './load-ink.ts';
 
 /*
@@ -73,6 +74,8 @@ export type RunArgs = WithRun<{
   resume?: string;
   isolation?: (typeof ISOLATIONS)[number];
   'bots-dir'?: string[];
+  /** The global `--games-dir` (main.ts), kept in the spec so that a resume loads the same games. */
+  'games-dir'?: string[];
   'bot-data'?: string;
   adjudicate?: boolean;
   queue?: string;
@@ -124,6 +127,7 @@ const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
   out: { field: 'out' },
   isolation: { field: 'isolation' },
   'bots-dir': { field: 'botDirs' },
+  'games-dir': { field: 'gameDirs' },
   'bot-data': { field: 'botData' },
   adjudicate: { field: 'adjudicate' },
   format: { field: 'format' },
@@ -172,7 +176,7 @@ export function withFlags(raw: Readonly<Record<string, unknown>>, args: RunArgs,
   if (args['time-per-move']?.trim() === 'none' && merged['timeControl'] === undefined) {
     throw new UsageError('--time-per-move none needs a time control (--tc 10+0.1): without one every move has a limit');
   }
-  merged['games'] ??= FAMILIES.map((f) => f.id); // every family with its defaults
+  merged['games'] ??= FAMILIES.map((f) => f.id); // every built-in family with its defaults
   try {
     return validateSpec(merged, where);
   } catch (err) {
@@ -180,10 +184,16 @@ export function withFlags(raw: Readonly<Record<string, unknown>>, args: RunArgs,
   }
 }
 
-/** The spec from the file (if any, else `base`) with the flags applied on top; every error names its source. */
-export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknown>> = {}): { spec: TournamentSpec; where: string } {
+/**
+ * The spec from the file (if any, else `base`) with the flags applied on top; every error names its
+ * source. The file's `gameDirs` are loaded first (the flag's were, before the command ran): its
+ * variants may be of those games.
+ */
+export async function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknown>> = {}): Promise<{ spec: TournamentSpec; where: string }> {
   const where = args.spec ?? 'arguments';
-  return { spec: withFlags(args.spec !== undefined ? specFile(args.spec) : base, args, where), where };
+  const raw = args.spec !== undefined ? specFile(args.spec) : base;
+  await loadUserGames(specGameDirs(raw));
+  return { spec: withFlags(raw, args, where), where };
 }
 
 /**

@@ -40,7 +40,7 @@ export const matchCommand: CommandModule<object, Args> = {
       champion: a,
       deals: args.sprt !== undefined ? MATCH_DEALS.sprt : MATCH_DEALS.plain,
     };
-    const { spec, where } = specFromArgs(args, base);
+    const { spec, where } = await specFromArgs(args, base);
     await runSpecCommand(spec, where, args);
   },
 };

@@ -1,10 +1,11 @@
 import type { Argv, CommandModule } from 'yargs';
 import { resumeSpec } from '../../arena/tournament.ts';
 import { UsageError } from '../../core/errors.ts';
+import { loadUserGames, savedGameDirs } from '../user-games.ts';
 import { FORMATS, runOptions, runSpecCommand, specFromArgs, withFlags, type RunArgs } from '../run-tournament.ts';
 
 /** The flags `--resume` refuses: the saved spec is continued as it is (only `--concurrency` and `--queue`, where the games are played, may change). */
-const SPEC_FLAGS_ON_RESUME = ['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'tc', 'time-margin', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const;
+const SPEC_FLAGS_ON_RESUME = ['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'tc', 'time-margin', 'out', 'isolation', 'bots-dir', 'games-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate'] as const;
 
 /** `arena tournament`: a round robin or a gauntlet of bots over game variants (see docs/TOURNAMENTS.md). */
 export const tournamentCommand: CommandModule<object, RunArgs> = {
@@ -21,7 +22,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
     ) as Argv<RunArgs>,
   async handler(args) {
     if (args.resume === undefined) {
-      const { spec, where } = specFromArgs(args);
+      const { spec, where } = await specFromArgs(args);
       return runSpecCommand(spec, where, args);
     }
     const clash = SPEC_FLAGS_ON_RESUME.filter((k) => args[k] !== undefined);
@@ -29,6 +30,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
       throw new UsageError(`--resume continues the saved spec; it takes no ${clash.map((k) => (k === 'spec' ? 'spec file' : `--${k}`)).join(', ')}`);
     }
     const where = `${args.resume}/spec.json`;
+    await loadUserGames(savedGameDirs(args.resume));
     await runSpecCommand(withFlags(resumeSpec(args.resume), args, where), where, args, args.resume);
   },
 };
