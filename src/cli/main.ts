@@ -37,6 +37,11 @@ export const COMMANDS: readonly LazyCommand[] = [
     load: async () => (await import('./commands/new-bot.ts')).newBotCommand,
   },
   {
+    command: 'new-game <name>',
+    describe: 'Write games/<name>.ts from a commented template (Kayles) that passes `arena games check`',
+    load: async () => (await import('./commands/new-game.ts')).newGameCommand,
+  },
+  {
     command: 'play [variant]',
     describe: 'Play a game against a bot in the terminal (menus for whatever is not given)',
     load: async () => (await import('./commands/play.ts')).playCommand,

@@ -67,6 +67,11 @@ export function registerBrokenGame(file: string, reason: string): void {
   brokenFiles.set(file, reason);
 }
 
+/** The game files that did not load, with the reason each gave. */
+export function brokenGames(): readonly { readonly file: string; readonly reason: string }[] {
+  return [...brokenFiles].map(([file, reason]) => ({ file, reason }));
+}
+
 /** The user's game families loaded into this process, in the order they were registered. */
 export function userFamilies(): readonly UserFamilyEntry[] {
   return userEntries;
