@@ -13,7 +13,7 @@ export async function loadUserGames(dirs: readonly string[] = []): Promise<void>
   const builtin = join(PACKAGE_ROOT, 'games');
   const some = dirs.length > 0 || (existsSync(builtin) && readdirSync(builtin).some((f) => /\.(ts|mts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')));
   if (!some) return;
-  await (await import('../hosting/game-discovery.ts')).loadGameDirs(dirs);
+  await (await import('../hosting/index.ts')).loadGameDirs(dirs);
 }
 
 /** The `gameDirs` of a raw spec (a parsed spec file, or a results folder's `spec.json`), if it names any. */

@@ -11,7 +11,9 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { show, UsageError } from '../core/errors.ts';
@@ -161,7 +163,8 @@ export async function loadGameDirs(extraDirs: readonly string[] = []): Promise<G
     dirs.push(dir);
   }
   const files = dirs.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter(isGameFileName).sort().map((f) => join(dir, f)) : []));
-  const results = await Promise.all(files.map(loadGameFile));
+  // A child per file, a few at once (in order), as bot discovery runs them.
+  const results = (await Readable.from(files).map(loadGameFile, { concurrency: Math.max(2, availableParallelism()) }).toArray()) as Awaited<ReturnType<typeof loadGameFile>>[];
   const games: { id: string; file: string }[] = [];
   const problems: { file: string; reason: string }[] = [];
   for (const [i, file] of files.entries()) {

@@ -2,14 +2,15 @@ import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
 import { splitList } from '../../arena/spec.ts';
-import { checkGameFile } from '../../hosting/game-discovery.ts';
+import { CHECK_CPU_SECONDS, checkGameFile } from '../../hosting/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
 
-type Args = WithRun<{ file: string; variant: string[]; games: string; seed: string }>;
+type Args = WithRun<{ file: string; variant: string[]; games: string; seed: string; 'cpu-seconds': string }>;
 
 const GAMES = integerFlag(z.number().int().min(1).max(100_000));
 const SEED = integerFlag(z.number().int().min(0).max(0xffffffff));
+const CPU_SECONDS = integerFlag(z.number().int().min(1).max(3600));
 
 /** `arena games check <file>`: the conformance test of a game file; exit code 1 when a check fails. */
 export const gamesCheckCommand: CommandModule<object, Args> = {
@@ -20,13 +21,15 @@ export const gamesCheckCommand: CommandModule<object, Args> = {
       .positional('file', { type: 'string', describe: 'the game file (a module that default-exports defineGame({...}))' })
       .option('variant', { type: 'string', array: true, default: [], describe: 'variants to check, e.g. "my-game{rows=3}" (default: the game with its defaults)' })
       .option('games', { type: 'string', default: '200', describe: 'random playouts per variant' })
-      .option('seed', { type: 'string', default: '1', describe: 'seed of the deals and the random moves' }) as unknown as Argv<Args>,
+      .option('seed', { type: 'string', default: '1', describe: 'seed of the deals and the random moves' })
+      .option('cpu-seconds', { type: 'string', default: String(CHECK_CPU_SECONDS), describe: 'CPU time the check may use: past it a rule is taken to loop' }) as unknown as Argv<Args>,
   async handler(args) {
     const games = flagValue('`--games`', GAMES, args.games);
     const seed = flagValue('`--seed`', SEED, args.seed);
+    const cpuSeconds = flagValue('`--cpu-seconds`', CPU_SECONDS, args['cpu-seconds']);
     const variants = args.variant.flatMap((v) => splitList(v));
     const run = args[RUN];
-    const checked = await checkGameFile(args.file, { variants, games, seed });
+    const checked = await checkGameFile(args.file, { variants, games, seed, cpuSeconds });
     if ('reason' in checked) throw new UsageError(`Game file ${args.file} ${checked.reason}`);
     const lines: string[] = [];
     let failed = 0;

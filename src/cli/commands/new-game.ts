@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { allFamilies } from '../../games/index.ts';
-import { BUILTIN_GAMES_DIR } from '../../hosting/game-discovery.ts';
+import { BUILTIN_GAMES_DIR } from '../../hosting/index.ts';
 import { RUN, type WithRun } from '../io.ts';
 import { cliName } from '../invocation.ts';
 

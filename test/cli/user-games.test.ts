@@ -1,0 +1,123 @@
+/**
+ * Game families users drop in (docs/WRITE-A-GAME.md), through the real bin: `arena new-game`
+ * writes a game that passes `arena games check` and plays a tournament (the bots in their own
+ * processes), a report and an analysis; the check catches a `play` that mutates, a key that
+ * collides, a solver that is wrong and a game that never ends; a broken game file is one line
+ * naming it, whatever command meets it.
+ */
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../arena/helpers.ts';
+import { arena, isUsageError } from './spawn.ts';
+
+const FIXTURES = 'test/fixtures/games';
+
+/** A folder holding only the named fixture files (a folder is loaded whole). */
+function folderOf(...names: string[]): string {
+  const dir = tempDir('arena-games-');
+  for (const name of names) copyFileSync(join(FIXTURES, name), join(dir, name));
+  return dir;
+}
+
+interface BotLine {
+  readonly bot: string;
+  readonly games: number;
+  readonly wins: number;
+  readonly accuracy: { readonly moves: number; readonly accurate: number };
+}
+
+describe('a game from a temporary folder', () => {
+  it('new-game writes Kayles that passes the check, plays a tournament, a report and an analysis', { timeout: 240_000 }, async () => {
+    const dir = tempDir('arena-games-');
+    const made = await arena(['new-game', 'kayles', '--dir', dir]);
+    expect(made.code).toBe(0);
+    expect(made.out).toContain(join(dir, 'kayles.ts'));
+
+    const check = await arena(['games', 'check', join(dir, 'kayles.ts'), '--variant', 'kayles{rows=3;pins=1..6}']);
+    expect(check.code).toBe(0);
+    expect(check.out).toContain('pass  solver agrees with a brute-force search');
+    expect(check.out).toMatch(/All checks passed\.\n$/);
+
+    const out = tempDir();
+    const t = await arena(['tournament', '--games-dir', dir, '--games', 'kayles{rows=2}', '--bots', 'random,optimal,hybrid', '--deals', '4', '--plain', '--out', out], { timeoutMs: 120_000 });
+    expect(t.err).toBe('');
+    expect(t.code).toBe(0);
+    const results = join(out, readdirSync(out)[0]!);
+    const summary = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8')) as { games: { played: number; byTermination: { normal: number } }; standings: { pooled: { bots: BotLine[] } } };
+    expect(summary.games).toMatchObject({ played: 24, byTermination: { normal: 24 } });
+    const optimal = summary.standings.pooled.bots.find((b) => b.bot === 'optimal')!;
+    // The game's solver made `optimal` (and the accuracy column): it never gives a won position away.
+    // (greedy sits out: Kayles gives no heuristic, and greedy says so through its `supports`.)
+    expect(optimal.accuracy.accurate).toBe(optimal.accuracy.moves);
+    expect(optimal.wins).toBeGreaterThanOrEqual(optimal.games / 2);
+
+    // The saved spec names the folder, so the report finds the game without --games-dir.
+    const report = await arena(['report', results]);
+    expect(report.code).toBe(0);
+    expect(readFileSync(join(results, 'report.html'), 'utf8')).toContain('kayles{rows=2;pins=5..12}');
+
+    const analysis = await arena(['analyze', 'kayles', '--games-dir', dir, '--rows', '2', '--pins', '4']);
+    expect(analysis.code).toBe(0);
+    expect(analysis.out).toContain('P — the player to move loses');
+  });
+
+  it('validates its parameters as the built-ins are: one line naming the field', { timeout: 60_000 }, async () => {
+    const dir = folderOf('take.ts');
+    const bad = await arena(['tournament', '--games-dir', dir, '--games', 'take{n=0}', '--bots', 'random,greedy', '--plain']);
+    expect(isUsageError(bad)).toBe(true);
+    expect(bad.err).toContain('Expected `n` to be a size or a range within 1..1000, got "0"');
+    const unknown = await arena(['tournament', '--games-dir', dir, '--games', 'take{m=3}', '--bots', 'random,greedy', '--plain']);
+    expect(isUsageError(unknown)).toBe(true);
+    expect(unknown.err).toContain('Unknown parameter `m` for take');
+  });
+});
+
+describe('arena games check', () => {
+  it('passes a sound game and names the one check each broken fixture fails', { timeout: 300_000 }, async () => {
+    const cases: [file: string, failing: string[]][] = [
+      ['take.ts', []],
+      ['mutating.ts', ['play and moves never mutate their input', 'solver agrees']],
+      ['colliding.ts', ['key is stable and collision-free']],
+      ['wrong-solver.ts', ['solver agrees with a brute-force search']],
+      ['endless.ts', ['every game ends within the move bound', 'solver agrees']],
+    ];
+    const runs = [];
+    for (const [file] of cases) runs.push(await arena(['games', 'check', join(FIXTURES, file)], { timeoutMs: 60_000 }));
+    for (const [i, [file, failing]] of cases.entries()) {
+      const r = runs[i]!;
+      const failed = r.out.split('\n').filter((l) => l.startsWith('  FAIL  '));
+      expect(failed.length, `${file}:\n${r.out}`).toBe(failing.length);
+      failing.forEach((name, j) => expect(failed[j]).toContain(name));
+      expect(r.code, file).toBe(failing.length === 0 ? 0 : 1);
+    }
+    // The counterexamples say what went wrong.
+    expect(runs[1]!.out).toMatch(/play\(\{"pile":\d+, "turn":"first"\}, \d\) changed its input/);
+    expect(runs[2]!.out).toMatch(/key (\d+) is shared by \{"pile":\1, "turn":"\w+"\} and \{"pile":\1, "turn":"\w+"\}/);
+    expect(runs[3]!.out).toMatch(/value\(\{"pile":\d+, "turn":"\w+"\}\) is -?1, brute force says -?1/);
+  });
+
+  it('a file that throws, loops or exports garbage is one line naming it, in the check and in a tournament', { timeout: 180_000 }, async () => {
+    const env = { TAKE_ARENA_DISCOVERY_CPU_SECONDS: '1' };
+    const expected: Record<string, string> = {
+      'throws.ts': 'failed to load: the table file is missing',
+      'loops.ts': 'did not finish within 1 s of CPU time',
+      'garbage.ts': 'default export is not a valid game: the default export was not made with defineGame',
+    };
+    for (const [file, reason] of Object.entries(expected)) {
+      const check = await arena(['games', 'check', join(FIXTURES, file), '--cpu-seconds', '1']);
+      expect(isUsageError(check), `${file}: ${check.err}`).toBe(true);
+      expect(check.err).toContain(`Game file ${join(FIXTURES, file)} ${reason}`);
+    }
+    // In a folder: the other games still load, and naming the broken one says why it is missing.
+    const dir = folderOf('take.ts', ...Object.keys(expected));
+    const name = 'throws';
+    const t = await arena(['tournament', '--games-dir', dir, '--games', name, '--bots', 'random,greedy', '--plain'], { env });
+    expect(isUsageError(t), t.err).toBe(true);
+    expect(t.err).toContain(`Game family \`${name}\` could not be loaded: ${join(dir, 'throws.ts')} failed to load: the table file is missing`);
+    const listing = await arena(['games', '--games-dir', dir], { env });
+    expect(listing.code).toBe(0);
+    expect(listing.out).toContain(`take — take (${join(dir, 'take.ts')})`);
+    for (const [file, reason] of Object.entries(expected)) expect(listing.out).toContain(`not loaded: ${join(dir, file)} ${reason}`);
+  });
+});
