@@ -136,6 +136,17 @@ class ParseFailed extends Error {
   }
 }
 
+/** The values of `--games-dir` (`--games-dir D` or `--games-dir=D`, repeatable) among the words, before a `--`. */
+function gamesDirFlags(words: readonly string[]): string[] {
+  const dirs: string[] = [];
+  for (let i = 0; i < words.length && words[i] !== '--'; i++) {
+    const w = words[i]!;
+    if (w === '--games-dir' && words[i + 1] !== undefined) dirs.push(words[++i]!);
+    else if (w.startsWith('--games-dir=')) dirs.push(w.slice('--games-dir='.length));
+  }
+  return dirs;
+}
+
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;
 
@@ -169,8 +180,6 @@ function cliParser(words: readonly string[], io: CliIo): Argv {
     })
     .wrap(Math.min(100, io.columns || 100))
     .middleware((parsed) => oneValuePerFlag(parsed, declaredOptions(parser)), true)
-    // Users' game families, loaded before any command runs: every command takes their variants.
-    .middleware(async (parsed) => (await import('./user-games.ts')).loadUserGames((parsed['games-dir'] as string[] | undefined) ?? []))
     .fail((message, err) => {
       if (err) throw err;
       // Thrown, the failure stops the parse here (no command runs after it); runCli words it.
@@ -205,6 +214,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const words = joinNegativeValues(argv);
   const run: CliRun = { io, exitCode: 0 };
   try {
+    // Users' game families (games/, --games-dir), loaded before the parser is built: every command
+    // takes their variants, and `analyze` declares their parameters as flags.
+    await (await import('./user-games.ts')).loadUserGames(gamesDirFlags(words));
     // The parse callback receives what yargs prints itself (help, version) instead of the console.
     await cliParser(words, io).parseAsync(words, { [RUN]: run }, (_err, _args, output) => {
       if (output) io.out(output);

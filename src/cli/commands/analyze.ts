@@ -145,7 +145,7 @@ function positionReport(game: AnyGame, seed: number, args: Args, { doc, text }: 
   };
   doc.position = position;
   text.push(
-    `position:   ${game.describe(state)}`,
+    `position:   ${game.describe(state).replaceAll('\n', '\n            ')}`, // a user's game may draw several lines
     `outcome:    ${OUTCOME_TEXT[verdict.outcome] ?? verdict.outcome}`,
     ...(verdict.value !== undefined ? [`value:      ${verdict.value > 0 ? '+' : ''}${verdict.value} (final margin for the player to move)`] : []),
     `best move:  ${verdict.bestMove ?? '— (the game is over)'}`,
