@@ -5,7 +5,7 @@ import { parseSprt } from '../arena/fold/sprt.ts';
 import { parseQueueUrl } from '../arena/queue/url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
-import { FAMILIES } from '../games/index.ts';
+import { FAMILIES, userFamilies } from '../games/index.ts';
 import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
 import { plainReporter } from '../tui/dashboard/plain.ts';
@@ -225,6 +225,11 @@ function discoverySettings(spec: TournamentSpec, where: string): DiscoverySettin
 
 /** Runs a spec (or continues `resumeDir`) with the dashboard on a terminal, else plain lines; sets the exit code. */
 export async function runSpecCommand(spec: TournamentSpec, where: string, args: RunArgs, resumeDir?: string): Promise<void> {
+  if (spec.queue !== undefined) {
+    // A queue's workers build each variant from its id, and they have no copy of a user's game file.
+    const own = resolveVariants(spec.games, where).find((g) => userFamilies().some((e) => e.family.id === g.family));
+    if (own) throw new UsageError(`${own.id} is a game from ${userFamilies().find((e) => e.family.id === own.family)!.file}; users' games do not run on \`arena worker\` processes yet: play it without --queue`);
+  }
   const registry = await discoverBots(spec.botDirs, discoverySettings(spec, where));
   const prepared = prepareTournament(spec, registry, where);
 

@@ -5,7 +5,7 @@
  * collides, a solver that is wrong and a game that never ends; a broken game file is one line
  * naming it, whatever command meets it.
  */
-import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../arena/helpers.ts';
@@ -73,6 +73,21 @@ describe('a game from a temporary folder', () => {
     const unknown = await arena(['tournament', '--games-dir', dir, '--games', 'take{m=3}', '--bots', 'random,greedy', '--plain']);
     expect(isUsageError(unknown)).toBe(true);
     expect(unknown.err).toContain('Unknown parameter `m` for take');
+    // A queue's workers have no copy of the file: refused before anything is queued.
+    const queued = await arena(['tournament', '--games-dir', dir, '--games', 'take', '--bots', 'random,greedy', '--queue', 'redis://127.0.0.1:1', '--plain']);
+    expect(isUsageError(queued)).toBe(true);
+    expect(queued.err).toContain("users' games do not run on `arena worker` processes yet");
+  });
+
+  it("WRITE-A-GAME.md's twenty-line example passes the check", { timeout: 600_000 }, async () => {
+    const page = readFileSync('docs/WRITE-A-GAME.md', 'utf8');
+    const code = /```ts\n([\s\S]*?)```/.exec(page)![1]!;
+    expect(code.trim().split('\n').length).toBeLessThanOrEqual(25);
+    const file = join(tempDir('arena-games-'), 'take.ts');
+    writeFileSync(file, code);
+    const check = await arena(['games', 'check', file]);
+    expect(check.code, check.out).toBe(0);
+    expect(check.out).toContain('pass  solver agrees with a brute-force search');
   });
 });
 
