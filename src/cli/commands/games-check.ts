@@ -6,7 +6,7 @@ import { CHECK_CPU_SECONDS, checkGameFile } from '../../hosting/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
 
-type Args = WithRun<{ file: string; variant: string[]; games: string; seed: string; 'cpu-seconds': string }>;
+type Args = WithRun<{ file: string; variant: string[]; games: string; seed: string; 'cpu-seconds': string; json: boolean }>;
 
 const GAMES = integerFlag(z.number().int().min(1).max(100_000));
 const SEED = integerFlag(z.number().int().min(0).max(0xffffffff));
@@ -31,12 +31,17 @@ export const gamesCheckCommand: CommandModule<object, Args> = {
     const run = args[RUN];
     const checked = await checkGameFile(args.file, { variants, games, seed, cpuSeconds });
     if ('reason' in checked) throw new UsageError(`Game file ${args.file} ${checked.reason}`);
+    const failed = checked.reduce((n, c) => n + c.items.filter((i) => !i.ok).length, 0);
+    if (failed > 0) run.exitCode = 1;
+    // `--json` is the `games` command's flag: here the report as one document.
+    if (args.json) {
+      run.io.out(JSON.stringify({ file: args.file, passed: failed === 0, variants: checked }, null, 2));
+      return;
+    }
     const lines: string[] = [];
-    let failed = 0;
     for (const { variant, items } of checked) {
       lines.push(variant);
       for (const item of items) {
-        if (!item.ok) failed++;
         lines.push(`  ${item.ok ? 'pass' : 'FAIL'}  ${item.name}${item.ok ? '' : `: ${item.detail}`}`);
       }
       // The first check's detail, when it passed, is the sample's size.
@@ -44,6 +49,5 @@ export const gamesCheckCommand: CommandModule<object, Args> = {
     }
     lines.push(failed === 0 ? 'All checks passed.' : `${failed} check${failed === 1 ? '' : 's'} failed.`);
     run.io.out(lines.join('\n'));
-    if (failed > 0) run.exitCode = 1;
   },
 };
