@@ -12,6 +12,7 @@ import { createRng } from '../core/rng.ts';
 import { checkGame, type CheckItem } from '../games/check.ts';
 import { exportedGame, userFamily } from '../games/user.ts';
 import { oneLine } from './bot-module.ts';
+import { answerLine } from './discovery-runner.ts';
 
 /** The line the runner answers with starts with this (the game's own output may precede it). */
 export const GAME_DISCOVERY_PREFIX = 'take-arena-game ';
@@ -46,19 +47,8 @@ function firstPlayout(family: AnyFamily): void {
 /** Runs the request (argv[2]) on the game `load` imports and prints the answer. */
 export async function runGameDiscovery(load: () => Promise<unknown>): Promise<void> {
   // Taken before the game's code runs: a module that patches globals cannot change how we answer.
-  const stringify = JSON.stringify;
-  const write = process.stdout.write.bind(process.stdout);
-  const exit = process.exit.bind(process);
+  const { answer } = answerLine<GameAnswer>(GAME_DISCOVERY_PREFIX);
   const request = JSON.parse(process.argv[2] ?? '{"mode":"describe","file":"the file"}') as GameRequest;
-  const answer = (a: GameAnswer): void => {
-    let text: string;
-    try {
-      text = stringify(a);
-    } catch (err) {
-      text = stringify({ reason: `its answer cannot be sent: ${oneLine(err)}` });
-    }
-    write(`\n${GAME_DISCOVERY_PREFIX}${text}\n`, () => exit(0));
-  };
   let mod: unknown;
   try {
     mod = await load();
