@@ -128,7 +128,7 @@ const answerSchema: z.ZodType<DiscoveryAnswer> = z.union([
 ]) as z.ZodType<DiscoveryAnswer>;
 
 /** One file that went into a bundle, as the cache saw it. */
-interface InputStamp {
+export interface InputStamp {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
@@ -156,7 +156,8 @@ const sha256 = (data: string | Uint8Array): string => createHash('sha256').updat
 /** Hashes of files already read by this process, by path, size and mtime (a file is hashed once per version). */
 const stamps = new Map<string, InputStamp>();
 
-function stamp(path: string): InputStamp | null {
+/** A file's size, mtime and SHA-256 now (hashed once per version of the file in this process), or null when it is gone. */
+export function stamp(path: string): InputStamp | null {
   let st;
   try {
     st = statSync(path);
@@ -197,7 +198,7 @@ function statNow(path: string, memo: StatMemo | undefined): { readonly size: num
 }
 
 /** Whether an input is the same (size and mtime), touched (another mtime, the same content) or changed. */
-function inputState(input: InputStamp, memo: StatMemo | undefined): 'same' | 'touched' | 'changed' {
+export function inputState(input: InputStamp, memo: StatMemo | undefined): 'same' | 'touched' | 'changed' {
   const now = statNow(input.path, memo);
   if (now === null || now.size !== input.size) return 'changed';
   if (now.mtimeMs === input.mtimeMs) return 'same';
@@ -247,7 +248,7 @@ function readEntry(cacheDir: string, file: string, memo?: StatMemo): CacheEntry 
 }
 
 /** Writes a file atomically (a reader sees the old or the new one, never half). */
-function writeAtomically(path: string, data: string | Uint8Array): void {
+export function writeAtomically(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(tmp, data, { mode: 0o644 });
   renameSync(tmp, path);

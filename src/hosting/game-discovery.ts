@@ -7,10 +7,14 @@
  * export is a game and a first playout of its default variant ends) is then imported into the
  * arena's process and registered as a family: from there its rules run where the built-in rules
  * run (the referee, the play session, the bots' processes), trusted as installed code is
- * (docs/WRITE-A-GAME.md, "Where a game's rules run").
+ * (docs/WRITE-A-GAME.md, "Where a game's rules run"). What a child answered is kept in the
+ * discovery cache beside the bots' entries (`game-<hash>.json`, with the size, mtime and SHA-256 of
+ * every file that went into its bundle): while they are unchanged, no bundle is built and no child
+ * starts, and only the file's own import remains.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,7 +29,7 @@ import { bundleWithInputs, temporaryBundlePath } from '../platform/bundle.ts';
 import { PACKAGE_ROOT, siblingModule } from '../platform/paths.ts';
 import { importableModule } from '../platform/typescript.ts';
 import { oneLine } from './bot-module.ts';
-import { childPlan, discoveryCpuSeconds, DISCOVERY_TIMEOUT_MS, endingSignal } from './discovery.ts';
+import { childPlan, defaultDiscoveryCacheDir, discoveryCpuSeconds, DISCOVERY_TIMEOUT_MS, endingSignal, inputState, stamp, writeAtomically, type InputStamp } from './discovery.ts';
 import { GAME_DISCOVERY_PREFIX, type GameAnswer, type GameRequest } from './game-discovery-runner.ts';
 import { PACKAGE_ENTRY } from './worker-bundle.ts';
 
@@ -52,30 +56,37 @@ const answerSchema: z.ZodType<GameAnswer> = z.union([
   z.strictObject({ reason: z.string().max(4000) }),
 ]);
 
-/** Runs a game file's child with a request and resolves to its answer (never rejects). */
-async function askChild(file: string, request: GameRequest, cpuSeconds: number): Promise<GameAnswer> {
+/**
+ * Runs a game file's child with a request and resolves to its answer (never rejects); `inputs` are
+ * the files that went into its bundle when the runner itself answered (an answer that depends on
+ * those files alone, which a cache may keep), else null.
+ */
+async function askChild(file: string, request: GameRequest, cpuSeconds: number): Promise<{ answer: GameAnswer; inputs: readonly string[] | null }> {
   let bundle: string;
+  let inputs: string[];
   try {
     const entry = [`import { runGameDiscovery } from ${JSON.stringify(RUNNER)};`, `await runGameDiscovery(() => import(${JSON.stringify(file)}));`].join('\n');
     const built = await bundleWithInputs(entry, process.cwd(), 'game', { 'take-arena': PACKAGE_ENTRY });
     bundle = temporaryBundlePath('game');
     writeFileSync(bundle, built.code, { mode: 0o644 });
+    inputs = built.inputs;
   } catch (err) {
     const first = (err as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors?.[0];
-    return { reason: `failed to load: ${first ? `${first.location ? `${first.location.line}:${first.location.column}: ` : ''}${first.text}` : oneLine(err)}` };
+    return { answer: { reason: `failed to load: ${first ? `${first.location ? `${first.location.line}:${first.location.column}: ` : ''}${first.text}` : oneLine(err)}` }, inputs: null };
   }
   const plan = childPlan(bundle, JSON.stringify(request), false, cpuSeconds);
-  return new Promise((done) => {
+  return new Promise((resolveAnswer) => {
+    const done = (answer: GameAnswer, answered = false): void => resolveAnswer({ answer, inputs: answered ? inputs : null });
     const child = spawn(plan.file, plan.args, { env: plan.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let finished = false;
-    const finish = (answer: GameAnswer): void => {
+    const finish = (answer: GameAnswer, answered = false): void => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
       child.kill('SIGKILL');
-      done(answer);
+      done(answer, answered);
     };
     const timer = setTimeout(() => finish({ reason: `did not answer within ${DISCOVERY_TIMEOUT_MS / 1000} s of wall-clock time (a top-level await that never settles?)` }), DISCOVERY_TIMEOUT_MS);
     const parsed = (): GameAnswer | null => {
@@ -92,7 +103,7 @@ async function askChild(file: string, request: GameRequest, cpuSeconds: number):
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (stdout.length < MAX_OUTPUT) stdout += chunk;
       const a = parsed();
-      if (a) finish(a);
+      if (a) finish(a, true);
       else if (stdout.length >= MAX_OUTPUT) finish({ reason: `printed more than ${MAX_OUTPUT} bytes` });
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -118,14 +129,56 @@ function visibleAnswer(a: GameAnswer): GameAnswer {
   return { meta: { name: a.meta.name, title: visible(a.meta.title) } };
 }
 
+/** A game file's cached answer: what its child said, and the files (with their hashes) it was derived from. */
+interface GameCacheEntry {
+  readonly version: 1;
+  readonly file: string;
+  readonly inputs: readonly InputStamp[];
+  readonly answer: GameAnswer;
+}
+
+/** A game file's entry in the discovery cache (beside the bots'; the runner's path is part of the key, as theirs). */
+const gameEntryPath = (cacheDir: string, file: string): string => join(cacheDir, `game-${createHash('sha256').update(`${RUNNER}\0${file}`).digest('hex').slice(0, 32)}.json`);
+
+/** The cached answer of a game file while every file that went into it is unchanged, else null. */
+function cachedAnswer(cacheDir: string, file: string): GameAnswer | null {
+  try {
+    const entry = JSON.parse(readFileSync(gameEntryPath(cacheDir, file), 'utf8')) as GameCacheEntry;
+    if (entry?.version !== 1 || entry.file !== file || !Array.isArray(entry.inputs)) return null;
+    const answer = answerSchema.safeParse(entry.answer, { jitless: true });
+    if (!answer.success || entry.inputs.some((input) => inputState(input, undefined) === 'changed')) return null;
+    return visibleAnswer(answer.data);
+  } catch {
+    return null; // no entry, or one this arena cannot read: the child answers
+  }
+}
+
+/** Keeps a child's answer with the stamps of its inputs (an unwritable cache only makes the next start slower). */
+function remember(cacheDir: string, file: string, answer: GameAnswer, paths: readonly string[]): void {
+  const inputs = paths.map((p) => stamp(p)).filter((s): s is InputStamp => s !== null);
+  if (inputs.length !== paths.length) return; // a file gone meanwhile: nothing sure to keep
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
+    writeAtomically(gameEntryPath(cacheDir, file), JSON.stringify({ version: 1, file, inputs, answer } satisfies GameCacheEntry));
+  } catch {
+    // read-only or full: not cached this time
+  }
+}
+
 /**
- * Loads one game file: its child first, then (if it passed) the file into this process, registered
- * as a family. Resolves to the family's id or the reason the file is not a game.
+ * Loads one game file: its child first (or the cached answer of one, while the file and what it
+ * imports are unchanged), then, if it passed, the file into this process, registered as a family.
+ * Resolves to the family's id or the reason the file is not a game.
  */
-async function loadGameFile(file: string): Promise<{ id: string } | { reason: string }> {
+async function loadGameFile(file: string, cacheDir: string | null): Promise<{ id: string } | { reason: string }> {
   const known = userFamilies().find((e) => e.file === file);
   if (known) return { id: known.family.id };
-  const answer = visibleAnswer(await askChild(file, { mode: 'describe', file }, discoveryCpuSeconds()));
+  let answer = cacheDir === null ? null : cachedAnswer(cacheDir, file);
+  if (answer === null) {
+    const asked = await askChild(file, { mode: 'describe', file }, discoveryCpuSeconds());
+    answer = visibleAnswer(asked.answer);
+    if (asked.inputs !== null && cacheDir !== null) remember(cacheDir, file, answer, asked.inputs);
+  }
   if ('reason' in answer) return answer;
   if (!('meta' in answer)) return { reason: 'failed to load: its child answered something else' };
   let mod: unknown;
@@ -153,7 +206,7 @@ export interface GameDirsResult {
  * (naming its game then says why it is missing); two games with one name, or a built-in family's
  * name, throw UsageError naming the files. Files loaded before are not loaded again.
  */
-export async function loadGameDirs(extraDirs: readonly string[] = []): Promise<GameDirsResult> {
+export async function loadGameDirs(extraDirs: readonly string[] = [], cacheDir: string | null = defaultDiscoveryCacheDir()): Promise<GameDirsResult> {
   const dirs: string[] = [];
   for (const dir of [BUILTIN_GAMES_DIR, ...extraDirs.map((d) => resolve(d))]) {
     if (dirs.includes(dir)) continue;
@@ -164,7 +217,7 @@ export async function loadGameDirs(extraDirs: readonly string[] = []): Promise<G
   }
   const files = dirs.flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter(isGameFileName).sort().map((f) => join(dir, f)) : []));
   // A child per file, a few at once (in order), as bot discovery runs them.
-  const results = (await Readable.from(files).map(loadGameFile, { concurrency: Math.max(2, availableParallelism()) }).toArray()) as Awaited<ReturnType<typeof loadGameFile>>[];
+  const results = (await Readable.from(files).map((file: string) => loadGameFile(file, cacheDir), { concurrency: Math.max(2, availableParallelism()) }).toArray()) as Awaited<ReturnType<typeof loadGameFile>>[];
   const games: { id: string; file: string }[] = [];
   const problems: { file: string; reason: string }[] = [];
   for (const [i, file] of files.entries()) {
@@ -192,7 +245,7 @@ export async function checkGameFile(file: string, options: { variants?: readonly
   const path = resolve(file);
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`Expected a game file to check, got ${show(file)} (no such file)`);
   const request: GameRequest = { mode: 'check', file: path, variants: options.variants ?? [], games: options.games ?? 200, seed: options.seed ?? 1 };
-  const answer = visibleAnswer(await askChild(path, request, options.cpuSeconds ?? CHECK_CPU_SECONDS));
+  const answer = visibleAnswer((await askChild(path, request, options.cpuSeconds ?? CHECK_CPU_SECONDS)).answer);
   if ('reason' in answer) return answer;
   if (!('checked' in answer)) return { reason: 'its child answered something else' };
   return answer.checked;

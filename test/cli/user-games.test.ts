@@ -79,6 +79,29 @@ describe('a game from a temporary folder', () => {
     expect(queued.err).toContain("users' games do not run on `arena worker` processes yet");
   });
 
+  it("keeps what a game file's child said until the file changes", { timeout: 600_000 }, async () => {
+    const dir = folderOf('take.ts');
+    const env = { TAKE_ARENA_CACHE: tempDir('arena-cache-') };
+    const first = await arena(['games', '--games-dir', dir], { env });
+    expect(first.out).toContain(`take — take (${join(dir, 'take.ts')})`);
+    const cache = join(env.TAKE_ARENA_CACHE, 'discovery');
+    const entries = readdirSync(cache).filter((f) => f.startsWith('game-'));
+    expect(entries).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(cache, entries[0]!), 'utf8'))).toMatchObject({ file: join(dir, 'take.ts'), answer: { meta: { name: 'take' } } });
+    // While the file is unchanged the entry is believed: no child runs (a planted answer shows).
+    const entry = join(cache, entries[0]!);
+    writeFileSync(entry, JSON.stringify({ ...JSON.parse(readFileSync(entry, 'utf8')), answer: { reason: 'planted in the cache' } }));
+    const cached = await arena(['games', '--games-dir', dir], { env });
+    expect(cached.out).toContain(`not loaded: ${join(dir, 'take.ts')} planted in the cache`);
+    // The file edited (the game renamed): the entry no longer matches it, and its child runs again.
+    const file = join(dir, 'take.ts');
+    writeFileSync(file, readFileSync(file, 'utf8').replace("name: 'take'", "name: 'take-two'"));
+    const second = await arena(['games', '--games-dir', dir], { env });
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toContain(`take-two — take-two (${file})`);
+    expect(second.out).not.toContain('take — take');
+  });
+
   it("WRITE-A-GAME.md's twenty-line example passes the check", { timeout: 600_000 }, async () => {
     const page = readFileSync('docs/WRITE-A-GAME.md', 'utf8');
     const code = /```ts\n([\s\S]*?)```/.exec(page)![1]!;
