@@ -146,12 +146,9 @@ function errorLine(err: unknown): string {
 export function userFamily(definition: AnyGameDefinition, file: string): GameFamily<Record<string, unknown>, unknown, unknown> {
   const d = definition;
   const where = `game ${d.name} (${file})`;
-  const guard = <A extends unknown[], R>(rule: string, f: (...args: A) => R) => (...args: A): R => {
-    try {
-      return f(...args);
-    } catch (err) {
-      throw new GameRuleError(`${where}: ${rule} threw: ${errorLine(err)}`);
-    }
+  /** A rule's throw as the game's fault. Each wrapper below spells its arguments out: no array per call on the referee's path. */
+  const fault = (rule: string, err: unknown): never => {
+    throw new GameRuleError(`${where}: ${rule} threw: ${errorLine(err)}`);
   };
   return {
     id: d.name,
@@ -167,13 +164,55 @@ export function userFamily(definition: AnyGameDefinition, file: string): GameFam
         family: d.name,
         title: d.title ?? d.name,
         params: p,
-        deal: guard('deal', (rng: Rng) => d.deal(rng, p)),
-        toMove: guard('toMove', (s: unknown) => d.toMove(s, p)),
-        moves: guard('moves', (s: unknown) => d.moves(s, p)),
-        play: guard('play', (s: unknown, m: unknown) => d.play(s, m, p)),
-        outcome: guard('outcome', (s: unknown) => d.outcome(s, p)),
-        key: guard('key', (s: unknown) => d.key(s, p)),
-        formatMove: guard('formatMove', (m: unknown) => d.formatMove(m, p)),
+        deal(rng: Rng) {
+          try {
+            return d.deal(rng, p);
+          } catch (err) {
+            return fault('deal', err);
+          }
+        },
+        toMove(s) {
+          try {
+            return d.toMove(s, p);
+          } catch (err) {
+            return fault('toMove', err);
+          }
+        },
+        moves(s) {
+          try {
+            return d.moves(s, p);
+          } catch (err) {
+            return fault('moves', err);
+          }
+        },
+        play(s, m) {
+          try {
+            return d.play(s, m, p);
+          } catch (err) {
+            return fault('play', err);
+          }
+        },
+        outcome(s) {
+          try {
+            return d.outcome(s, p);
+          } catch (err) {
+            return fault('outcome', err);
+          }
+        },
+        key(s) {
+          try {
+            return d.key(s, p);
+          } catch (err) {
+            return fault('key', err);
+          }
+        },
+        formatMove(m) {
+          try {
+            return d.formatMove(m, p);
+          } catch (err) {
+            return fault('formatMove', err);
+          }
+        },
         parseMove(text, s) {
           let move: unknown;
           try {
@@ -184,11 +223,47 @@ export function userFamily(definition: AnyGameDefinition, file: string): GameFam
           if (!game.moves(s).some((m) => game.formatMove(m) === game.formatMove(move))) throw new MoveError(`${show(text)} is not a legal move here`);
           return move;
         },
-        describe: guard('formatState', (s: unknown) => (d.formatState ? d.formatState(s, p) : String(d.key(s, p)))),
+        describe(s) {
+          try {
+            return d.formatState ? d.formatState(s, p) : String(d.key(s, p));
+          } catch (err) {
+            return fault('formatState', err);
+          }
+        },
         toJSON: (s) => s,
-        ...(d.view ? { view: guard('view', (s: unknown) => d.view!(s, p)) } : {}),
-        ...(d.heuristic ? { heuristic: guard('heuristic', (s: unknown, m: unknown) => d.heuristic!(s, m, p)) } : {}),
-        ...(d.size ? { size: guard('size', (s: unknown) => d.size!(s, p)) } : {}),
+        ...(d.view
+          ? {
+              view(s: unknown) {
+                try {
+                  return d.view!(s, p);
+                } catch (err) {
+                  return fault('view', err);
+                }
+              },
+            }
+          : {}),
+        ...(d.heuristic
+          ? {
+              heuristic(s: unknown, m: unknown) {
+                try {
+                  return d.heuristic!(s, m, p);
+                } catch (err) {
+                  return fault('heuristic', err);
+                }
+              },
+            }
+          : {}),
+        ...(d.size
+          ? {
+              size(s: unknown) {
+                try {
+                  return d.size!(s, p);
+                } catch (err) {
+                  return fault('size', err);
+                }
+              },
+            }
+          : {}),
         ...(solverDef ? { solver: () => (solverDef.supports?.(p) === false ? undefined : userSolver(solverDef, game, p, where)) } : {}),
       };
       return game;
