@@ -125,9 +125,14 @@ export function gameProblem(value: unknown): string | null {
   return null;
 }
 
-/** The game a module exports (its default export, or the module itself), or why it is not one. */
+/**
+ * The game a module exports, or why it is not one. A TypeScript file that tsx compiled to CommonJS
+ * (a folder without `"type": "module"`) arrives as `{ default: { default: game } }`.
+ */
 export function exportedGame(mod: unknown): AnyGameDefinition | { reason: string } {
-  const value = mod !== null && typeof mod === 'object' && 'default' in mod ? (mod as { default: unknown }).default : mod;
+  let value = (mod as { default?: unknown } | null)?.default;
+  if (value !== null && typeof value === 'object' && !(GAME_MARK in value) && 'default' in value) value = (value as { default: unknown }).default;
+  if (value === undefined) return { reason: 'has no default export (expected `export default defineGame({...})`)' };
   const problem = gameProblem(value);
   return problem === null ? (value as AnyGameDefinition) : { reason: `default export is not a valid game: ${problem}` };
 }
