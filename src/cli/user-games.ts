@@ -11,7 +11,8 @@ import { PACKAGE_ROOT } from '../platform/paths.ts';
 /** Loads the game files of `games/` and `dirs` into this process's registry (see hosting/game-discovery.ts). */
 export async function loadUserGames(dirs: readonly string[] = []): Promise<void> {
   const builtin = join(PACKAGE_ROOT, 'games');
-  const some = dirs.length > 0 || (existsSync(builtin) && readdirSync(builtin).some((f) => /\.(ts|mts|js|mjs)$/.test(f) && !f.endsWith('.d.ts')));
+  // The names hosting's `isGameFileName` takes, tested here without loading hosting for nothing.
+  const some = dirs.length > 0 || (existsSync(builtin) && readdirSync(builtin).some((f) => /\.(ts|mts|js|mjs)$/.test(f) && !f.endsWith('.d.ts') && !f.startsWith('.')));
   if (!some) return;
   await (await import('../hosting/index.ts')).loadGameDirs(dirs);
 }

@@ -6,7 +6,8 @@
  * playout of its default variant (so a game whose rules throw or loop at once is caught here), the
  * reason the file is not a game, or, for `arena games check`, the conformance test's items.
  */
-import type { AnyFamily } from '../core/game.ts';
+import { ParamError } from '../core/errors.ts';
+import type { AnyFamily, AnyGame } from '../core/game.ts';
 import { createVariant, eraseGame, splitVariantId } from '../core/params.ts';
 import { createRng } from '../core/rng.ts';
 import { checkGame, type CheckItem } from '../games/check.ts';
@@ -27,15 +28,24 @@ export type GameAnswer =
   | { readonly reason: string };
 
 /** The variant of `family` an id names (the family's own id, with parameters or without). */
-function variantOf(family: AnyFamily, id: string) {
+function variantOf(family: AnyFamily, id: string): AnyGame {
   const { family: name, params } = splitVariantId(id);
   if (name !== family.id) throw new Error(`the variant ${JSON.stringify(id)} is not of game \`${family.id}\``);
   return eraseGame(createVariant(family, params));
 }
 
-/** One random playout of a variant, bounded: what loading asks of a game beyond its export. */
+/**
+ * One random playout of the default variant, bounded: what loading asks of a game beyond its
+ * export. A game with a required parameter has no default variant, and is played only when asked.
+ */
 function firstPlayout(family: AnyFamily): void {
-  const game = variantOf(family, family.id);
+  let game: AnyGame;
+  try {
+    game = variantOf(family, family.id);
+  } catch (err) {
+    if (err instanceof ParamError) return;
+    throw err;
+  }
   const rng = createRng(1);
   let state = game.deal(rng);
   for (let ply = 0; game.outcome(state) === null; ply++) {
