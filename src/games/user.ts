@@ -5,7 +5,7 @@
  * (a family is one object, not a constructor of variants), and every call into them is wrapped so
  * that a rule that throws is reported as that game's fault, naming its file, never as the arena's.
  */
-import { ArenaError, MoveError, ParamError, show } from '../core/errors.ts';
+import { ArenaError, MoveError, show } from '../core/errors.ts';
 import type { Game, GameFamily, Outcome, Seat, Solver } from '../core/game.ts';
 import type { ParamSpec } from '../core/param-spec.ts';
 import { variantId } from '../core/params.ts';
@@ -310,9 +310,4 @@ function userSolver(def: SolverDefinition<Record<string, unknown>, unknown, unkn
       return moves.find((m) => -value(game.play(s, m)) === target) ?? moves[0] ?? null;
     },
   };
-}
-
-/** Checks that a user game's id does not take a built-in family's (ParamError naming the file otherwise). */
-export function assertFreeId(id: string, taken: readonly string[], file: string): void {
-  if (taken.includes(id)) throw new ParamError(`${file}: game family \`${id}\` is already taken; rename the game`);
 }
