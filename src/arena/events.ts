@@ -59,7 +59,7 @@ export interface BotStoreResetEvent {
 export interface LivePosition {
   /** The game's `toJSON(state)`. */
   readonly state: unknown;
-  /** The game's `describe(state)`: one line of text. */
+  /** The game's `describe(state)`: a line of text (a user's game may give several). */
   readonly text: string;
   /** Whose turn it is, or null when the game is over. */
   readonly toMove: Seat | null;

@@ -185,6 +185,7 @@ export const TournamentSpecSchema = z
       .default(false)
       .describe("Tell bots the game's key, which names both bots (external bots' `new-game`); by default a bot learns only its game"),
     botDirs: z.array(z.string()).default([]).describe('Extra folders of bot modules, besides the built-in `bots/`'),
+    gameDirs: z.array(z.string()).default([]).describe('Extra folders of game files (docs/WRITE-A-GAME.md), besides the built-in `games/`'),
     botData: z
       .string()
       .min(1)

@@ -37,6 +37,11 @@ export const COMMANDS: readonly LazyCommand[] = [
     load: async () => (await import('./commands/new-bot.ts')).newBotCommand,
   },
   {
+    command: 'new-game <name>',
+    describe: 'Write games/<name>.ts from a commented template (Kayles) that passes `arena games check`',
+    load: async () => (await import('./commands/new-game.ts')).newGameCommand,
+  },
+  {
     command: 'play [variant]',
     describe: 'Play a game against a bot in the terminal (menus for whatever is not given)',
     load: async () => (await import('./commands/play.ts')).playCommand,
@@ -151,6 +156,17 @@ function refuseStrayDashes(words: readonly string[]): void {
   }
 }
 
+/** The values of `--games-dir` (`--games-dir D` or `--games-dir=D`, repeatable) among the words, before a `--`. */
+function gamesDirFlags(words: readonly string[]): string[] {
+  const dirs: string[] = [];
+  for (let i = 0; i < words.length && words[i] !== '--'; i++) {
+    const w = words[i]!;
+    if (w === '--games-dir' && words[i + 1] !== undefined) dirs.push(words[++i]!);
+    else if (w.startsWith('--games-dir=')) dirs.push(w.slice('--games-dir='.length));
+  }
+  return dirs;
+}
+
 /** Exit code for a user's mistake (bad flag, bad spec, unknown name). */
 export const EXIT_USAGE = 2;
 
@@ -175,6 +191,12 @@ function cliParser(words: readonly string[], io: CliIo): Argv {
       choices: ['auto', 'light', 'dark'],
       global: true,
       describe: 'colours for a light or dark terminal background (auto: from COLORFGBG, else dark; also ARENA_THEME)',
+    })
+    .option('games-dir', {
+      type: 'string',
+      array: true,
+      global: true,
+      describe: 'another folder of game files (repeatable; games/ is always read): see docs/WRITE-A-GAME.md',
     })
     .wrap(Math.min(100, io.columns || 100))
     .middleware((parsed) => oneValuePerFlag(parsed, declaredOptions(parser)), true)
@@ -213,6 +235,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const run: CliRun = { io, exitCode: 0 };
   try {
     refuseStrayDashes(words);
+    // Users' game families (games/, --games-dir), loaded before the parser is built: every command
+    // takes their variants, and `analyze` declares their parameters as flags.
+    await (await import('./user-games.ts')).loadUserGames(gamesDirFlags(words));
     // The parse callback receives what yargs prints itself (help, version) instead of the console.
     await cliParser(words, io).parseAsync(words, { [RUN]: run }, (_err, _args, output) => {
       if (output) io.out(output);
@@ -220,7 +245,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   } catch (err) {
     if (err instanceof ParseFailed) {
       // Family ids (for an unquoted variant id the shell expanded) are loaded only on this path.
-      const families = (await import('../games/index.ts')).FAMILIES.map((f) => f.id);
+      const families = (await import('../games/index.ts')).allFamilies().map((f) => f.id);
       io.err(`arena: ${failureMessage({ ...err.failure, help: await err.help }, families)}`);
       return EXIT_USAGE;
     }

@@ -8,7 +8,7 @@ import { expandStarts } from '../arena/starts.ts';
 import { parseQueueUrl } from '../arena/queue/url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
-import { FAMILIES } from '../games/index.ts';
+import { FAMILIES, userFamilies } from '../games/index.ts';
 import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
 import { plainReporter } from '../tui/dashboard/plain.ts';
@@ -16,6 +16,7 @@ import { COMPILED } from '../platform/paths.ts';
 import { expectation, integerText, numberText } from './flags.ts';
 import { RUN, type WithRun } from './io.ts';
 import { cliName } from './invocation.ts';
+import { loadUserGames, specGameDirs } from './user-games.ts';
 import { themeChoice, type ScreenFlags } from './load-ink.ts';
 
 /*
@@ -89,6 +90,8 @@ export type RunArgs = WithRun<{
   resume?: string;
   isolation?: (typeof ISOLATIONS)[number];
   'bots-dir'?: string[];
+  /** The global `--games-dir` (main.ts), kept in the spec so that a resume loads the same games. */
+  'games-dir'?: string[];
   'bot-data'?: string;
   adjudicate?: boolean;
   queue?: string;
@@ -149,6 +152,7 @@ const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
   out: { field: 'out' },
   isolation: { field: 'isolation' },
   'bots-dir': { field: 'botDirs' },
+  'games-dir': { field: 'gameDirs' },
   'bot-data': { field: 'botData' },
   adjudicate: { field: 'adjudicate' },
   format: { field: 'format' },
@@ -206,7 +210,7 @@ export function withFlags(raw: Readonly<Record<string, unknown>>, args: RunArgs,
   if (args['time-per-move']?.trim() === 'none' && merged['timeControl'] === undefined) {
     throw new UsageError('--time-per-move none needs a time control (--tc 10+0.1): without one every move has a limit');
   }
-  merged['games'] ??= FAMILIES.map((f) => f.id); // every family with its defaults
+  merged['games'] ??= FAMILIES.map((f) => f.id); // every built-in family with its defaults
   try {
     return validateSpec(merged, where);
   } catch (err) {
@@ -214,10 +218,16 @@ export function withFlags(raw: Readonly<Record<string, unknown>>, args: RunArgs,
   }
 }
 
-/** The spec from the file (if any, else `base`) with the flags applied on top; every error names its source. */
-export function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknown>> = {}): { spec: TournamentSpec; where: string } {
+/**
+ * The spec from the file (if any, else `base`) with the flags applied on top; every error names its
+ * source. The file's `gameDirs` are loaded first (the flag's were, before the command ran): its
+ * variants may be of those games.
+ */
+export async function specFromArgs(args: RunArgs, base: Readonly<Record<string, unknown>> = {}): Promise<{ spec: TournamentSpec; where: string }> {
   const where = args.spec ?? 'arguments';
-  return { spec: withFlags(args.spec !== undefined ? specFile(args.spec) : base, args, where), where };
+  const raw = args.spec !== undefined ? specFile(args.spec) : base;
+  await loadUserGames(specGameDirs(raw));
+  return { spec: withFlags(raw, args, where), where };
 }
 
 /**
@@ -253,6 +263,11 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   // A report that could not be written is said now, not after the whole tournament.
   const reportProblem = args.report ? outputFileProblem(args.report) : null;
   if (reportProblem !== null) throw new UsageError(`Cannot write the report to ${args.report}: ${reportProblem}`);
+  if (spec.queue !== undefined) {
+    // A queue's workers build each variant from its id, and they have no copy of a user's game file.
+    const own = resolveVariants(spec.games, where).find((g) => userFamilies().some((e) => e.family.id === g.family));
+    if (own) throw new UsageError(`${own.id} is a game from ${userFamilies().find((e) => e.family.id === own.family)!.file}; users' games do not run on \`arena worker\` processes yet: play it without --queue`);
+  }
   const registry = await discoverBots(spec.botDirs, discoverySettings(spec, where));
   const prepared = prepareTournament(spec, registry, where);
 

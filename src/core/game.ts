@@ -97,6 +97,11 @@ export interface Game<S, M> {
   heuristic?(s: S, m: M): number;
   /** How much game is left (hybrid's switch), e.g. stones, coins or numbers remaining. */
   size?(s: S): number;
+  /**
+   * Heaps to draw as rows of stones, for a family without a board of its own (a user's game,
+   * `games/`); without it the boards show `describe`.
+   */
+  view?(s: S): { readonly piles: readonly number[] };
 }
 
 /** Pre-period and period of a sequence over piles: value(n) = value(n + period) for n ≥ preperiod. */

@@ -19,7 +19,7 @@ import { BUILTIN_BOTS_DIR, describeModules, type DiscoverySettings } from './dis
 import { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';
 
 export { botLabel, botOptions, moduleBot } from './bot-module.ts';
-export { BUILTIN_BOTS_DIR, DISCOVERY_CPU_SECONDS, DISCOVERY_TIMEOUT_MS, defaultDiscoveryCacheDir, type DiscoverySettings } from './discovery.ts';
+export { BUILTIN_BOTS_DIR, defaultVariantIds, DISCOVERY_CPU_SECONDS, DISCOVERY_TIMEOUT_MS, defaultDiscoveryCacheDir, type DiscoverySettings } from './discovery.ts';
 
 /**
  * A bot module (run in worker threads, a sandbox or, with isolation `none`, in-process): its file

@@ -76,22 +76,32 @@ export function botMeta(bot: AnyBot, variants: readonly string[], stringify: typ
   return { meta: { name: bot.name, description: bot.description, options, supports } };
 }
 
-/** Runs discovery of the bot `load` imports; argv[2] is a JSON list of variant ids to ask `supports` about. */
-export async function runDiscovery(load: () => Promise<unknown>): Promise<void> {
-  // Taken before the bot's code runs: a module that patches globals cannot change how we answer.
+/**
+ * The child's way to answer: one line after `prefix`, then exit. Made before the loaded module's
+ * code runs, so a module that patches `JSON.stringify`, `process.stdout` or `process.exit` cannot
+ * change how the child answers. Also returns the `stringify` it took.
+ */
+export function answerLine<A>(prefix: string): { answer: (a: A) => void; stringify: typeof JSON.stringify } {
   const stringify = JSON.stringify;
   const write = process.stdout.write.bind(process.stdout);
   const exit = process.exit.bind(process);
-  const variants = JSON.parse(process.argv[2] ?? '[]') as string[];
-  const answer = (a: DiscoveryAnswer): void => {
+  const answer = (a: A): void => {
     let text: string;
     try {
       text = stringify(a);
     } catch (err) {
-      text = stringify({ reason: `its metadata cannot be sent: ${oneLine(err)}` });
+      text = stringify({ reason: `its answer cannot be sent: ${oneLine(err)}` });
     }
-    write(`\n${DISCOVERY_PREFIX}${text}\n`, () => exit(0));
+    write(`\n${prefix}${text}\n`, () => exit(0));
   };
+  return { answer, stringify };
+}
+
+/** Runs discovery of the bot `load` imports; argv[2] is a JSON list of variant ids to ask `supports` about. */
+export async function runDiscovery(load: () => Promise<unknown>): Promise<void> {
+  // Taken before the bot's code runs: a module that patches globals cannot change how we answer.
+  const { answer, stringify } = answerLine<DiscoveryAnswer>(DISCOVERY_PREFIX);
+  const variants = JSON.parse(process.argv[2] ?? '[]') as string[];
   let mod: unknown;
   try {
     mod = await load();

@@ -28,14 +28,14 @@ import { defineBot, type AnyBot } from '../core/bot.ts';
 import { show, UsageError } from '../core/errors.ts';
 import { schemaFromShape, type ParamSpec, type SchemaShape } from '../core/params.ts';
 import { visible } from '../core/text.ts';
-import { FAMILIES, makeGame } from '../games/index.ts';
+import { allFamilies, makeGame, userFamilies } from '../games/index.ts';
 import { bundleWithInputs, temporaryBundlePath } from '../platform/bundle.ts';
 import { PACKAGE_ROOT, siblingModule } from '../platform/paths.ts';
 import { pidNamespacePlan, sandboxPlan, which, type SandboxPlan } from '../platform/sandbox.ts';
 import { oneLine } from './bot-module.ts';
 import { DISCOVERY_PREFIX, type BotMeta, type DiscoveryAnswer } from './discovery-runner.ts';
 import { permissionFlags } from './sandbox-host.ts';
-import { PACKAGE_ENTRY } from './worker-bundle.ts';
+import { gameRegistrations, PACKAGE_ENTRY } from './worker-bundle.ts';
 
 /** How discovery runs its children. */
 export interface DiscoverySettings {
@@ -78,9 +78,15 @@ export function defaultDiscoveryCacheDir(env: NodeJS.ProcessEnv = process.env): 
   return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'take-arena', 'discovery');
 }
 
-/** Every family's default variant: what `arena bots` lists a bot's families from. */
+/** Every family's default variant (users' games loaded included): what `arena bots` lists a bot's families from. */
 export function defaultVariantIds(): string[] {
-  return FAMILIES.map((f) => makeGame(f.id, {}).id);
+  return allFamilies().flatMap((f) => {
+    try {
+      return [makeGame(f.id, {}).id];
+    } catch {
+      return []; // a user's game with a required parameter has no default variant
+    }
+  });
 }
 
 const shapeSchema: z.ZodType<SchemaShape> = z.union([
@@ -122,7 +128,7 @@ const answerSchema: z.ZodType<DiscoveryAnswer> = z.union([
 ]) as z.ZodType<DiscoveryAnswer>;
 
 /** One file that went into a bundle, as the cache saw it. */
-interface InputStamp {
+export interface InputStamp {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
@@ -150,7 +156,8 @@ const sha256 = (data: string | Uint8Array): string => createHash('sha256').updat
 /** Hashes of files already read by this process, by path, size and mtime (a file is hashed once per version). */
 const stamps = new Map<string, InputStamp>();
 
-function stamp(path: string): InputStamp | null {
+/** A file's size, mtime and SHA-256 now (hashed once per version of the file in this process), or null when it is gone. */
+export function stamp(path: string): InputStamp | null {
   let st;
   try {
     st = statSync(path);
@@ -191,7 +198,7 @@ function statNow(path: string, memo: StatMemo | undefined): { readonly size: num
 }
 
 /** Whether an input is the same (size and mtime), touched (another mtime, the same content) or changed. */
-function inputState(input: InputStamp, memo: StatMemo | undefined): 'same' | 'touched' | 'changed' {
+export function inputState(input: InputStamp, memo: StatMemo | undefined): 'same' | 'touched' | 'changed' {
   const now = statNow(input.path, memo);
   if (now === null || now.size !== input.size) return 'changed';
   if (now.mtimeMs === input.mtimeMs) return 'same';
@@ -200,7 +207,9 @@ function inputState(input: InputStamp, memo: StatMemo | undefined): 'same' | 'to
 
 /** A file's entry; the runner's path is part of the key, so the sources and `dist/` keep their own. */
 function entryPath(cacheDir: string, file: string): string {
-  return join(cacheDir, `${sha256(`${RUNNER}\0${file}`).slice(0, 32)}.json`);
+  // The users' games loaded are part of the key too: they are in the bundle, and `supports` sees them.
+  const games = userFamilies().map((e) => `\0${e.file}`).join('');
+  return join(cacheDir, `${sha256(`${RUNNER}\0${file}${games}`).slice(0, 32)}.json`);
 }
 
 /** A valid, current cache entry for `file`, or null. */
@@ -239,7 +248,7 @@ function readEntry(cacheDir: string, file: string, memo?: StatMemo): CacheEntry 
 }
 
 /** Writes a file atomically (a reader sees the old or the new one, never half). */
-function writeAtomically(path: string, data: string | Uint8Array): void {
+export function writeAtomically(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(tmp, data, { mode: 0o644 });
   renameSync(tmp, path);
@@ -255,7 +264,7 @@ function writeEntry(cacheDir: string, entry: CacheEntry): void {
 
 /** Bundles one bot file with the discovery runner; the reason when esbuild cannot. */
 async function bundleFor(file: string): Promise<{ code: Uint8Array; inputs: string[] } | { reason: string }> {
-  const entry = [`import { runDiscovery } from ${JSON.stringify(RUNNER)};`, `await runDiscovery(() => import(${JSON.stringify(file)}));`].join('\n');
+  const entry = [...gameRegistrations(), `import { runDiscovery } from ${JSON.stringify(RUNNER)};`, `await runDiscovery(() => import(${JSON.stringify(file)}));`].join('\n');
   try {
     return await bundleWithInputs(entry, process.cwd(), 'discovery', { 'take-arena': PACKAGE_ENTRY });
   } catch (err) {
@@ -299,22 +308,23 @@ export function discoveryCpuSeconds(env: NodeJS.ProcessEnv = process.env): numbe
  * The command that runs a discovery bundle, under the permission model (and in bubblewrap with
  * `sandbox`), its CPU time capped by `prlimit` as the sandbox caps a bot's: SIGXCPU at the limit,
  * SIGKILL a second later. Without `prlimit` (util-linux) only the wall-clock backstop applies.
+ * The child's argument is the variant ids to ask a bot about, or (a game's child) its request as text.
  */
-function childPlan(bundle: string, variants: readonly string[], sandbox: boolean, cpuSeconds: number): SandboxPlan {
+export function childPlan(bundle: string, variants: readonly string[] | string, sandbox: boolean, cpuSeconds: number): SandboxPlan {
   const node = [...permissionFlags(), `--max-old-space-size=${CHILD_HEAP_MB}`];
   // Outside bubblewrap's full sandbox still in a PID namespace of its own where one can be made:
   // Node's permission model does not stop `process.kill`, which could otherwise end the arena.
   if (!sandbox) {
     const prlimit = which('prlimit');
     const capped = prlimit !== null ? [prlimit, `--cpu=${cpuSeconds}:${cpuSeconds + 1}`, '--'] : [];
-    return pidNamespacePlan([...capped, process.execPath, ...node, `--allow-fs-read=${bundle}`, bundle, JSON.stringify(variants)], process.cwd(), {});
+    return pidNamespacePlan([...capped, process.execPath, ...node, `--allow-fs-read=${bundle}`, bundle, typeof variants === 'string' ? variants : JSON.stringify(variants)], process.cwd(), {});
   }
   // The sandbox's user (nobody, as root) may not reach the cache folder: it gets a copy in the
   // arena's world-readable bundle folder.
   const copy = temporaryBundlePath('discovery');
   copyFileSync(bundle, copy);
   return sandboxPlan(
-    [process.execPath, ...node, '--allow-fs-read=/bot/', BUNDLE_IN_SANDBOX, JSON.stringify(variants)],
+    [process.execPath, ...node, '--allow-fs-read=/bot/', BUNDLE_IN_SANDBOX, typeof variants === 'string' ? variants : JSON.stringify(variants)],
     [{ src: copy, dest: BUNDLE_IN_SANDBOX }],
     '/bot',
     { addressSpaceMb: CHILD_HEAP_MB + 2048, cpuSeconds, fileSizeMb: 1, processes: 32, openFiles: 64 },
@@ -338,7 +348,7 @@ function visibleAnswer(answer: DiscoveryAnswer): DiscoveryAnswer {
  * The signal that ended a child: bubblewrap, between the arena and the child, exits with 128 + the
  * signal's number when its child is killed by one.
  */
-function endingSignal(plan: SandboxPlan, status: number | null, signal: string | null): string | null {
+export function endingSignal(plan: SandboxPlan, status: number | null, signal: string | null): string | null {
   if (signal !== null || status === null || status <= 128 || plan.file !== which('bwrap')) return signal;
   return Object.entries(osConstants.signals).find(([, n]) => n === status - 128)?.[0] ?? null;
 }

@@ -17,7 +17,7 @@ import type { ExternalBot } from './manifest.ts';
 import { ProcessHost, type ProcessHostOptions } from './process-host.ts';
 import { warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { SandboxStore, STORE_IN_SANDBOX } from '../platform/sandbox-store.ts';
-import { PACKAGE_ENTRY } from './worker-bundle.ts';
+import { gameRegistrations, PACKAGE_ENTRY } from './worker-bundle.ts';
 
 /** Caps and settings of a sandboxed bot. */
 export interface SandboxSettings {
@@ -55,9 +55,9 @@ export function permissionFlags(versions: NodeJS.ProcessVersions = process.versi
 
 const RUNNER = siblingModule(import.meta.url, 'sandbox-runner');
 
-/** Bundles one bot module with the runner (its own file: a sandboxed bot sees no other bot's code). */
+/** Bundles one bot module with the runner (its own file: a sandboxed bot sees no other bot's code) and the users' games loaded. */
 function runnerBundle(file: string): Promise<string> {
-  const entry = [`import { runSandboxedBot } from ${JSON.stringify(RUNNER)};`, `await runSandboxedBot(() => import(${JSON.stringify(file)}));`].join('\n');
+  const entry = [...gameRegistrations(), `import { runSandboxedBot } from ${JSON.stringify(RUNNER)};`, `await runSandboxedBot(() => import(${JSON.stringify(file)}));`].join('\n');
   return bundleScript(entry, process.cwd(), 'sandbox', { 'take-arena': PACKAGE_ENTRY }).then((url) => fileURLToPath(url));
 }
 

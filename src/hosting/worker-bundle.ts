@@ -1,3 +1,4 @@
+import { userFamilies } from '../games/index.ts';
 import { bundleScript } from '../platform/bundle.ts';
 import { siblingModule } from '../platform/paths.ts';
 
@@ -15,9 +16,27 @@ const TSX_ENTRY = new URL('./bot-worker.mjs', import.meta.url);
 /** This installation's package entry: what `take-arena` means to a bot file in any folder. */
 export const PACKAGE_ENTRY = siblingModule(new URL('../', import.meta.url).href, 'index');
 
+const GAMES_MODULE = siblingModule(new URL('../games/', import.meta.url).href, 'index');
+
+/**
+ * Lines of a bundle's entry that register the users' games this process loaded (`games/`,
+ * `--games-dir`): a bot's process, or a bot's discovery child, then builds the same variants as
+ * the arena. Imports are evaluated before the entry's body, so the games are there before any bot.
+ */
+export function gameRegistrations(): string[] {
+  const files = userFamilies().map((e) => e.file);
+  if (files.length === 0) return [];
+  return [
+    `import { registerGameModule } from ${JSON.stringify(GAMES_MODULE)};`,
+    ...files.map((f, i) => `import * as userGame${i} from ${JSON.stringify(f)};`),
+    ...files.map((f, i) => `registerGameModule(userGame${i}, ${JSON.stringify(f)});`),
+  ];
+}
+
 /** One script for all the given bot modules: each process loads the one its first frame names. */
 function bundle(files: readonly string[]): Promise<URL> {
   const entry = [
+    ...gameRegistrations(),
     `import { runBotWorker } from ${JSON.stringify(WORKER_MODULE)};`,
     `const bots: Record<string, () => Promise<unknown>> = {`,
     ...files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`),

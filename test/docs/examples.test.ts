@@ -116,6 +116,8 @@ interface Fixture {
   readonly results: string;
   /** The folder `arena new-bot mybot` wrote `mybot.ts` to. */
   readonly bots: string;
+  /** The folder `arena new-game mygame` wrote `mygame.ts` to. */
+  readonly games: string;
   /** The C example, built with its Makefile (null without a C compiler). */
   readonly cBot: string | null;
   /** A private redis-server's URL (null without one). */
@@ -124,7 +126,13 @@ interface Fixture {
 
 /** The values of the docs' placeholders. */
 function placeholder(word: string, f: Fixture): string {
-  const values: Record<string, string> = { '<results dir>': f.results, '<bot file>': join(f.bots, 'mybot.ts'), '<your bots folder>': f.bots };
+  const values: Record<string, string> = {
+    '<results dir>': f.results,
+    '<bot file>': join(f.bots, 'mybot.ts'),
+    '<your bots folder>': f.bots,
+    '<game file>': join(f.games, 'mygame.ts'),
+    '<your games folder>': f.games,
+  };
   const value = values[word];
   if (value === undefined) throw new Error(`the docs' placeholder ${word} has no value in this test`);
   return value;
@@ -149,6 +157,7 @@ function planOf(ex: Example, f: Fixture): { argv: string[]; bin: boolean } {
   if (f.cBot) argv = argv.map((w) => (w === 'examples/c-bot' ? f.cBot! : w));
   if (f.redis) argv = argv.map((w) => w.replace('redis://127.0.0.1:6379', f.redis!));
   if (command === 'new-bot') argv.push('--dir', fresh('new-bot'));
+  if (command === 'new-game') argv.push('--dir', fresh('new-game'));
   if (command === 'report' && flag(argv, '--out') !== undefined) argv[argv.indexOf('--out') + 1] = join(fresh('report'), 'report.html');
   if (command === 'starts' && flag(argv, '--out') !== undefined) argv[argv.indexOf('--out') + 1] = join(fresh('starts'), 'suite.txt');
   if (command === 'analyze' && argv.includes('--build-table')) argv.push('--table-dir', fresh('tables'));
@@ -173,7 +182,8 @@ function planOf(ex: Example, f: Fixture): { argv: string[]; bin: boolean } {
   }
   // A bot in a folder of the user's own imports `take-arena` through the bin's resolution hook
   // (bin/arena.mjs): such examples run in the real bin, as the user runs them.
-  const bin = command !== 'new-bot' && playsMybot(ex.words);
+  // So does a game in a folder of the user's own, which the arena imports once its child has passed it.
+  const bin = (command !== 'new-bot' && playsMybot(ex.words)) || ex.words.some((w) => w === '<game file>' || w === '<your games folder>');
   if (bin && argv.some((w) => w.split(/[,:]/).includes('mybot')) && !argv.includes('--bots-dir')) argv.push('--bots-dir', f.bots);
   return { argv, bin };
 }
@@ -191,7 +201,7 @@ async function declaredFlags(path: readonly string[]): Promise<Set<string>> {
 }
 
 /** The command path of an example (`bots check`, `queue`, `tournament`). */
-const commandPath = (words: readonly string[]): string[] => (words[0] === 'bots' && words[1] === 'check' ? ['bots', 'check'] : words.slice(0, 1));
+const commandPath = (words: readonly string[]): string[] => ((words[0] === 'bots' || words[0] === 'games') && words[1] === 'check' ? words.slice(0, 2) : words.slice(0, 1));
 
 /** Examples grouped by their words: the same line in two pages runs once. */
 const UNIQUE = ((): Example[][] => {
@@ -237,6 +247,9 @@ describe('every command example in the docs', () => {
     const bots = join(dir, 'bots');
     const wrote = await run('new-bot', 'mybot', '--dir', bots);
     expect(wrote.code, wrote.err).toBe(0);
+    const games = join(dir, 'games');
+    const wroteGame = await run('new-game', 'mygame', '--dir', games);
+    expect(wroteGame.code, wroteGame.err).toBe(0);
     let cBot: string | null = null;
     if (HAVE_CC) {
       // The C example as its Makefile builds it, in the test's folder (its own stays clean).
@@ -245,7 +258,7 @@ describe('every command example in the docs', () => {
       execFileSync('make', ['-C', cBot], { stdio: 'ignore' });
     }
     if (HAVE_REDIS) redis = await TestRedis.start();
-    f = { dir, results: join(out, readdirSync(out)[0]!), bots, cBot, redis: redis?.url ?? null };
+    f = { dir, results: join(out, readdirSync(out)[0]!), bots, games, cBot, redis: redis?.url ?? null };
   }, 180_000);
 
   afterAll(async () => {
@@ -331,8 +344,8 @@ describe('the pages', () => {
   it('CLI.md lists every flag of every command', async () => {
     const cli = text('docs/CLI.md');
     const sections = new Map([...cli.matchAll(/^## `arena ([a-z -]+?)(?: [<[].*)?`$([\s\S]*?)(?=^## |(?![\s\S]))/gm)].map((m) => [m[1]!, m[2]!]));
-    const paths = [...COMMANDS.map((c) => [c.command.split(' ')[0]!]), ['bots', 'check']];
-    const global = new Set(['--theme', '--help', '-h', '--version', '-v']);
+    const paths = [...COMMANDS.map((c) => [c.command.split(' ')[0]!]), ['bots', 'check'], ['games', 'check']];
+    const global = new Set(['--theme', '--games-dir', '--help', '-h', '--version', '-v']);
     for (const g of global) expect(cli).toContain(`\`${g}`);
     for (const path of paths) {
       const section = sections.get(path.join(' '));

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
 import type { AnyFamily, AnyGame, Tabulation } from '../../core/game.ts';
 import { analyzePosition, findPeriod, isOptimalMove, outcomeClasses, tabulate } from '../../games/analysis.ts';
-import { FAMILIES, getFamily, makeGame } from '../../games/index.ts';
+import { allFamilies, getFamily, makeGame } from '../../games/index.ts';
 import { nimValueCurve, outcomeStrip } from '../../tui/charts/analysis-plots.ts';
 import { RUN, type CliIo, type WithRun } from '../io.ts';
 import { PARSER_CONFIGURATION } from '../argv.ts';
@@ -45,7 +45,7 @@ interface Report {
 /** Each family parameter's name with the families that take it (they are `analyze`'s flags too). */
 function familyParams(): Map<string, string[]> {
   const byName = new Map<string, string[]>();
-  for (const f of FAMILIES) for (const name of Object.keys(f.params)) byName.set(name, [...(byName.get(name) ?? []), f.id]);
+  for (const f of allFamilies()) for (const name of Object.keys(f.params)) byName.set(name, [...(byName.get(name) ?? []), f.id]);
   return byName;
 }
 
@@ -145,7 +145,7 @@ function positionReport(game: AnyGame, seed: number, args: Args, { doc, text }: 
   };
   doc.position = position;
   text.push(
-    `position:   ${game.describe(state)}`,
+    `position:   ${game.describe(state).replaceAll('\n', '\n            ')}`, // a user's game may draw several lines
     `outcome:    ${OUTCOME_TEXT[verdict.outcome] ?? verdict.outcome}`,
     ...(verdict.value !== undefined ? [`value:      ${verdict.value > 0 ? '+' : ''}${verdict.value} (final margin for the player to move)`] : []),
     `best move:  ${verdict.bestMove ?? '— (the game is over)'}`,

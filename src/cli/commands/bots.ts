@@ -1,8 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { AnyBot } from '../../core/bot.ts';
 import { formatParamValue, type ParamSpec } from '../../core/params.ts';
-import { FAMILIES, makeGame } from '../../games/index.ts';
-import { discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
+import { parseVariant } from '../../games/index.ts';
+import { defaultVariantIds, discoverBots, supportedBy, type BotRegistry } from '../../hosting/index.ts';
 import { RUN, type CliRun, type WithRun } from '../io.ts';
 import { UsageError } from '../../core/errors.ts';
 import { visible } from '../../core/text.ts';
@@ -14,7 +14,10 @@ type Args = WithRun<{ 'bots-dir': string[]; json: boolean; sandbox: boolean }>;
 
 /** The families whose default variant a bot supports. */
 function families(bot: AnyBot): string[] {
-  return FAMILIES.filter((f) => supportedBy(bot, makeGame(f.id, {}))).map((f) => f.id);
+  return defaultVariantIds()
+    .map((id) => parseVariant(id))
+    .filter((g) => supportedBy(bot, g))
+    .map((g) => g.family);
 }
 
 function optionList(bot: AnyBot): { name: string; description: string; expected: string; default?: string }[] {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { FAMILIES } from '../../games/index.ts';
+import { allFamilies } from '../../games/index.ts';
 import type { CliIo } from '../io.ts';
 import { loadInk } from '../load-ink.ts';
 
@@ -25,7 +25,7 @@ export async function runHomeMenu(run: (argv: readonly string[]) => Promise<numb
   const { render, createElement, screen, HomeApp } = await loadInk();
   for (;;) {
     let next: readonly string[] | null = null;
-    const app = render(screen(createElement(HomeApp, { specs: tournamentSpecs(), families: FAMILIES, onChoose: (argv) => void (next = argv) })));
+    const app = render(screen(createElement(HomeApp, { specs: tournamentSpecs(), families: allFamilies(), onChoose: (argv) => void (next = argv) })));
     await app.waitUntilExit();
     const argv = next as readonly string[] | null;
     if (!argv) return 0;

@@ -41,7 +41,7 @@ export const matchCommand: CommandModule<object, Args> = {
       // With a start suite each start is played once (in both seatings) unless --deals says more.
       ...(args.starts === undefined ? { deals: args.sprt !== undefined ? MATCH_DEALS.sprt : MATCH_DEALS.plain } : {}),
     };
-    const { spec, where } = specFromArgs(args, base);
+    const { spec, where } = await specFromArgs(args, base);
     await runSpecCommand(spec, where, args);
   },
 };

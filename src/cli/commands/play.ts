@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
-import { FAMILIES, parseVariant } from '../../games/index.ts';
+import { allFamilies, parseVariant } from '../../games/index.ts';
 import { discoverBots, resolveBot, type Isolation } from '../../hosting/index.ts';
 import { sandboxProblem } from '../../platform/sandbox.ts';
 import { opponentOf, opponentsOf, plays, PlayTable, type Opponent } from '../../play/index.ts';
@@ -69,7 +69,7 @@ export const playCommand: CommandModule<object, Args> = {
     try {
       const app = render(
         screen(createElement(PlayApp, {
-          families: FAMILIES,
+          families: allFamilies(),
           opponents: opponentsOf(registry),
           table,
           seed,

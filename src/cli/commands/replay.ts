@@ -4,6 +4,7 @@ import { UsageError } from '../../core/errors.ts';
 import { readGames } from '../../tui/replay/replay-data.ts';
 import { requireTerminal } from './play.ts';
 import { flagValue, integerFlag } from '../flags.ts';
+import { loadUserGames, savedGameDirs } from '../user-games.ts';
 import { RUN, type WithRun } from '../io.ts';
 import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
@@ -19,6 +20,8 @@ export const replayCommand: CommandModule<object, Args> = {
       .option('game', { type: 'string', describe: 'open game number N (as listed: #N) at once' })
       .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
   async handler(args) {
+    // The games of the tournament's `gameDirs` (its saved spec), besides games/ and --games-dir.
+    await loadUserGames(savedGameDirs(args.dir));
     const records = readGames(args.dir);
     if (records.length === 0) throw new UsageError(`No finished games in ${args.dir} yet`);
     let initial: number | undefined;

@@ -7,6 +7,7 @@ import { UsageError, show } from '../../core/errors.ts';
 import { z } from 'zod';
 import { DEFAULT_REPLAYS, writeReport } from '../../report/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
+import { loadUserGames, savedGameDirs } from '../user-games.ts';
 import { RUN, type CliIo, type WithRun } from '../io.ts';
 
 type Args = WithRun<{ dir: string; out?: string; open: boolean; replays?: string }>;
@@ -45,6 +46,8 @@ export const reportCommand: CommandModule<object, Args> = {
       .option('replays', { type: 'string', describe: `games made replayable, shared over the variants: a number or all (default ${DEFAULT_REPLAYS})` }) as unknown as Argv<Args>,
   async handler(args) {
     if (args.out !== undefined) refuseOutput(args.out);
+    // The games of the tournament's `gameDirs` (its saved spec), besides games/ and --games-dir.
+    await loadUserGames(savedGameDirs(args.dir));
     const file = await reportOf(args.dir, args.out, flagValue('--replays', REPLAYS, args.replays, 'a number of games or `all`'));
     args[RUN].io.out(file);
     if (args.open) openFile(file, args[RUN].io);

@@ -1,10 +1,11 @@
 import type { Argv, CommandModule } from 'yargs';
 import { resumeSpec } from '../../arena/tournament.ts';
 import { UsageError } from '../../core/errors.ts';
+import { loadUserGames, savedGameDirs } from '../user-games.ts';
 import { FORMATS, runOptions, runSpecCommand, specFromArgs, withFlags, type RunArgs } from '../run-tournament.ts';
 
 /** The flags `--resume` refuses: the saved spec is continued as it is (only `--concurrency` and `--queue`, where the games are played, may change). */
-const SPEC_FLAGS_ON_RESUME = ['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'tc', 'time-margin', 'clock', 'out', 'isolation', 'bots-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate', 'rounds', 'tiebreak-pairs', 'anchor', 'ratings-in', 'ratings-out'] as const;
+const SPEC_FLAGS_ON_RESUME = ['spec', 'bots', 'games', 'deals', 'seed', 'time-per-move', 'tc', 'time-margin', 'clock', 'out', 'isolation', 'bots-dir', 'games-dir', 'bot-data', 'format', 'champion', 'sprt', 'adjudicate', 'rounds', 'tiebreak-pairs', 'anchor', 'ratings-in', 'ratings-out'] as const;
 
 /** The start suite's flags, refused on resume too: the saved spec holds the suite and its order. */
 const SUITE_FLAGS_ON_RESUME = ['starts', 'starts-order', 'starts-per-pair'] as const;
@@ -29,7 +30,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
     ) as Argv<RunArgs>,
   async handler(args) {
     if (args.resume === undefined) {
-      const { spec, where } = specFromArgs(args);
+      const { spec, where } = await specFromArgs(args);
       return runSpecCommand(spec, where, args);
     }
     const clash = [...SPEC_FLAGS_ON_RESUME, ...SUITE_FLAGS_ON_RESUME].filter((k) => args[k] !== undefined);
@@ -37,6 +38,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
       throw new UsageError(`--resume continues the saved spec; it takes no ${clash.map((k) => (k === 'spec' ? 'spec file' : `--${k}`)).join(', ')}`);
     }
     const where = `${args.resume}/spec.json`;
+    await loadUserGames(savedGameDirs(args.resume));
     await runSpecCommand(withFlags(resumeSpec(args.resume), args, where), where, args, args.resume);
   },
 };

@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import type { BoardProps } from './board-view.ts';
 import type { CoinCursor } from './coin-grid.ts';
 import { CoinsBoard } from './CoinsBoard.tsx';
@@ -28,6 +28,15 @@ export function BoardPicture({ view, width, names, cursor }: Props) {
     case 'end-game':
       return <EndGameBoard view={view} width={w} names={names} />;
     case 'text':
-      return <Text wrap="truncate-end">{view.text}</Text>;
+      // Each line cut at the width on its own: a board of rows stays a board of rows.
+      return (
+        <Box flexDirection="column">
+          {view.text.split('\n').map((line, i) => (
+            <Text key={i} wrap="truncate-end">
+              {line}
+            </Text>
+          ))}
+        </Box>
+      );
   }
 }

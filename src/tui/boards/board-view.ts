@@ -82,9 +82,10 @@ export interface EndGameView extends ViewBase {
   readonly lastIndex: number | null;
 }
 
-/** Any family this TUI does not draw: the game's own one-line description. */
+/** Any family this TUI does not draw (a user's game): the game's own description, one line or several. */
 export interface TextView extends ViewBase {
   readonly kind: 'text';
+  /** Lines separated by `\n`. */
   readonly text: string;
   readonly toMove: Seat;
 }
@@ -155,19 +156,9 @@ export function viewFromJson(game: AnyGame, json: unknown, prevJson: unknown, to
     case 'piles': {
       // Octal and Grundy heaps are drawn as piles; a split changes the count, and then no pile is marked.
       const key = game.family === 'piles' ? 'piles' : 'heaps';
-      const piles = nums(j[key]);
-      const before = p ? nums(p[key]) : [];
-      // The last move is the one pile that shrank between the two positions.
-      const changed = before.length === piles.length ? piles.findIndex((x, i) => x !== before[i]) : -1;
       const rule = params['rule'];
-      return {
-        kind: 'piles',
-        piles,
-        last: changed >= 0 ? { pile: changed, amount: before[changed]! - piles[changed]! } : null,
-        rule:
-          game.family !== 'piles' ? game.title : Array.isArray(rule) ? `takes {${rule.join(',')}}` : rule === 'squares' ? 'squares' : 'nim (any number)',
-        toMove,
-      };
+      const text = game.family !== 'piles' ? game.title : Array.isArray(rule) ? `takes {${rule.join(',')}}` : rule === 'squares' ? 'squares' : 'nim (any number)';
+      return pilesView(nums(j[key]), p ? nums(p[key]) : [], text, toMove);
     }
     case 'coins': {
       const shape = params['board'] === 'square' ? 'square' : 'triangle';
@@ -200,9 +191,18 @@ export function viewFromJson(game: AnyGame, json: unknown, prevJson: unknown, to
       }
       return { kind: 'end-game', row, lo: 0, hi: row.length, scores, toMove, lastIndex: null };
     }
-    default:
+    default: {
+      // A user's game (games/): its heaps as piles when it gives a `view`, else its own text.
+      if (game.view) return pilesView(nums(game.view(json).piles), prevJson === undefined || prevJson === null ? [] : nums(game.view(prevJson).piles), game.title, toMove);
       return { kind: 'text', text, toMove };
+    }
   }
+}
+
+/** Piles with the last move marked: the one pile that shrank between the two positions (none after a split). */
+function pilesView(piles: number[], before: readonly number[], rule: string, toMove: Seat): PilesView {
+  const changed = before.length === piles.length ? piles.findIndex((x, i) => x !== before[i]) : -1;
+  return { kind: 'piles', piles, last: changed >= 0 ? { pile: changed, amount: before[changed]! - piles[changed]! } : null, rule, toMove };
 }
 
 /** Lines a board picture takes (the pictures' own layout rules, so the live view can budget its height). */
@@ -217,6 +217,6 @@ export function pictureLines(view: BoardView, width: number): number {
     case 'end-game':
       return 2;
     case 'text':
-      return 1;
+      return view.text.split('\n').length;
   }
 }
