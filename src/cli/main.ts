@@ -63,7 +63,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     command: 'tournament [spec]',
-    describe: 'Run a tournament of bots: a round robin or a gauntlet (a spec file in tournaments/, flags override it)',
+    describe: 'Run a tournament of bots: a round robin, a gauntlet, a Swiss or a knockout (a spec file in tournaments/, flags override it)',
     load: async () => (await import('./commands/tournament.ts')).tournamentCommand,
   },
   {

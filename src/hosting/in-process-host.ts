@@ -132,13 +132,15 @@ export class InProcessHost implements BotHost {
       this.#prepared.set(variant, fault);
       return fault;
     }
+    // An async prepare's time counts from its call: what it ran before returning its promise too.
     const result: FaultReply | null | Promise<FaultReply | null> = isThenable(done)
       ? new Promise<FaultReply | null>((resolve) => {
-          const timer = setTimeout(() => resolve(prepareTimeout(limit, performance.now() - t0)), limit + this.#graceMs);
+          const timer = setTimeout(() => resolve(prepareTimeout(limit, performance.now() - t0)), Math.max(0, t0 + limit + this.#graceMs - performance.now()));
           done.then(
             () => {
               clearTimeout(timer);
-              resolve(null);
+              const ms = performance.now() - t0;
+              resolve(ms > limit + this.#graceMs ? prepareTimeout(limit, ms) : null);
             },
             (err: unknown) => {
               clearTimeout(timer);

@@ -50,7 +50,8 @@ describe('process host faults', () => {
     const registry = await discoverBots([EXTERNAL]);
     const events: ArenaEvent[] = [];
     const faulty: Record<string, { kind: string; reason: RegExp }> = {
-      'fx-ext-hang': { kind: 'timeout', reason: /^no move within 200 ms$/ },
+      // It waits without computing: under the CPU clock (the default) the wall-clock cap stops it.
+      'fx-ext-hang': { kind: 'timeout', reason: /^no move within 200 ms: stopped at the CPU clock's wall-clock cap of 4000 ms$/ },
       'fx-ext-exit': { kind: 'crash', reason: /^exited with code 3 \(stderr: .*fx-ext-exit\.stderr\.log\)$/ },
       'fx-ext-garbage': { kind: 'illegal-move', reason: /answered "this is not json", not a JSON object/ },
       'fx-ext-illegal': { kind: 'illegal-move', reason: /answered "9999": .*not legal/ },

@@ -171,8 +171,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     const t0 = performance.now();
     const clock = m.timeLeftMs === undefined ? null : { remainingMs: m.timeLeftMs, incrementMs: m.incrementMs, opponentRemainingMs: m.opponentTimeLeftMs };
     if (log) appendFileSync(log, JSON.stringify({ clock, left: m.timeMs }) + '\\n');
+    // 15 ms of CPU time (what the arena reads) and of its own clock (what it reports): other threads can make the one outrun the other.
     const c0 = process.cpuUsage();
-    for (let c = process.cpuUsage(c0); (c.user + c.system) / 1000 < 15; c = process.cpuUsage(c0));
+    for (let c = process.cpuUsage(c0); (c.user + c.system) / 1000 < 15 || performance.now() - t0 < 15; c = process.cpuUsage(c0));
     console.log(JSON.stringify({ move: m.moves[0], id: m.id, thinkMs: performance.now() - t0 }));
   } else if (m.type === 'quit') process.exit(0);
 }

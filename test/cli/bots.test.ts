@@ -128,7 +128,7 @@ describe('arena new-bot', () => {
   });
 
   it('refuses a bad name or the name of an existing bot', async () => {
-    expect((await run('new-bot', '9lives', '--dir', folder.dir)).err).toMatch(/Expected the bot name to be letters/);
+    expect((await run('new-bot', '9lives', '--dir', folder.dir)).err).toMatch(/Expected the bot name to be 1 to 64 letters/);
     const dup = await run('new-bot', 'greedy', '--dir', folder.dir);
     expect(dup.code).toBe(2);
     expect(dup.err).toMatch(/A bot named `greedy` already exists in .*bots\/greedy\.ts/);

@@ -29,7 +29,7 @@ describe.skipIf(!HAVE_TMUX)('tournament dashboard in a real terminal', () => {
     expect(screen).toMatch(/^1\s+(random|greedy|optimal)\s+\d/m);
     // p pauses the run itself (not just the display): the games in flight finish, then nothing.
     t.send('p');
-    await t.waitFor(/variants · paused/);
+    await t.waitFor(/ 1 variant · paused/); // one variant: the header says so in the singular
     await t.waitFor('paused: games in flight finish, no new game starts');
     const doneNow = (): number => Number((/([\d,]+)\/12,000/.exec(t.screen())?.[1] ?? '-1').replace(/,/g, ''));
     await new Promise((r) => setTimeout(r, 2500)); // the last games' lines are committed and rendered
@@ -38,7 +38,7 @@ describe.skipIf(!HAVE_TMUX)('tournament dashboard in a real terminal', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(doneNow()).toBe(held);
     t.send('p');
-    await t.waitFor(/variants · running/);
+    await t.waitFor(/ 1 variant · running/);
     const t1 = Date.now();
     while (doneNow() === held && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 100));
     expect(doneNow()).toBeGreaterThan(held);

@@ -215,12 +215,12 @@ describe('dashboard fed with a recorded event stream', () => {
     const firstEnd = steps.findIndex((e) => e.type === 'game-ended');
     for (const e of steps.slice(0, firstEnd + 1)) play(e, push);
     await settle();
-    expect(r.lastFrame()).toMatch(/variants · running/);
+    expect(r.lastFrame()).toMatch(/variants? · running/);
     r.stdin.write('p');
     await settle();
     expect(calls).toEqual(['pause']);
     let f = r.lastFrame()!;
-    expect(f).toMatch(/variants · paused/);
+    expect(f).toMatch(/variants? · paused/);
     expect(f).toContain('paused: games in flight finish, no new game starts');
     // Games in flight still finish on screen while paused.
     const secondEnd = steps.findIndex((e, i) => i > firstEnd && e.type === 'game-ended');
@@ -236,7 +236,7 @@ describe('dashboard fed with a recorded event stream', () => {
     await settle();
     expect(calls).toEqual(['pause', 'resume']);
     f = r.lastFrame()!;
-    expect(f).toMatch(/variants · running/);
+    expect(f).toMatch(/variants? · running/);
     expect(f).not.toContain('paused:');
   });
 
