@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { UsageError, show } from '../core/errors.ts';
+import { outputFileProblem } from '../platform/files.ts';
 import { oneOf } from './argv.ts';
 
 /**
@@ -69,4 +70,10 @@ export function flagValue<T extends z.ZodType>(label: string, schema: T, value: 
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new UsageError(`Expected ${label} to be ${expected ?? expectation(schema, issue) ?? issue.message}, got ${show(value)}`);
+}
+
+/** Refuses, in one line and before any work, a report file that could not be written (`report --out`, `tournament --report`). */
+export function refuseReportPath(path: string): void {
+  const problem = outputFileProblem(path);
+  if (problem !== null) throw new UsageError(`Cannot write the report to ${path}: ${problem}`);
 }

@@ -156,10 +156,10 @@ function refuseStrayDashes(words: readonly string[]): void {
   }
 }
 
-/** The values of `--games-dir` (`--games-dir D` or `--games-dir=D`, repeatable) among the words, before a `--`. */
+/** The values of `--games-dir` (`--games-dir D` or `--games-dir=D`, repeatable) among the words (a `--` is refused before). */
 function gamesDirFlags(words: readonly string[]): string[] {
   const dirs: string[] = [];
-  for (let i = 0; i < words.length && words[i] !== '--'; i++) {
+  for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (w === '--games-dir' && words[i + 1] !== undefined) dirs.push(words[++i]!);
     else if (w.startsWith('--games-dir=')) dirs.push(w.slice('--games-dir='.length));

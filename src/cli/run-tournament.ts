@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { outputFileProblem, textFileProblem } from '../platform/files.ts';
+import { textFileProblem } from '../platform/files.ts';
 import { clockNote } from '../platform/cpu-clock.ts';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
@@ -13,7 +13,7 @@ import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
 import { plainReporter } from '../tui/dashboard/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
-import { expectation, integerText, numberText } from './flags.ts';
+import { expectation, integerText, numberText, refuseReportPath } from './flags.ts';
 import { RUN, type WithRun } from './io.ts';
 import { cliName } from './invocation.ts';
 import { loadUserGames, specGameDirs } from './user-games.ts';
@@ -261,8 +261,7 @@ function discoverySettings(spec: TournamentSpec, where: string): DiscoverySettin
 /** Runs a spec (or continues `resumeDir`) with the dashboard on a terminal, else plain lines; sets the exit code. */
 export async function runSpecCommand(spec: TournamentSpec, where: string, args: RunArgs, resumeDir?: string): Promise<void> {
   // A report that could not be written is said now, not after the whole tournament.
-  const reportProblem = args.report ? outputFileProblem(args.report) : null;
-  if (reportProblem !== null) throw new UsageError(`Cannot write the report to ${args.report}: ${reportProblem}`);
+  if (args.report) refuseReportPath(args.report);
   if (spec.queue !== undefined) {
     // A queue's workers build each variant from its id, and they have no copy of a user's game file.
     const own = resolveVariants(spec.games, where).find((g) => userFamilies().some((e) => e.family.id === g.family));

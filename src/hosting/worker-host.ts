@@ -354,14 +354,14 @@ class BotProc {
   #openCpu(): void {
     const root = this.child.pid!;
     const program = findProgram(root, process.execPath);
+    let reader: ReturnType<typeof mainThreadCpuReader> | null = null;
     try {
-      if (program === null) throw new Error('not found');
-      const reader = mainThreadCpuReader(program);
-      this.#cpu = reader.read;
-      this.#cpuClose = reader.close;
+      if (program !== null) reader = mainThreadCpuReader(program);
     } catch {
-      this.#cpu = () => processTreeCpuMs(root);
+      // it ended between the two reads: the tree below reads 0, and its end is reported anyway
     }
+    this.#cpu = reader ? reader.read : () => processTreeCpuMs(root);
+    this.#cpuClose = reader && reader.close;
   }
 
   /** The process's CPU time (ms) by the host's reading, NaN once it is gone (or without the CPU clock). */

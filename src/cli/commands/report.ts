@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import { outputFileProblem } from '../../platform/files.ts';
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { boardView } from '../../tui/boards/board-view.ts';
 import { UsageError, show } from '../../core/errors.ts';
 import { z } from 'zod';
 import { DEFAULT_REPLAYS, writeReport } from '../../report/index.ts';
-import { flagValue, integerFlag } from '../flags.ts';
+import { flagValue, integerFlag, refuseReportPath } from '../flags.ts';
 import { loadUserGames, savedGameDirs } from '../user-games.ts';
 import { RUN, type CliIo, type WithRun } from '../io.ts';
 
@@ -28,12 +27,6 @@ export function reportOf(dir: string, out?: string, replays?: number): Promise<s
   return writeReport(dir, out ?? join(dir, 'report.html'), boardView, replays === undefined ? {} : { replays });
 }
 
-/** Refuses, in one line and before any work, a report file that could not be written. */
-export function refuseOutput(path: string): void {
-  const problem = outputFileProblem(path);
-  if (problem !== null) throw new UsageError(`Cannot write the report to ${path}: ${problem}`);
-}
-
 /** `arena report <results dir> [--out report.html] [--open]`: a self-contained HTML page of a tournament. */
 export const reportCommand: CommandModule<object, Args> = {
   command: 'report <dir>',
@@ -45,7 +38,7 @@ export const reportCommand: CommandModule<object, Args> = {
       .option('open', { type: 'boolean', default: false, describe: 'open the report in the default viewer' })
       .option('replays', { type: 'string', describe: `games made replayable, shared over the variants: a number or all (default ${DEFAULT_REPLAYS})` }) as unknown as Argv<Args>,
   async handler(args) {
-    if (args.out !== undefined) refuseOutput(args.out);
+    if (args.out !== undefined) refuseReportPath(args.out);
     // The games of the tournament's `gameDirs` (its saved spec), besides games/ and --games-dir.
     await loadUserGames(savedGameDirs(args.dir));
     const file = await reportOf(args.dir, args.out, flagValue('--replays', REPLAYS, args.replays, 'a number of games or `all`'));
