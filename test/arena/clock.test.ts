@@ -11,6 +11,8 @@ import { wallCapReason } from '../../src/hosting/host.ts';
 import { readLog, runSpec } from './helpers.ts';
 
 const LIMIT = 100;
+/** fx-blocks waiting twice the limit at every move. */
+const BLOCKS = `fx-blocks:ms=${2 * LIMIT}`;
 const base = (bots: string[], clock: 'cpu' | 'wall', isolation: 'worker' | 'none' = 'worker') => ({
   name: 'clock',
   seed: 5,
@@ -43,7 +45,7 @@ describe('clock', () => {
 
   for (const isolation of ['worker', 'none'] as const) {
     it(`waiting is charged by the wall clock and not by the CPU clock (isolation ${isolation})`, async () => {
-      const [cpu, wall] = await Promise.all([runSpec(base(['fx-random', 'fx-blocks'], 'cpu', isolation)), runSpec(base(['fx-random', 'fx-blocks'], 'wall', isolation))]);
+      const [cpu, wall] = await Promise.all([runSpec(base(['fx-random', BLOCKS], 'cpu', isolation)), runSpec(base(['fx-random', BLOCKS], 'wall', isolation))]);
       // Under the CPU clock its moves (each a wait of twice the limit) are legal and charged next to nothing.
       const cpuLog = readLog(cpu.dir);
       expect(faultsOf(cpu.dir, 'fx-blocks')).toEqual([]);
