@@ -17,6 +17,10 @@ import { pidNamespaceProblem, sandboxProblem } from '../../src/platform/sandbox.
 import { forfeitsOf, gamesAmong, gamesOf, records, ROOT, runArena, stderrOf, tournament } from './arena-run.ts';
 
 const GOOD = ['random', 'greedy'];
+/** A move's limit in the gauntlets (CPU time): see BASE. */
+const LIMIT_MS = 300;
+/** The forfeit of an attacker that computes past its move's limit. */
+const TIMEOUT = new RegExp(`^timeout: no move within ${LIMIT_MS} ms of CPU time`);
 /** hx-ext-escape's forfeits: its error report or its move, control characters made visible (or JSON-escaped, in a quoted move). */
 const ESCAPED = /^(crash: cannot move ␛\[2J␛\]0;pwned␇|illegal-move: answered "\d+\\u001b\[2J)/;
 /** A control character a terminal acts on: C0 but the newline ending a line, DEL, C1. */
@@ -24,7 +28,7 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 /** The attackers of the tournaments, with what each must come to under each isolation: its forfeits' reason, or none (harmless). */
 const EXPECTED: Record<string, { worker: RegExp | null; sandbox: RegExp | null }> = {
   'hx-forge': { worker: /^crash: broke the worker protocol: it wrote an answer to request 1000000000/, sandbox: null },
-  'hx-stall': { worker: /^timeout: no move within 1000 ms of CPU time/, sandbox: /^timeout: no move within 1000 ms of CPU time/ },
+  'hx-stall': { worker: TIMEOUT, sandbox: TIMEOUT },
   'hx-fatal': { worker: /^crash: broke the worker protocol: it wrote a second start record/, sandbox: null },
   'hx-clock-lie': { worker: null, sandbox: null },
   'hx-oom-map': { worker: /^crash: ran out of memory/, sandbox: /^crash: ran out of memory/ },
@@ -33,7 +37,7 @@ const EXPECTED: Record<string, { worker: RegExp | null; sandbox: RegExp | null }
   'hx-kill': { worker: /^crash: killed by SIGKILL/, sandbox: /^crash: killed by SIGKILL/ },
   'hx-ext-kill': { worker: null, sandbox: null },
   'hx-kill-at-import': { worker: null, sandbox: null },
-  'hx-async-spin': { worker: /^timeout: no move within 1000 ms of CPU time/, sandbox: /^timeout: no move within 1000 ms of CPU time/ },
+  'hx-async-spin': { worker: TIMEOUT, sandbox: TIMEOUT },
   'hx-spy': { worker: null, sandbox: null },
   'hx-ext-spy': { worker: null, sandbox: null },
   'hx-ext-crash': { worker: /^crash: exited with code 3/, sandbox: /^crash: exited with code 3/ },
@@ -48,11 +52,11 @@ const WORK = mkdtempSync('/tmp/take-arena-hostile-runs-');
 
 /**
  * 16 MB: the attackers past the heap limit get there at once, even on a loaded machine (the default is
- * tried below). 1 s a move of CPU time (the default clock): a loaded machine stretches no move, and
- * the stalling attackers compute their way past it. 8 games in flight: their games wait out their
- * clocks side by side rather than two at a time.
+ * tried below). 300 ms a move of CPU time (the default clock): a loaded machine stretches no move (the
+ * good bots use well under a millisecond of CPU a move), and the stalling attackers compute their way
+ * past it. 8 games in flight: their games wait out their clocks side by side rather than two at a time.
  */
-const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: 1000, memoryMb: 16, concurrency: 8, botData: join(WORK, 'bot-data') };
+const BASE = { games: ['subtraction{moves=1,2,3;n=8..12}'], timePerMoveMs: LIMIT_MS, memoryMb: 16, concurrency: 8, botData: join(WORK, 'bot-data') };
 
 /** This run's marker for hx-survive's `sleep` (in place of 31417). */
 const SURVIVOR = String(40_000 + Math.floor(Math.random() * 20_000));
