@@ -1,3 +1,4 @@
+import type { Instance } from 'ink';
 import type { ReactElement } from 'react';
 import type { ThemeChoice } from '../tui/text/theme.ts';
 
@@ -12,7 +13,10 @@ export interface ScreenFlags {
  * `analyze`, `bots`) should not pay for Ink's import.
  */
 export async function loadInk(flags: ScreenFlags = {}) {
-  const [{ render }, { createElement }, { PlayApp }, { ReplayApp }, { HomeApp }, { Screen }, { makeTheme }] = await Promise.all([
+  // The keyboard first: keys typed while the rest loads are kept for the screen, not echoed.
+  const { keyStdin } = await import('../tui/ui/key-stdin.ts');
+  const stdin = keyStdin();
+  const [ink, { createElement }, { PlayApp }, { ReplayApp }, { HomeApp }, { Screen }, { makeTheme }] = await Promise.all([
     import('ink'),
     import('react'),
     import('../tui/play/PlayApp.tsx'),
@@ -24,6 +28,8 @@ export async function loadInk(flags: ScreenFlags = {}) {
   const theme = makeTheme(process.env, themeChoice(flags));
   /** An app inside the root every interactive screen has: the theme and the terminal size guard. */
   const screen = (app: ReactElement): ReactElement => createElement(Screen, { theme }, app);
+  /** Ink's `render`, reading the terminal a key at a time (src/tui/ui/key-stdin.ts). */
+  const render = (tree: ReactElement): Instance => ink.render(tree, stdin ? { stdin: stdin as unknown as NodeJS.ReadStream } : {});
   return { render, createElement, screen, PlayApp, ReplayApp, HomeApp };
 }
 

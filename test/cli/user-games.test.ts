@@ -139,15 +139,16 @@ describe('arena games check', () => {
   });
 
   it('a file that throws, loops or exports garbage is one line naming it, in the check and in a tournament', { timeout: 900_000 }, async () => {
-    // A few seconds: enough for the other files to load on a busy machine, little for the loop.
-    const env = { TAKE_ARENA_DISCOVERY_CPU_SECONDS: '3' };
+    // One second of CPU time: tens of times what loading a sound game file costs (a busy machine
+    // stretches the wall time, not that), and the least a loop must be let run.
+    const env = { TAKE_ARENA_DISCOVERY_CPU_SECONDS: '1' };
     const expected: Record<string, string> = {
       'throws.ts': 'failed to load: the table file is missing',
-      'loops.ts': 'did not finish within 3 s of CPU time',
+      'loops.ts': 'did not finish within 1 s of CPU time',
       'garbage.ts': 'default export is not a valid game: the default export was not made with defineGame',
     };
     for (const [file, reason] of Object.entries(expected)) {
-      const check = await arena(['games', 'check', join(FIXTURES, file), '--cpu-seconds', '3']);
+      const check = await arena(['games', 'check', join(FIXTURES, file), '--cpu-seconds', '1']);
       expect(isUsageError(check), `${file}: ${check.err}`).toBe(true);
       expect(check.err).toContain(`Game file ${join(FIXTURES, file)} ${reason}`);
     }

@@ -238,8 +238,12 @@ const INTERACTIVE = new Set(['play', 'replay']);
 describe('every command example in the docs', () => {
   let f: Fixture;
   let redis: TestRedis | null = null;
+  const cpuLimit = process.env['TAKE_ARENA_DISCOVERY_CPU_SECONDS'];
 
   beforeAll(async () => {
+    // A reduction: a bot file that loops at import (SECURITY.md's attackers) is stopped after 1 s of
+    // CPU time rather than 5 (loading a sound bot takes a small part of either).
+    process.env['TAKE_ARENA_DISCOVERY_CPU_SECONDS'] = '1';
     const dir = mkdtempSync(join(tmpdir(), 'arena-docs-'));
     const out = join(dir, 'fixture');
     const made = await run('tournament', 'tournaments/quick.json', '--isolation', 'none', '--out', out, '--bot-data', join(dir, 'fixture-data'));
@@ -262,6 +266,8 @@ describe('every command example in the docs', () => {
   }, 180_000);
 
   afterAll(async () => {
+    if (cpuLimit === undefined) delete process.env['TAKE_ARENA_DISCOVERY_CPU_SECONDS'];
+    else process.env['TAKE_ARENA_DISCOVERY_CPU_SECONDS'] = cpuLimit;
     await redis?.stop();
     if (f) rmSync(f.dir, { recursive: true, force: true });
   });

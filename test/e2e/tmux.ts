@@ -50,6 +50,11 @@ export class TmuxSession {
     return this.exitStatus();
   }
 
+  /** Sends several keys (tmux key names) in one command: tmux writes them to the terminal together, as a paste or a burst of typing arrives. */
+  burst(...keys: string[]): void {
+    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+  }
+
   /** Sends keys (tmux key names such as `Enter`, `Down`, or literal text with `literal`). */
   send(keys: string, literal = false): void {
     execFileSync('tmux', ['send-keys', '-t', this.name, ...(literal ? ['-l'] : []), keys]);

@@ -7,6 +7,7 @@ import { sandboxProblem } from '../../platform/sandbox.ts';
 import { opponentOf, opponentsOf, plays, PlayTable, type Opponent } from '../../play/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type CliRun, type WithRun } from '../io.ts';
+import { keyStdin } from '../../tui/ui/key-stdin.ts';
 import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
 type Args = WithRun<ScreenFlags & { variant?: string; bot?: string; first?: 'me' | 'bot'; seed?: string; 'time-per-move': string; isolation: Isolation; 'bots-dir': string[]; plain: boolean }>;
@@ -47,6 +48,8 @@ export const playCommand: CommandModule<object, Args> = {
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
       .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
   async handler(args) {
+    // In a terminal, keys typed while the games and bots load wait for the screen (not echoed).
+    if (args[RUN].io.isTTY) keyStdin();
     const game = args.variant !== undefined ? parseVariant(args.variant) : undefined;
     const seed = flagValue('`--seed`', SEED, args.seed) ?? Date.now() >>> 0;
     const time = flagValue('`--time-per-move`', TIME_PER_MOVE, args['time-per-move'], 'a positive whole number of ms');

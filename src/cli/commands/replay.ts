@@ -6,6 +6,7 @@ import { requireTerminal } from './play.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { loadUserGames, savedGameDirs } from '../user-games.ts';
 import { RUN, type WithRun } from '../io.ts';
+import { keyStdin } from '../../tui/ui/key-stdin.ts';
 import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
 type Args = WithRun<ScreenFlags & { dir: string; game?: string; plain: boolean }>;
@@ -20,6 +21,8 @@ export const replayCommand: CommandModule<object, Args> = {
       .option('game', { type: 'string', describe: 'open game number N (as listed: #N) at once' })
       .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
   async handler(args) {
+    // In a terminal, keys typed while the games and bots load wait for the screen (not echoed).
+    if (args[RUN].io.isTTY) keyStdin();
     // The games of the tournament's `gameDirs` (its saved spec), besides games/ and --games-dir.
     await loadUserGames(savedGameDirs(args.dir));
     const records = readGames(args.dir);

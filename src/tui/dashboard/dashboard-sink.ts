@@ -3,6 +3,7 @@ import { createElement } from 'react';
 import type { EventSink } from '../../arena/events.ts';
 import { Dashboard, type DashboardControls } from './Dashboard.tsx';
 import { DashboardStore } from './dashboard-store.ts';
+import { keyStdin } from '../ui/key-stdin.ts';
 import { makeTheme, ThemeContext, type ThemeChoice } from '../text/theme.ts';
 
 /** Options of the dashboard sink (tests pass streams; the CLI passes nothing). */
@@ -64,11 +65,13 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
   let settle: () => void = () => {};
   const closed = new Promise<void>((resolve) => (settle = resolve));
   const mount = (): void => {
+    // The terminal a key at a time (key-stdin.ts), unless the caller gives its own input.
+    const stdin = options.stdin ?? (keyStdin() as unknown as NodeJS.ReadStream | undefined);
     app ??= render(createElement(ThemeContext.Provider, { value: makeTheme(process.env, options.theme ?? {}) }, createElement(Dashboard, { store, controls })), {
       exitOnCtrlC: false, // ctrl-c is `q`: a clean stop with the resume command, not a torn terminal
       patchConsole: false,
       stdout,
-      ...(options.stdin ? { stdin: options.stdin } : {}),
+      ...(stdin ? { stdin } : {}),
     });
   };
   /** Gives the terminal back, then prints the resume command whole (never cut by the frame's layout). */

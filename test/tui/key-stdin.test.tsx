@@ -1,0 +1,117 @@
+/**
+ * Keys that arrive together (one write to the terminal, as a paste, a fast typist or a busy machine
+ * delivers them) each count, in order: the screens read the terminal through KeyStdin, which hands
+ * Ink one key at a time. Ink's `render` with a fake terminal, the way the CLI mounts its screens.
+ */
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { render, type Instance } from 'ink';
+import type { ReactElement } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAMILIES, parseVariant } from '../../src/games/index.ts';
+import { HomeApp } from '../../src/tui/home/HomeApp.tsx';
+import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
+import { KeyStdin, splitKeys } from '../../src/tui/ui/key-stdin.ts';
+import { closeTables, playTable, solverOpponent, until } from './play-helpers.ts';
+
+const DOWN = '\u001b[B';
+
+/** A terminal's input: raw mode as asked. */
+class FakeTty extends PassThrough {
+  readonly isTTY = true;
+  raw = false;
+  setRawMode(on: boolean): this {
+    this.raw = on;
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+}
+
+/** A terminal's output: the last frame drawn. */
+class FakeScreen extends EventEmitter {
+  readonly columns = 100;
+  readonly rows = 40;
+  last = '';
+  write = (frame: string): boolean => {
+    this.last = frame;
+    return true;
+  };
+}
+
+let mounted: { app: Instance; keys: KeyStdin } | null = null;
+afterEach(async () => {
+  mounted?.app.unmount();
+  mounted?.keys.close();
+  mounted = null;
+  await closeTables();
+});
+
+/** Mounts `tree` as the CLI does, reading `tty` through a KeyStdin. */
+function mount(tree: ReactElement): { tty: FakeTty; screen: FakeScreen; frame: () => string } {
+  const tty = new FakeTty();
+  const screen = new FakeScreen();
+  const keys = new KeyStdin(tty as unknown as NodeJS.ReadStream);
+  const app = render(tree, { stdin: keys as unknown as NodeJS.ReadStream, stdout: screen as unknown as NodeJS.WriteStream, debug: true, exitOnCtrlC: false, patchConsole: false });
+  mounted = { app, keys };
+  return { tty, screen, frame: () => screen.last };
+}
+
+describe('splitKeys', () => {
+  it('splits text into characters and keeps escape sequences whole', () => {
+    expect(splitKeys(`9\r${DOWN}${DOWN}\u001b[5~\u001bOPab\u001b\u001b[A\u001bx🎲`)).toEqual({
+      keys: ['9', '\r', DOWN, DOWN, '\u001b[5~', '\u001bOP', 'a', 'b', '\u001b\u001b[A', '\u001bx', '🎲'],
+      rest: '',
+    });
+  });
+  it('keeps a sequence cut off at the end for the next chunk', () => {
+    expect(splitKeys('q\u001b[')).toEqual({ keys: ['q'], rest: '\u001b[' });
+    expect(splitKeys('\u001b')).toEqual({ keys: [], rest: '\u001b' });
+  });
+});
+
+describe('keys written in one burst', () => {
+  it('home menu: ↓ ↓ ↓ Enter opens "Analyse a position", and the rest of the burst picks the family and types the flags', async () => {
+    let chosen: readonly string[] | null | undefined;
+    const { tty, frame } = mount(<HomeApp specs={['tournaments/classic.json']} families={FAMILIES} onChoose={(a) => void (chosen = a)} />);
+    await until(frame, 'Run a tournament');
+    tty.write(`${DOWN}${DOWN}${DOWN}\r`);
+    await until(frame, 'Analyse which game?');
+    tty.write('\r--n 1764 --moves "15,19,20"\r');
+    for (let i = 0; i < 500 && chosen === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(chosen).toEqual(['analyze', 'subtraction', '--n', '1764', '--moves', '15,19,20']);
+  });
+
+  it('play: a move typed and Enter in one write plays that move, not the highlighted one', async () => {
+    const game = parseVariant('subtraction{moves=1,2,3;n=10}');
+    const { tty, frame } = mount(<PlayApp families={FAMILIES} opponents={[solverOpponent]} game={game} opponent={solverOpponent} first="me" seed={1} table={playTable(1000)} />);
+    await until(frame, 'Your move');
+    tty.write('3\r');
+    // 10 − 3 = 7, and the solver takes 3 more (the highlighted move, 1, would have left 9 and then 8).
+    const f = await until(frame, /solverbot played 3/);
+    expect(f).toContain('4 stones');
+  });
+
+  it('keys typed before a screen reads input wait for it (and the terminal does not echo them meanwhile)', async () => {
+    const tty = new FakeTty();
+    const keys = new KeyStdin(tty as unknown as NodeJS.ReadStream);
+    expect(tty.raw).toBe(true); // no echo while the screen loads
+    tty.write(`${DOWN}\r`);
+    const screen = new FakeScreen();
+    let chosen: readonly string[] | null | undefined;
+    const app = render(<HomeApp specs={[]} families={FAMILIES} onChoose={(a) => void (chosen = a)} />, {
+      stdin: keys as unknown as NodeJS.ReadStream,
+      stdout: screen as unknown as NodeJS.WriteStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+    mounted = { app, keys };
+    for (let i = 0; i < 500 && chosen === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(chosen).toEqual(['play']);
+  });
+});
