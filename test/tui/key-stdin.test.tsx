@@ -3,63 +3,20 @@
  * delivers them) each count, in order: the screens read the terminal through KeyStdin, which hands
  * Ink one key at a time. Ink's `render` with a fake terminal, the way the CLI mounts its screens.
  */
-import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
-import { render, type Instance } from 'ink';
-import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { HomeApp } from '../../src/tui/home/HomeApp.tsx';
 import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
 import { KeyStdin, splitKeys } from '../../src/tui/ui/key-stdin.ts';
+import { FakeTty, mount, unmountAll } from './fake-terminal.ts';
 import { closeTables, playTable, solverOpponent, until } from './play-helpers.ts';
 
 const DOWN = '\u001b[B';
 
-/** A terminal's input: raw mode as asked. */
-class FakeTty extends PassThrough {
-  readonly isTTY = true;
-  raw = false;
-  setRawMode(on: boolean): this {
-    this.raw = on;
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
-}
-
-/** A terminal's output: the last frame drawn. */
-class FakeScreen extends EventEmitter {
-  readonly columns = 100;
-  readonly rows = 40;
-  last = '';
-  write = (frame: string): boolean => {
-    this.last = frame;
-    return true;
-  };
-}
-
-let mounted: { app: Instance; keys: KeyStdin } | null = null;
 afterEach(async () => {
-  mounted?.app.unmount();
-  mounted?.keys.close();
-  mounted = null;
+  unmountAll();
   await closeTables();
 });
-
-/** Mounts `tree` as the CLI does, reading `tty` through a KeyStdin. */
-function mount(tree: ReactElement): { tty: FakeTty; screen: FakeScreen; frame: () => string } {
-  const tty = new FakeTty();
-  const screen = new FakeScreen();
-  const keys = new KeyStdin(tty as unknown as NodeJS.ReadStream);
-  const app = render(tree, { stdin: keys as unknown as NodeJS.ReadStream, stdout: screen as unknown as NodeJS.WriteStream, debug: true, exitOnCtrlC: false, patchConsole: false });
-  mounted = { app, keys };
-  return { tty, screen, frame: () => screen.last };
-}
 
 describe('splitKeys', () => {
   it('splits text into characters and keeps escape sequences whole', () => {
@@ -101,16 +58,8 @@ describe('keys written in one burst', () => {
     const keys = new KeyStdin(tty as unknown as NodeJS.ReadStream);
     expect(tty.raw).toBe(true); // no echo while the screen loads
     tty.write(`${DOWN}\r`);
-    const screen = new FakeScreen();
     let chosen: readonly string[] | null | undefined;
-    const app = render(<HomeApp specs={[]} families={FAMILIES} onChoose={(a) => void (chosen = a)} />, {
-      stdin: keys as unknown as NodeJS.ReadStream,
-      stdout: screen as unknown as NodeJS.WriteStream,
-      debug: true,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
-    mounted = { app, keys };
+    mount(<HomeApp specs={[]} families={FAMILIES} onChoose={(a) => void (chosen = a)} />, { tty, keys });
     for (let i = 0; i < 500 && chosen === undefined; i++) await new Promise((r) => setTimeout(r, 10));
     expect(chosen).toEqual(['play']);
   });

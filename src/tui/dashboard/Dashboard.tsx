@@ -1,4 +1,4 @@
-import { Box, Static, Text, useInput, useStdout } from 'ink';
+import { Box, Static, Text, useInput } from 'ink';
 import { useMemo, useState, useSyncExternalStore } from 'react';
 import { ArenaError } from '../../core/errors.ts';
 import type { AnyGame } from '../../core/game.ts';
@@ -15,7 +15,7 @@ import { RatingsChart } from './RatingsChart.tsx';
 import { SprtBar } from './SprtBar.tsx';
 import { StandingsTable } from './StandingsTable.tsx';
 import { useTheme } from '../text/theme.ts';
-import { tooSmall } from '../ui/Screen.tsx';
+import { tooSmall, useTerminalSize } from '../ui/Screen.tsx';
 import { timeLine } from './plain.ts';
 
 /** What the dashboard's keys can do to the run. */
@@ -58,9 +58,10 @@ function chartWidth(width: number): number {
  */
 export function Dashboard({ store, controls, width: w, height: h }: Props) {
   const theme = useTheme();
-  const { stdout } = useStdout();
-  const width = Math.max(30, (w ?? stdout.columns ?? 80) - 1);
-  const height = Math.max(12, h ?? stdout.rows ?? 24);
+  // Followed on resize, so a finished run's screen (nothing else redraws it) answers a resize at once.
+  const terminal = useTerminalSize();
+  const width = Math.max(30, (w ?? terminal.columns) - 1);
+  const height = Math.max(12, h ?? terminal.rows);
   const live = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const [frozen, setFrozen] = useState<DashboardModel | null>(null);
   const [view, setView] = useState<View>('live');
@@ -110,7 +111,7 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   });
 
   // A terminal too small for the layout gets one line saying so; the keys still work.
-  const small = tooSmall(w ?? stdout.columns ?? 80, h ?? stdout.rows ?? 24);
+  const small = tooSmall(w ?? terminal.columns, h ?? terminal.rows);
   // Printed once above everything; kept mounted (a remount would print the log again).
   const log = (
     <Static items={model.log as LogEntry[]}>

@@ -1,10 +1,11 @@
 import { TextInput } from '@inkjs/ui';
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useState } from 'react';
 import type { AnyFamily } from '../../core/game.ts';
 import { KEYS } from '../text/keys.ts';
 import { useTheme } from '../text/theme.ts';
 import { Menu } from '../ui/Menu.tsx';
+import { useKeys, useKeysEnabled } from '../ui/use-keys.ts';
 
 type Props = {
   /** Tournament spec files found in `tournaments/` (paths as the CLI takes them). */
@@ -28,13 +29,14 @@ export function splitArgs(text: string): string[] {
 export function HomeApp({ specs, families, onChoose }: Props) {
   const theme = useTheme();
   const { exit } = useApp();
+  const keysEnabled = useKeysEnabled();
   const [screen, setScreen] = useState<Screen>('home');
   const [family, setFamily] = useState<AnyFamily | null>(null);
   const choose = (argv: readonly string[] | null): void => {
     onChoose(argv);
     exit();
   };
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (screen === 'position') {
       if (key.escape) setScreen('family');
       return;
@@ -95,7 +97,7 @@ export function HomeApp({ specs, families, onChoose }: Props) {
             <Text {...theme.muted}>
               {`parameters as flags (${Object.keys(family.params).map((p) => `--${p}`).join(' ')}), and the position or --upto N; enter alone for the defaults`}
             </Text>
-            <TextInput placeholder="--upto 50" onSubmit={(v) => choose(['analyze', family.id, ...splitArgs(v)])} />
+            <TextInput isDisabled={!keysEnabled} placeholder="--upto 50" onSubmit={(v) => choose(['analyze', family.id, ...splitArgs(v)])} />
           </>
         ) : null}
       </Box>

@@ -1,8 +1,9 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { KEYS, MOVE_CHAR } from '../text/keys.ts';
 import { windowAround } from '../text/layout.ts';
 import { useTheme } from '../text/theme.ts';
+import { useKeys } from '../ui/use-keys.ts';
 
 type Props = {
   /** The legal moves in notation, in the game's order. */
@@ -37,7 +38,7 @@ export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, wa
   const shown = needle === '' ? moves : moves.filter((m) => m.toLowerCase().startsWith(needle));
   const at = Math.min(index, Math.max(0, shown.length - 1));
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (KEYS.up.match(input, key)) setIndex(Math.max(0, at - 1));
       else if (KEYS.down.match(input, key)) setIndex(Math.min(shown.length - 1, at + 1));

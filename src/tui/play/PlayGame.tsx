@@ -1,4 +1,4 @@
-import { Box, Text, useInput, type Key } from 'ink';
+import { Box, Text, type Key } from 'ink';
 import { useMemo, useState } from 'react';
 import { ArenaError } from '../../core/errors.ts';
 import type { Seat } from '../../core/game.ts';
@@ -16,6 +16,7 @@ import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, standingText } from '../review/verdicts.ts';
 import { Explain } from '../review/Explain.tsx';
+import { useKeys } from '../ui/use-keys.ts';
 
 /** The cursor direction of an arrow key (only called when one was pressed). */
 function arrow(key: Key): CursorDir {
@@ -88,7 +89,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
           [KEYS.help, 'show or hide this help'],
           [KEYS.quit, 'quit'],
         ];
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (KEYS.help.match(input, key)) setHelp((h) => !h);
     else if (KEYS.quit.match(input, key)) onEnd('quit');
     // Undo works after the end too: take back the losing move and play on.

@@ -9,6 +9,7 @@ import { useTheme } from '../text/theme.ts';
 import { plays, type FirstMover, type Opponent, type PlayChoice } from '../../play/index.ts';
 import { Menu } from '../ui/Menu.tsx';
 import { STRENGTH_LEVELS } from '../../strategies/index.ts';
+import { useKeysEnabled } from '../ui/use-keys.ts';
 
 /** What the setup menus choose from, and the choices the command line already made (their menus are skipped). */
 export type SetupChoices = {
@@ -39,6 +40,7 @@ function levelText(o: Opponent): string | null {
  */
 export function PlaySetup({ families, opponents, game: given, opponent: givenOpp, first: givenFirst, onDone }: Props) {
   const theme = useTheme();
+  const keysEnabled = useKeysEnabled();
   const [family, setFamily] = useState<AnyFamily | null>(null);
   const [raw, setRaw] = useState<Record<string, unknown>>({});
   const [paramIndex, setParamIndex] = useState(0);
@@ -123,7 +125,7 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
       {step === 'typing' && spec && paramName !== undefined ? (
         <>
           {title(`${paramName}: ${spec.expected}`)}
-          <TextInput key={paramName} placeholder={spec.default !== undefined ? formatParamValue(spec.default) : ''} onSubmit={(v) => acceptParam(v.trim() === '' ? undefined : v.trim())} />
+          <TextInput isDisabled={!keysEnabled} key={paramName} placeholder={spec.default !== undefined ? formatParamValue(spec.default) : ''} onSubmit={(v) => acceptParam(v.trim() === '' ? undefined : v.trim())} />
         </>
       ) : null}
       {step === 'opponent' && game ? (

@@ -1,10 +1,11 @@
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useState } from 'react';
 import type { GameRecord } from '../../arena/match.ts';
 import { footer, KEYS } from '../text/keys.ts';
 import { resultText } from '../text/result-text.ts';
 import { ReplayGame } from './ReplayGame.tsx';
 import { Menu } from '../ui/Menu.tsx';
+import { useKeys } from '../ui/use-keys.ts';
 
 type Props = {
   readonly records: readonly GameRecord[];
@@ -16,7 +17,7 @@ type Props = {
 export function ReplayApp({ records, initial }: Props) {
   const { exit } = useApp();
   const [picked, setPicked] = useState<number | null>(initial ?? null);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (picked === null && KEYS.quit.match(input, key)) exit();
   });
   if (picked === null) {

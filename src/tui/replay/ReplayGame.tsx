@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useMemo, useState } from 'react';
 import type { GameRecord } from '../../arena/match.ts';
 import { visible } from '../../core/text.ts';
@@ -12,6 +12,7 @@ import { useTheme } from '../text/theme.ts';
 import { useWidth } from '../ui/use-width.ts';
 import { judgeMoves, verdictText } from '../review/verdicts.ts';
 import { Explain } from '../review/Explain.tsx';
+import { useKeys } from '../ui/use-keys.ts';
 
 type Props = {
   readonly record: GameRecord;
@@ -42,7 +43,7 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
     [KEYS.help, 'show or hide this help'],
     [KEYS.quit, 'quit'],
   ] as const;
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (KEYS.help.match(input, key)) setHelp((h) => !h);
     else if (KEYS.quit.match(input, key)) onQuit();
     else if (KEYS.list.match(input, key)) onBack();

@@ -1,7 +1,8 @@
-import { Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useEffect, useState, type ReactNode } from 'react';
 import { KEYS } from '../text/keys.ts';
 import { ThemeContext, type Theme } from '../text/theme.ts';
+import { KeysEnabled } from './use-keys.ts';
 
 /** The smallest terminal the interactive screens are laid out for. */
 export const MIN_COLUMNS = 60;
@@ -33,12 +34,22 @@ type Props = { readonly theme: Theme; readonly children?: ReactNode };
 /**
  * The root of every interactive app: the theme chosen on the command line, and a size guard. In a
  * terminal smaller than 60×20 it shows one line saying so (q still quits) instead of a broken
- * layout, and the app comes back as soon as the terminal is enlarged.
+ * layout, and the app comes back as soon as the terminal is enlarged, as it was: it stays mounted
+ * meanwhile (a game in progress goes on where it was), hidden and deaf to keys.
  */
 export function Screen({ theme, children }: Props) {
   const { columns, rows } = useTerminalSize();
   const small = tooSmall(columns, rows);
-  return <ThemeContext.Provider value={theme}>{small ? <TooSmall text={small} /> : children}</ThemeContext.Provider>;
+  return (
+    <ThemeContext.Provider value={theme}>
+      <KeysEnabled.Provider value={small === null}>
+        <Box display={small ? 'none' : 'flex'} flexDirection="column">
+          {children}
+        </Box>
+      </KeysEnabled.Provider>
+      {small ? <TooSmall text={small} /> : null}
+    </ThemeContext.Provider>
+  );
 }
 
 function TooSmall({ text }: { readonly text: string }) {
