@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { SpecError } from '../core/errors.ts';
-import { writeFileAtomic } from '../platform/files.ts';
+import { textFileProblem, writeFileAtomic } from '../platform/files.ts';
 import type { Anchor, RatingFit } from './fold/ratings.ts';
 
 /** The version this code reads and writes. */
@@ -37,12 +37,17 @@ export function parseAnchor(text: string): Anchor {
   return { bot: text.slice(0, at).trim(), elo: Number(text.slice(at + 1)) };
 }
 
+/** The largest ratings file read (one line per bot and tournament: thousands of tournaments fit). */
+const MAX_RATINGS_BYTES = 64 << 20;
+
 /** Reads a ratings file; a missing one is an empty file when `missingOk`, else (or when malformed) a one-line SpecError naming `flag`. */
 export function readRatingsFile(path: string, flag: string, missingOk = false): RatingsFile {
   if (!existsSync(path)) {
     if (missingOk) return { version: RATINGS_FILE_VERSION, tournaments: [] };
     throw new SpecError(`${flag} ${path}: no such file`);
   }
+  const problem = textFileProblem(path, MAX_RATINGS_BYTES);
+  if (problem !== null) throw new SpecError(`${flag} ${path}: ${problem}`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));

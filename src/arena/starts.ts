@@ -5,11 +5,12 @@
  * which every pairing plays in both seatings. The schedule, the log, resume and remote workers then
  * need nothing new: a start is a variant whose every deal is that position.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ArenaError, SpecError } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { createRng, deriveSeed } from '../core/rng.ts';
 import { startVariant, suitePositions } from '../games/starts.ts';
+import { textFileProblem } from '../platform/files.ts';
 import type { Standings } from './fold/standings.ts';
 import type { TournamentSpec } from './spec.ts';
 
@@ -25,13 +26,17 @@ export interface StartEntry {
   readonly variant: string;
 }
 
+/** The largest start-suite file read (an EPD-like suite of a million lines is well under it). */
+const MAX_SUITE_BYTES = 64 << 20;
+
 /**
  * The suite's lines: the spec's own, or the file's (a missing file is a SpecError naming it), with
  * how messages name the suite and one of its lines (`suite.txt`, `suite.txt:7`).
  */
 export function suiteLines(starts: string | readonly string[], where: string): { readonly lines: readonly string[]; readonly name: string; readonly at: (line: number) => string } {
   if (typeof starts !== 'string') return { lines: starts, name: `${where}: \`starts\``, at: (line) => `${where}: \`starts\` line ${line}` };
-  if (!existsSync(starts)) throw new SpecError(`${where}: \`starts\`: cannot read the start suite ${starts}: no such file`);
+  const problem = textFileProblem(starts, MAX_SUITE_BYTES);
+  if (problem !== null) throw new SpecError(`${where}: \`starts\`: cannot read the start suite ${starts}: ${problem}`);
   return { lines: readFileSync(starts, 'utf8').split(/\r?\n/), name: starts, at: (line) => `${starts}:${line}` };
 }
 

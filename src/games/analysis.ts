@@ -27,8 +27,14 @@ export interface PositionAnalysis {
   readonly bestMove: string | null;
   /** Scored games: the optimal final margin for the player to move. */
   readonly value?: number;
-  /** Every move that keeps the best achievable result, in notation. */
+  /**
+   * Every move that keeps the best achievable result, in notation; empty when every move loses
+   * (an unscored game lost for the player to move: all its moves would be listed, millions of them
+   * in a large Nim position, and none is better than another).
+   */
   readonly bestMoves: readonly string[];
+  /** Whether the position is lost for the player to move whatever it plays (unscored games). */
+  readonly everyMoveLoses: boolean;
 }
 
 /** Analyses a position with the variant's exact solver; TooLargeError when it has none. */
@@ -37,15 +43,19 @@ export function analyzePosition(game: AnyGame, state: unknown): PositionAnalysis
   if (!solver) throw new TooLargeError(`No exact solver for ${game.id}: the variant is too large to solve exactly`);
   const value = solver.value(state);
   const best = solver.bestMove(state);
-  const bestMoves = game
-    .moves(state)
-    .filter((m) => -solver.value(game.play(state, m)) === value)
-    .map((m) => game.formatMove(m));
+  const everyMoveLoses = !solver.scored && value < 0 && best !== null;
+  const bestMoves = everyMoveLoses
+    ? []
+    : game
+        .moves(state)
+        .filter((m) => -solver.value(game.play(state, m)) === value)
+        .map((m) => game.formatMove(m));
   return {
     outcome: solver.classify(state),
     bestMove: best === null ? null : game.formatMove(best),
     ...(solver.scored ? { value } : {}),
     bestMoves,
+    everyMoveLoses,
   };
 }
 

@@ -4,9 +4,10 @@
  * its process group, now or when the arena exits.
  */
 import { type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { makeDirs } from '../platform/files.ts';
 
 /** Default cap of a bot's log (bytes over the whole run). */
 export const DEFAULT_STDERR_LIMIT = 8 << 20;
@@ -66,7 +67,7 @@ export class BotLog {
   #write(data: Uint8Array | string): void {
     try {
       if (this.#fd === null) {
-        mkdirSync(dirname(this.path), { recursive: true });
+        makeDirs(dirname(this.path));
         this.#fd = openSync(this.path, 'a');
       }
       if (typeof data === 'string') writeSync(this.#fd, data);

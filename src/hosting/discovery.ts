@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, availableParallelism, constants as osConstants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -36,6 +36,7 @@ import { oneLine } from './bot-module.ts';
 import { DISCOVERY_PREFIX, type BotMeta, type DiscoveryAnswer } from './discovery-runner.ts';
 import { permissionFlags } from './sandbox-host.ts';
 import { gameRegistrations, PACKAGE_ENTRY } from './worker-bundle.ts';
+import { makeDirs } from '../platform/files.ts';
 
 /** How discovery runs its children. */
 export interface DiscoverySettings {
@@ -564,7 +565,7 @@ export async function describeModules(files: readonly string[], settings: Discov
   const limits = limitsOf(settings);
   if (cacheDir !== null) {
     try {
-      mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
+      makeDirs(cacheDir, 0o755);
     } catch {
       // unwritable: no cache this time
     }

@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -32,6 +32,7 @@ import { oneLine } from './bot-module.ts';
 import { childPlan, defaultDiscoveryCacheDir, discoveryCpuSeconds, DISCOVERY_TIMEOUT_MS, endingSignal, inputState, stamp, writeAtomically, type InputStamp } from './discovery.ts';
 import { GAME_DISCOVERY_PREFIX, type GameAnswer, type GameRequest } from './game-discovery-runner.ts';
 import { PACKAGE_ENTRY } from './worker-bundle.ts';
+import { makeDirs } from '../platform/files.ts';
 
 /** The built-in folder of users' games (empty as shipped; `arena new-game` writes there). */
 export const BUILTIN_GAMES_DIR: string = join(PACKAGE_ROOT, 'games');
@@ -158,7 +159,7 @@ function remember(cacheDir: string, file: string, answer: GameAnswer, paths: rea
   const inputs = paths.map((p) => stamp(p)).filter((s): s is InputStamp => s !== null);
   if (inputs.length !== paths.length) return; // a file gone meanwhile: nothing sure to keep
   try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
+    makeDirs(cacheDir, 0o755);
     writeAtomically(gameEntryPath(cacheDir, file), JSON.stringify({ version: 1, file, inputs, answer } satisfies GameCacheEntry));
   } catch {
     // read-only or full: not cached this time

@@ -17,12 +17,13 @@
  * Nothing in the bot-data tree is followed: a link in place of a bot's folder or of one of its files
  * is removed (never the file it points to), a file is read only when it is a regular file.
  */
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { BotStore } from '../core/bot.ts';
 import { visible } from '../core/text.ts';
+import { makeDirs } from './files.ts';
 
 /** Default cap of one bot's store folder: 4 MiB. */
 export const DEFAULT_STORE_CAP_BYTES = 4 << 20;
@@ -183,13 +184,13 @@ export function ownFolder(dir: string, warn: (message: string) => void, create =
     st = lstatSync(dir);
   } catch {
     // None yet: nothing to check.
-    if (create) mkdirSync(dir, { recursive: true });
+    if (create) makeDirs(dir);
     return;
   }
   if (st.isDirectory()) return;
   warn(`bot store ${dir} was reset (${st.isSymbolicLink() ? 'a link' : 'a file'} in place of its folder, removed without following it)`);
   unlinkSync(dir);
-  if (create) mkdirSync(dir, { recursive: true });
+  if (create) makeDirs(dir);
 }
 
 /** A regular file's bytes, never through a link (null for a link, a folder, a pipe or a missing file). */
@@ -288,7 +289,7 @@ export function runSnapshot(location: StoreLocation, warn: (message: string) => 
   if (kept !== undefined && existsSync(kept)) return readStoreSnapshot(kept, location.capBytes, warn);
   const snapshot = readStoreSnapshot(location.dir, location.capBytes, warn);
   if (kept !== undefined) {
-    mkdirSync(kept, { recursive: true });
+    makeDirs(kept);
     for (const [name, payload] of snapshot) writeAtomic(join(kept, name), encode(payload));
   }
   return snapshot;
@@ -348,7 +349,7 @@ function localLive(snapshot: StoreSnapshot, location: StoreLocation | null, capB
       memory.set(name, payload.slice());
       return;
     }
-    mkdirSync(location!.dir, { recursive: true });
+    makeDirs(location!.dir);
     writeAtomic(join(location!.dir, name), encode(payload));
   };
   return {
@@ -364,7 +365,7 @@ function localLive(snapshot: StoreSnapshot, location: StoreLocation | null, capB
         return;
       }
       const path = join(location!.dir, name);
-      mkdirSync(location!.dir, { recursive: true });
+      makeDirs(location!.dir);
       withLock(path, () => {
         const bytes = readRegularFile(path);
         const payload = bytes === null ? null : decode(bytes);
@@ -518,7 +519,7 @@ export function prepareForeignStore(location: StoreLocation, warn: (message: str
     warn(`bot store ${location.dir} was reset (${total} bytes, over its cap of ${location.capBytes})`);
     rmSync(location.dir, { recursive: true, force: true });
   }
-  mkdirSync(location.dir, { recursive: true });
+  makeDirs(location.dir);
   return location.dir;
 }
 

@@ -2,7 +2,7 @@
  * Files written whole: a reader (another process, a resume after a crash) sees the old content or
  * the new one, never half of either.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** Options of `writeFileAtomic`. */
@@ -97,5 +97,58 @@ export function outputFileProblem(path: string): string | null {
     return null;
   } catch (err) {
     return `no file can be created in ${folder} (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+}
+
+/**
+ * Creates folder `path` and the missing folders above it, as `mkdirSync(path, { recursive: true })`
+ * does, one level at a time from the nearest one that exists. (Node's recursive mkdir loops for
+ * ever where a parent refuses new entries with ENOENT, as `/proc` does: `--out /proc/nope` hung.)
+ * Throws the first level's error (ENOENT, EACCES, ENOTDIR, EEXIST for a file in the way).
+ */
+export function makeDirs(path: string, mode?: number): void {
+  const missing: string[] = [];
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    let isDir: boolean | null = null;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (isDir === true) break;
+    if (isDir === false) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${path}'`), { code: 'ENOTDIR', path: dir });
+    missing.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of missing.reverse()) {
+    try {
+      mkdirSync(dir, mode === undefined ? undefined : { mode });
+    } catch (err) {
+      // Made meanwhile by another process (two runs writing to one folder): as good as made here.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(dir).isDirectory()) throw err;
+    }
+  }
+}
+
+/** What a file-system error means, in a few words for a one-line message (its code when it is not one of the usual ones). */
+export function fsErrorText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'a folder on the way does not exist, or takes no new entries (a virtual file system such as /proc)';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a file is in the way where a folder should be';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENAMETOOLONG':
+      return 'a name in the path is too long';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return code ?? (err instanceof Error ? err.message : String(err));
   }
 }

@@ -5,11 +5,12 @@
  * is ignored. Lookups read one word at a time from the file (no 8 GiB load): a bot's move needs a
  * few hundred lookups.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { blockWords, tableIndex, tableLayout, type TableLayout } from './coin-table.ts';
 import type { LineGraph } from './coins.ts';
+import { makeDirs } from '../platform/files.ts';
 
 /** The facts stored beside a table. */
 export interface TableMeta {
@@ -43,7 +44,7 @@ export function tableName(board: string, size: number): string {
 /** Writes a finished table (its blocks, then its JSON) into `dir`; returns the `.bits` path. */
 export function writeTableFile(dir: string, name: string, blocks: readonly Int32Array[], meta: TableMeta): string {
   if (os.endianness() !== 'LE') throw new Error('coin tables are written little-endian; this host is big-endian');
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const bits = join(dir, `${name}.bits`);
   const fd = openSync(`${bits}.tmp`, 'w');
   try {

@@ -85,6 +85,20 @@ describe('arena analyze', () => {
     expect(cold.position.outcome).toBe('P');
   });
 
+  it('in a lost position says that every move loses instead of listing them all as "also best"', async () => {
+    // Eight piles of a million, nim-sum 0: 8,000,000 moves, every one losing.
+    const piles = Array(8).fill('1000000').join(',');
+    const text = await run('analyze', 'piles', '--piles', piles);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^best move: {2}\d+:\d+ \(every move loses against best play; this one prolongs the game\)$/m);
+    expect(text.out).not.toContain('also best');
+    expect(text.out.length).toBeLessThan(2000);
+    const doc = JSON.parse((await run('analyze', 'piles', '--piles', piles, '--json')).out);
+    expect(doc.position).toMatchObject({ outcome: 'P', bestMoves: [], everyMoveLoses: true });
+    // A won position still lists its winning moves.
+    expect(JSON.parse((await run('analyze', 'piles', '--piles', '3,4,5', '--json')).out).position).toMatchObject({ everyMoveLoses: false, bestMoves: ['1:2'] });
+  });
+
   it('analyses the End Game row of GAMES.md 6, given as `--row "-1 3 9 4"`', async () => {
     const { code, out } = await run('analyze', 'end-game', '--row', '-1 3 9 4', '--json');
     expect(code).toBe(0);

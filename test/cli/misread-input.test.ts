@@ -2,7 +2,8 @@
  * Input the CLI used to misread or die on with a stack trace (issue 34's fuzz): each is now one line
  * naming what was wrong and what was expected, exit code 2, and nothing runs.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -88,5 +89,43 @@ describe('a log saved with Windows line ends', () => {
     expect(resumed.out).toContain('6 games (6 already played)');
     expect(resumed.err).not.toContain('dropped');
     expect(readFileSync(log, 'utf8').replaceAll('\r', '')).toBe(lf);
+  });
+});
+
+describe('paths that are not what a command expects get one line, before any work', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arena-paths-'));
+  const file = join(dir, 'file.json');
+  writeFileSync(file, '{}');
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  // A results folder whose files are a pipe and a link to /dev/zero (a read would block or never end).
+  const planted = join(dir, 'planted');
+  mkdirSync(planted);
+  symlinkSync('/dev/zero', join(planted, 'spec.json'));
+  writeFileSync(join(planted, 'games.jsonl'), '');
+  // One whose spec is nested 100,000 levels deep.
+  const nested = join(dir, 'nested');
+  mkdirSync(nested);
+  writeFileSync(join(nested, 'spec.json'), `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
+  writeFileSync(join(nested, 'games.jsonl'), '');
+  const long = 'x'.repeat(300);
+
+  it.each([
+    [['tournament', 'tournaments/quick.json', '--out', '/proc/nope'], /^arena: Cannot create the results folder \/proc\/nope: a folder on the way does not exist, or takes no new entries/],
+    [['tournament', 'tournaments/quick.json', '--out', file], /^arena: Cannot create the results folder .*file\.json: a file is in the way where a folder should be$/],
+    [['tournament', 'tournaments/quick.json', '--out', '/dev/null/x'], /^arena: Cannot create the results folder \/dev\/null\/x: a file is in the way/],
+    [['tournament', fifo], /^arena: Cannot read tournament spec .*fifo: it is not a regular file/],
+    [['tournament', '--resume', planted], /^arena: --resume: cannot read .*spec\.json: it is not a regular file/],
+    [['tournament', '--resume', nested], /^arena: --resume: .*spec\.json:1:\d+: nested deeper than/],
+    [['match', 'random', 'greedy', '--starts', '/dev/zero'], /cannot read the start suite \/dev\/zero: it is not a regular file/],
+    [['match', 'random', 'greedy', '--starts', dir], /cannot read the start suite .*: it is a folder, not a file/],
+    [['tournament', 'tournaments/quick.json', '--ratings-in', '/dev/zero'], /--ratings-in \/dev\/zero: it is not a regular file/],
+    [['new-bot', 'x', '--dir', '/proc/nope'], /^arena: Cannot write \/proc\/nope\/x\.ts: a folder on the way does not exist/],
+    [['new-game', 'x', '--dir', '/proc/nope'], /^arena: Cannot write \/proc\/nope\/x\.ts: a folder on the way does not exist/],
+    [['new-game', long], /^arena: Expected the game name to be 1 to 64 letters/],
+  ])('%j', { timeout: 60_000 }, async (args, message) => {
+    const r = await run(...args);
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err.trim()).toMatch(message);
   });
 });

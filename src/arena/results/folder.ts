@@ -10,6 +10,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unl
 import { join, resolve } from 'node:path';
 import { SpecError, UsageError } from '../../core/errors.ts';
 import { pidAlive } from '../../platform/bundle.ts';
+import { fsErrorText, makeDirs, textFileProblem } from '../../platform/files.ts';
+import { parseJsonText } from '../spec.ts';
 
 /** File names inside a results folder. */
 export const RESULTS_FILES = {
@@ -41,7 +43,11 @@ function timestamp(date: Date): string {
  * exclusively, so an existing results folder is never overwritten.
  */
 export function createResultsDir(out: string, name: string, now = new Date()): string {
-  mkdirSync(out, { recursive: true });
+  try {
+    makeDirs(out);
+  } catch (err) {
+    throw new UsageError(`Cannot create the results folder ${out}: ${fsErrorText(err)}`);
+  }
   const base = join(resolve(out), `${name}-${timestamp(now)}`);
   for (let n = 1; ; n++) {
     const dir = n === 1 ? base : `${base}-${n}`;
@@ -49,7 +55,7 @@ export function createResultsDir(out: string, name: string, now = new Date()): s
       mkdirSync(dir);
       return dir;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`Cannot create a results folder in ${out}: ${fsErrorText(err)}`);
     }
   }
 }
@@ -64,6 +70,9 @@ export interface ResultsFolder {
   readonly gamesFile: string;
 }
 
+/** The largest saved spec read (a spec is a few kB; the limit keeps a damaged or planted file from filling memory). */
+const MAX_SAVED_SPEC_BYTES = 16 << 20;
+
 /** Checks that `dir` is a results folder and reads its spec; nothing in it is changed. `who` opens each message. */
 export function openResultsFolder(dir: string, who = '--resume'): ResultsFolder {
   const specFile = join(dir, RESULTS_FILES.spec);
@@ -77,13 +86,12 @@ export function openResultsFolder(dir: string, who = '--resume'): ResultsFolder 
   if (!isDir || !existsSync(specFile) || !existsSync(gamesFile)) {
     throw new UsageError(`${who}: ${dir} is not a results folder (expected ${RESULTS_FILES.spec} and ${RESULTS_FILES.games} in it)`);
   }
-  let spec: unknown;
-  try {
-    spec = JSON.parse(readFileSync(specFile, 'utf8')) as unknown;
-  } catch {
-    throw new SpecError(`${who}: ${specFile} is not valid JSON`);
-  }
-  return { dir, spec, gamesFile };
+  // Each must be a regular file (a link to /dev/zero or a pipe would never end or block), the spec a small one.
+  const specProblem = textFileProblem(specFile, MAX_SAVED_SPEC_BYTES);
+  const logProblem = textFileProblem(gamesFile, Number.MAX_SAFE_INTEGER);
+  if (specProblem !== null) throw new SpecError(`${who}: cannot read ${specFile}: ${specProblem}`);
+  if (logProblem !== null) throw new SpecError(`${who}: cannot read ${gamesFile}: ${logProblem}`);
+  return { dir, spec: parseJsonText(readFileSync(specFile, 'utf8'), `${who}: ${specFile}`), gamesFile };
 }
 
 

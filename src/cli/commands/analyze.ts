@@ -142,13 +142,14 @@ function positionReport(game: AnyGame, seed: number, args: Args, { doc, text }: 
     bestMove: verdict.bestMove,
     ...(verdict.value !== undefined ? { value: verdict.value } : {}),
     bestMoves: verdict.bestMoves,
+    everyMoveLoses: verdict.everyMoveLoses,
   };
   doc.position = position;
   text.push(
     `position:   ${game.describe(state).replaceAll('\n', '\n            ')}`, // a user's game may draw several lines
     `outcome:    ${OUTCOME_TEXT[verdict.outcome] ?? verdict.outcome}`,
     ...(verdict.value !== undefined ? [`value:      ${verdict.value > 0 ? '+' : ''}${verdict.value} (final margin for the player to move)`] : []),
-    `best move:  ${verdict.bestMove ?? '— (the game is over)'}`,
+    `best move:  ${verdict.bestMove ?? '— (the game is over)'}${verdict.everyMoveLoses ? ' (every move loses against best play; this one prolongs the game)' : ''}`,
   );
   if (verdict.bestMoves.length > 1) text.push(`also best:  ${verdict.bestMoves.filter((m) => m !== verdict.bestMove).join(' ')}`);
   if (args.move !== undefined) {

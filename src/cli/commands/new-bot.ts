@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
 import { BUILTIN_BOTS_DIR, discoverBots } from '../../hosting/index.ts';
 import { RUN, type WithRun } from '../io.ts';
 import { cliName } from '../invocation.ts';
+import { fsErrorText, makeDirs } from '../../platform/files.ts';
 
 type Args = WithRun<{ name: string; dir?: string }>;
 
@@ -36,8 +37,12 @@ export const newBotCommand: CommandModule<object, Args> = {
     const registry = await discoverBots(args.dir === undefined || !existsSync(dir) ? [] : [dir]);
     const twin = registry.bots.find((b) => b.name === name);
     if (twin) throw new UsageError(`A bot named \`${name}\` already exists in ${twin.file}; pick another name`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, botTemplate(name), { flag: 'wx' });
+    try {
+      makeDirs(dir);
+      writeFileSync(file, botTemplate(name), { flag: 'wx' });
+    } catch (err) {
+      throw new UsageError(`Cannot write ${file}: ${fsErrorText(err)}`);
+    }
     args[RUN].io.out(`wrote ${file}\ncheck it:  ${cliName()} bots check ${name}${args.dir === undefined ? '' : ` --bots-dir ${dir}`}`);
   },
 };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { UsageError, show } from '../../core/errors.ts';
@@ -6,6 +6,7 @@ import { allFamilies } from '../../games/index.ts';
 import { BUILTIN_GAMES_DIR } from '../../hosting/index.ts';
 import { RUN, type WithRun } from '../io.ts';
 import { cliName } from '../invocation.ts';
+import { fsErrorText, makeDirs } from '../../platform/files.ts';
 
 type Args = WithRun<{ name: string; dir?: string }>;
 
@@ -27,16 +28,20 @@ export const newGameCommand: CommandModule<object, Args> = {
       .option('dir', { type: 'string', describe: 'folder to write to (default: the games/ folder)' }) as unknown as Argv<Args>,
   handler(args) {
     const name = String(args.name);
-    if (!/^[A-Za-z][\w-]*$/.test(name)) {
-      throw new UsageError(`Expected the game name to be letters, digits, - or _, starting with a letter, got ${show(name)}`);
+    if (!/^[A-Za-z][\w-]{0,63}$/.test(name)) {
+      throw new UsageError(`Expected the game name to be 1 to 64 letters, digits, - or _, starting with a letter, got ${show(name)}`);
     }
     // The games of games/ and --games-dir were loaded before the command ran (main.ts).
     if (allFamilies().some((f) => f.id === name)) throw new UsageError(`A game family named \`${name}\` already exists; pick another name`);
     const dir = resolve(args.dir ?? BUILTIN_GAMES_DIR);
     const file = join(dir, `${name}.ts`);
     if (existsSync(file)) throw new UsageError(`${file} already exists; pick another name or edit that file`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, gameTemplate(name), { flag: 'wx' });
+    try {
+      makeDirs(dir);
+      writeFileSync(file, gameTemplate(name), { flag: 'wx' });
+    } catch (err) {
+      throw new UsageError(`Cannot write ${file}: ${fsErrorText(err)}`);
+    }
     const extra = args.dir === undefined ? '' : ` --games-dir ${dir}`;
     args[RUN].io.out(`wrote ${file}\ncheck it:  ${cliName()} games check ${file}\nplay it:   ${cliName()} play ${name}${extra}`);
   },
