@@ -11,11 +11,15 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue, Worker, type Job } from 'bullmq';
+import type { AnyGame } from '../../core/game.ts';
+import { parseVariant } from '../../games/index.ts';
 import type { Redis } from 'ioredis';
-import type { BotEntry, BotSpec } from '../../hosting/index.ts';
+import { DEFAULT_GRACE_MS, type BotEntry, type BotSpec } from '../../hosting/index.ts';
 import type { BotDataSettings } from '../../platform/bot-store.ts';
 import { bundleScript } from '../../platform/bundle.ts';
 import type { ExecutionContext, Executor } from '../executor.ts';
+import { exactJudge, type GameJudgement } from '../fold/accuracy.ts';
+import type { GameRecord } from '../match.ts';
 import { pairSettings, runBotData, type PreparedTournament } from '../prepare.ts';
 import {
   bundleKey,
@@ -42,6 +46,18 @@ import { RESULTS_FILES } from '../results/index.ts';
 import { scheduleCount, type PairJob } from '../schedule.ts';
 import { WorkerBoard } from './board.ts';
 import { RemoteBoards } from './remote-live.ts';
+import { RecordRefusal, verifyRecord, type RecordRules } from './verify.ts';
+
+/** What a worker's name may be (`arena worker --name`): a result naming anything else is named by its BullMQ worker. */
+const WORKER_NAME = /^[\w.-]{1,64}$/;
+
+/** Results of one pair refused (from any workers) before the run gives up on it. */
+const MAX_REFUSALS = 5;
+
+/** A completed job's result as checked (see `Coordination.#check`). */
+type Checked =
+  | { readonly ok: true; readonly pair: PairJob; readonly worker: string; readonly retries: number; readonly records: readonly GameRecord[]; readonly judgements: readonly GameJudgement[] }
+  | { readonly ok: false; readonly index: number | null; readonly worker: string; readonly reason: string };
 
 /** What the coordinator needs from the prepared tournament. */
 export interface QueueExecutorOptions {
@@ -136,6 +152,10 @@ class Coordination {
   readonly #failedBots = new Set<string>();
   /** Set when every pair was folded: the tournament's keys can leave Redis. */
   #complete = false;
+  /** Each variant's game and the rules its records are checked by. */
+  readonly #variants = new Map<string, { readonly game: AnyGame; readonly rules: RecordRules }>();
+  /** Pairs whose results were refused: the workers that sent them (the pair is then played elsewhere). */
+  readonly #refused = new Map<number, string[]>();
 
   constructor(o: QueueExecutorOptions, id: string, window: number, ctx: ExecutionContext) {
     this.#o = o;
@@ -160,9 +180,9 @@ class Coordination {
     const onAbort = (): void => this.#checkDone();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     const unpause = ctx.pause ? setInterval(() => !ctx.pause!.paused && this.#outstanding.size < this.#window && !this.#exhausted && this.#feed(), 200) : null;
+    this.#feed();
     const intake = this.#intake(pairs);
     try {
-      this.#feed();
       await this.#status().catch(redisAway);
       await this.#finished;
     } finally {
@@ -243,9 +263,10 @@ class Coordination {
    * or holds its result is a no-op. A completed job holds the result until the coordinator removes it.
    */
   #jobOf(pair: PairJob): { name: string; data: PairJobData; opts: PairJobOptions } {
+    const avoid = this.#refused.get(pair.index);
     return {
       name: 'pair',
-      data: { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings },
+      data: { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, ...(avoid ? { avoid } : {}) },
       opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
     };
   }
@@ -328,20 +349,88 @@ class Coordination {
     this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers, queued: this.#outstanding.size });
   }
 
-  /** Folds a pair's two records (a record naming another place in the schedule is never folded). */
-  async #foldPair(data: PairResultData): Promise<void> {
-    const { pairs } = this.#ctx;
-    for (const rec of data.records) this.#boards.folded(rec.index);
-    for (const rec of data.records) {
-      if (rec.index !== data.pairIndex * 2 + rec.seating || pairs.keyAt(rec.index) !== rec.key) {
-        this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: `dropped a result that is not game ${data.pairIndex * 2 + rec.seating} of this schedule (${rec.key})` });
-        return;
+  /** The game of a variant and the rules its remote records are checked by (made once per variant). */
+  #variant(id: string): { readonly game: AnyGame; readonly rules: RecordRules } {
+    let v = this.#variants.get(id);
+    if (!v) {
+      const game = parseVariant(id);
+      const judge = this.#o.settings.adjudicate ? exactJudge(game) : undefined;
+      v = { game, rules: { judge, marginMs: this.#o.settings.graceMs ?? DEFAULT_GRACE_MS } };
+      this.#variants.set(id, v);
+    }
+    return v;
+  }
+
+  /**
+   * Checks a completed job's result before anything of it is folded: the job must be one of the
+   * pairs this coordinator queued and has not folded, and its two records must replay through the
+   * referee from the deal (verify.ts). Anything else a worker (or anyone with access to Redis)
+   * wrote there is refused, whatever its shape.
+   */
+  #check(job: Job<PairJobData, unknown>): Checked {
+    const result: unknown = job.returnvalue;
+    const said = result !== null && typeof result === 'object' ? (result as Record<string, unknown>)['worker'] : undefined;
+    const worker = typeof said === 'string' && WORKER_NAME.test(said) ? said : (job.processedBy ?? 'unknown');
+    const index = /^p(\d+)$/.exec(job.id ?? '')?.[1];
+    const refused = (reason: string, at: number | null = index === undefined ? null : Number(index)): Checked => ({ ok: false, index: at, worker, reason });
+    const pair = index === undefined ? undefined : this.#outstanding.get(Number(index));
+    if (!pair) return refused(`job ${JSON.stringify(job.id)} is not a pair this coordinator queued`);
+    if (result === null || typeof result !== 'object') return refused(`its result is ${result === null ? 'null' : typeof result}, not a pair's records`);
+    const data = result as Partial<Record<keyof PairResultData, unknown>>;
+    if (data.kind !== 'pair' || data.pairIndex !== pair.index) return refused(`its result names pair ${JSON.stringify(data.pairIndex)}`);
+    const retries = data.retries ?? 0;
+    if (typeof retries !== 'number' || !Number.isSafeInteger(retries) || retries < 0) return refused('its `retries` is not a count');
+    if (!Array.isArray(data.records) || data.records.length !== 2) return refused(`its \`records\` are ${JSON.stringify(data.records) ?? 'missing'}, not the pair's two games`);
+    const records: GameRecord[] = [];
+    const judgements: GameJudgement[] = [];
+    for (const g of pair.games) {
+      const { game, rules } = this.#variant(g.variant);
+      const judge = this.#ctx.follow(g.variant);
+      try {
+        records.push(verifyRecord(g, game, data.records[g.seating], rules, judge));
+      } catch (err) {
+        if (!(err instanceof RecordRefusal)) throw err;
+        return refused(`game ${g.index} (seating ${g.seating}): ${err.reason}`);
       }
+      judgements.push(judge.judgement());
+    }
+    return { ok: true, pair, worker, retries, records, judgements };
+  }
+
+  /** Folds a checked pair's two records, each saying which worker played it. */
+  async #foldPair({ pair, worker, retries, records, judgements }: Extract<Checked, { ok: true }>): Promise<void> {
+    const { pairs } = this.#ctx;
+    for (const rec of records) this.#boards.folded(rec.index);
+    for (let s = 0; s < 2; s++) {
+      const rec: GameRecord = { ...records[s]!, worker, ...(retries > 0 ? { retries } : {}) };
       const fresh = !pairs.isDone(rec.index);
-      const behind = this.#ctx.finish(data.retries > 0 ? { ...rec, retries: data.retries } : rec);
-      if (fresh) this.#board!.played(data.worker);
+      const behind = this.#ctx.finish(rec, judgements[s]);
+      if (fresh) this.#board!.played(worker);
       if (behind) await behind;
     }
+    this.#refused.delete(pair.index);
+  }
+
+  /**
+   * A refused result: said in one line naming the worker, its job removed, and its pair (when this
+   * coordinator queued it) queued again for another worker; a pair refused `MAX_REFUSALS` times
+   * ends the run, saying so.
+   */
+  async #refuse(job: Job<PairJobData, unknown>, { index, worker, reason }: Extract<Checked, { ok: false }>): Promise<void> {
+    const pair = index === null ? undefined : this.#outstanding.get(index);
+    // A second copy of a pair already folded (its job could not be removed then): nothing to say.
+    const done = index !== null && !pair && this.#ctx.pairs.isDone(index * 2) && this.#ctx.pairs.isDone(index * 2 + 1);
+    if (!done) this.#ctx.emit({ type: 'queue-problem', worker, reason: `refused its result${index === null ? '' : ` for pair ${index}`}: ${reason}${pair ? '; the pair is queued again' : ''}` });
+    await job.remove().catch(redisAway);
+    if (!pair) return;
+    const by = [...(this.#refused.get(pair.index) ?? []), worker];
+    this.#refused.set(pair.index, by);
+    if (by.length >= MAX_REFUSALS) {
+      this.#failure ??= new QueueError(`pair ${pair.index}'s results were refused ${by.length} times (from ${[...new Set(by)].join(', ')}): see the lines above`);
+      this.#checkDone();
+      return;
+    }
+    await this.#pairs!.add('pair', this.#jobOf(pair).data, this.#jobOf(pair).opts);
   }
 
   /**
@@ -352,6 +441,8 @@ class Coordination {
    * finds the same completed jobs and folds each once.
    */
   async #intake(pairs: Queue<PairJobData>): Promise<void> {
+    // The first window is queued before any result is read: a result is folded only for a pair queued.
+    await this.#feeding;
     while (this.#intakeOpen) {
       const jobs = await this.#completedJobs(pairs);
       if (!this.#intakeOpen) return;
@@ -359,30 +450,32 @@ class Coordination {
         await new Promise((resolve) => setTimeout(resolve, 20));
         continue;
       }
-      for (const job of jobs) this.#folding.add(job.returnvalue.pairIndex);
-      for (const job of jobs) await this.#foldPair(job.returnvalue);
+      const checked = jobs.map((job) => ({ job, result: this.#check(job) }));
+      const good = checked.filter((c): c is { job: Job<PairJobData, unknown>; result: Extract<Checked, { ok: true }> } => c.result.ok);
+      for (const { result } of good) this.#folding.add(result.pair.index);
+      for (const { result } of good) await this.#foldPair(result);
       await this.#ctx.committed();
       // Durable: the jobs may go (one pipelined round trip for the batch). A job that cannot be
-      // removed now (Redis away) is found completed again and folded as a duplicate: dropped.
-      await Promise.all(jobs.map((job) => job.remove().catch(redisAway)));
-      for (const job of jobs) {
-        const index = job.returnvalue.pairIndex;
-        this.#folding.delete(index);
-        const pair = this.#outstanding.get(index);
-        if (pair && this.#ctx.pairs.isDone(pair.games[0].index) && this.#ctx.pairs.isDone(pair.games[1].index)) this.#outstanding.delete(index);
+      // removed now (Redis away) is found completed again: its pair is no longer queued, so it is dropped.
+      await Promise.all(good.map(({ job }) => job.remove().catch(redisAway)));
+      for (const { result } of good) {
+        const { pair } = result;
+        this.#folding.delete(pair.index);
+        if (this.#ctx.pairs.isDone(pair.games[0].index) && this.#ctx.pairs.isDone(pair.games[1].index)) this.#outstanding.delete(pair.index);
       }
+      for (const { job, result } of checked) if (!result.ok) await this.#refuse(job, result);
       await this.#withdraw();
       this.#feed();
       this.#checkDone();
     }
   }
 
-  /** Up to 256 completed jobs with a pair's result (none while Redis is away: the link status says so; asked again). */
-  async #completedJobs(pairs: Queue<PairJobData>): Promise<Job<PairJobData, PairResultData>[]> {
+  /** Up to 256 completed jobs (none while Redis is away: the link status says so; asked again). */
+  async #completedJobs(pairs: Queue<PairJobData>): Promise<Job<PairJobData, unknown>[]> {
     if (this.#link !== 'connected') return [];
     try {
-      const jobs = (await pairs.getJobs(['completed'], 0, 255, true)) as (Job<PairJobData, PairResultData> | undefined)[];
-      return jobs.filter((j): j is Job<PairJobData, PairResultData> => j !== undefined && j.returnvalue?.kind === 'pair');
+      const jobs = (await pairs.getJobs(['completed'], 0, 255, true)) as (Job<PairJobData, unknown> | undefined)[];
+      return jobs.filter((j): j is Job<PairJobData, unknown> => j !== undefined);
     } catch {
       return []; // Redis went away meanwhile: asked again
     }

@@ -79,6 +79,11 @@ export interface PairJobData {
   /** By bot label. */
   readonly bots: Readonly<Record<string, QueueBot>>;
   readonly settings: QueueSettings;
+  /**
+   * Workers whose results for this pair the coordinator refused: each of them leaves the job to
+   * another live worker when there is one (and plays it when none turns up).
+   */
+  readonly avoid?: readonly string[];
 }
 
 /**

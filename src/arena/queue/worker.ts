@@ -14,7 +14,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker as Thread } from 'node:worker_threads';
-import { Queue, WaitingError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../../core/game.ts';
 import { parseVariant } from '../../games/index.ts';
@@ -62,6 +62,9 @@ function storeHelperScript(): Promise<URL> {
   );
   return helperScript;
 }
+
+/** How long a worker leaves a job whose result from it was refused to other workers before it plays it itself (ms). */
+const LEAVE_MS = 30_000;
 
 /** Settings of `arena worker`. */
 export interface QueueWorkerOptions {
@@ -118,6 +121,10 @@ export class QueueWorker {
   #closing: Promise<void> | null = null;
   /** The thread that serves the stores of bots with isolation `none` (started when one needs it). */
   #helper: Promise<Thread> | null = null;
+  /** The other workers' heartbeats as last read, with when (on this clock) each last changed. */
+  readonly #others = new Map<string, { beat: number; changedAt: number; state: string }>();
+  /** Jobs this worker leaves to others (`PairJobData.avoid`), with when it first did. */
+  readonly #leaving = new Map<string, number>();
 
   constructor(options: QueueWorkerOptions) {
     this.#o = options;
@@ -157,6 +164,7 @@ export class QueueWorker {
       this.id,
       JSON.stringify({ id: this.id, host: hostname(), pid: process.pid, concurrency: this.#o.concurrency ?? 1, games: this.#played, beat: this.#beat, state, at: Date.now() } satisfies WorkerBeat),
     );
+    this.#heardOthers(await redis.hgetall(WORKERS_KEY));
     const registry = await redis.hgetall(TOURNAMENTS_KEY);
     const ids = Object.keys(registry);
     for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
@@ -172,6 +180,39 @@ export class QueueWorker {
       this.#served.delete(id);
       void this.#retire(served);
     }
+  }
+
+  /** Notes the other workers' heartbeats (a beat that changes is a worker alive: no clocks are compared across machines). */
+  #heardOthers(beats: Record<string, string>): void {
+    const now = performance.now();
+    for (const [id, text] of Object.entries(beats)) {
+      if (id === this.id) continue;
+      let beat: Partial<WorkerBeat>;
+      try {
+        beat = JSON.parse(text) as Partial<WorkerBeat>;
+      } catch {
+        continue; // not a heartbeat of ours
+      }
+      const known = this.#others.get(id);
+      if (!known || known.beat !== beat.beat) this.#others.set(id, { beat: Number(beat.beat), changedAt: now, state: String(beat.state) });
+    }
+  }
+
+  /**
+   * Whether to leave a job to another worker: its results from this one were refused, and another
+   * worker not refused for it has beaten lately. Left for at most `LEAVE_MS`: with no taker, this
+   * worker plays it after all.
+   */
+  #leaves(job: Job<PairJobData>): boolean {
+    const avoid = job.data.avoid;
+    if (!avoid?.includes(this.id) || job.id === undefined) return false;
+    const now = performance.now();
+    const since = this.#leaving.get(job.id) ?? now;
+    this.#leaving.set(job.id, since);
+    const alive = [...this.#others].some(([id, o]) => !avoid.includes(id) && o.state !== 'stopping' && now - o.changedAt < 3 * (this.#o.pollMs ?? 1000) + 2000);
+    if (alive && now - since < LEAVE_MS) return true;
+    this.#leaving.delete(job.id);
+    return false;
   }
 
   #serve(tournament: string): void {
@@ -339,6 +380,10 @@ export class QueueWorker {
   /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
   async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<PairResultData> {
     const { pair } = job.data;
+    if (this.#leaves(job)) {
+      await job.moveToDelayed(Date.now() + 250, token);
+      throw new DelayedError();
+    }
     this.#state = 'working';
     const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1);
     let records: GameRecord[];

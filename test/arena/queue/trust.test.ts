@@ -1,0 +1,138 @@
+/**
+ * A queue open to other people's machines, against a real redis-server (one for the file, on a free
+ * loopback port): results checked before they are folded, rogue clients refused.
+ */
+import { Queue, DelayedError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArenaEvent } from '../../../src/arena/events.ts';
+import type { GameRecord } from '../../../src/arena/match.ts';
+import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
+import { pairsQueueName, PREFIX } from '../../../src/arena/queue/protocol.ts';
+import { QueueWorker } from '../../../src/arena/queue/worker.ts';
+import { loadReportData, reportHtml } from '../../../src/report/index.ts';
+import { boardView } from '../../../src/tui/boards/board-view.ts';
+import { readLog, runSpec } from '../helpers.ts';
+import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
+import { comparableDir, registeredId, until } from './queue-helpers.ts';
+
+/** Four pairs of quick in-process bots. */
+const SMALL = { name: 'trusted', seed: 3, games: ['subtraction{n=20..40}'], bots: ['fx-random', 'greedy'], deals: 4, isolation: 'none' as const };
+
+/** A pair's result as a worker sends it, with its two records. */
+function pairResult(pairIndex: number, records: unknown, worker = 'rogue'): unknown {
+  return { kind: 'pair', pairIndex, worker, retries: 0, records };
+}
+
+/**
+ * A rogue client on a tournament's pairs queue: it answers each job with the next forged result
+ * listed for its pair, and leaves the jobs it has nothing for (they wait for an honest worker).
+ */
+function rogueWorker(url: string, id: string, forged: Map<number, unknown[]>): Worker {
+  const rogue = new Worker(
+    pairsQueueName(id),
+    async (job: Job, token?: string) => {
+      const next = forged.get(Number(String(job.id).slice(1)))?.shift();
+      if (next !== undefined) return next;
+      await job.moveToDelayed(Date.now() + 200, token);
+      throw new DelayedError();
+    },
+    { connection: new Redis(url, { maxRetriesPerRequest: null }), prefix: PREFIX, name: 'rogue', drainDelay: 1 },
+  );
+  rogue.on('error', () => {});
+  return rogue;
+}
+
+describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machines (real redis-server)', () => {
+  let redis: TestRedis;
+  let client: Redis;
+  let local: Awaited<ReturnType<typeof runSpec>>;
+  let localLog: GameRecord[];
+
+  beforeAll(async () => {
+    redis = await TestRedis.start();
+    client = new Redis(redis.url, { maxRetriesPerRequest: null });
+    client.on('error', () => {});
+    local = await runSpec(SMALL);
+    localLog = readLog(local.dir).sort((a, b) => a.index - b.index);
+  }, 60_000);
+
+  afterAll(async () => {
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it('replays every remote record before folding it: forged, malformed and unqueued results are refused, named and played again elsewhere', async () => {
+    const events: ArenaEvent[] = [];
+    // A window of two pairs: pairs 2 and 3 are not queued while 0 and 1 wait for an honest worker.
+    const running = runSpec(SMALL, { executor: queueExecutor(redis.url, { window: 2 }), sink: { emit: (e) => events.push(e) } });
+    const id = await registeredId(client);
+    const [g0, g1, g2, g3] = localLog as [GameRecord, GameRecord, GameRecord, GameRecord];
+    const { seats: _s, ...seatless } = g2;
+    const forged = new Map<number, unknown[]>([
+      [
+        0,
+        [
+          pairResult(0, null),
+          pairResult(0, [{ ...g0, moves: 5 }, g1]),
+          'ok',
+          // A legal opening move played in the wrong notation, then nothing.
+          pairResult(0, [{ ...g0, moves: [g0.moves[0]!.padStart(3, '0')], us: [1], wus: [1] }, g1]),
+        ],
+      ],
+      [
+        1,
+        [
+          pairResult(1, [seatless, g3]),
+          // The rogue client of the issue: no moves from a pile of 1, the random bot the winner.
+          pairResult(1, [g2, g3].map((r) => ({ ...r, moves: [], us: [], start: { pile: 1 }, winner: 'fx-random' }))),
+          // A whole game whose last move is illegal.
+          pairResult(1, [g2, { ...g3, moves: [...g3.moves.slice(0, -1), '999'] }]),
+        ],
+      ],
+      // Pair 3 has not been queued: a perfectly legal copy of its games is refused all the same.
+      [3, [pairResult(3, [localLog[6]!, localLog[7]!])]],
+    ]);
+    const expected = [...forged.values()].reduce((n, list) => n + list.length, 0);
+    const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
+    await pairs.add('pair', {}, { jobId: 'p3' });
+    const rogue = rogueWorker(redis.url, id, forged);
+    const refusals = (): ArenaEvent[] => events.filter((e) => e.type === 'queue-problem' && /refused its result/.test(e.reason));
+    try {
+      await until(() => refusals().length >= expected, 30_000, 'the forged results to be refused');
+    } finally {
+      await rogue.close();
+      await pairs.close();
+    }
+    const honest = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 5000, pollMs: 200 });
+    await honest.start();
+    try {
+      const { dir, summary } = await running;
+      expect(summary.complete).toBe(true);
+      // The log is the local run's, every game played by the honest worker.
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      expect(readLog(dir).every((r) => r.worker === 'honest')).toBe(true);
+      // The report says what was verified of them, and what the checksums cover.
+      const html = await reportHtml(loadReportData(dir, boardView));
+      expect(html).toContain('8 games played on arena workers (honest 8), each replayed through the referee from its deal before it was logged; the checksums cover the log from then on');
+    } finally {
+      await honest.stop(true);
+    }
+    // One line per refusal, naming the rogue and what was wrong.
+    const reasons = refusals().map((e) => (e.type === 'queue-problem' ? `${e.worker}: ${e.reason}` : ''));
+    expect(reasons).toHaveLength(expected);
+    expect(reasons.every((r) => r.startsWith('rogue: refused its result for pair '))).toBe(true);
+    for (const pattern of [
+      /pair 0: its `records` are null/,
+      /pair 0: game 0 \(seating 0\): `moves` is not a list/,
+      /pair 0: its result is string/,
+      /pair 0: game 0 \(seating 0\): move 1 \(0\d\d\) is not (legal|a move)/,
+      /pair 1: game 2 \(seating 0\): its `seats` are missing/,
+      /pair 1: game 2 \(seating 0\): its start position is not the deal of its seed/,
+      /pair 1: game 3 \(seating 1\): move \d+ \(999\) is not/,
+      /pair 3: job "p3" is not a pair this coordinator queued/,
+    ]) {
+      expect(reasons.some((r) => pattern.test(r)), String(pattern)).toBe(true);
+    }
+  }, 60_000);
+});
