@@ -47,6 +47,7 @@ import { scheduleCount, type PairJob } from '../schedule.ts';
 import { WorkerBoard } from './board.ts';
 import { RemoteBoards } from './remote-live.ts';
 import { RecordRefusal, verifyRecord, type RecordRules } from './verify.ts';
+import { signatureProblem, signed } from './auth.ts';
 
 /** What a worker's name may be (`arena worker --name`): a result naming anything else is named by its BullMQ worker. */
 const WORKER_NAME = /^[\w.-]{1,64}$/;
@@ -77,6 +78,8 @@ export interface QueueExecutorOptions {
   readonly resultLockMs?: number;
   /** How often the dashboard hears about the workers (ms, default 1000). */
   readonly statusEveryMs?: number;
+  /** The tournament's key (auth.ts): jobs are signed with it, and only results signed with it are counted. */
+  readonly key?: Buffer | null;
 }
 
 /** The tournament's id in Redis: the results folder's name and a hash of its spec (same on `--resume`). */
@@ -266,7 +269,7 @@ class Coordination {
     const avoid = this.#refused.get(pair.index);
     return {
       name: 'pair',
-      data: { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, ...(avoid ? { avoid } : {}) },
+      data: signed(this.#o.key ?? null, 'job', { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, ...(avoid ? { avoid } : {}) }),
       opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
     };
   }
@@ -376,6 +379,8 @@ class Coordination {
     const pair = index === undefined ? undefined : this.#outstanding.get(Number(index));
     if (!pair) return refused(`job ${JSON.stringify(job.id)} is not a pair this coordinator queued`);
     if (result === null || typeof result !== 'object') return refused(`its result is ${result === null ? 'null' : typeof result}, not a pair's records`);
+    const forged = signatureProblem(this.#o.key ?? null, 'result', result);
+    if (forged) return refused(forged);
     const data = result as Partial<Record<keyof PairResultData, unknown>>;
     if (data.kind !== 'pair' || data.pairIndex !== pair.index) return refused(`its result names pair ${JSON.stringify(data.pairIndex)}`);
     const retries = data.retries ?? 0;
@@ -413,8 +418,7 @@ class Coordination {
 
   /**
    * A refused result: said in one line naming the worker, its job removed, and its pair (when this
-   * coordinator queued it) queued again for another worker; a pair refused `MAX_REFUSALS` times
-   * ends the run, saying so.
+   * coordinator queued it) queued again for another worker.
    */
   async #refuse(job: Job<PairJobData, unknown>, { index, worker, reason }: Extract<Checked, { ok: false }>): Promise<void> {
     const pair = index === null ? undefined : this.#outstanding.get(index);
@@ -422,15 +426,24 @@ class Coordination {
     const done = index !== null && !pair && this.#ctx.pairs.isDone(index * 2) && this.#ctx.pairs.isDone(index * 2 + 1);
     if (!done) this.#ctx.emit({ type: 'queue-problem', worker, reason: `refused its result${index === null ? '' : ` for pair ${index}`}: ${reason}${pair ? '; the pair is queued again' : ''}` });
     await job.remove().catch(redisAway);
-    if (!pair) return;
+    if (pair) await this.#requeue(pair, worker, reason);
+  }
+
+  /**
+   * Queues a pair again after `worker` failed it (a refused result, or a job it refused to play),
+   * to be played by another worker when there is one; a pair failed `MAX_REFUSALS` times ends the
+   * run, saying why.
+   */
+  async #requeue(pair: PairJob, worker: string, reason: string): Promise<void> {
     const by = [...(this.#refused.get(pair.index) ?? []), worker];
     this.#refused.set(pair.index, by);
     if (by.length >= MAX_REFUSALS) {
-      this.#failure ??= new QueueError(`pair ${pair.index}'s results were refused ${by.length} times (from ${[...new Set(by)].join(', ')}): see the lines above`);
+      this.#failure ??= new QueueError(`pair ${pair.index} failed ${by.length} times (on ${[...new Set(by)].join(', ')}); the last: ${reason}`);
       this.#checkDone();
       return;
     }
-    await this.#pairs!.add('pair', this.#jobOf(pair).data, this.#jobOf(pair).opts);
+    const { name, data, opts } = this.#jobOf(pair);
+    await this.#pairs!.add(name, data, opts);
   }
 
   /**
@@ -484,7 +497,7 @@ class Coordination {
   /** Listens to the workers' reports: a job that cannot be played, a bot that cannot start. */
   #listen(redis: Redis): Worker<ResultJobData> {
     const lockMs = this.#o.resultLockMs ?? 5000;
-    const results = new Worker<ResultJobData>(resultsQueueName(this.#id), async (job) => this.#onReport(job.data), {
+    const results = new Worker<ResultJobData>(resultsQueueName(this.#id), async (job) => this.#onReport(job.data, job.id), {
       connection: redis,
       prefix: PREFIX,
       concurrency: 8,
@@ -498,12 +511,27 @@ class Coordination {
     return results;
   }
 
-  #onReport(data: ResultJobData): void {
+  /** A worker's report, counted only when signed with the tournament's key (a rogue's report could otherwise stop the run). */
+  async #onReport(data: ResultJobData, id: string | undefined): Promise<void> {
+    const forged = signatureProblem(this.#o.key ?? null, 'report', data);
+    if (forged) {
+      const said = (data as Partial<ResultJobData> | null)?.worker;
+      this.#ctx.emit({ type: 'queue-problem', worker: typeof said === 'string' && WORKER_NAME.test(said) ? said : 'unknown', reason: `ignored report ${id ?? ''}: ${forged}` });
+      return;
+    }
     if (data.kind === 'bot-failed') {
       // Reported once, like a local run's: the bot forfeits its games wherever it cannot start.
       if (this.#failedBots.has(data.bot)) return;
       this.#failedBots.add(data.bot);
       this.#ctx.emit({ type: 'bot-failed', bot: data.bot, reason: `on worker ${data.worker}: ${data.reason}` });
+      return;
+    }
+    if (data.refused) {
+      // A job the worker would not play (its key, floor or version): failed there for good, queued again if it is one of ours.
+      const pair = this.#outstanding.get(data.pairIndex);
+      const ours = pair !== undefined && data.job === `p${pair.index}`;
+      this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: `refused job ${data.job}: ${data.reason}${ours ? '; the pair is queued again' : ''}` });
+      if (ours) this.#step(() => this.#requeue(pair, data.worker, data.reason));
       return;
     }
     this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: data.reason });
@@ -555,7 +583,7 @@ class Coordination {
  * The `executor` option of `runTournament` for a queued tournament: the coordinator side, on the
  * Redis at `url`. Loaded only when `--queue` is given (BullMQ is not imported otherwise).
  */
-export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs'> = {}): (t: PreparedTournament, dir: string) => Executor {
+export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'key'> = {}): (t: PreparedTournament, dir: string) => Executor {
   return (t, dir) =>
     new QueueExecutor({
       url,

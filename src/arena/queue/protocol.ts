@@ -111,6 +111,13 @@ export interface ProblemData {
   readonly reason: string;
   /** No attempts are left: the tournament cannot finish. */
   readonly final: boolean;
+  /**
+   * The worker refused the job itself (not signed with its key, below its isolation floor, another
+   * version): the job failed there for good, and the coordinator queues its pair again.
+   */
+  readonly refused?: boolean;
+  /** The job's id (`p<pair index>` for the coordinator's own). */
+  readonly job?: string;
 }
 
 /** A bot that cannot start on a worker: it forfeits the games it plays there, as in a local run. */

@@ -14,7 +14,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker as Thread } from 'node:worker_threads';
-import { DelayedError, Queue, WaitingError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../../core/game.ts';
 import { parseVariant } from '../../games/index.ts';
@@ -51,6 +51,7 @@ import {
   type WorkerBeat,
 } from './protocol.ts';
 import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './stores.ts';
+import { DEFAULT_ISOLATION_FLOOR, meetsFloor, signatureProblem, signed } from './auth.ts';
 
 /** The store helper's script (store-helper.ts bundled with what it imports), built once per process. */
 let helperScript: Promise<URL> | undefined;
@@ -81,10 +82,19 @@ export interface QueueWorkerOptions {
   readonly log?: (line: string) => void;
   /** How often the registry is read and the heartbeat written (ms, default 1000). */
   readonly pollMs?: number;
+  /** The tournaments' key (auth.ts): with it, only jobs signed with it are played; without, only unsigned ones. */
+  readonly key?: Buffer | null;
+  /** The least isolation a job may ask for its bots (default `DEFAULT_ISOLATION_FLOOR`); a job asking less is refused. */
+  readonly isolation?: Isolation;
 }
+
+/** A job this worker will not play (see `QueueWorker.#refusal`): it fails here for good and the coordinator is told. */
+class JobRefused extends UnrecoverableError {}
 
 /** What the worker holds for one tournament it serves. */
 interface Served {
+  /** The tournament's id. */
+  readonly id: string;
   readonly worker: Worker<PairJobData, PairResultData>;
   readonly results: Queue<ResultJobData>;
   /** Plays the tournament's pairs under its settings (made with the first job). */
@@ -215,6 +225,25 @@ export class QueueWorker {
     return false;
   }
 
+  /**
+   * Why this worker will not play a job, or null: it must be signed with the tournament's key (when
+   * this worker has one; unsigned when it has none), be of the tournament it came from, and ask no
+   * less isolation for each bot than this worker's floor. Nothing of the job is run or fetched first.
+   */
+  #refusal(job: Job<PairJobData>, served: Served): string | null {
+    const forged = signatureProblem(this.#o.key ?? null, 'job', job.data);
+    if (forged) return forged;
+    const data = job.data;
+    if (!data.pair?.games?.[0]?.seats || !data.settings || !data.bots) return 'the job is not a game pair this worker can read';
+    if (data.tournament !== served.id) return `the job names tournament ${JSON.stringify(data.tournament)}, its queue is ${served.id}'s`;
+    const floor = this.#o.isolation ?? DEFAULT_ISOLATION_FLOOR;
+    for (const spec of [data.pair.games[0].seats.first, data.pair.games[0].seats.second]) {
+      const asked = isolationOf(data.settings, spec);
+      if (!meetsFloor(asked, floor)) return `bot ${spec.label} asks for isolation \`${asked}\`, below this worker's floor \`${floor}\` (arena worker --isolation)`;
+    }
+    return null;
+  }
+
   #serve(tournament: string): void {
     const redis = this.#redis!;
     const lockMs = this.#o.lockMs ?? 30_000;
@@ -233,8 +262,16 @@ export class QueueWorker {
     });
     // Connection errors: reported by the link status, retried by BullMQ.
     worker.on('error', redisAway);
+    // A refused job is told to the coordinator once it has failed here (not before: the coordinator
+    // queues its pair again under the same id, which must then be free).
+    worker.on('failed', (job, err) => {
+      if (!(err instanceof JobRefused) || !job) return;
+      const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pair?.index;
+      const report = { kind: 'problem' as const, pairIndex: typeof pairIndex === 'number' ? pairIndex : -1, worker: this.id, reason: err.message, final: false, refused: true, job: job.id ?? '' };
+      results.add('problem', signed(this.#o.key ?? null, 'report', report)).catch(redisAway);
+    });
     results.on('error', redisAway);
-    const served: Served = { worker, results, player: null, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
+    const served: Served = { id: tournament, worker, results, player: null, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
     served.liveTimer.unref();
     this.#served.set(tournament, served);
     this.#log(`serving tournament ${tournament}`);
@@ -357,7 +394,7 @@ export class QueueWorker {
         const failure = await startHost(h);
         if (failure !== null) {
           this.#log(`bot ${spec.label} cannot start: ${failure}`);
-          await served.results.add('bot-failed', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure });
+          await served.results.add('bot-failed', signed(this.#o.key ?? null, 'report', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure }));
         }
         return h;
       })();
@@ -380,6 +417,11 @@ export class QueueWorker {
   /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
   async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<PairResultData> {
     const { pair } = job.data;
+    const refusal = this.#refusal(job, served);
+    if (refusal !== null) {
+      this.#log(`refused job ${job.id ?? '?'}: ${refusal}`);
+      throw new JobRefused(refusal);
+    }
     if (this.#leaves(job)) {
       await job.moveToDelayed(Date.now() + 250, token);
       throw new DelayedError();
@@ -413,7 +455,7 @@ export class QueueWorker {
       if (!(err instanceof QueueError)) throw err;
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       this.#log(`cannot play pair ${pair.index}: ${err.message}`);
-      await served.results.add('problem', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final });
+      await served.results.add('problem', signed(this.#o.key ?? null, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
       throw err;
     }
     if (records.some((r) => r.termination === 'interrupted')) {
@@ -424,7 +466,7 @@ export class QueueWorker {
     this.#played += 2;
     this.#state = 'idle';
     // The result travels as the job's return value: completing the job stores it (one round trip).
-    return { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!] };
+    return signed(this.#o.key ?? null, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!] });
   }
 
   /**

@@ -117,7 +117,8 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     const localRun = await runSpec({ ...learn, botData: localData });
     // The local run learned more: the store changed.
     expect(storeFiles(localData)).not.toEqual(storeFiles(start));
-    const workers = ['l1', 'l2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 5000, pollMs: 200 }));
+    // Floor `none`: the second run below plays the bot on the workers' main threads.
+    const workers = ['l1', 'l2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 5000, pollMs: 200, isolation: 'none' }));
     await Promise.all(workers.map((w) => w.start()));
     try {
       const queued = await runSpec({ ...learn, botData: queuedData }, { executor: queueExecutor(redis.url) });
@@ -256,7 +257,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
       isolation: 'none' as const,
     };
     const localRun = await runSpec({ ...gauntlet, concurrency: 1 });
-    const workers = ['s1', 's2'].map((id) => new QueueWorker({ url: redis.url, id, concurrency: 2, lockMs: 5000, pollMs: 200 }));
+    const workers = ['s1', 's2'].map((id) => new QueueWorker({ url: redis.url, id, concurrency: 2, lockMs: 5000, pollMs: 200, isolation: 'none' }));
     await Promise.all(workers.map((w) => w.start()));
     try {
       const { summary } = await runSpec(gauntlet, { executor: queueExecutor(redis.url, { window: 64 }) });

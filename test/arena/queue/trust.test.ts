@@ -3,21 +3,27 @@
  * loopback port): results checked before they are folded, rogue clients refused.
  */
 import { Queue, DelayedError, Worker, type Job } from 'bullmq';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../../src/arena/events.ts';
 import type { GameRecord } from '../../../src/arena/match.ts';
 import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
-import { pairsQueueName, PREFIX } from '../../../src/arena/queue/protocol.ts';
+import { queueClean } from '../../../src/arena/queue/admin.ts';
+import { bundleKey, contentHash, pairsQueueName, PREFIX } from '../../../src/arena/queue/protocol.ts';
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
 import { loadReportData, reportHtml } from '../../../src/report/index.ts';
 import { boardView } from '../../../src/tui/boards/board-view.ts';
-import { readLog, runSpec } from '../helpers.ts';
+import { readLog, runSpec, tempDir } from '../helpers.ts';
 import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
 import { comparableDir, registeredId, until } from './queue-helpers.ts';
 
 /** Four pairs of quick in-process bots. */
 const SMALL = { name: 'trusted', seed: 3, games: ['subtraction{n=20..40}'], bots: ['fx-random', 'greedy'], deals: 4, isolation: 'none' as const };
+
+/** The tournament's key of the signed runs (shared by the coordinator and the honest worker). */
+const KEY = Buffer.from('a shared secret of the tournament');
 
 /** A pair's result as a worker sends it, with its two records. */
 function pairResult(pairIndex: number, records: unknown, worker = 'rogue'): unknown {
@@ -56,6 +62,11 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     local = await runSpec(SMALL);
     localLog = readLog(local.dir).sort((a, b) => a.index - b.index);
   }, 60_000);
+
+  afterEach(async () => {
+    // A failed run leaves its tournament registered: the next test starts from an empty Redis.
+    await queueClean(redis.url);
+  });
 
   afterAll(async () => {
     client?.disconnect();
@@ -104,7 +115,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       await rogue.close();
       await pairs.close();
     }
-    const honest = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 5000, pollMs: 200 });
+    const honest = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 5000, pollMs: 200, isolation: 'none' });
     await honest.start();
     try {
       const { dir, summary } = await running;
@@ -134,5 +145,63 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     ]) {
       expect(reasons.some((r) => pattern.test(r)), String(pattern)).toBe(true);
     }
+  }, 60_000);
+
+  it('with a key, a worker runs only signed jobs and the coordinator counts only signed results: a forged job is never run, a forged result never folded', async () => {
+    const events: ArenaEvent[] = [];
+    const running = runSpec(SMALL, { executor: queueExecutor(redis.url, { window: 2, key: KEY }), sink: { emit: (e) => events.push(e) } });
+    const id = await registeredId(client);
+    // A job written straight into Redis: its bot (published as a bundle) leaves a mark when loaded.
+    const marker = join(tempDir(), 'ran');
+    const bundle = Buffer.from(`import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport default { name: 'evil', description: 'forged', choose: ({ moves }) => moves[0] };\n`);
+    await client.set(bundleKey(contentHash(bundle)), bundle);
+    const seat = { name: 'evil', label: 'evil', options: {} };
+    const game = { index: 0, key: 'forged', variant: 'subtraction{n=20..40}', deal: 0, dealSeed: 1, seating: 0, seats: { first: seat, second: seat }, botSeeds: { first: 1, second: 2 }, timePerMoveMs: 1000 };
+    const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
+    await pairs.add(
+      'pair',
+      { tournament: id, pair: { id: 'forged', index: 0, games: [game, { ...game, seating: 1 }] }, bots: { evil: { kind: 'module', name: 'evil', bundle: contentHash(bundle) } }, settings: { isolation: 'none', memoryMb: 256, prepareTimeoutMs: 5000 } },
+      { jobId: 'evil' },
+    );
+    await pairs.close();
+    // A rogue without the key answers pair 0 with a perfect copy of its games: unsigned, refused.
+    const rogue = rogueWorker(redis.url, id, new Map([[0, [pairResult(0, [localLog[0], localLog[1]])]]]));
+    const refusal = (): boolean => events.some((e) => e.type === 'queue-problem' && e.worker === 'rogue' && /refused its result for pair 0: the result is not signed with the tournament's key/.test(e.reason));
+    try {
+      await until(refusal, 30_000, 'the unsigned result to be refused');
+    } finally {
+      await rogue.close();
+    }
+    const lines: string[] = [];
+    // The honest worker's floor lets this run's bots play in its process: only the key keeps the forged job out.
+    const honest = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 5000, pollMs: 200, isolation: 'none', key: KEY, log: (l) => lines.push(l) });
+    await honest.start();
+    try {
+      const { dir, summary } = await running;
+      expect(summary.complete).toBe(true);
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      expect(readLog(dir).every((r) => r.worker === 'honest')).toBe(true);
+      await until(() => lines.some((l) => /refused job evil/.test(l)), 10_000, 'the forged job to be refused');
+    } finally {
+      await honest.stop(true);
+    }
+    expect(existsSync(marker)).toBe(false);
+    expect(lines.filter((l) => /refused job evil/.test(l))).toEqual(["refused job evil: the job is not signed with the tournament's key"]);
+  }, 60_000);
+
+  it("a worker refuses jobs asking for less isolation than its floor, and the run says so rather than run them", async () => {
+    const lines: string[] = [];
+    // The default floor: `worker`.
+    const guarded = new QueueWorker({ url: redis.url, id: 'guarded', lockMs: 5000, pollMs: 200, log: (l) => lines.push(l) });
+    await guarded.start();
+    const events: ArenaEvent[] = [];
+    try {
+      const run = runSpec({ ...SMALL, deals: 1 }, { executor: queueExecutor(redis.url), sink: { emit: (e) => events.push(e) } });
+      await expect(run).rejects.toThrow(/^pair 0 failed 5 times \(on guarded\); the last: bot fx-random asks for isolation `none`, below this worker's floor `worker`/);
+    } finally {
+      await guarded.stop(true);
+    }
+    expect(lines).toContain("refused job p0: bot fx-random asks for isolation `none`, below this worker's floor `worker` (arena worker --isolation)");
+    expect(events.some((e) => e.type === 'queue-problem' && e.worker === 'guarded' && /^refused job p0: .*; the pair is queued again$/.test(e.reason))).toBe(true);
   }, 60_000);
 });
