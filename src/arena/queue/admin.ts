@@ -17,6 +17,7 @@ import {
   type TournamentEntry,
   type WorkerBeat,
 } from './protocol.ts';
+import { shownUrl } from './url.ts';
 
 /** One tournament as `queue status` shows it. */
 export interface QueuedTournament extends TournamentEntry {
@@ -33,6 +34,7 @@ export interface QueuedTournament extends TournamentEntry {
 
 /** What `queue status` reports. */
 export interface QueueStatus {
+  /** The Redis, its password masked. */
   readonly url: string;
   readonly tournaments: readonly QueuedTournament[];
   /** Workers with their last beat's age by their own clock (seconds). */
@@ -84,7 +86,7 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
       .map((t) => JSON.parse(t) as WorkerBeat)
       .map((w) => ({ ...w, ageS: Math.max(0, Math.round((now - w.at) / 1000)) }))
       .sort((a, b) => a.id.localeCompare(b.id));
-    return { url, tournaments, workers };
+    return { url: shownUrl(url), tournaments, workers };
   });
 }
 

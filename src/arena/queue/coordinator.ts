@@ -48,6 +48,7 @@ import { WorkerBoard } from './board.ts';
 import { RemoteBoards } from './remote-live.ts';
 import { RecordRefusal, verifyRecord, type RecordRules } from './verify.ts';
 import { signatureProblem, signed } from './auth.ts';
+import { shownUrl } from './url.ts';
 
 /** What a worker's name may be (`arena worker --name`): a result naming anything else is named by its BullMQ worker. */
 const WORKER_NAME = /^[\w.-]{1,64}$/;
@@ -206,7 +207,7 @@ class Coordination {
       const was = this.#link;
       this.#link = state;
       this.#linkDetail = detail;
-      if (state !== was) this.#ctx.emit({ type: 'queue-link', state, detail, url });
+      if (state !== was) this.#ctx.emit({ type: 'queue-link', state, detail, url: shownUrl(url) });
       // Back after an outage: a Redis restarted without persistence has lost the registry, the
       // bundles and the queued pairs; publishing them again is harmless when it kept them.
       if (state === 'connected' && was === 'reconnecting') this.#republish();
@@ -214,7 +215,7 @@ class Coordination {
     this.#redis = redis;
     await firstConnection(redis, url);
     this.#link = 'connected';
-    this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url });
+    this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url: shownUrl(url) });
     return redis;
   }
 
@@ -309,7 +310,7 @@ class Coordination {
       // Jobs still waiting or running are left alone (same ids); lost ones are queued again.
       const pending = [...this.#outstanding.values()];
       if (pending.length) await this.#pairs!.addBulk(pending.map((p) => this.#jobOf(p)));
-      this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: `republished ${pending.length} pending pairs`, url: this.#o.url });
+      this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: `republished ${pending.length} pending pairs`, url: shownUrl(this.#o.url) });
     });
   }
 

@@ -26,6 +26,8 @@ import type { PairSettings } from '../executor.ts';
 import type { GameRecord } from '../match.ts';
 import type { PairJob } from '../schedule.ts';
 
+import { shownUrl } from './url.ts';
+
 export { parseQueueUrl } from './url.ts';
 
 /** The prefix of every key (BullMQ's `prefix` too). */
@@ -239,7 +241,7 @@ export async function firstConnection(redis: Redis, url: string, timeoutMs = 500
   redis.on('error', onError);
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new QueueError(`Cannot reach Redis at ${url}${lastError ? `: ${lastError}` : ''} (start one with \`redis-server --port 6379\`; see README "Across machines")`)), timeoutMs);
+      const timer = setTimeout(() => reject(new QueueError(`Cannot reach Redis at ${shownUrl(url)}${lastError ? `: ${lastError}` : ''} (start one with \`redis-server --port 6379\`; see README "Across machines")`)), timeoutMs);
       redis.once('ready', () => {
         clearTimeout(timer);
         resolve();
@@ -251,6 +253,6 @@ export async function firstConnection(redis: Redis, url: string, timeoutMs = 500
   const info = await redis.info('server');
   const version = /redis_version:([\d.]+)/.exec(info)?.[1] ?? '0';
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  if (major < 6 || (major === 6 && minor < 2)) throw new QueueError(`Redis ${version} at ${url} is too old: take-arena needs Redis 6.2 or later (7.x tested)`);
+  if (major < 6 || (major === 6 && minor < 2)) throw new QueueError(`Redis ${version} at ${shownUrl(url)} is too old: take-arena needs Redis 6.2 or later (7.x tested)`);
 }
 

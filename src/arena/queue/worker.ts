@@ -51,6 +51,7 @@ import {
   type WorkerBeat,
 } from './protocol.ts';
 import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './stores.ts';
+import { shownUrl } from './url.ts';
 import { DEFAULT_ISOLATION_FLOOR, meetsFloor, signatureProblem, signed } from './auth.ts';
 
 /** The store helper's script (store-helper.ts bundled with what it imports), built once per process. */
@@ -148,7 +149,8 @@ export class QueueWorker {
   /** Connects (failing with one line when Redis cannot be reached) and starts serving. */
   async start(): Promise<void> {
     const redis = connectRedis(this.#o.url, `take-arena-worker-${this.id}`, (state, detail) => {
-      this.#log(state === 'connected' ? `Redis at ${this.#o.url}: connected` : `Redis at ${this.#o.url}: ${state}${detail ? ` (${detail})` : ''}; waiting`);
+      const at = shownUrl(this.#o.url);
+      this.#log(state === 'connected' ? `Redis at ${at}: connected` : `Redis at ${at}: ${state}${detail ? ` (${detail})` : ''}; waiting`);
     });
     this.#redis = redis;
     await firstConnection(redis, this.#o.url);

@@ -3,14 +3,14 @@
  * loopback port): results checked before they are folded, rogue clients refused.
  */
 import { Queue, DelayedError, Worker, type Job } from 'bullmq';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../../src/arena/events.ts';
 import type { GameRecord } from '../../../src/arena/match.ts';
 import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
-import { queueClean } from '../../../src/arena/queue/admin.ts';
+import { formatQueueStatus, queueClean, queueStatus } from '../../../src/arena/queue/admin.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX } from '../../../src/arena/queue/protocol.ts';
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
 import { loadReportData, reportHtml } from '../../../src/report/index.ts';
@@ -21,6 +21,9 @@ import { comparableDir, registeredId, until } from './queue-helpers.ts';
 
 /** Four pairs of quick in-process bots. */
 const SMALL = { name: 'trusted', seed: 3, games: ['subtraction{n=20..40}'], bots: ['fx-random', 'greedy'], deals: 4, isolation: 'none' as const };
+
+/** The password of the file's Redis. */
+const PASSWORD = 'hunter2-of-the-queue';
 
 /** The tournament's key of the signed runs (shared by the coordinator and the honest worker). */
 const KEY = Buffer.from('a shared secret of the tournament');
@@ -56,7 +59,8 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
   let localLog: GameRecord[];
 
   beforeAll(async () => {
-    redis = await TestRedis.start();
+    // A Redis with a password, as a shared one has: it must never reach a results folder.
+    redis = await TestRedis.start(PASSWORD);
     client = new Redis(redis.url, { maxRetriesPerRequest: null });
     client.on('error', () => {});
     local = await runSpec(SMALL);
@@ -76,7 +80,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
   it('replays every remote record before folding it: forged, malformed and unqueued results are refused, named and played again elsewhere', async () => {
     const events: ArenaEvent[] = [];
     // A window of two pairs: pairs 2 and 3 are not queued while 0 and 1 wait for an honest worker.
-    const running = runSpec(SMALL, { executor: queueExecutor(redis.url, { window: 2 }), sink: { emit: (e) => events.push(e) } });
+    const running = runSpec({ ...SMALL, queue: redis.url }, { executor: queueExecutor(redis.url, { window: 2 }), sink: { emit: (e) => events.push(e) } });
     const id = await registeredId(client);
     const [g0, g1, g2, g3] = localLog as [GameRecord, GameRecord, GameRecord, GameRecord];
     const { seats: _s, ...seatless } = g2;
@@ -125,6 +129,14 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       expect(readLog(dir).every((r) => r.worker === 'honest')).toBe(true);
       // The report says what was verified of them, and what the checksums cover.
       const html = await reportHtml(loadReportData(dir, boardView));
+      // The Redis password is in none of what the run keeps or shows; the spec keeps the URL without it.
+      const saved = JSON.parse(readFileSync(join(dir, 'spec.json'), 'utf8')) as { queue?: string };
+      expect(saved.queue).toBe(`redis://127.0.0.1:${redis.port}`);
+      for (const text of [readFileSync(join(dir, 'spec.json'), 'utf8'), readFileSync(join(dir, 'summary.json'), 'utf8'), html]) expect(text).not.toContain(PASSWORD);
+      const links = events.filter((e) => e.type === 'queue-link');
+      expect(links.length).toBeGreaterThan(0);
+      expect(links.every((e) => e.type === 'queue-link' && e.url === `redis://:***@127.0.0.1:${redis.port}`)).toBe(true);
+      expect(formatQueueStatus(await queueStatus(redis.url))).toMatch(new RegExp(`^Redis redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}\n`));
       expect(html).toContain('8 games played on arena workers (honest 8), each replayed through the referee from its deal before it was logged; the checksums cover the log from then on');
     } finally {
       await honest.stop(true);
