@@ -49,6 +49,7 @@ import { RemoteBoards } from './remote-live.ts';
 import { RecordRefusal, verifyRecord, type RecordRules } from './verify.ts';
 import { signatureProblem, signed } from './auth.ts';
 import { shownUrl } from './url.ts';
+import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
 
 /** What a worker's name may be (`arena worker --name`): a result naming anything else is named by its BullMQ worker. */
 const WORKER_NAME = /^[\w.-]{1,64}$/;
@@ -81,6 +82,8 @@ export interface QueueExecutorOptions {
   readonly statusEveryMs?: number;
   /** The tournament's key (auth.ts): jobs are signed with it, and only results signed with it are counted. */
   readonly key?: Buffer | null;
+  /** This coordinator's version (default: this installation's, `queueVersion()`): results of another are refused. */
+  readonly version?: QueueVersion;
 }
 
 /** The tournament's id in Redis: the results folder's name and a hash of its spec (same on `--resume`). */
@@ -158,6 +161,7 @@ class Coordination {
   #complete = false;
   /** Each variant's game and the rules its records are checked by. */
   readonly #variants = new Map<string, { readonly game: AnyGame; readonly rules: RecordRules }>();
+  readonly #version: QueueVersion;
   /** Pairs whose results were refused: the workers that sent them (the pair is then played elsewhere). */
   readonly #refused = new Map<number, string[]>();
 
@@ -166,6 +170,7 @@ class Coordination {
     this.#id = id;
     this.#window = window;
     this.#ctx = ctx;
+    this.#version = o.version ?? queueVersion();
   }
 
   async play(): Promise<void> {
@@ -270,7 +275,7 @@ class Coordination {
     const avoid = this.#refused.get(pair.index);
     return {
       name: 'pair',
-      data: signed(this.#o.key ?? null, 'job', { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, ...(avoid ? { avoid } : {}) }),
+      data: signed(this.#o.key ?? null, 'job', { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, version: this.#version, ...(avoid ? { avoid } : {}) }),
       opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
     };
   }
@@ -382,6 +387,8 @@ class Coordination {
     if (result === null || typeof result !== 'object') return refused(`its result is ${result === null ? 'null' : typeof result}, not a pair's records`);
     const forged = signatureProblem(this.#o.key ?? null, 'result', result);
     if (forged) return refused(forged);
+    const other = versionMismatch(this.#version, (result as { version?: unknown }).version, 'the result', 'this coordinator');
+    if (other) return refused(other);
     const data = result as Partial<Record<keyof PairResultData, unknown>>;
     if (data.kind !== 'pair' || data.pairIndex !== pair.index) return refused(`its result names pair ${JSON.stringify(data.pairIndex)}`);
     const retries = data.retries ?? 0;
@@ -584,7 +591,7 @@ class Coordination {
  * The `executor` option of `runTournament` for a queued tournament: the coordinator side, on the
  * Redis at `url`. Loaded only when `--queue` is given (BullMQ is not imported otherwise).
  */
-export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'key'> = {}): (t: PreparedTournament, dir: string) => Executor {
+export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'key' | 'version'> = {}): (t: PreparedTournament, dir: string) => Executor {
   return (t, dir) =>
     new QueueExecutor({
       url,

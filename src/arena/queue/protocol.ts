@@ -25,6 +25,7 @@ import type { LiveSnapshot } from '../events.ts';
 import type { PairSettings } from '../executor.ts';
 import type { GameRecord } from '../match.ts';
 import type { PairJob } from '../schedule.ts';
+import type { QueueVersion } from './version.ts';
 
 import { shownUrl } from './url.ts';
 
@@ -81,6 +82,8 @@ export interface PairJobData {
   /** By bot label. */
   readonly bots: Readonly<Record<string, QueueBot>>;
   readonly settings: QueueSettings;
+  /** The coordinator's version: a worker of another one refuses the job. */
+  readonly version: QueueVersion;
   /**
    * Workers whose results for this pair the coordinator refused: each of them leaves the job to
    * another live worker when there is one (and plays it when none turns up).
@@ -100,6 +103,8 @@ export interface PairResultData {
   readonly retries: number;
   /** Exactly two records: seating 0, then seating 1. */
   readonly records: readonly [GameRecord, GameRecord];
+  /** The worker's version: the coordinator refuses a result of another one. */
+  readonly version: QueueVersion;
 }
 
 /** A worker's report on the results queue: a job it cannot play, or a bot that cannot start there. */

@@ -52,6 +52,7 @@ import {
 } from './protocol.ts';
 import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './stores.ts';
 import { shownUrl } from './url.ts';
+import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
 import { DEFAULT_ISOLATION_FLOOR, meetsFloor, signatureProblem, signed } from './auth.ts';
 
 /** The store helper's script (store-helper.ts bundled with what it imports), built once per process. */
@@ -87,6 +88,8 @@ export interface QueueWorkerOptions {
   readonly key?: Buffer | null;
   /** The least isolation a job may ask for its bots (default `DEFAULT_ISOLATION_FLOOR`); a job asking less is refused. */
   readonly isolation?: Isolation;
+  /** This worker's version (default: this installation's, `queueVersion()`): jobs of another are refused. */
+  readonly version?: QueueVersion;
 }
 
 /** A job this worker will not play (see `QueueWorker.#refusal`): it fails here for good and the coordinator is told. */
@@ -137,8 +140,11 @@ export class QueueWorker {
   /** Jobs this worker leaves to others (`PairJobData.avoid`), with when it first did. */
   readonly #leaving = new Map<string, number>();
 
+  readonly #version: QueueVersion;
+
   constructor(options: QueueWorkerOptions) {
     this.#o = options;
+    this.#version = options.version ?? queueVersion();
     this.id = options.id ?? `${hostname()}-${process.pid}`;
   }
 
@@ -236,6 +242,8 @@ export class QueueWorker {
     const forged = signatureProblem(this.#o.key ?? null, 'job', job.data);
     if (forged) return forged;
     const data = job.data;
+    const other = versionMismatch(this.#version, data.version, 'the job', 'this worker');
+    if (other) return other;
     if (!data.pair?.games?.[0]?.seats || !data.settings || !data.bots) return 'the job is not a game pair this worker can read';
     if (data.tournament !== served.id) return `the job names tournament ${JSON.stringify(data.tournament)}, its queue is ${served.id}'s`;
     const floor = this.#o.isolation ?? DEFAULT_ISOLATION_FLOOR;
@@ -468,7 +476,7 @@ export class QueueWorker {
     this.#played += 2;
     this.#state = 'idle';
     // The result travels as the job's return value: completing the job stores it (one round trip).
-    return signed(this.#o.key ?? null, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!] });
+    return signed(this.#o.key ?? null, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!], version: this.#version });
   }
 
   /**

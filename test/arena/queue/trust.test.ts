@@ -12,6 +12,7 @@ import type { GameRecord } from '../../../src/arena/match.ts';
 import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
 import { formatQueueStatus, queueClean, queueStatus } from '../../../src/arena/queue/admin.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX } from '../../../src/arena/queue/protocol.ts';
+import { PROTOCOL_VERSION, queueVersion } from '../../../src/arena/queue/version.ts';
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
 import { loadReportData, reportHtml } from '../../../src/report/index.ts';
 import { boardView } from '../../../src/tui/boards/board-view.ts';
@@ -30,8 +31,11 @@ const KEY = Buffer.from('a shared secret of the tournament');
 
 /** A pair's result as a worker sends it, with its two records. */
 function pairResult(pairIndex: number, records: unknown, worker = 'rogue'): unknown {
-  return { kind: 'pair', pairIndex, worker, retries: 0, records };
+  return { kind: 'pair', pairIndex, worker, retries: 0, records, version: queueVersion() };
 }
+
+/** A version of take-arena other than this one. */
+const OLD = { protocol: PROTOCOL_VERSION, build: '0.0.9+0123456789ab' };
 
 /**
  * A rogue client on a tournament's pairs queue: it answers each job with the next forged result
@@ -103,6 +107,8 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
           pairResult(1, [g2, g3].map((r) => ({ ...r, moves: [], us: [], start: { pile: 1 }, winner: 'fx-random' }))),
           // A whole game whose last move is illegal.
           pairResult(1, [g2, { ...g3, moves: [...g3.moves.slice(0, -1), '999'] }]),
+          // The very games, from a worker of another version.
+          { ...(pairResult(1, [g2, g3]) as object), version: OLD },
         ],
       ],
       // Pair 3 has not been queued: a perfectly legal copy of its games is refused all the same.
@@ -154,6 +160,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       /pair 1: game 2 \(seating 0\): its start position is not the deal of its seed/,
       /pair 1: game 3 \(seating 1\): move \d+ \(999\) is not/,
       /pair 3: job "p3" is not a pair this coordinator queued/,
+      /pair 1: the result is from take-arena 0\.0\.9\+0123456789ab \(queue protocol \d+\), this coordinator runs take-arena \S+\+[0-9a-f]{12} \(queue protocol \d+\): run the same version/,
     ]) {
       expect(reasons.some((r) => pattern.test(r)), String(pattern)).toBe(true);
     }
@@ -215,5 +222,18 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     }
     expect(lines).toContain("refused job p0: bot fx-random asks for isolation `none`, below this worker's floor `worker` (arena worker --isolation)");
     expect(events.some((e) => e.type === 'queue-problem' && e.worker === 'guarded' && /^refused job p0: .*; the pair is queued again$/.test(e.reason))).toBe(true);
+  }, 60_000);
+
+  it('a worker of another version refuses every job, naming both versions, and the run ends saying so', async () => {
+    const lines: string[] = [];
+    const old = new QueueWorker({ url: redis.url, id: 'old', lockMs: 5000, pollMs: 200, isolation: 'none', version: OLD, log: (l) => lines.push(l) });
+    await old.start();
+    try {
+      const run = runSpec({ ...SMALL, deals: 1 }, { executor: queueExecutor(redis.url) });
+      await expect(run).rejects.toThrow(/^pair 0 failed 5 times \(on old\); the last: the job is from take-arena \S+\+[0-9a-f]{12} \(queue protocol \d+\), this worker runs take-arena 0\.0\.9\+0123456789ab \(queue protocol \d+\)/);
+    } finally {
+      await old.stop(true);
+    }
+    expect(lines.filter((l) => l.startsWith('refused job p0: the job is from take-arena '))).toHaveLength(5);
   }, 60_000);
 });
