@@ -7,8 +7,11 @@ import type { Redis } from 'ioredis';
 import {
   connectRedis,
   firstConnection,
+  bundleUsersKey,
   gamesKey,
+  leaseKey,
   pairsQueueName,
+  releaseBundles,
   PREFIX,
   redisAway,
   resultsQueueName,
@@ -30,6 +33,8 @@ export interface QueuedTournament extends TournamentEntry {
   readonly problems: number;
   /** Games played per worker id. */
   readonly games: Readonly<Record<string, number>>;
+  /** Whether its coordinator holds its lease (runs); false after it was stopped or killed. */
+  readonly running: boolean;
 }
 
 /** What `queue status` reports. */
@@ -79,6 +84,7 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
         results: p['completed'] ?? 0,
         problems: (r['waiting'] ?? 0) + (r['active'] ?? 0),
         games,
+        running: (await redis.exists(leaseKey(id))) === 1,
       });
     }
     const now = Date.now();
@@ -95,7 +101,7 @@ export function formatQueueStatus(s: QueueStatus): string {
   const lines: string[] = [`Redis ${s.url}`];
   if (s.tournaments.length === 0) lines.push('No queued tournament.');
   for (const t of s.tournaments) {
-    lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}; results in ${t.dir})`);
+    lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}${t.running ? '' : ', not running'}; results in ${t.dir})`);
     lines.push(`  pairs: ${t.pairs.waiting} waiting, ${t.pairs.active} being played, ${t.pairs.failed} failed; results not yet folded: ${t.results}${t.problems ? `; problem reports: ${t.problems}` : ''}`);
     const played = Object.entries(t.games);
     if (played.length) lines.push(`  games by worker: ${played.map(([w, n]) => `${w} ${n}`).join(', ')}`);
@@ -105,16 +111,24 @@ export function formatQueueStatus(s: QueueStatus): string {
   return lines.join('\n');
 }
 
-/** Deletes the keys matching a pattern (SCAN, a batch at a time); returns how many. */
-async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+/** The keys matching a pattern (SCAN, a batch at a time). */
+async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
   let cursor = '0';
-  let keys = 0;
+  const keys: string[] = [];
   do {
     const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
     cursor = next;
-    if (batch.length) keys += await redis.del(...batch);
+    keys.push(...batch);
   } while (cursor !== '0');
   return keys;
+}
+
+/** Deletes the keys matching a pattern; returns how many. */
+async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+  const keys = await keysMatching(redis, pattern);
+  let removed = 0;
+  for (let i = 0; i < keys.length; i += 500) removed += await redis.del(...keys.slice(i, i + 500));
+  return removed;
 }
 
 /**
@@ -133,8 +147,11 @@ export function queueClean(url: string, only?: string): Promise<string[]> {
       }
       await redis.hdel(TOURNAMENTS_KEY, id);
       await redis.del(gamesKey(id));
-      // Its bots' live stores (`take-arena:t:<id>:live:<bot>`): the coordinator has copied them back.
+      // Its bots' live stores (`take-arena:t:<id>:live:<bot>`, copied back by the coordinator) and its coordinator's lease.
       await deleteMatching(redis, `${PREFIX}:t:${id}:*`);
+      // Its bundles, unless another tournament uses them.
+      const users = await keysMatching(redis, bundleUsersKey('*'));
+      await releaseBundles(redis, id, users.map((k) => k.slice(bundleUsersKey('').length)));
       removed.push(`tournament ${id}`);
     }
     if (only === undefined) {

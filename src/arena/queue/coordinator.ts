@@ -14,16 +14,20 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { AnyGame } from '../../core/game.ts';
 import { parseVariant } from '../../games/index.ts';
 import type { Redis } from 'ioredis';
-import { DEFAULT_GRACE_MS, type BotEntry, type BotSpec } from '../../hosting/index.ts';
+import { DEFAULT_GRACE_MS, PACKAGE_ENTRY, type BotEntry, type BotSpec } from '../../hosting/index.ts';
 import type { BotDataSettings } from '../../platform/bot-store.ts';
 import { bundleScript } from '../../platform/bundle.ts';
+import type { WorkerStatus } from '../events.ts';
 import type { ExecutionContext, Executor } from '../executor.ts';
 import { exactJudge, type GameJudgement } from '../fold/accuracy.ts';
 import type { GameRecord } from '../match.ts';
 import { pairSettings, runBotData, type PreparedTournament } from '../prepare.ts';
 import {
   bundleKey,
+  bundleUsersKey,
   connectRedis,
+  leaseKey,
+  releaseBundles,
   contentHash,
   firstConnection,
   pairsQueueName,
@@ -49,10 +53,14 @@ import { RemoteBoards } from './remote-live.ts';
 import { RecordRefusal, verifyRecord, type RecordRules } from './verify.ts';
 import { signatureProblem, signed } from './auth.ts';
 import { shownUrl } from './url.ts';
+import { CoordinatorLease } from './lease.ts';
 import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
 
 /** What a worker's name may be (`arena worker --name`): a result naming anything else is named by its BullMQ worker. */
 const WORKER_NAME = /^[\w.-]{1,64}$/;
+
+/** A worker whose heartbeat changed within this many seconds is alive. */
+const LIVE_BEAT_S = 10;
 
 /** Results of one pair refused (from any workers) before the run gives up on it. */
 const MAX_REFUSALS = 5;
@@ -80,6 +88,8 @@ export interface QueueExecutorOptions {
   readonly resultLockMs?: number;
   /** How often the dashboard hears about the workers (ms, default 1000). */
   readonly statusEveryMs?: number;
+  /** How long (ms, default 30000) no game may be folded, with no live worker, before the coordinator says so. */
+  readonly idleWarnMs?: number;
   /** The tournament's key (auth.ts): jobs are signed with it, and only results signed with it are counted. */
   readonly key?: Buffer | null;
   /** This coordinator's version (default: this installation's, `queueVersion()`): results of another are refused. */
@@ -93,7 +103,8 @@ export function tournamentId(dir: string, specText: string): string {
 
 /** Bundles a module bot into one self-contained ES module (the bot and everything it imports). */
 export async function bundleBot(file: string, name: string): Promise<Buffer> {
-  const url = await bundleScript(`export { default } from ${JSON.stringify(file)};`, dirname(file), `queue-${name}`);
+  // A bot outside the package imports `take-arena` by name: resolved to this package, as every bundler here does.
+  const url = await bundleScript(`export { default } from ${JSON.stringify(file)};`, dirname(file), `queue-${name}`, { 'take-arena': PACKAGE_ENTRY });
   return readFileSync(fileURLToPath(url));
 }
 
@@ -162,6 +173,10 @@ class Coordination {
   /** Each variant's game and the rules its records are checked by. */
   readonly #variants = new Map<string, { readonly game: AnyGame; readonly rules: RecordRules }>();
   readonly #version: QueueVersion;
+  #lease: CoordinatorLease | null = null;
+  /** When a game was last folded (or the run began), on this clock; and whether the stall since was said. */
+  #progressAt = performance.now();
+  #stallSaid = false;
   /** Pairs whose results were refused: the workers that sent them (the pair is then played elsewhere). */
   readonly #refused = new Map<number, string[]>();
 
@@ -176,6 +191,11 @@ class Coordination {
   async play(): Promise<void> {
     const ctx = this.#ctx;
     const redis = await this.#connect();
+    this.#lease = new CoordinatorLease(redis, this.#id, (err) => {
+      this.#failure ??= new QueueError(`${err.message}: the games logged so far are kept; continue with \`arena tournament --resume ${this.#o.dir} --queue <url>\``);
+      this.#checkDone();
+    });
+    await this.#lease.acquire(this.#id, (reason) => this.#ctx.emit({ type: 'queue-problem', reason }));
     await this.#publish(redis);
     const pairs = new Queue<PairJobData>(pairsQueueName(this.#id), { connection: redis, prefix: PREFIX });
     pairs.on('error', redisAway); // connection errors: shown by the link status, retried
@@ -215,7 +235,10 @@ class Coordination {
       if (state !== was) this.#ctx.emit({ type: 'queue-link', state, detail, url: shownUrl(url) });
       // Back after an outage: a Redis restarted without persistence has lost the registry, the
       // bundles and the queued pairs; publishing them again is harmless when it kept them.
-      if (state === 'connected' && was === 'reconnecting') this.#republish();
+      if (state === 'connected' && was === 'reconnecting') {
+        this.#lease?.relinked();
+        this.#republish();
+      }
     });
     this.#redis = redis;
     await firstConnection(redis, url);
@@ -261,6 +284,7 @@ class Coordination {
       const bytes = await bundles.get(file)!;
       const hash = contentHash(bytes);
       await redis.set(bundleKey(hash), bytes);
+      await redis.sadd(bundleUsersKey(hash), this.#id);
       const store = this.#stores?.of(e.entry.name);
       bots[e.spec.label] = { kind: 'module', name: e.entry.name, bundle: hash, ...(store ? { store } : {}) };
     }
@@ -356,6 +380,23 @@ class Coordination {
     await this.#stores?.copyBack();
     const workers = await this.#board!.workers();
     this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers, queued: this.#outstanding.size });
+    this.#stalled(workers);
+  }
+
+  /**
+   * Says once, when no game has been folded for `idleWarnMs` and no worker has beaten lately, that
+   * the run waits for workers and how to go on (a stall with workers alive is theirs to report).
+   */
+  #stalled(workers: readonly WorkerStatus[]): void {
+    const idleMs = this.#o.idleWarnMs ?? 30_000;
+    if (this.#stallSaid || this.#outstanding.size === 0 || this.#ctx.pause?.paused || performance.now() - this.#progressAt < idleMs) return;
+    if (workers.some((w) => w.lastBeatS < LIVE_BEAT_S && w.state !== 'stopping')) return;
+    this.#stallSaid = true;
+    const key = this.#o.key ? ' and the tournament\'s key' : '';
+    this.#ctx.emit({
+      type: 'queue-problem',
+      reason: `no game folded for ${Math.round((performance.now() - this.#progressAt) / 1000)} s and no worker alive: start one with \`arena worker --queue ${shownUrl(this.#o.url)}\`${key}, or stop here (Ctrl-C) and continue later with \`arena tournament --resume ${this.#o.dir} --queue <url>\``,
+    });
   }
 
   /** The game of a variant and the rules its remote records are checked by (made once per variant). */
@@ -422,6 +463,8 @@ class Coordination {
       if (behind) await behind;
     }
     this.#refused.delete(pair.index);
+    this.#progressAt = performance.now();
+    this.#stallSaid = false;
   }
 
   /**
@@ -572,12 +615,15 @@ class Coordination {
     await results.obliterate({ force: true }).catch(redisAway);
     await results.close().catch(redisAway);
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
-    await redis.del(gamesKey(this.#id));
+    await redis.del(gamesKey(this.#id), leaseKey(this.#id));
     await this.#stores?.remove();
+    await releaseBundles(redis, this.#id, Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [b.bundle] : [])));
   }
 
   async close(): Promise<void> {
     if (this.#statusTimer) clearInterval(this.#statusTimer);
+    if (this.#redis?.status === 'ready') await this.#lease?.release().catch(redisAway);
+    this.#lease?.stop();
     this.#boards.stop();
     await this.#results?.close().catch(redisAway);
     // Whatever is left (Redis gone before the keys could be removed) is for `arena queue clean`.
@@ -591,7 +637,7 @@ class Coordination {
  * The `executor` option of `runTournament` for a queued tournament: the coordinator side, on the
  * Redis at `url`. Loaded only when `--queue` is given (BullMQ is not imported otherwise).
  */
-export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'key' | 'version'> = {}): (t: PreparedTournament, dir: string) => Executor {
+export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'idleWarnMs' | 'key' | 'version'> = {}): (t: PreparedTournament, dir: string) => Executor {
   return (t, dir) =>
     new QueueExecutor({
       url,

@@ -45,6 +45,10 @@ export const liveChannel = (id: string): string => `${PREFIX}:t:${id}:live`;
 export const LIVE_EVERY_MS = 100;
 /** A bot bundle by its content hash. */
 export const bundleKey = (hash: string): string => `${PREFIX}:bundle:${hash}`;
+/** The tournaments that use a bundle (set of ids): the bundle leaves Redis with the last of them. */
+export const bundleUsersKey = (hash: string): string => `${PREFIX}:bundle-users:${hash}`;
+/** The lease of a tournament's coordinator: one coordinator per tournament. */
+export const leaseKey = (id: string): string => `${PREFIX}:t:${id}:coordinator`;
 /** The BullMQ queue of a tournament's game pairs. */
 export const pairsQueueName = (id: string): string => `pairs-${id}`;
 /** The BullMQ queue of a tournament's results. */
@@ -184,6 +188,16 @@ export interface WorkerBeat {
   readonly at: number;
 }
 
+const RELEASE_BUNDLE = `
+redis.call('SREM', KEYS[2], ARGV[1])
+if redis.call('SCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[1], KEYS[2]) end
+return 1`;
+
+/** Tournament `id` no longer uses these bundles: each leaves Redis when no other tournament uses it. */
+export async function releaseBundles(redis: Redis, id: string, hashes: Iterable<string>): Promise<void> {
+  for (const hash of hashes) await redis.eval(RELEASE_BUNDLE, 2, bundleKey(hash), bundleUsersKey(hash), id);
+}
+
 /** The SHA-256 of a bundle, in hex: its name in Redis. */
 export function contentHash(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -210,17 +224,32 @@ export function redisAway(): void {}
 /** Connection state as the dashboard and the worker show it. */
 export type LinkState = 'connecting' | 'connected' | 'reconnecting';
 
+/** The longest wait between two attempts to reach a Redis that went away (ms). */
+export const RECONNECT_MAX_MS = 5000;
+
+/** Whether a Redis error is a refusal of the credentials (a wrong or missing password): retrying cannot help. */
+export function authRefused(message: string): boolean {
+  return /\b(NOAUTH|WRONGPASS|NOPERM)\b|invalid password|invalid username-password/i.test(message);
+}
+
+/** The one line for a Redis that refused the credentials of `url`. */
+export function authRefusedText(url: string, message: string): string {
+  return `Redis at ${shownUrl(url)} refused the credentials (${message.split('\n')[0]}): give its password in the URL, as in redis://:password@host:6379`;
+}
+
 /**
  * A Redis connection that waits and reconnects forever (BullMQ's workers need
- * `maxRetriesPerRequest: null`): commands issued while Redis is away wait for it. `onState` hears
- * every change, so the user sees "reconnecting" rather than a hang.
+ * `maxRetriesPerRequest: null`): commands issued while Redis is away wait for it, attempts backing
+ * off to one every `RECONNECT_MAX_MS`. `onState` hears every change, so the user sees
+ * "reconnecting" rather than a hang.
  */
 export function connectRedis(url: string, name: string, onState?: (state: LinkState, detail: string) => void): Redis {
   const redis = new Redis(url, {
     maxRetriesPerRequest: null,
     connectionName: name,
-    // Back off to at most a second between attempts: a restarted Redis is found quickly.
-    retryStrategy: (times) => Math.min(100 * times, 1000),
+    // Back off by 200 ms an attempt up to RECONNECT_MAX_MS: a restarted Redis is found within a
+    // second or two, one gone for long is not hammered.
+    retryStrategy: (times) => Math.min(200 * times, RECONNECT_MAX_MS),
     lazyConnect: false,
   });
   let last = '';
@@ -234,18 +263,24 @@ export function connectRedis(url: string, name: string, onState?: (state: LinkSt
 
 /**
  * Waits for the first connection, failing with one clear line when Redis cannot be reached within
- * `timeoutMs` (a typo in the URL, no server started): reconnecting forever is for a server that
- * went away, not for one that was never there.
+ * `timeoutMs` (a typo in the URL, no server started), and at once when it refuses the credentials:
+ * reconnecting forever is for a server that went away, not for one that was never there.
  */
 export async function firstConnection(redis: Redis, url: string, timeoutMs = 5000): Promise<void> {
   if (redis.status === 'ready') return;
   let lastError = '';
+  let refuse: (err: QueueError) => void = () => {};
   const onError = (err: Error): void => {
     lastError = err.message;
+    if (authRefused(err.message)) refuse(new QueueError(authRefusedText(url, err.message)));
   };
   redis.on('error', onError);
   try {
     await new Promise<void>((resolve, reject) => {
+      refuse = (err) => {
+        clearTimeout(timer);
+        reject(err);
+      };
       const timer = setTimeout(() => reject(new QueueError(`Cannot reach Redis at ${shownUrl(url)}${lastError ? `: ${lastError}` : ''} (start one with \`redis-server --port 6379\`; see README "Across machines")`)), timeoutMs);
       redis.once('ready', () => {
         clearTimeout(timer);

@@ -28,8 +28,12 @@ import type { LiveTracker } from '../live.ts';
 import type { GameRecord } from '../match.ts';
 import { isolationOf, PairPlayer, startHost } from '../pair-player.ts';
 import {
+  authRefused,
+  authRefusedText,
   bundleKey,
   connectRedis,
+  RECONNECT_MAX_MS,
+  type LinkState,
   firstConnection,
   LIVE_EVERY_MS,
   liveChannel,
@@ -145,6 +149,7 @@ export class QueueWorker {
   constructor(options: QueueWorkerOptions) {
     this.#o = options;
     this.#version = options.version ?? queueVersion();
+    this.failed = new Promise((resolve) => (this.#fail = resolve));
     this.id = options.id ?? `${hostname()}-${process.pid}`;
   }
 
@@ -152,14 +157,31 @@ export class QueueWorker {
     this.#o.log?.(line);
   }
 
-  /** Connects (failing with one line when Redis cannot be reached) and starts serving. */
+  /**
+   * Settles when the worker gives up on its own (Redis refused its credentials after a reconnect:
+   * retrying cannot help), with the one line that says why; it is then stopping.
+   */
+  readonly failed: Promise<QueueError>;
+  #fail!: (err: QueueError) => void;
+  /** The link as last said, and since when it has been down (this clock). */
+  #link: LinkState = 'connecting';
+  #downSince = 0;
+
+  /** Connects (failing with one line when Redis cannot be reached or refuses the credentials) and starts serving. */
   async start(): Promise<void> {
-    const redis = connectRedis(this.#o.url, `take-arena-worker-${this.id}`, (state, detail) => {
-      const at = shownUrl(this.#o.url);
-      this.#log(state === 'connected' ? `Redis at ${at}: connected` : `Redis at ${at}: ${state}${detail ? ` (${detail})` : ''}; waiting`);
+    const { url } = this.#o;
+    const redis = connectRedis(url, `take-arena-worker-${this.id}`, (state, detail) => this.#linkChanged(state, detail));
+    redis.on('error', (err: Error) => {
+      if (this.#link !== 'connecting' && authRefused(err.message)) this.#giveUp(new QueueError(authRefusedText(url, err.message)));
     });
     this.#redis = redis;
-    await firstConnection(redis, this.#o.url);
+    try {
+      await firstConnection(redis, url);
+    } catch (err) {
+      redis.disconnect();
+      throw err;
+    }
+    this.#link = 'connected';
     this.#registry = discoverBots(this.#o.botDirs ?? []);
     await this.#registry;
     const tick = (): void => {
@@ -169,6 +191,24 @@ export class QueueWorker {
     tick();
     this.#timer = setInterval(tick, this.#o.pollMs ?? 1000);
     await this.#polling;
+  }
+
+  /** Says when the link to Redis is lost and found again (once each, not at every attempt between). */
+  #linkChanged(state: LinkState, detail: string): void {
+    const at = shownUrl(this.#o.url);
+    if (state === this.#link || this.#link === 'connecting') return;
+    this.#link = state;
+    if (state === 'reconnecting') {
+      this.#downSince = performance.now();
+      this.#log(`Redis at ${at}: connection lost${detail ? ` (${detail})` : ''}; retrying, backing off to one attempt every ${RECONNECT_MAX_MS / 1000} s (Ctrl-C stops)`);
+    } else if (state === 'connected') this.#log(`Redis at ${at}: connected again after ${Math.round((performance.now() - this.#downSince) / 1000)} s`);
+  }
+
+  /** Gives up for good: says why (the worker's `failed`) and stops at once. */
+  #giveUp(err: QueueError): void {
+    if (this.#stopping) return;
+    this.#fail(err);
+    void this.stop(true);
   }
 
   /** Reads the registry: serves new tournaments, drops finished ones, writes the heartbeat. */

@@ -64,23 +64,32 @@ export const workerCommand: CommandModule<object, Args> = {
     stamp(`worker ${worker.id}: waiting for game pairs (${concurrency} at a time; isolation at least ${args.isolation}; ${key ? 'signed jobs only' : `unsigned jobs only: no key (${QUEUE_KEY_ENV})`}); Ctrl-C finishes the pairs in play, twice hands them back`);
     let signals = 0;
     let stopping: Promise<void> | null = null;
-    await new Promise<void>((resolve) => {
-      const onSignal = (sig: NodeJS.Signals): void => {
-        signals++;
-        const now = signals > 1 || sig === 'SIGTERM';
-        stamp(now ? 'stopping now: the pairs in play go back to the queue' : 'stopping: finishing the pairs in play (Ctrl-C again to hand them back)');
-        stopping = worker.stop(now).then(() => {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-          resolve();
-        });
-        // The bots' processes and Redis sockets hold no promise of ours: once stopped, exit.
-        if (now) void stopping.then(() => setTimeout(() => process.exit(130), 100).unref());
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+    let failure: Error | null = null;
+    let stopped!: () => void;
+    const asked = new Promise<void>((resolve) => (stopped = resolve));
+    const onSignal = (sig: NodeJS.Signals): void => {
+      signals++;
+      const now = signals > 1 || sig === 'SIGTERM';
+      stamp(now ? 'stopping now: the pairs in play go back to the queue' : 'stopping: finishing the pairs in play (Ctrl-C again to hand them back)');
+      const stop = worker.stop(now);
+      stopping ??= stop;
+      stopped();
+      // The bots' processes and Redis sockets hold no promise of ours: once stopped, exit.
+      if (now) void stop.then(() => setTimeout(() => process.exit(130), 100).unref());
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    // Given up on its own (Redis refused the credentials): stopped, and said in one line below.
+    void worker.failed.then((err) => {
+      failure = err;
+      stopping ??= worker.stop(true);
+      stopped();
     });
+    await asked;
     await stopping;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (failure) throw failure;
     stamp('stopped');
   },
 };

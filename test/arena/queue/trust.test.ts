@@ -3,8 +3,10 @@
  * loopback port): results checked before they are folded, rogue clients refused.
  */
 import { Queue, DelayedError, Worker, type Job } from 'bullmq';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ArenaEvent } from '../../../src/arena/events.ts';
@@ -16,9 +18,16 @@ import { PROTOCOL_VERSION, queueVersion } from '../../../src/arena/queue/version
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
 import { loadReportData, reportHtml } from '../../../src/report/index.ts';
 import { boardView } from '../../../src/tui/boards/board-view.ts';
-import { readLog, runSpec, tempDir } from '../helpers.ts';
+import { discoverBots } from '../../../src/hosting/index.ts';
+import { validateSpec } from '../../../src/arena/spec.ts';
+import { prepareTournament, runTournament } from '../../../src/arena/tournament.ts';
+import { run } from '../../cli/run.ts';
+import { FIXTURE_BOTS, readLog, runSpec, tempDir } from '../helpers.ts';
 import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
 import { comparableDir, registeredId, until } from './queue-helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const ARENA = join(ROOT, 'bin', 'arena.mjs');
 
 /** Four pairs of quick in-process bots. */
 const SMALL = { name: 'trusted', seed: 3, games: ['subtraction{n=20..40}'], bots: ['fx-random', 'greedy'], deals: 4, isolation: 'none' as const };
@@ -133,6 +142,8 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       // The log is the local run's, every game played by the honest worker.
       expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
       expect(readLog(dir).every((r) => r.worker === 'honest')).toBe(true);
+      // The finished tournament took its bundles with it.
+      expect(await client.keys(`${PREFIX}:bundle*`)).toEqual([]);
       // The report says what was verified of them, and what the checksums cover.
       const html = await reportHtml(loadReportData(dir, boardView));
       // The Redis password is in none of what the run keeps or shows; the spec keeps the URL without it.
@@ -235,5 +246,79 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       await old.stop(true);
     }
     expect(lines.filter((l) => l.startsWith('refused job p0: the job is from take-arena '))).toHaveLength(5);
+  }, 60_000);
+
+  it('no silent hang: a coordinator with no worker says so, a second coordinator of the tournament is refused, `queue clean` during the run ends it saying how to go on', async () => {
+    const events: ArenaEvent[] = [];
+    const out = tempDir();
+    const running = runSpec({ ...SMALL, out, botDirs: [FIXTURE_BOTS] }, { executor: queueExecutor(redis.url, { idleWarnMs: 300, statusEveryMs: 100 }), sink: { emit: (e) => events.push(e) } });
+    const failed = running.then(
+      () => null,
+      (err: unknown) => err,
+    );
+    const id = await registeredId(client);
+    const idle = (): string | undefined => events.flatMap((e) => (e.type === 'queue-problem' && e.worker === undefined ? [e.reason] : []))[0];
+    await until(() => idle() !== undefined, 20_000, 'the coordinator to say it has no worker');
+    expect(idle()).toMatch(new RegExp(`^no game folded for \\d+ s and no worker alive: start one with \`arena worker --queue redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}\`, or stop here \\(Ctrl-C\\) and continue later with \`arena tournament --resume `));
+    // The same tournament (its results folder copied elsewhere) under a second coordinator: refused in one line.
+    const dir = join(out, readdirSync(out)[0]!);
+    const copy = join(tempDir(), basename(dir));
+    cpSync(dir, copy, { recursive: true, filter: (f) => !f.endsWith('runner.lock') });
+    const second = await run('tournament', '--resume', copy, '--queue', redis.url, '--plain');
+    expect(second.code).not.toBe(0);
+    expect(second.err.trim()).toMatch(new RegExp(`^arena: tournament ${id} already has a coordinator \\(on \\S+, pid ${process.pid}\\): stop it before starting another`));
+    expect(second.err.trim().split('\n')).toHaveLength(1);
+    expect(`${second.out}${second.err}`).not.toContain(PASSWORD);
+    // The first goes on until its tournament is removed under it, then ends saying so.
+    expect((await run('queue', 'clean', '--queue', redis.url, '--tournament', id)).code).toBe(0);
+    const err = await failed;
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^the tournament was removed from Redis while it ran \(`arena queue clean`\?\): the games logged so far are kept; continue with `arena tournament --resume /);
+  }, 60_000);
+
+  it('a bot from a folder outside the package, importing take-arena, is bundled for the workers', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'outsider.ts'), "import { defineBot } from 'take-arena';\nexport default defineBot({ name: 'outsider', description: 'lives outside the package', choose: ({ moves }) => moves[0] });\n");
+    const spec = validateSpec({ ...SMALL, bots: ['outsider', 'greedy'], deals: 1, out: tempDir() });
+    const worker = new QueueWorker({ url: redis.url, id: 'w', lockMs: 5000, pollMs: 200, isolation: 'none' });
+    await worker.start();
+    try {
+      const { summary } = await runTournament(prepareTournament(spec, await discoverBots([dir])), { executor: queueExecutor(redis.url) });
+      expect(summary.complete).toBe(true);
+      expect(readLog(summary.dir).map((r) => r.termination)).toEqual(['normal', 'normal']);
+    } finally {
+      await worker.stop(true);
+    }
+  }, 60_000);
+
+  it('a worker refused its password exits with one line at once, and one refused it later stops saying so', async () => {
+    const bad = `redis://:not-the-password@127.0.0.1:${redis.port}`;
+    const child = spawn(process.execPath, [ARENA, 'worker', '--queue', bad], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.resume();
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(err.trim()).toMatch(new RegExp(`^arena: Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port} refused the credentials \\(WRONGPASS[^)]*\\): give its password in the URL`));
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).not.toContain('not-the-password');
+    // Connected, then the password changes under it (a Redis restarted with another one): it gives up with the same line.
+    const worker = new QueueWorker({ url: redis.url, id: 'w', pollMs: 200 });
+    await worker.start();
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: null });
+    admin.on('error', () => {});
+    try {
+      await admin.config('SET', 'requirepass', 'another-password');
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'normal');
+      const why = await Promise.race([worker.failed, new Promise((resolve) => setTimeout(() => resolve(null), 10_000))]);
+      expect(String(why)).toMatch(/refused the credentials \((WRONGPASS|NOAUTH)/);
+    } finally {
+      const restore = new Redis(`redis://:another-password@127.0.0.1:${redis.port}`);
+      restore.on('error', () => {});
+      await restore.config('SET', 'requirepass', PASSWORD);
+      restore.disconnect();
+      admin.disconnect();
+      await worker.stop(true);
+    }
   }, 60_000);
 });

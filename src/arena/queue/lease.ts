@@ -1,0 +1,115 @@
+/**
+ * One coordinator per tournament: a coordinator holds a lease in Redis (`take-arena:t:<id>:coordinator`,
+ * a few seconds long, renewed every second) for as long as it runs. A second coordinator of the same
+ * tournament (a copied results folder, a `--resume` on another machine) would fold the same results
+ * and wait for pairs the other removed, so it is refused in one line; one whose predecessor was
+ * killed waits for the lease to lapse. A lease that vanishes while the link stayed up means the
+ * tournament was removed from Redis under the coordinator (`arena queue clean`): the run ends saying so.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import { leaseKey, QueueError, redisAway } from './protocol.ts';
+
+/** How long a lease lasts without renewal (ms): how long a killed coordinator's successor waits at most. */
+export const LEASE_MS = 5000;
+
+/** Renews the lease if it is still ours: 1 renewed, 0 gone, -1 someone else's. */
+const RENEW = `
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if v then return -1 end
+return 0`;
+
+/** Removes the lease if it is still ours. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+/** The lease of one coordinator on one tournament. */
+export class CoordinatorLease {
+  readonly #redis: Redis;
+  readonly #key: string;
+  readonly #value = JSON.stringify({ host: hostname(), pid: process.pid, token: randomUUID() });
+  readonly #onLost: (err: QueueError) => void;
+  #timer: NodeJS.Timeout | null = null;
+  /** The link came back since the last renewal: a lease gone then was lost with Redis's data, not removed. */
+  #relinked = false;
+
+  /** `onLost` hears why the lease was lost while the run went on (removed from Redis, taken by another). */
+  constructor(redis: Redis, id: string, onLost: (err: QueueError) => void) {
+    this.#redis = redis;
+    this.#key = leaseKey(id);
+    this.#onLost = onLost;
+  }
+
+  /**
+   * Takes the lease, waiting up to one lease for a holder that has stopped renewing it (a killed
+   * coordinator); a holder that keeps it is refused in one line (`said` hears that it waits).
+   */
+  async acquire(id: string, said: (line: string) => void): Promise<void> {
+    const until = performance.now() + LEASE_MS + 1000;
+    for (let first = true; ; first = false) {
+      if ((await this.#redis.set(this.#key, this.#value, 'PX', LEASE_MS, 'NX')) === 'OK') break;
+      const holder = holderText(await this.#redis.get(this.#key));
+      if (performance.now() > until) {
+        throw new QueueError(`tournament ${id} already has a coordinator (${holder}): stop it before starting another, or copy the results folder under another name to run it apart`);
+      }
+      if (first) said(`tournament ${id} has a coordinator (${holder}): waiting up to ${Math.ceil((LEASE_MS + 1000) / 1000)} s in case it was stopped`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    this.#timer = setInterval(() => void this.#renew().catch(redisAway), Math.round(LEASE_MS / 5));
+    this.#timer.unref();
+  }
+
+  /** The link to Redis is back: a lease found gone at the next renewal is taken again. */
+  relinked(): void {
+    this.#relinked = true;
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#redis.status !== 'ready') return;
+    const got = Number(await this.#redis.eval(RENEW, 1, this.#key, this.#value, String(LEASE_MS)));
+    if (got === 1) {
+      this.#relinked = false;
+      return;
+    }
+    if (got === 0 && this.#relinked) {
+      // Redis restarted without its data: the lease is taken again (the registry is republished alike).
+      if ((await this.#redis.set(this.#key, this.#value, 'PX', LEASE_MS, 'NX')) === 'OK') {
+        this.#relinked = false;
+        return;
+      }
+    }
+    this.stop();
+    this.#onLost(
+      new QueueError(
+        got === 0
+          ? 'the tournament was removed from Redis while it ran (`arena queue clean`?)'
+          : `another coordinator took the tournament over (${holderText(await this.#redis.get(this.#key))}) while this one did not renew its lease`,
+      ),
+    );
+  }
+
+  /** Stops renewing (the lease lapses, or the tournament's keys are removed with it). */
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Stops renewing and gives the lease up if it is still ours: a `--resume` need not wait for it to lapse. */
+  async release(): Promise<void> {
+    this.stop();
+    await this.#redis.eval(RELEASE, 1, this.#key, this.#value);
+  }
+}
+
+/** A lease's holder as a line names it. */
+function holderText(value: string | null): string {
+  try {
+    const { host, pid } = JSON.parse(value ?? '') as { host?: unknown; pid?: unknown };
+    return `on ${String(host)}, pid ${String(pid)}`;
+  } catch {
+    return 'unknown'; // not a lease of ours (or gone meanwhile): nothing more to name
+  }
+}
