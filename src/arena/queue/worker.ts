@@ -129,6 +129,8 @@ export class QueueWorker {
   readonly #abort = new AbortController();
   #redis: Redis | null = null;
   #registry: Promise<BotRegistry> | null = null;
+  /** The bots found here, once discovered (before any job is taken). */
+  #found: BotRegistry | null = null;
   #cache: string | null = null;
   #timer: NodeJS.Timeout | null = null;
   #played = 0;
@@ -183,7 +185,7 @@ export class QueueWorker {
     }
     this.#link = 'connected';
     this.#registry = discoverBots(this.#o.botDirs ?? []);
-    await this.#registry;
+    this.#found = await this.#registry;
     const tick = (): void => {
       // A poll cut short by Redis going away is made again at the next tick.
       this.#polling = this.#polling.then(() => this.#poll()).catch(redisAway);
@@ -262,10 +264,12 @@ export class QueueWorker {
    * worker plays it after all.
    */
   #leaves(job: Job<PairJobData>): boolean {
-    const avoid = job.data.avoid;
-    if (!avoid?.includes(this.id) || job.id === undefined) return false;
+    const avoid: unknown = job.data.avoid;
+    if (!Array.isArray(avoid) || !avoid.includes(this.id) || job.id === undefined) return false;
     const now = performance.now();
     const since = this.#leaving.get(job.id) ?? now;
+    // Jobs another worker took meanwhile are forgotten once their time is up.
+    for (const [id, at] of this.#leaving) if (now - at > LEAVE_MS) this.#leaving.delete(id);
     this.#leaving.set(job.id, since);
     const alive = [...this.#others].some(([id, o]) => !avoid.includes(id) && o.state !== 'stopping' && now - o.changedAt < 3 * (this.#o.pollMs ?? 1000) + 2000);
     if (alive && now - since < LEAVE_MS) return true;
@@ -275,8 +279,10 @@ export class QueueWorker {
 
   /**
    * Why this worker will not play a job, or null: it must be signed with the tournament's key (when
-   * this worker has one; unsigned when it has none), be of the tournament it came from, and ask no
-   * less isolation for each bot than this worker's floor. Nothing of the job is run or fetched first.
+   * this worker has one; unsigned when it has none), be of this worker's version and of the
+   * tournament it came from, ask no less isolation for each bot than this worker's floor, and name
+   * only external bots installed here (else the pair goes to a worker that has them). Nothing of
+   * the job is run or fetched first.
    */
   #refusal(job: Job<PairJobData>, served: Served): string | null {
     const forged = signatureProblem(this.#o.key ?? null, 'job', job.data);
@@ -290,6 +296,10 @@ export class QueueWorker {
     for (const spec of [data.pair.games[0].seats.first, data.pair.games[0].seats.second]) {
       const asked = isolationOf(data.settings, spec);
       if (!meetsFloor(asked, floor)) return `bot ${spec.label} asks for isolation \`${asked}\`, below this worker's floor \`${floor}\` (arena worker --isolation)`;
+      // An external bot this worker lacks: the pair goes to a worker that has it.
+      const bot = data.bots[spec.label];
+      const missing = bot?.kind === 'external' ? this.#external(bot.name) : null;
+      if (typeof missing === 'string') return missing;
     }
     return null;
   }
@@ -368,14 +378,16 @@ export class QueueWorker {
   }
 
   /** The entry of a job's bot: a verified bundle, or an external program installed here. */
+  /** An external bot installed here under `name`, or why there is none. */
+  #external(name: string): BotEntry | string {
+    const entry = this.#found?.bots.find((b) => b.name === name && b.transport === 'process');
+    return entry ?? `external bot \`${name}\` is not installed on worker ${this.id} (looked for ${name}.bot.json in ${['bots/', ...(this.#o.botDirs ?? [])].join(', ')})`;
+  }
+
   async #entry(bot: QueueBot): Promise<BotEntry> {
     if (bot.kind === 'external') {
-      const registry = await this.#registry!;
-      const entry = registry.bots.find((b) => b.name === bot.name && b.transport === 'process');
-      if (!entry) {
-        const dirs = ['bots/', ...(this.#o.botDirs ?? [])].join(', ');
-        throw new QueueError(`external bot \`${bot.name}\` is not installed on worker ${this.id} (looked for ${bot.name}.bot.json in ${dirs})`);
-      }
+      const entry = this.#external(bot.name);
+      if (typeof entry === 'string') throw new QueueError(entry);
       return entry;
     }
     const bytes = verifiedBundle(bot.bundle, await this.#redis!.getBuffer(bundleKey(bot.bundle)));
@@ -467,14 +479,15 @@ export class QueueWorker {
   /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
   async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<PairResultData> {
     const { pair } = job.data;
+    // Left to another worker first: a job this worker would refuse again is not refused twice.
+    if (this.#leaves(job)) {
+      await job.moveToDelayed(Date.now() + 250, token);
+      throw new DelayedError();
+    }
     const refusal = this.#refusal(job, served);
     if (refusal !== null) {
       this.#log(`refused job ${job.id ?? '?'}: ${refusal}`);
       throw new JobRefused(refusal);
-    }
-    if (this.#leaves(job)) {
-      await job.moveToDelayed(Date.now() + 250, token);
-      throw new DelayedError();
     }
     this.#state = 'working';
     const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1);

@@ -321,4 +321,23 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       await worker.stop(true);
     }
   }, 60_000);
+
+  it('a pair whose external bot is missing on one worker is played by a worker that has it', async () => {
+    const external = join(ROOT, 'test', 'fixtures', 'external');
+    const lines: string[] = [];
+    const has = new QueueWorker({ url: redis.url, id: 'has', lockMs: 5000, pollMs: 200, botDirs: [external] });
+    const lacks = new QueueWorker({ url: redis.url, id: 'lacks', lockMs: 5000, pollMs: 200, log: (l) => lines.push(l) });
+    await Promise.all([has.start(), lacks.start()]);
+    try {
+      const spec = validateSpec({ name: 'routed', seed: 5, games: ['subtraction{n=20..40}'], bots: ['fx-ext-first', 'random'], deals: 6, out: tempDir() });
+      const { summary } = await runTournament(prepareTournament(spec, await discoverBots([external])), { executor: queueExecutor(redis.url) });
+      expect(summary.complete).toBe(true);
+      const log = readLog(summary.dir);
+      expect(log).toHaveLength(12);
+      expect(log.every((r) => r.worker === 'has' && r.termination === 'normal')).toBe(true);
+      expect(lines.some((l) => /^refused job p\d+: external bot `fx-ext-first` is not installed on worker lacks \(looked for fx-ext-first\.bot\.json in bots\/\)$/.test(l))).toBe(true);
+    } finally {
+      await Promise.all([has.stop(true), lacks.stop(true)]);
+    }
+  }, 60_000);
 });
