@@ -21,6 +21,8 @@ import {
   type WorkerBeat,
 } from './protocol.ts';
 import { shownUrl } from './url.ts';
+import { parseCounts } from './board.ts';
+import { healthOf, healthText, type WorkerHealth } from '../summary.ts';
 
 /** One tournament as `queue status` shows it. */
 export interface QueuedTournament extends TournamentEntry {
@@ -31,8 +33,8 @@ export interface QueuedTournament extends TournamentEntry {
   readonly results: number;
   /** Reports of jobs a worker could not play, not yet read by the coordinator. */
   readonly problems: number;
-  /** Games played per worker id. */
-  readonly games: Readonly<Record<string, number>>;
+  /** Each worker's games and faults for this tournament, by worker id. */
+  readonly workers: Readonly<Record<string, WorkerHealth>>;
   /** Whether its coordinator holds its lease (runs); false after it was stopped or killed. */
   readonly running: boolean;
 }
@@ -76,14 +78,17 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
       const entry = JSON.parse(text) as TournamentEntry;
       const p = await counts(redis, pairsQueueName(id));
       const r = await counts(redis, resultsQueueName(id));
-      const games = Object.fromEntries(Object.entries(await redis.hgetall(gamesKey(id))).map(([w, n]) => [w, Number(n)]));
+      const health = Object.entries(await redis.hgetall(gamesKey(id))).flatMap(([w, text]) => {
+        const counts = parseCounts(text);
+        return counts ? [[w, healthOf(counts)] as const] : [];
+      });
       tournaments.push({
         ...entry,
         id,
         pairs: { waiting: (p['waiting'] ?? 0) + (p['delayed'] ?? 0) + (p['prioritized'] ?? 0), active: p['active'] ?? 0, failed: p['failed'] ?? 0 },
         results: p['completed'] ?? 0,
         problems: (r['waiting'] ?? 0) + (r['active'] ?? 0),
-        games,
+        workers: Object.fromEntries(health),
         running: (await redis.exists(leaseKey(id))) === 1,
       });
     }
@@ -103,8 +108,7 @@ export function formatQueueStatus(s: QueueStatus): string {
   for (const t of s.tournaments) {
     lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}${t.running ? '' : ', not running'}; results in ${t.dir})`);
     lines.push(`  pairs: ${t.pairs.waiting} waiting, ${t.pairs.active} being played, ${t.pairs.failed} failed; results not yet folded: ${t.results}${t.problems ? `; problem reports: ${t.problems}` : ''}`);
-    const played = Object.entries(t.games);
-    if (played.length) lines.push(`  games by worker: ${played.map(([w, n]) => `${w} ${n}`).join(', ')}`);
+    for (const [w, h] of Object.entries(t.workers)) lines.push(`  worker ${w}: ${healthText(h)}`);
   }
   if (s.workers.length === 0) lines.push('No worker has reported.');
   for (const w of s.workers) lines.push(`worker ${w.id} on ${w.host}: ${w.state}, ${w.games} games, concurrency ${w.concurrency}, last heartbeat ${w.ageS} s ago (its clock)`);

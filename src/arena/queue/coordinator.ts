@@ -459,7 +459,7 @@ class Coordination {
       const rec: GameRecord = { ...records[s]!, worker, ...(retries > 0 ? { retries } : {}) };
       const fresh = !pairs.isDone(rec.index);
       const behind = this.#ctx.finish(rec, judgements[s]);
-      if (fresh) this.#board!.played(worker);
+      if (fresh) this.#board!.played(rec);
       if (behind) await behind;
     }
     this.#refused.delete(pair.index);

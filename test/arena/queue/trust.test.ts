@@ -50,7 +50,9 @@ const OLD = { protocol: PROTOCOL_VERSION, build: '0.0.9+0123456789ab' };
  * A rogue client on a tournament's pairs queue: it answers each job with the next forged result
  * listed for its pair, and leaves the jobs it has nothing for (they wait for an honest worker).
  */
-function rogueWorker(url: string, id: string, forged: Map<number, unknown[]>): Worker {
+function rogueWorker(url: string, id: string, forged: Map<number, unknown[]>): { close(): Promise<void> } {
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  connection.on('error', () => {});
   const rogue = new Worker(
     pairsQueueName(id),
     async (job: Job, token?: string) => {
@@ -59,10 +61,15 @@ function rogueWorker(url: string, id: string, forged: Map<number, unknown[]>): W
       await job.moveToDelayed(Date.now() + 200, token);
       throw new DelayedError();
     },
-    { connection: new Redis(url, { maxRetriesPerRequest: null }), prefix: PREFIX, name: 'rogue', drainDelay: 1 },
+    { connection, prefix: PREFIX, name: 'rogue', drainDelay: 1 },
   );
   rogue.on('error', () => {});
-  return rogue;
+  return {
+    async close() {
+      await rogue.close();
+      connection.disconnect();
+    },
+  };
 }
 
 describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machines (real redis-server)', () => {
@@ -142,6 +149,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       // The log is the local run's, every game played by the honest worker.
       expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
       expect(readLog(dir).every((r) => r.worker === 'honest')).toBe(true);
+      expect(summary.workers).toEqual({ honest: { games: 8, crashes: 0, timeouts: 0, illegal: 0, meanMoveMs: expect.any(Number) } });
       // The finished tournament took its bundles with it.
       expect(await client.keys(`${PREFIX}:bundle*`)).toEqual([]);
       // The report says what was verified of them, and what the checksums cover.
@@ -335,9 +343,38 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       const log = readLog(summary.dir);
       expect(log).toHaveLength(12);
       expect(log.every((r) => r.worker === 'has' && r.termination === 'normal')).toBe(true);
+      expect(Object.keys(summary.workers ?? {})).toEqual(['has']);
       expect(lines.some((l) => /^refused job p\d+: external bot `fx-ext-first` is not installed on worker lacks \(looked for fx-ext-first\.bot\.json in bots\/\)$/.test(l))).toBe(true);
     } finally {
       await Promise.all([has.stop(true), lacks.stop(true)]);
     }
   }, 60_000);
+
+  it('queue status shows each worker\'s health for a tournament: games, crashes, time losses, mean move time', () => {
+    const status = {
+      url: 'redis://127.0.0.1:6379',
+      tournaments: [
+        {
+          id: 't-1',
+          name: 't',
+          dir: '/r/t-1',
+          total: 10,
+          host: 'h',
+          pid: 1,
+          pairs: { waiting: 0, active: 1, failed: 0 },
+          results: 0,
+          problems: 0,
+          running: false,
+          workers: { w1: { games: 6, crashes: 1, timeouts: 2, illegal: 0, meanMoveMs: 0.4 }, w2: { games: 1, crashes: 0, timeouts: 0, illegal: 1, meanMoveMs: 12 } },
+        },
+      ],
+      workers: [],
+    };
+    expect(formatQueueStatus(status).split('\n').slice(1, 5)).toEqual([
+      'tournament t-1 (t; coordinator h pid 1, not running; results in /r/t-1)',
+      '  pairs: 0 waiting, 1 being played, 0 failed; results not yet folded: 0',
+      '  worker w1: 6 games, 1 crash, 2 time losses, 0.4 ms a move',
+      '  worker w2: 1 game, 1 illegal move, 12 ms a move',
+    ]);
+  });
 });
