@@ -27,6 +27,7 @@ import {
   bundleUsersKey,
   connectRedis,
   leaseKey,
+  leftKey,
   releaseBundles,
   contentHash,
   firstConnection,
@@ -494,6 +495,8 @@ class Coordination {
       return;
     }
     const { name, data, opts } = this.#jobOf(pair);
+    // A new job under the old id: none of its starts was a worker leaving it yet.
+    await this.#redis!.hdel(leftKey(this.#id), opts.jobId);
     await this.#pairs!.add(name, data, opts);
   }
 
@@ -615,7 +618,7 @@ class Coordination {
     await results.obliterate({ force: true }).catch(redisAway);
     await results.close().catch(redisAway);
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
-    await redis.del(gamesKey(this.#id), leaseKey(this.#id));
+    await redis.del(gamesKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
     await this.#stores?.remove();
     await releaseBundles(redis, this.#id, Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [b.bundle] : [])));
   }

@@ -47,6 +47,8 @@ export const LIVE_EVERY_MS = 100;
 export const bundleKey = (hash: string): string => `${PREFIX}:bundle:${hash}`;
 /** The tournaments that use a bundle (set of ids): the bundle leaves Redis with the last of them. */
 export const bundleUsersKey = (hash: string): string => `${PREFIX}:bundle-users:${hash}`;
+/** Times each job was left by a worker to another (hash, job id → count): not starts of its games, so not `retries`. */
+export const leftKey = (id: string): string => `${PREFIX}:t:${id}:left`;
 /** The lease of a tournament's coordinator: one coordinator per tournament. */
 export const leaseKey = (id: string): string => `${PREFIX}:t:${id}:coordinator`;
 /** The BullMQ queue of a tournament's game pairs. */

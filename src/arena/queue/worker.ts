@@ -32,6 +32,7 @@ import {
   authRefusedText,
   bundleKey,
   connectRedis,
+  leftKey,
   RECONNECT_MAX_MS,
   type LinkState,
   firstConnection,
@@ -377,13 +378,13 @@ export class QueueWorker {
     return this.#cache;
   }
 
-  /** The entry of a job's bot: a verified bundle, or an external program installed here. */
   /** An external bot installed here under `name`, or why there is none. */
   #external(name: string): BotEntry | string {
     const entry = this.#found?.bots.find((b) => b.name === name && b.transport === 'process');
     return entry ?? `external bot \`${name}\` is not installed on worker ${this.id} (looked for ${name}.bot.json in ${['bots/', ...(this.#o.botDirs ?? [])].join(', ')})`;
   }
 
+  /** The entry of a job's bot: a verified bundle, or an external program installed here. */
   async #entry(bot: QueueBot): Promise<BotEntry> {
     if (bot.kind === 'external') {
       const entry = this.#external(bot.name);
@@ -481,6 +482,7 @@ export class QueueWorker {
     const { pair } = job.data;
     // Left to another worker first: a job this worker would refuse again is not refused twice.
     if (this.#leaves(job)) {
+      await this.#redis!.hincrby(leftKey(served.id), job.id!, 1);
       await job.moveToDelayed(Date.now() + 250, token);
       throw new DelayedError();
     }
@@ -490,7 +492,9 @@ export class QueueWorker {
       throw new JobRefused(refusal);
     }
     this.#state = 'working';
-    const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1);
+    // Starts of this job that were only a worker leaving it to another are not retries.
+    const left = job.data.avoid ? Number((await this.#redis!.hget(leftKey(served.id), job.id ?? '')) ?? 0) : 0;
+    const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1 - left);
     let records: GameRecord[];
     try {
       const [first, second] = pair.games;
