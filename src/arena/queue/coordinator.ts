@@ -178,6 +178,9 @@ class Coordination {
   /** When a game was last folded (or the run began), on this clock; and whether the stall since was said. */
   #progressAt = performance.now();
   #stallSaid = false;
+  /** When the queued jobs were last checked, and the pairs whose jobs were missing then. */
+  #auditAt = performance.now();
+  #missing = new Set<number>();
   /** Pairs whose results were refused: the workers that sent them (the pair is then played elsewhere). */
   readonly #refused = new Map<number, string[]>();
 
@@ -382,6 +385,35 @@ class Coordination {
     const workers = await this.#board!.workers();
     this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers, queued: this.#outstanding.size });
     this.#stalled(workers);
+    // Every fifth status (about every 5 s): the queued pairs' jobs are still in Redis.
+    if (performance.now() - this.#auditAt >= 5 * (this.#o.statusEveryMs ?? 1000)) {
+      this.#auditAt = performance.now();
+      this.#step(() => this.#audit());
+    }
+  }
+
+  /**
+   * Every job ends folded, retried or reported: a queued pair whose job is gone from Redis (BullMQ
+   * fails and removes a job that stalled too often, e.g. with a `--lock-ms` shorter than a pair) is
+   * queued again, and counts as a failure of the pair. Gone at two checks in a row, so a job
+   * between its fold and its removal, or being withdrawn, is not taken for lost.
+   */
+  async #audit(): Promise<void> {
+    const redis = this.#redis;
+    if (redis?.status !== 'ready' || this.#link !== 'connected') return;
+    const pairs = [...this.#outstanding.values()].filter((p) => !this.#folding.has(p.index));
+    const pipe = redis.pipeline();
+    for (const p of pairs) pipe.exists(`${PREFIX}:${pairsQueueName(this.#id)}:p${p.index}`);
+    const found = (await pipe.exec()) ?? [];
+    const missing = new Set<number>();
+    pairs.forEach((p, k) => found[k]?.[1] === 0 && this.#outstanding.has(p.index) && missing.add(p.index));
+    for (const index of missing) {
+      if (!this.#missing.has(index)) continue;
+      this.#ctx.emit({ type: 'queue-problem', reason: `pair ${index}'s job is gone from the queue (a job that stalls too often is dropped: is --lock-ms shorter than a pair?); queued again` });
+      missing.delete(index);
+      await this.#requeue(this.#outstanding.get(index)!, 'the queue', 'its job was dropped from the queue');
+    }
+    this.#missing = missing;
   }
 
   /**

@@ -3,13 +3,16 @@
  * a few seconds long, renewed every second) for as long as it runs. A second coordinator of the same
  * tournament (a copied results folder, a `--resume` on another machine) would fold the same results
  * and wait for pairs the other removed, so it is refused in one line; one whose predecessor was
- * killed waits for the lease to lapse. A lease that vanishes while the link stayed up means the
- * tournament was removed from Redis under the coordinator (`arena queue clean`): the run ends saying so.
+ * killed waits for the lease to lapse. A lease that lapsed while this coordinator could not renew
+ * it (its machine asleep, its thread busy) is taken again, unless another coordinator took it
+ * meanwhile. The tournament's entry in the registry gone while the link stayed up means it was
+ * removed from Redis under the coordinator (`arena queue clean`): the run ends saying so.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import { leaseKey, QueueError, redisAway } from './protocol.ts';
+import { pidAlive } from '../../platform/bundle.ts';
+import { leaseKey, QueueError, redisAway, TOURNAMENTS_KEY } from './protocol.ts';
 
 /** How long a lease lasts without renewal (ms): how long a killed coordinator's successor waits at most. */
 export const LEASE_MS = 5000;
@@ -30,6 +33,7 @@ return 1`;
 export class CoordinatorLease {
   readonly #redis: Redis;
   readonly #key: string;
+  readonly #id: string;
   readonly #value = JSON.stringify({ host: hostname(), pid: process.pid, token: randomUUID() });
   readonly #onLost: (err: QueueError) => void;
   #timer: NodeJS.Timeout | null = null;
@@ -40,6 +44,7 @@ export class CoordinatorLease {
   constructor(redis: Redis, id: string, onLost: (err: QueueError) => void) {
     this.#redis = redis;
     this.#key = leaseKey(id);
+    this.#id = id;
     this.#onLost = onLost;
   }
 
@@ -51,7 +56,13 @@ export class CoordinatorLease {
     const until = performance.now() + LEASE_MS + 1000;
     for (let first = true; ; first = false) {
       if ((await this.#redis.set(this.#key, this.#value, 'PX', LEASE_MS, 'NX')) === 'OK') break;
-      const holder = holderText(await this.#redis.get(this.#key));
+      const held = await this.#redis.get(this.#key);
+      // Its holder was a process of this machine that is gone (killed): no need to wait for the lapse.
+      if (held !== null && deadHere(held)) {
+        await this.#redis.eval(RELEASE, 1, this.#key, held);
+        continue;
+      }
+      const holder = holderText(held);
       if (performance.now() > until) {
         throw new QueueError(`tournament ${id} already has a coordinator (${holder}): stop it before starting another, or copy the results folder under another name to run it apart`);
       }
@@ -62,7 +73,7 @@ export class CoordinatorLease {
     this.#timer.unref();
   }
 
-  /** The link to Redis is back: a lease found gone at the next renewal is taken again. */
+  /** The link to Redis is back: a tournament found gone at the next renewal was lost with Redis's data (and is republished), not removed. */
   relinked(): void {
     this.#relinked = true;
   }
@@ -74,21 +85,21 @@ export class CoordinatorLease {
       this.#relinked = false;
       return;
     }
-    if (got === 0 && this.#relinked) {
-      // Redis restarted without its data: the lease is taken again (the registry is republished alike).
+    if (got === 0) {
+      const removed = !this.#relinked && (await this.#redis.hexists(TOURNAMENTS_KEY, this.#id)) === 0;
+      if (removed) {
+        this.stop();
+        this.#onLost(new QueueError('the tournament was removed from Redis while it ran (`arena queue clean`?)'));
+        return;
+      }
+      // Lapsed (this process could not renew it in time) or lost with a restarted Redis: taken again if free.
       if ((await this.#redis.set(this.#key, this.#value, 'PX', LEASE_MS, 'NX')) === 'OK') {
         this.#relinked = false;
         return;
       }
     }
     this.stop();
-    this.#onLost(
-      new QueueError(
-        got === 0
-          ? 'the tournament was removed from Redis while it ran (`arena queue clean`?)'
-          : `another coordinator took the tournament over (${holderText(await this.#redis.get(this.#key))}) while this one did not renew its lease`,
-      ),
-    );
+    this.#onLost(new QueueError(`another coordinator took the tournament over (${holderText(await this.#redis.get(this.#key))}) while this one could not renew its lease`));
   }
 
   /** Stops renewing (the lease lapses, or the tournament's keys are removed with it). */
@@ -101,6 +112,16 @@ export class CoordinatorLease {
   async release(): Promise<void> {
     this.stop();
     await this.#redis.eval(RELEASE, 1, this.#key, this.#value);
+  }
+}
+
+/** Whether a lease's holder was a process of this machine that no longer runs. */
+function deadHere(value: string): boolean {
+  try {
+    const { host, pid } = JSON.parse(value) as { host?: unknown; pid?: unknown };
+    return host === hostname() && typeof pid === 'number' && pid !== process.pid && !pidAlive(pid);
+  } catch {
+    return false; // not a lease of ours: waited out like any other
   }
 }
 
