@@ -199,8 +199,9 @@ class Coordination {
       this.#failure ??= new QueueError(`${err.message}: the games logged so far are kept; continue with \`arena tournament --resume ${this.#o.dir} --queue <url>\``);
       this.#checkDone();
     });
-    await this.#lease.acquire(this.#id, (reason) => this.#ctx.emit({ type: 'queue-problem', reason }));
+    await this.#lease.acquire((reason) => this.#ctx.emit({ type: 'queue-problem', reason }));
     await this.#publish(redis);
+    this.#lease.registered();
     const pairs = new Queue<PairJobData>(pairsQueueName(this.#id), { connection: redis, prefix: PREFIX });
     pairs.on('error', redisAway); // connection errors: shown by the link status, retried
     this.#pairs = pairs;

@@ -37,8 +37,10 @@ export class CoordinatorLease {
   readonly #value = JSON.stringify({ host: hostname(), pid: process.pid, token: randomUUID() });
   readonly #onLost: (err: QueueError) => void;
   #timer: NodeJS.Timeout | null = null;
-  /** The link came back since the last renewal: a lease gone then was lost with Redis's data, not removed. */
+  /** The link came back since the last renewal: a tournament gone then was lost with Redis's data, not removed. */
   #relinked = false;
+  /** The tournament is in the registry (published): from then on, its entry gone means it was removed. */
+  #registered = false;
 
   /** `onLost` hears why the lease was lost while the run went on (removed from Redis, taken by another). */
   constructor(redis: Redis, id: string, onLost: (err: QueueError) => void) {
@@ -52,7 +54,8 @@ export class CoordinatorLease {
    * Takes the lease, waiting up to one lease for a holder that has stopped renewing it (a killed
    * coordinator); a holder that keeps it is refused in one line (`said` hears that it waits).
    */
-  async acquire(id: string, said: (line: string) => void): Promise<void> {
+  async acquire(said: (line: string) => void): Promise<void> {
+    const id = this.#id;
     const until = performance.now() + LEASE_MS + 1000;
     for (let first = true; ; first = false) {
       if ((await this.#redis.set(this.#key, this.#value, 'PX', LEASE_MS, 'NX')) === 'OK') break;
@@ -73,6 +76,11 @@ export class CoordinatorLease {
     this.#timer.unref();
   }
 
+  /** The tournament has been registered: its entry gone from now on means it was removed from Redis. */
+  registered(): void {
+    this.#registered = true;
+  }
+
   /** The link to Redis is back: a tournament found gone at the next renewal was lost with Redis's data (and is republished), not removed. */
   relinked(): void {
     this.#relinked = true;
@@ -86,7 +94,7 @@ export class CoordinatorLease {
       return;
     }
     if (got === 0) {
-      const removed = !this.#relinked && (await this.#redis.hexists(TOURNAMENTS_KEY, this.#id)) === 0;
+      const removed = this.#registered && !this.#relinked && (await this.#redis.hexists(TOURNAMENTS_KEY, this.#id)) === 0;
       if (removed) {
         this.stop();
         this.#onLost(new QueueError('the tournament was removed from Redis while it ran (`arena queue clean`?)'));
