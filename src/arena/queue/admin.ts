@@ -7,11 +7,11 @@ import type { Redis } from 'ioredis';
 import {
   connectRedis,
   firstConnection,
-  bundleUsersKey,
   gamesKey,
   leaseKey,
   pairsQueueName,
-  releaseBundles,
+  releaseShared,
+  usersKey,
   PREFIX,
   redisAway,
   resultsQueueName,
@@ -153,9 +153,9 @@ export function queueClean(url: string, only?: string): Promise<string[]> {
       await redis.del(gamesKey(id));
       // Its bots' live stores (`take-arena:t:<id>:live:<bot>`, copied back by the coordinator) and its coordinator's lease.
       await deleteMatching(redis, `${PREFIX}:t:${id}:*`);
-      // Its bundles, unless another tournament uses them.
-      const users = await keysMatching(redis, bundleUsersKey('*'));
-      await releaseBundles(redis, id, users.map((k) => k.slice(bundleUsersKey('').length)));
+      // Its bundles and store snapshots, unless another tournament uses them.
+      const users = await keysMatching(redis, usersKey('*'));
+      await releaseShared(redis, id, users.map((k) => k.slice(usersKey('').length)));
       removed.push(`tournament ${id}`);
     }
     if (only === undefined) {

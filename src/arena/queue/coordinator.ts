@@ -24,11 +24,11 @@ import type { GameRecord } from '../match.ts';
 import { pairSettings, runBotData, type PreparedTournament } from '../prepare.ts';
 import {
   bundleKey,
-  bundleUsersKey,
   connectRedis,
   leaseKey,
   leftKey,
-  releaseBundles,
+  putShared,
+  releaseShared,
   contentHash,
   firstConnection,
   pairsQueueName,
@@ -288,8 +288,7 @@ class Coordination {
       if (!bundles.has(file)) bundles.set(file, bundleBot(file, e.entry.name));
       const bytes = await bundles.get(file)!;
       const hash = contentHash(bytes);
-      await redis.set(bundleKey(hash), bytes);
-      await redis.sadd(bundleUsersKey(hash), this.#id);
+      await putShared(redis, this.#id, bundleKey(hash), bytes);
       const store = this.#stores?.of(e.entry.name);
       bots[e.spec.label] = { kind: 'module', name: e.entry.name, bundle: hash, ...(store ? { store } : {}) };
     }
@@ -653,7 +652,7 @@ class Coordination {
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
     await redis.del(gamesKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
     await this.#stores?.remove();
-    await releaseBundles(redis, this.#id, Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [b.bundle] : [])));
+    await releaseShared(redis, this.#id, Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [bundleKey(b.bundle)] : [])));
   }
 
   async close(): Promise<void> {

@@ -45,8 +45,6 @@ export const liveChannel = (id: string): string => `${PREFIX}:t:${id}:live`;
 export const LIVE_EVERY_MS = 100;
 /** A bot bundle by its content hash. */
 export const bundleKey = (hash: string): string => `${PREFIX}:bundle:${hash}`;
-/** The tournaments that use a bundle (set of ids): the bundle leaves Redis with the last of them. */
-export const bundleUsersKey = (hash: string): string => `${PREFIX}:bundle-users:${hash}`;
 /** Times each job was left by a worker to another (hash, job id → count): not starts of its games, so not `retries`. */
 export const leftKey = (id: string): string => `${PREFIX}:t:${id}:left`;
 /** The lease of a tournament's coordinator: one coordinator per tournament. */
@@ -190,14 +188,23 @@ export interface WorkerBeat {
   readonly at: number;
 }
 
-const RELEASE_BUNDLE = `
+const RELEASE_SHARED = `
 redis.call('SREM', KEYS[2], ARGV[1])
 if redis.call('SCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[1], KEYS[2]) end
 return 1`;
 
-/** Tournament `id` no longer uses these bundles: each leaves Redis when no other tournament uses it. */
-export async function releaseBundles(redis: Redis, id: string, hashes: Iterable<string>): Promise<void> {
-  for (const hash of hashes) await redis.eval(RELEASE_BUNDLE, 2, bundleKey(hash), bundleUsersKey(hash), id);
+/** The set of tournaments that use a content-addressed key (a bundle, a store snapshot): it leaves Redis with the last of them. */
+export const usersKey = (key: string): string => `${PREFIX}:users:${key}`;
+
+/** Stores a content-addressed value for tournament `id`, noting that it uses it. */
+export async function putShared(redis: Redis, id: string, key: string, bytes: Buffer): Promise<void> {
+  await redis.set(key, bytes);
+  await redis.sadd(usersKey(key), id);
+}
+
+/** Tournament `id` no longer uses these content-addressed keys: each leaves Redis when no other tournament uses it. */
+export async function releaseShared(redis: Redis, id: string, keys: Iterable<string>): Promise<void> {
+  for (const key of keys) await redis.eval(RELEASE_SHARED, 2, key, usersKey(key), id);
 }
 
 /** The SHA-256 of a bundle, in hex: its name in Redis. */
