@@ -271,7 +271,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
-  }, 60_000);
+  }, 120_000);
 
   it('time controls and the margin travel with queued jobs: a bot past its bank loses on time on a worker', async () => {
     const worker = new QueueWorker({ url: redis.url, id: 't1', concurrency: 2, lockMs: 5000, pollMs: 200 });
