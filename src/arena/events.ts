@@ -198,10 +198,11 @@ export interface QueueStatusEvent {
   readonly queued: number;
 }
 
-/** A worker could not play a job (a refused bundle, a missing external bot). */
+/** A worker could not play a job (a refused bundle, a missing external bot), or the queue itself needs the user (no worker, another coordinator). */
 export interface QueueProblemEvent {
   readonly type: 'queue-problem';
-  readonly worker: string;
+  /** The worker it is about; absent for the queue's own. */
+  readonly worker?: string;
   readonly reason: string;
 }
 

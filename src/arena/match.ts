@@ -65,6 +65,8 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
    * tournament's worker died or stalled): absent when it was played at the first attempt.
    */
   readonly retries?: number;
+  /** The `arena worker` that played the game (queued tournaments only). */
+  readonly worker?: string;
   /**
    * Present when a bot's clock (its safety net) cut some of its answers short: how many moves per
    * seat. Such a game may not replay move for move; without it (and without `restarts`), the same

@@ -21,6 +21,7 @@ import type { StagedFormat } from './staged/format.ts';
 import { KnockoutFormat } from './staged/knockout.ts';
 import { SwissFormat } from './staged/swiss.ts';
 import { parseTimeControl, type SeatClock } from './time-control.ts';
+import { withoutPassword } from './queue/url.ts';
 
 /** A bot taking part: its schedule spec, where it comes from, and its own clock (time odds). */
 export interface Entrant {
@@ -234,7 +235,8 @@ export function pairSettings(spec: TournamentSpec, graceMs = spec.timeMarginMs):
 /** The spec as saved in the results folder (`concurrency` belongs to the machine, not to the tournament). */
 export function savedSpec(spec: PreparedTournament['spec']): Omit<TournamentSpec, 'concurrency'> {
   const { concurrency: _c, ...saved } = spec;
-  return saved;
+  // A Redis password is never kept: `--resume` takes it with `--queue` again.
+  return saved.queue === undefined ? saved : { ...saved, queue: withoutPassword(saved.queue) };
 }
 
 /**

@@ -34,6 +34,8 @@ export interface TournamentSummary {
   readonly sprt?: readonly SprtResult[];
   /** Under a time control: the bots' think time apart from the arena's overhead (clock-dependent, like `run`). */
   readonly time?: TimeTotals;
+  /** A queued tournament: each `arena worker`'s games and faults, by worker name (games without one are not counted). */
+  readonly workers?: Readonly<Record<string, WorkerHealth>>;
   /** Bots that could not be started (they forfeit every game). */
   readonly failedBots: readonly { readonly bot: string; readonly reason: string }[];
   readonly standings: Standings;
@@ -96,6 +98,72 @@ export class TimeTally {
       maxOverheadUs: this.#maxOverheadUs,
     };
   }
+}
+
+/**
+ * One worker's share of a queued tournament: what a cluster's keeper watches for a machine that
+ * crashes bots or loses on time more than the others (fishtest's and OpenBench's worker health).
+ */
+export interface WorkerHealth {
+  readonly games: number;
+  /** Games forfeited by a crash, by time, by an illegal move (whichever bot forfeited). */
+  readonly crashes: number;
+  readonly timeouts: number;
+  readonly illegal: number;
+  /** Mean time of a move on that worker (ms, as the records' `us`). */
+  readonly meanMoveMs: number;
+}
+
+/** A worker's health as sums (moves and their µs), which add up in any order; `healthOf` reads them. */
+export interface WorkerCounts {
+  games: number;
+  crashes: number;
+  timeouts: number;
+  illegal: number;
+  moves: number;
+  us: number;
+}
+
+/** Counts one game into a worker's sums (made when `counts` is undefined); returns them. */
+export function countGame(counts: WorkerCounts | undefined, rec: GameRecord): WorkerCounts {
+  const w = counts ?? { games: 0, crashes: 0, timeouts: 0, illegal: 0, moves: 0, us: 0 };
+  w.games++;
+  if (rec.termination === 'crash') w.crashes++;
+  else if (rec.termination === 'timeout') w.timeouts++;
+  else if (rec.termination === 'illegal-move') w.illegal++;
+  w.moves += rec.us.length;
+  for (let i = 0; i < rec.us.length; i++) w.us += rec.us[i]!;
+  return w;
+}
+
+/** A worker's health from its sums. */
+export function healthOf({ games, crashes, timeouts, illegal, moves, us }: WorkerCounts): WorkerHealth {
+  return { games, crashes, timeouts, illegal, meanMoveMs: moves ? Math.round(us / moves) / 1000 : 0 };
+}
+
+/** Folds records into each worker's `WorkerHealth` (sums: the same in any order and after a resume). */
+export class WorkerTally {
+  readonly #by = new Map<string, WorkerCounts>();
+
+  add(rec: GameRecord): void {
+    if (rec.worker !== undefined) this.#by.set(rec.worker, countGame(this.#by.get(rec.worker), rec));
+  }
+
+  /** Each worker's health by name (sorted), or null when no game was played on a worker. */
+  totals(): Record<string, WorkerHealth> | null {
+    if (this.#by.size === 0) return null;
+    return Object.fromEntries([...this.#by.keys()].sort().map((name) => [name, healthOf(this.#by.get(name)!)]));
+  }
+}
+
+/** Health in words: `12 games, 1 crash, 2 time losses, 0.4 ms a move`. */
+export function healthText(h: WorkerHealth): string {
+  const faults = [
+    h.crashes ? `${h.crashes} crash${h.crashes === 1 ? '' : 'es'}` : '',
+    h.timeouts ? `${h.timeouts} time loss${h.timeouts === 1 ? '' : 'es'}` : '',
+    h.illegal ? `${h.illegal} illegal move${h.illegal === 1 ? '' : 's'}` : '',
+  ].filter((f) => f !== '');
+  return [`${h.games} game${h.games === 1 ? '' : 's'}`, ...faults, `${h.meanMoveMs} ms a move`].join(', ');
 }
 
 /** The clock and machine facts of a run, for reports. */

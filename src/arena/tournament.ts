@@ -152,6 +152,7 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
   const { spec } = t;
   const sprt = fold.sprt();
   const time = fold.time();
+  const workers = fold.workers();
   return {
     name: spec.name,
     seed: spec.seed,
@@ -166,6 +167,7 @@ function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFol
     ...(cursor instanceof StagedCursor ? { format: cursor.format.standings() } : {}),
     ...(sprt ? { sprt } : {}),
     ...(time ? { time } : {}),
+    ...(workers ? { workers } : {}),
     // Clock facts for the record only: nothing in play or standings reads them.
     run: { startedAt: folder.startedAt.toISOString(), wallMs: Math.round(performance.now() - wallStart), clock: usableClock(spec.clock), machine: machineInfo() },
   };

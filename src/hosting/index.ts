@@ -14,7 +14,7 @@ export * from './bot-registry.ts';
 export * from './bot-check.ts';
 export { InProcessHost, readOnly } from './in-process-host.ts';
 export { WorkerHost, type WorkerHostOptions } from './worker-host.ts';
-export { bundledBotWorkerScript, workerScript } from './worker-bundle.ts';
+export { bundledBotWorkerScript, PACKAGE_ENTRY, workerScript } from './worker-bundle.ts';
 export { ProcessHost, type ProcessHostOptions } from './process-host.ts';
 export * from './protocol.ts';
 export { isManifestFileName, loadManifest, MANIFEST_SUFFIX, type ExternalBot } from './manifest.ts';

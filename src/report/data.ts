@@ -97,6 +97,12 @@ export interface LogTrust {
   readonly verified: boolean;
   /** Lines left out, e.g. `2 lines dropped (2 failed checksum)`, or null. */
   readonly dropped: string | null;
+  /**
+   * Games played on `arena worker` processes (a queued tournament), by worker name: the coordinator
+   * replayed each through the referee from its deal before logging it, and the checksums cover the
+   * log from then on, not the workers' play.
+   */
+  readonly workers: Readonly<Record<string, number>>;
 }
 
 /**
@@ -104,15 +110,20 @@ export interface LogTrust {
  * the folder's key, only lines whose checksum verifies and whose key is new (as resume trusts
  * them); without one (an older folder), every game line with a new key, marked unverified.
  */
-function readRecords(dir: string, file: string, onRecord: (rec: GameRecord) => void): LogTrust {
+function readRecords(dir: string, file: string, take: (rec: GameRecord) => void): LogTrust {
   const seen = new Set<string>();
+  const workers: Record<string, number> = {};
+  const onRecord = (rec: GameRecord): void => {
+    if (rec.worker !== undefined) workers[rec.worker] = (workers[rec.worker] ?? 0) + 1;
+    take(rec);
+  };
   if (!existsSync(join(dir, GUARD_FILES.key))) {
     for (const { record } of readLog(file)) {
       if (seen.has(record.key)) continue;
       seen.add(record.key);
       onRecord(record);
     }
-    return { verified: false, dropped: null };
+    return { verified: false, dropped: null, workers };
   }
   const scan = scanLog(
     file,
@@ -122,7 +133,7 @@ function readRecords(dir: string, file: string, onRecord: (rec: GameRecord) => v
       if (rec) onRecord(rec);
     },
   );
-  return { verified: true, dropped: scan.anyDropped ? droppedText(scan.dropped) : null };
+  return { verified: true, dropped: scan.anyDropped ? droppedText(scan.dropped) : null, workers };
 }
 
 /** Move-time quantiles of one bot (ms), for a box plot drawn from them rather than from every move. */

@@ -80,6 +80,7 @@ function header(d: ReportData): string {
     ...(d.timeControl ? [['time control', timeControlText(d)] as [string, string]] : []),
     ...(d.clocks ? [['time odds', Object.entries(d.clocks).map(([bot, clock]) => `${bot} ${clock}`).join('; ')] as [string, string]] : []),
     ['log', d.trust.verified ? (d.trust.dropped ? `checksums verified; ${d.trust.dropped}` : 'every line’s checksum verified') : 'not verified (no games.key: an older folder)'],
+    ...(Object.keys(d.trust.workers).length ? [['workers', workersText(d.trust.workers)] as [string, string]] : []),
   ];
   const description = typeof d.spec['description'] === 'string' ? `<p class="note">${esc(d.spec['description'])}</p>` : '';
   return `<header>
@@ -88,6 +89,20 @@ function header(d: ReportData): string {
 ${sprtHtml(d.sprt)}
 <details><summary>spec</summary><pre class="spec">${esc(JSON.stringify(d.spec, null, 2))}</pre></details>
 </header>`;
+}
+
+/**
+ * What was verified of games played on `arena worker` processes: the checksums were made by the
+ * coordinator, so they vouch for the log since, and the replay for the rules; the workers' own play
+ * (times, forfeits, the bots' choices) is theirs.
+ */
+function workersText(workers: Readonly<Record<string, number>>): string {
+  const games = Object.values(workers).reduce((a, b) => a + b, 0);
+  const by = Object.entries(workers)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([w, n]) => `${w} ${num(n)}`)
+    .join(', ');
+  return `${num(games)} games played on arena workers (${by}), each replayed through the referee from its deal before it was logged; the checksums cover the log from then on, times and forfeits are the workers' word`;
 }
 
 function standingsTable(t: StandingsTable): string {

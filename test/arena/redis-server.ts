@@ -17,17 +17,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once something answers PING on the port (or rejects after `ms`). */
-async function waitForPing(port: number, ms = 10_000): Promise<void> {
+/** Resolves once something answers PING on the port, after AUTH when there is a password (or rejects after `ms`). */
+async function waitForPing(port: number, password: string | null, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = new Socket();
       s.once('error', () => resolve(false));
-      s.connect(port, '127.0.0.1', () => s.write('PING\r\n'));
-      s.once('data', (d) => {
+      s.connect(port, '127.0.0.1', () => s.write(`${password === null ? '' : `AUTH ${password}\r\n`}PING\r\n`));
+      let got = '';
+      s.on('data', (d) => {
+        got += d.toString();
+        if (got.split('\r\n').length <= (password === null ? 1 : 2)) return;
         s.destroy();
-        resolve(d.toString().startsWith('+PONG'));
+        resolve(got.endsWith('+PONG\r\n'));
       });
     });
     if (ok) return;
@@ -39,27 +42,32 @@ async function waitForPing(port: number, ms = 10_000): Promise<void> {
 /** A redis-server this test started: `stop` and `start` again on the same port simulate a restart. */
 export class TestRedis {
   readonly port: number;
+  /** The password clients must give (`requirepass`), or null. */
+  readonly password: string | null;
   #child: ChildProcess | null = null;
 
-  private constructor(port: number) {
+  private constructor(port: number, password: string | null) {
     this.port = port;
+    this.password = password;
   }
 
+  /** The server's URL, with its password when it has one. */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return `redis://${this.password === null ? '' : `:${this.password}@`}127.0.0.1:${this.port}`;
   }
 
-  /** Starts a server on a free port. */
-  static async start(): Promise<TestRedis> {
-    const r = new TestRedis(await freePort());
+  /** Starts a server on a free port (asking clients for `password` when one is given). */
+  static async start(password: string | null = null): Promise<TestRedis> {
+    const r = new TestRedis(await freePort(), password);
     await r.start();
     return r;
   }
 
   /** (Re)starts the server on its port, empty: no persistence, as a restart without a dump loses everything. */
   async start(): Promise<void> {
-    this.#child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await waitForPing(this.port);
+    const auth = this.password === null ? [] : ['--requirepass', this.password];
+    this.#child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], { stdio: 'ignore' });
+    await waitForPing(this.port, this.password);
   }
 
   /** Stops the server and waits for it to exit. */

@@ -114,7 +114,7 @@ describe('arena report', () => {
   it('shows only lines whose checksum verifies, and says how many it left out', async () => {
     const dir = join(tempDir(), 'tampered');
     cpSync(await reportFixture(), dir, { recursive: true });
-    expect(loadReportData(dir, boardView).trust).toEqual({ verified: true, dropped: null });
+    expect(loadReportData(dir, boardView).trust).toEqual({ verified: true, dropped: null, workers: {} });
     const file = join(dir, 'games.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     // A forged game slipped in: a copy of the fourth line under a new key, its winner swapped.
@@ -122,7 +122,7 @@ describe('arena report', () => {
     lines.splice(4, 0, JSON.stringify({ ...rec, key: `${rec.key}|forged`, winner: rec.winner === 'optimal' ? 'greedy' : 'optimal' }));
     writeFileSync(file, lines.join('\n'));
     const data = loadReportData(dir, boardView);
-    expect(data.trust).toEqual({ verified: true, dropped: '1 line dropped (1 failed checksum)' });
+    expect(data.trust).toEqual({ verified: true, dropped: '1 line dropped (1 failed checksum)', workers: {} });
     expect(data.games).toHaveLength(36);
     expect(await reportHtml(data)).toContain('checksums verified; 1 line dropped (1 failed checksum)');
   });

@@ -6,7 +6,7 @@
  */
 import type { GameRecord, Termination } from '../match.ts';
 import { pairings, type ScheduleInput } from '../schedule.ts';
-import { TimeTally, type SprtResult, type TimeTotals } from '../summary.ts';
+import { TimeTally, WorkerTally, type SprtResult, type TimeTotals, type WorkerHealth } from '../summary.ts';
 import type { GameJudgement, MoveJudge } from './accuracy.ts';
 import type { CompletedPair } from './pairs.ts';
 import { InOrder, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
@@ -38,6 +38,8 @@ export class TournamentFold {
   readonly #sprt: SprtBook | null;
   /** Think time and arena overhead of the moves played under a time control (`ovh` in the records). */
   readonly #time = new TimeTally();
+  /** Each worker's games and faults (queued tournaments). */
+  readonly #workers = new WorkerTally();
   readonly #anchor: Anchor | undefined;
 
   constructor(setup: FoldSetup) {
@@ -56,6 +58,7 @@ export class TournamentFold {
     this.done++;
     this.byTermination[rec.termination]++;
     this.#time.add(rec);
+    this.#workers.add(rec);
     const pair = this.standings.add(rec, judgement);
     return pair && this.#sprt ? this.#sprt.add(pair) : null;
   }
@@ -78,6 +81,11 @@ export class TournamentFold {
   /** The time tally of the games under a time control (undefined when none was). */
   time(): TimeTotals | undefined {
     return this.#time.totals() ?? undefined;
+  }
+
+  /** Each worker's health (undefined when no game was played on a worker). */
+  workers(): Record<string, WorkerHealth> | undefined {
+    return this.#workers.totals() ?? undefined;
   }
 
   /** The standings so far, every table's ratings shifted to the anchor when there is one. */

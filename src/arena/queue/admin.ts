@@ -8,7 +8,10 @@ import {
   connectRedis,
   firstConnection,
   gamesKey,
+  leaseKey,
   pairsQueueName,
+  releaseShared,
+  usersKey,
   PREFIX,
   redisAway,
   resultsQueueName,
@@ -17,6 +20,9 @@ import {
   type TournamentEntry,
   type WorkerBeat,
 } from './protocol.ts';
+import { shownUrl } from './url.ts';
+import { parseCounts } from './board.ts';
+import { healthOf, healthText, type WorkerHealth } from '../summary.ts';
 
 /** One tournament as `queue status` shows it. */
 export interface QueuedTournament extends TournamentEntry {
@@ -27,12 +33,15 @@ export interface QueuedTournament extends TournamentEntry {
   readonly results: number;
   /** Reports of jobs a worker could not play, not yet read by the coordinator. */
   readonly problems: number;
-  /** Games played per worker id. */
-  readonly games: Readonly<Record<string, number>>;
+  /** Each worker's games and faults for this tournament, by worker id. */
+  readonly workers: Readonly<Record<string, WorkerHealth>>;
+  /** Whether its coordinator holds its lease (runs); false after it was stopped or killed. */
+  readonly running: boolean;
 }
 
 /** What `queue status` reports. */
 export interface QueueStatus {
+  /** The Redis, its password masked. */
   readonly url: string;
   readonly tournaments: readonly QueuedTournament[];
   /** Workers with their last beat's age by their own clock (seconds). */
@@ -69,14 +78,18 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
       const entry = JSON.parse(text) as TournamentEntry;
       const p = await counts(redis, pairsQueueName(id));
       const r = await counts(redis, resultsQueueName(id));
-      const games = Object.fromEntries(Object.entries(await redis.hgetall(gamesKey(id))).map(([w, n]) => [w, Number(n)]));
+      const health = Object.entries(await redis.hgetall(gamesKey(id))).flatMap(([w, text]) => {
+        const counts = parseCounts(text);
+        return counts ? [[w, healthOf(counts)] as const] : [];
+      });
       tournaments.push({
         ...entry,
         id,
         pairs: { waiting: (p['waiting'] ?? 0) + (p['delayed'] ?? 0) + (p['prioritized'] ?? 0), active: p['active'] ?? 0, failed: p['failed'] ?? 0 },
         results: p['completed'] ?? 0,
         problems: (r['waiting'] ?? 0) + (r['active'] ?? 0),
-        games,
+        workers: Object.fromEntries(health),
+        running: (await redis.exists(leaseKey(id))) === 1,
       });
     }
     const now = Date.now();
@@ -84,7 +97,7 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
       .map((t) => JSON.parse(t) as WorkerBeat)
       .map((w) => ({ ...w, ageS: Math.max(0, Math.round((now - w.at) / 1000)) }))
       .sort((a, b) => a.id.localeCompare(b.id));
-    return { url, tournaments, workers };
+    return { url: shownUrl(url), tournaments, workers };
   });
 }
 
@@ -93,26 +106,33 @@ export function formatQueueStatus(s: QueueStatus): string {
   const lines: string[] = [`Redis ${s.url}`];
   if (s.tournaments.length === 0) lines.push('No queued tournament.');
   for (const t of s.tournaments) {
-    lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}; results in ${t.dir})`);
+    lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}${t.running ? '' : ', not running'}; results in ${t.dir})`);
     lines.push(`  pairs: ${t.pairs.waiting} waiting, ${t.pairs.active} being played, ${t.pairs.failed} failed; results not yet folded: ${t.results}${t.problems ? `; problem reports: ${t.problems}` : ''}`);
-    const played = Object.entries(t.games);
-    if (played.length) lines.push(`  games by worker: ${played.map(([w, n]) => `${w} ${n}`).join(', ')}`);
+    for (const [w, h] of Object.entries(t.workers)) lines.push(`  worker ${w}: ${healthText(h)}`);
   }
   if (s.workers.length === 0) lines.push('No worker has reported.');
   for (const w of s.workers) lines.push(`worker ${w.id} on ${w.host}: ${w.state}, ${w.games} games, concurrency ${w.concurrency}, last heartbeat ${w.ageS} s ago (its clock)`);
   return lines.join('\n');
 }
 
-/** Deletes the keys matching a pattern (SCAN, a batch at a time); returns how many. */
-async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+/** The keys matching a pattern (SCAN, a batch at a time). */
+async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
   let cursor = '0';
-  let keys = 0;
+  const keys: string[] = [];
   do {
     const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
     cursor = next;
-    if (batch.length) keys += await redis.del(...batch);
+    keys.push(...batch);
   } while (cursor !== '0');
   return keys;
+}
+
+/** Deletes the keys matching a pattern; returns how many. */
+async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+  const keys = await keysMatching(redis, pattern);
+  let removed = 0;
+  for (let i = 0; i < keys.length; i += 500) removed += await redis.del(...keys.slice(i, i + 500));
+  return removed;
 }
 
 /**
@@ -131,8 +151,11 @@ export function queueClean(url: string, only?: string): Promise<string[]> {
       }
       await redis.hdel(TOURNAMENTS_KEY, id);
       await redis.del(gamesKey(id));
-      // Its bots' live stores (`take-arena:t:<id>:live:<bot>`): the coordinator has copied them back.
+      // Its bots' live stores (`take-arena:t:<id>:live:<bot>`, copied back by the coordinator) and its coordinator's lease.
       await deleteMatching(redis, `${PREFIX}:t:${id}:*`);
+      // Its bundles and store snapshots, unless another tournament uses them.
+      const users = await keysMatching(redis, usersKey('*'));
+      await releaseShared(redis, id, users.map((k) => k.slice(usersKey('').length)));
       removed.push(`tournament ${id}`);
     }
     if (only === undefined) {

@@ -5,7 +5,20 @@
  */
 import type { Redis } from 'ioredis';
 import type { WorkerStatus } from '../events.ts';
+import type { GameRecord } from '../match.ts';
+import { countGame, type WorkerCounts } from '../summary.ts';
 import { gamesKey, WORKERS_KEY, type WorkerBeat } from './protocol.ts';
+
+/** A worker's saved counts (`take-arena:t:<id>:games`), or null when the text is not such counts. */
+export function parseCounts(text: string): WorkerCounts | null {
+  try {
+    const c = JSON.parse(text) as Partial<WorkerCounts> | null;
+    const ok = c !== null && typeof c === 'object' && (['games', 'crashes', 'timeouts', 'illegal', 'moves', 'us'] as const).every((k) => typeof c[k] === 'number');
+    return ok ? (c as WorkerCounts) : null;
+  } catch {
+    return null; // not counts of ours: that worker's line starts again from zero
+  }
+}
 
 /** A worker silent this long (s) with no games here drops off the list (`queue clean` retires it from Redis). */
 const GONE_AFTER_S = 60;
@@ -14,12 +27,13 @@ const GONE_AFTER_S = 60;
 export class WorkerBoard {
   readonly #redis: Redis;
   readonly #id: string;
-  readonly #games: Map<string, number>;
+  /** Each worker's games and faults for this tournament (`queue status` shows them as its health). */
+  readonly #games: Map<string, WorkerCounts>;
   #changed = false;
   /** When each worker's heartbeat last changed, on this clock. */
   readonly #seen = new Map<string, { beat: number; at: number }>();
 
-  private constructor(redis: Redis, id: string, games: Map<string, number>) {
+  private constructor(redis: Redis, id: string, games: Map<string, WorkerCounts>) {
     this.#redis = redis;
     this.#id = id;
     this.#games = games;
@@ -28,12 +42,13 @@ export class WorkerBoard {
   /** The board of tournament `id`, with the games counted before a resume. */
   static async load(redis: Redis, id: string): Promise<WorkerBoard> {
     const saved = await redis.hgetall(gamesKey(id));
-    return new WorkerBoard(redis, id, new Map(Object.entries(saved).map(([w, n]) => [w, Number(n)])));
+    return new WorkerBoard(redis, id, new Map(Object.entries(saved).flatMap(([w, text]) => (parseCounts(text) ? [[w, parseCounts(text)!]] : []))));
   }
 
-  /** A game played by `worker` was folded. */
-  played(worker: string): void {
-    this.#games.set(worker, (this.#games.get(worker) ?? 0) + 1);
+  /** A game played by its worker (`rec.worker`) was folded. */
+  played(rec: GameRecord): void {
+    if (rec.worker === undefined) return;
+    this.#games.set(rec.worker, countGame(this.#games.get(rec.worker), rec));
     this.#changed = true;
   }
 
@@ -42,7 +57,7 @@ export class WorkerBoard {
     const beats = await this.#redis.hgetall(WORKERS_KEY);
     if (this.#changed) {
       this.#changed = false;
-      await this.#redis.hset(gamesKey(this.#id), Object.fromEntries(this.#games));
+      await this.#redis.hset(gamesKey(this.#id), Object.fromEntries([...this.#games].map(([w, c]) => [w, JSON.stringify(c)])));
     }
     const now = performance.now();
     const workers: WorkerStatus[] = [];
@@ -56,7 +71,7 @@ export class WorkerBoard {
       const last = this.#seen.get(wid);
       if (!last || last.beat !== beat.beat) this.#seen.set(wid, { beat: beat.beat, at: now });
       const since = Math.round((now - this.#seen.get(wid)!.at) / 1000);
-      const played = this.#games.get(wid) ?? 0;
+      const played = this.#games.get(wid)?.games ?? 0;
       if (since > GONE_AFTER_S && played === 0) continue;
       workers.push({ id: wid, host: beat.host, state: beat.state, games: played, lastBeatS: since });
     }

@@ -11,15 +11,24 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue, Worker, type Job } from 'bullmq';
+import type { AnyGame } from '../../core/game.ts';
+import { parseVariant } from '../../games/index.ts';
 import type { Redis } from 'ioredis';
-import type { BotEntry, BotSpec } from '../../hosting/index.ts';
+import { DEFAULT_GRACE_MS, PACKAGE_ENTRY, type BotEntry, type BotSpec } from '../../hosting/index.ts';
 import type { BotDataSettings } from '../../platform/bot-store.ts';
 import { bundleScript } from '../../platform/bundle.ts';
+import type { WorkerStatus } from '../events.ts';
 import type { ExecutionContext, Executor } from '../executor.ts';
+import { exactJudge, type GameJudgement } from '../fold/accuracy.ts';
+import type { GameRecord } from '../match.ts';
 import { pairSettings, runBotData, type PreparedTournament } from '../prepare.ts';
 import {
   bundleKey,
   connectRedis,
+  leaseKey,
+  leftKey,
+  putShared,
+  releaseShared,
   contentHash,
   firstConnection,
   pairsQueueName,
@@ -42,6 +51,25 @@ import { RESULTS_FILES } from '../results/index.ts';
 import { scheduleCount, type PairJob } from '../schedule.ts';
 import { WorkerBoard } from './board.ts';
 import { RemoteBoards } from './remote-live.ts';
+import { RecordRefusal, verifyRecord, type RecordRules } from './verify.ts';
+import { signatureProblem, signed } from './auth.ts';
+import { shownUrl } from './url.ts';
+import { CoordinatorLease } from './lease.ts';
+import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
+
+/** What a worker's name may be (`arena worker --name`): a result naming anything else is named by its BullMQ worker. */
+const WORKER_NAME = /^[\w.-]{1,64}$/;
+
+/** A worker whose heartbeat changed within this many seconds is alive. */
+const LIVE_BEAT_S = 10;
+
+/** Results of one pair refused (from any workers) before the run gives up on it. */
+const MAX_REFUSALS = 5;
+
+/** A completed job's result as checked (see `Coordination.#check`). */
+type Checked =
+  | { readonly ok: true; readonly pair: PairJob; readonly worker: string; readonly retries: number; readonly records: readonly GameRecord[]; readonly judgements: readonly GameJudgement[] }
+  | { readonly ok: false; readonly index: number | null; readonly worker: string; readonly reason: string };
 
 /** What the coordinator needs from the prepared tournament. */
 export interface QueueExecutorOptions {
@@ -61,6 +89,12 @@ export interface QueueExecutorOptions {
   readonly resultLockMs?: number;
   /** How often the dashboard hears about the workers (ms, default 1000). */
   readonly statusEveryMs?: number;
+  /** How long (ms, default 30000) no game may be folded, with no live worker, before the coordinator says so. */
+  readonly idleWarnMs?: number;
+  /** The tournament's key (auth.ts): jobs are signed with it, and only results signed with it are counted. */
+  readonly key?: Buffer | null;
+  /** This coordinator's version (default: this installation's, `queueVersion()`): results of another are refused. */
+  readonly version?: QueueVersion;
 }
 
 /** The tournament's id in Redis: the results folder's name and a hash of its spec (same on `--resume`). */
@@ -70,7 +104,8 @@ export function tournamentId(dir: string, specText: string): string {
 
 /** Bundles a module bot into one self-contained ES module (the bot and everything it imports). */
 export async function bundleBot(file: string, name: string): Promise<Buffer> {
-  const url = await bundleScript(`export { default } from ${JSON.stringify(file)};`, dirname(file), `queue-${name}`);
+  // A bot outside the package imports `take-arena` by name: resolved to this package, as every bundler here does.
+  const url = await bundleScript(`export { default } from ${JSON.stringify(file)};`, dirname(file), `queue-${name}`, { 'take-arena': PACKAGE_ENTRY });
   return readFileSync(fileURLToPath(url));
 }
 
@@ -136,18 +171,37 @@ class Coordination {
   readonly #failedBots = new Set<string>();
   /** Set when every pair was folded: the tournament's keys can leave Redis. */
   #complete = false;
+  /** Each variant's game and the rules its records are checked by. */
+  readonly #variants = new Map<string, { readonly game: AnyGame; readonly rules: RecordRules }>();
+  readonly #version: QueueVersion;
+  #lease: CoordinatorLease | null = null;
+  /** When a game was last folded (or the run began), on this clock; and whether the stall since was said. */
+  #progressAt = performance.now();
+  #stallSaid = false;
+  /** When the queued jobs were last checked, and the pairs whose jobs were missing then. */
+  #auditAt = performance.now();
+  #missing = new Set<number>();
+  /** Pairs whose results were refused: the workers that sent them (the pair is then played elsewhere). */
+  readonly #refused = new Map<number, string[]>();
 
   constructor(o: QueueExecutorOptions, id: string, window: number, ctx: ExecutionContext) {
     this.#o = o;
     this.#id = id;
     this.#window = window;
     this.#ctx = ctx;
+    this.#version = o.version ?? queueVersion();
   }
 
   async play(): Promise<void> {
     const ctx = this.#ctx;
     const redis = await this.#connect();
+    this.#lease = new CoordinatorLease(redis, this.#id, (err) => {
+      this.#failure ??= new QueueError(`${err.message}: the games logged so far are kept; continue with \`arena tournament --resume ${this.#o.dir} --queue <url>\``);
+      this.#checkDone();
+    });
+    await this.#lease.acquire((reason) => this.#ctx.emit({ type: 'queue-problem', reason }));
     await this.#publish(redis);
+    this.#lease.registered();
     const pairs = new Queue<PairJobData>(pairsQueueName(this.#id), { connection: redis, prefix: PREFIX });
     pairs.on('error', redisAway); // connection errors: shown by the link status, retried
     this.#pairs = pairs;
@@ -160,9 +214,9 @@ class Coordination {
     const onAbort = (): void => this.#checkDone();
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     const unpause = ctx.pause ? setInterval(() => !ctx.pause!.paused && this.#outstanding.size < this.#window && !this.#exhausted && this.#feed(), 200) : null;
+    this.#feed();
     const intake = this.#intake(pairs);
     try {
-      this.#feed();
       await this.#status().catch(redisAway);
       await this.#finished;
     } finally {
@@ -183,15 +237,18 @@ class Coordination {
       const was = this.#link;
       this.#link = state;
       this.#linkDetail = detail;
-      if (state !== was) this.#ctx.emit({ type: 'queue-link', state, detail, url });
+      if (state !== was) this.#ctx.emit({ type: 'queue-link', state, detail, url: shownUrl(url) });
       // Back after an outage: a Redis restarted without persistence has lost the registry, the
       // bundles and the queued pairs; publishing them again is harmless when it kept them.
-      if (state === 'connected' && was === 'reconnecting') this.#republish();
+      if (state === 'connected' && was === 'reconnecting') {
+        this.#lease?.relinked();
+        this.#republish();
+      }
     });
     this.#redis = redis;
     await firstConnection(redis, url);
     this.#link = 'connected';
-    this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url });
+    this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: '', url: shownUrl(url) });
     return redis;
   }
 
@@ -231,7 +288,7 @@ class Coordination {
       if (!bundles.has(file)) bundles.set(file, bundleBot(file, e.entry.name));
       const bytes = await bundles.get(file)!;
       const hash = contentHash(bytes);
-      await redis.set(bundleKey(hash), bytes);
+      await putShared(redis, this.#id, bundleKey(hash), bytes);
       const store = this.#stores?.of(e.entry.name);
       bots[e.spec.label] = { kind: 'module', name: e.entry.name, bundle: hash, ...(store ? { store } : {}) };
     }
@@ -243,9 +300,10 @@ class Coordination {
    * or holds its result is a no-op. A completed job holds the result until the coordinator removes it.
    */
   #jobOf(pair: PairJob): { name: string; data: PairJobData; opts: PairJobOptions } {
+    const avoid = this.#refused.get(pair.index);
     return {
       name: 'pair',
-      data: { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings },
+      data: signed(this.#o.key ?? null, 'job', { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, version: this.#version, ...(avoid ? { avoid } : {}) }),
       opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
     };
   }
@@ -285,7 +343,7 @@ class Coordination {
       // Jobs still waiting or running are left alone (same ids); lost ones are queued again.
       const pending = [...this.#outstanding.values()];
       if (pending.length) await this.#pairs!.addBulk(pending.map((p) => this.#jobOf(p)));
-      this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: `republished ${pending.length} pending pairs`, url: this.#o.url });
+      this.#ctx.emit({ type: 'queue-link', state: 'connected', detail: `republished ${pending.length} pending pairs`, url: shownUrl(this.#o.url) });
     });
   }
 
@@ -326,22 +384,152 @@ class Coordination {
     await this.#stores?.copyBack();
     const workers = await this.#board!.workers();
     this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers, queued: this.#outstanding.size });
+    this.#stalled(workers);
+    // Every fifth status (about every 5 s): the queued pairs' jobs are still in Redis.
+    if (performance.now() - this.#auditAt >= 5 * (this.#o.statusEveryMs ?? 1000)) {
+      this.#auditAt = performance.now();
+      this.#step(() => this.#audit());
+    }
   }
 
-  /** Folds a pair's two records (a record naming another place in the schedule is never folded). */
-  async #foldPair(data: PairResultData): Promise<void> {
-    const { pairs } = this.#ctx;
-    for (const rec of data.records) this.#boards.folded(rec.index);
-    for (const rec of data.records) {
-      if (rec.index !== data.pairIndex * 2 + rec.seating || pairs.keyAt(rec.index) !== rec.key) {
-        this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: `dropped a result that is not game ${data.pairIndex * 2 + rec.seating} of this schedule (${rec.key})` });
-        return;
+  /**
+   * Every job ends folded, retried or reported: a queued pair whose job is gone from Redis (BullMQ
+   * fails and removes a job that stalled too often, e.g. with a `--lock-ms` shorter than a pair) is
+   * queued again, and counts as a failure of the pair. Gone at two checks in a row, so a job
+   * between its fold and its removal, or being withdrawn, is not taken for lost.
+   */
+  async #audit(): Promise<void> {
+    const redis = this.#redis;
+    if (redis?.status !== 'ready' || this.#link !== 'connected') return;
+    const pairs = [...this.#outstanding.values()].filter((p) => !this.#folding.has(p.index));
+    const pipe = redis.pipeline();
+    for (const p of pairs) pipe.exists(`${PREFIX}:${pairsQueueName(this.#id)}:p${p.index}`);
+    const found = (await pipe.exec()) ?? [];
+    const missing = new Set<number>();
+    pairs.forEach((p, k) => found[k]?.[1] === 0 && this.#outstanding.has(p.index) && missing.add(p.index));
+    for (const index of missing) {
+      if (!this.#missing.has(index)) continue;
+      this.#ctx.emit({ type: 'queue-problem', reason: `pair ${index}'s job is gone from the queue (a job that stalls too often is dropped: is --lock-ms shorter than a pair?); queued again` });
+      missing.delete(index);
+      await this.#requeue(this.#outstanding.get(index)!, 'the queue', 'its job was dropped from the queue');
+    }
+    this.#missing = missing;
+  }
+
+  /**
+   * Says once, when no game has been folded for `idleWarnMs` and no worker has beaten lately, that
+   * the run waits for workers and how to go on (a stall with workers alive is theirs to report).
+   */
+  #stalled(workers: readonly WorkerStatus[]): void {
+    const idleMs = this.#o.idleWarnMs ?? 30_000;
+    if (this.#stallSaid || this.#outstanding.size === 0 || this.#ctx.pause?.paused || performance.now() - this.#progressAt < idleMs) return;
+    if (workers.some((w) => w.lastBeatS < LIVE_BEAT_S && w.state !== 'stopping')) return;
+    this.#stallSaid = true;
+    const key = this.#o.key ? ' and the tournament\'s key' : '';
+    this.#ctx.emit({
+      type: 'queue-problem',
+      reason: `no game folded for ${Math.round((performance.now() - this.#progressAt) / 1000)} s and no worker alive: start one with \`arena worker --queue ${shownUrl(this.#o.url)}\`${key}, or stop here (Ctrl-C) and continue later with \`arena tournament --resume ${this.#o.dir} --queue <url>\``,
+    });
+  }
+
+  /** The game of a variant and the rules its remote records are checked by (made once per variant). */
+  #variant(id: string): { readonly game: AnyGame; readonly rules: RecordRules } {
+    let v = this.#variants.get(id);
+    if (!v) {
+      const game = parseVariant(id);
+      const judge = this.#o.settings.adjudicate ? exactJudge(game) : undefined;
+      v = { game, rules: { judge, marginMs: this.#o.settings.graceMs ?? DEFAULT_GRACE_MS } };
+      this.#variants.set(id, v);
+    }
+    return v;
+  }
+
+  /**
+   * Checks a completed job's result before anything of it is folded: the job must be one of the
+   * pairs this coordinator queued and has not folded, and its two records must replay through the
+   * referee from the deal (verify.ts). Anything else a worker (or anyone with access to Redis)
+   * wrote there is refused, whatever its shape.
+   */
+  #check(job: Job<PairJobData, unknown>): Checked {
+    const result: unknown = job.returnvalue;
+    const said = result !== null && typeof result === 'object' ? (result as Record<string, unknown>)['worker'] : undefined;
+    const worker = typeof said === 'string' && WORKER_NAME.test(said) ? said : (job.processedBy ?? 'unknown');
+    const index = /^p(\d+)$/.exec(job.id ?? '')?.[1];
+    const refused = (reason: string, at: number | null = index === undefined ? null : Number(index)): Checked => ({ ok: false, index: at, worker, reason });
+    const pair = index === undefined ? undefined : this.#outstanding.get(Number(index));
+    if (!pair) return refused(`job ${JSON.stringify(job.id)} is not a pair this coordinator queued`);
+    if (result === null || typeof result !== 'object') return refused(`its result is ${result === null ? 'null' : typeof result}, not a pair's records`);
+    const forged = signatureProblem(this.#o.key ?? null, 'result', result);
+    if (forged) return refused(forged);
+    const other = versionMismatch(this.#version, (result as { version?: unknown }).version, 'the result', 'this coordinator');
+    if (other) return refused(other);
+    const data = result as Partial<Record<keyof PairResultData, unknown>>;
+    if (data.kind !== 'pair' || data.pairIndex !== pair.index) return refused(`its result names pair ${JSON.stringify(data.pairIndex)}`);
+    const retries = data.retries ?? 0;
+    if (typeof retries !== 'number' || !Number.isSafeInteger(retries) || retries < 0) return refused('its `retries` is not a count');
+    if (!Array.isArray(data.records) || data.records.length !== 2) return refused(`its \`records\` are ${JSON.stringify(data.records) ?? 'missing'}, not the pair's two games`);
+    const records: GameRecord[] = [];
+    const judgements: GameJudgement[] = [];
+    for (const g of pair.games) {
+      const { game, rules } = this.#variant(g.variant);
+      const judge = this.#ctx.follow(g.variant);
+      try {
+        records.push(verifyRecord(g, game, data.records[g.seating], rules, judge));
+      } catch (err) {
+        if (!(err instanceof RecordRefusal)) throw err;
+        return refused(`game ${g.index} (seating ${g.seating}): ${err.reason}`);
       }
+      judgements.push(judge.judgement());
+    }
+    return { ok: true, pair, worker, retries, records, judgements };
+  }
+
+  /** Folds a checked pair's two records, each saying which worker played it. */
+  async #foldPair({ pair, worker, retries, records, judgements }: Extract<Checked, { ok: true }>): Promise<void> {
+    const { pairs } = this.#ctx;
+    for (const rec of records) this.#boards.folded(rec.index);
+    for (let s = 0; s < 2; s++) {
+      const rec: GameRecord = { ...records[s]!, worker, ...(retries > 0 ? { retries } : {}) };
       const fresh = !pairs.isDone(rec.index);
-      const behind = this.#ctx.finish(data.retries > 0 ? { ...rec, retries: data.retries } : rec);
-      if (fresh) this.#board!.played(data.worker);
+      const behind = this.#ctx.finish(rec, judgements[s]);
+      if (fresh) this.#board!.played(rec);
       if (behind) await behind;
     }
+    this.#refused.delete(pair.index);
+    this.#progressAt = performance.now();
+    this.#stallSaid = false;
+  }
+
+  /**
+   * A refused result: said in one line naming the worker, its job removed, and its pair (when this
+   * coordinator queued it) queued again for another worker.
+   */
+  async #refuse(job: Job<PairJobData, unknown>, { index, worker, reason }: Extract<Checked, { ok: false }>): Promise<void> {
+    const pair = index === null ? undefined : this.#outstanding.get(index);
+    // A second copy of a pair already folded (its job could not be removed then): nothing to say.
+    const done = index !== null && !pair && this.#ctx.pairs.isDone(index * 2) && this.#ctx.pairs.isDone(index * 2 + 1);
+    if (!done) this.#ctx.emit({ type: 'queue-problem', worker, reason: `refused its result${index === null ? '' : ` for pair ${index}`}: ${reason}${pair ? '; the pair is queued again' : ''}` });
+    await job.remove().catch(redisAway);
+    if (pair) await this.#requeue(pair, worker, reason);
+  }
+
+  /**
+   * Queues a pair again after `worker` failed it (a refused result, or a job it refused to play),
+   * to be played by another worker when there is one; a pair failed `MAX_REFUSALS` times ends the
+   * run, saying why.
+   */
+  async #requeue(pair: PairJob, worker: string, reason: string): Promise<void> {
+    const by = [...(this.#refused.get(pair.index) ?? []), worker];
+    this.#refused.set(pair.index, by);
+    if (by.length >= MAX_REFUSALS) {
+      this.#failure ??= new QueueError(`pair ${pair.index} failed ${by.length} times (on ${[...new Set(by)].join(', ')}); the last: ${reason}`);
+      this.#checkDone();
+      return;
+    }
+    const { name, data, opts } = this.#jobOf(pair);
+    // A new job under the old id: none of its starts was a worker leaving it yet.
+    await this.#redis!.hdel(leftKey(this.#id), opts.jobId);
+    await this.#pairs!.add(name, data, opts);
   }
 
   /**
@@ -352,6 +540,8 @@ class Coordination {
    * finds the same completed jobs and folds each once.
    */
   async #intake(pairs: Queue<PairJobData>): Promise<void> {
+    // The first window is queued before any result is read: a result is folded only for a pair queued.
+    await this.#feeding;
     while (this.#intakeOpen) {
       const jobs = await this.#completedJobs(pairs);
       if (!this.#intakeOpen) return;
@@ -359,30 +549,32 @@ class Coordination {
         await new Promise((resolve) => setTimeout(resolve, 20));
         continue;
       }
-      for (const job of jobs) this.#folding.add(job.returnvalue.pairIndex);
-      for (const job of jobs) await this.#foldPair(job.returnvalue);
+      const checked = jobs.map((job) => ({ job, result: this.#check(job) }));
+      const good = checked.filter((c): c is { job: Job<PairJobData, unknown>; result: Extract<Checked, { ok: true }> } => c.result.ok);
+      for (const { result } of good) this.#folding.add(result.pair.index);
+      for (const { result } of good) await this.#foldPair(result);
       await this.#ctx.committed();
       // Durable: the jobs may go (one pipelined round trip for the batch). A job that cannot be
-      // removed now (Redis away) is found completed again and folded as a duplicate: dropped.
-      await Promise.all(jobs.map((job) => job.remove().catch(redisAway)));
-      for (const job of jobs) {
-        const index = job.returnvalue.pairIndex;
-        this.#folding.delete(index);
-        const pair = this.#outstanding.get(index);
-        if (pair && this.#ctx.pairs.isDone(pair.games[0].index) && this.#ctx.pairs.isDone(pair.games[1].index)) this.#outstanding.delete(index);
+      // removed now (Redis away) is found completed again: its pair is no longer queued, so it is dropped.
+      await Promise.all(good.map(({ job }) => job.remove().catch(redisAway)));
+      for (const { result } of good) {
+        const { pair } = result;
+        this.#folding.delete(pair.index);
+        if (this.#ctx.pairs.isDone(pair.games[0].index) && this.#ctx.pairs.isDone(pair.games[1].index)) this.#outstanding.delete(pair.index);
       }
+      for (const { job, result } of checked) if (!result.ok) await this.#refuse(job, result);
       await this.#withdraw();
       this.#feed();
       this.#checkDone();
     }
   }
 
-  /** Up to 256 completed jobs with a pair's result (none while Redis is away: the link status says so; asked again). */
-  async #completedJobs(pairs: Queue<PairJobData>): Promise<Job<PairJobData, PairResultData>[]> {
+  /** Up to 256 completed jobs (none while Redis is away: the link status says so; asked again). */
+  async #completedJobs(pairs: Queue<PairJobData>): Promise<Job<PairJobData, unknown>[]> {
     if (this.#link !== 'connected') return [];
     try {
-      const jobs = (await pairs.getJobs(['completed'], 0, 255, true)) as (Job<PairJobData, PairResultData> | undefined)[];
-      return jobs.filter((j): j is Job<PairJobData, PairResultData> => j !== undefined && j.returnvalue?.kind === 'pair');
+      const jobs = (await pairs.getJobs(['completed'], 0, 255, true)) as (Job<PairJobData, unknown> | undefined)[];
+      return jobs.filter((j): j is Job<PairJobData, unknown> => j !== undefined);
     } catch {
       return []; // Redis went away meanwhile: asked again
     }
@@ -391,7 +583,7 @@ class Coordination {
   /** Listens to the workers' reports: a job that cannot be played, a bot that cannot start. */
   #listen(redis: Redis): Worker<ResultJobData> {
     const lockMs = this.#o.resultLockMs ?? 5000;
-    const results = new Worker<ResultJobData>(resultsQueueName(this.#id), async (job) => this.#onReport(job.data), {
+    const results = new Worker<ResultJobData>(resultsQueueName(this.#id), async (job) => this.#onReport(job.data, job.id), {
       connection: redis,
       prefix: PREFIX,
       concurrency: 8,
@@ -405,12 +597,27 @@ class Coordination {
     return results;
   }
 
-  #onReport(data: ResultJobData): void {
+  /** A worker's report, counted only when signed with the tournament's key (a rogue's report could otherwise stop the run). */
+  async #onReport(data: ResultJobData, id: string | undefined): Promise<void> {
+    const forged = signatureProblem(this.#o.key ?? null, 'report', data);
+    if (forged) {
+      const said = (data as Partial<ResultJobData> | null)?.worker;
+      this.#ctx.emit({ type: 'queue-problem', worker: typeof said === 'string' && WORKER_NAME.test(said) ? said : 'unknown', reason: `ignored report ${id ?? ''}: ${forged}` });
+      return;
+    }
     if (data.kind === 'bot-failed') {
       // Reported once, like a local run's: the bot forfeits its games wherever it cannot start.
       if (this.#failedBots.has(data.bot)) return;
       this.#failedBots.add(data.bot);
       this.#ctx.emit({ type: 'bot-failed', bot: data.bot, reason: `on worker ${data.worker}: ${data.reason}` });
+      return;
+    }
+    if (data.refused) {
+      // A job the worker would not play (its key, floor or version): failed there for good, queued again if it is one of ours.
+      const pair = this.#outstanding.get(data.pairIndex);
+      const ours = pair !== undefined && data.job === `p${pair.index}`;
+      this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: `refused job ${data.job}: ${data.reason}${ours ? '; the pair is queued again' : ''}` });
+      if (ours) this.#step(() => this.#requeue(pair, data.worker, data.reason));
       return;
     }
     this.#ctx.emit({ type: 'queue-problem', worker: data.worker, reason: data.reason });
@@ -443,12 +650,15 @@ class Coordination {
     await results.obliterate({ force: true }).catch(redisAway);
     await results.close().catch(redisAway);
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
-    await redis.del(gamesKey(this.#id));
+    await redis.del(gamesKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
     await this.#stores?.remove();
+    await releaseShared(redis, this.#id, Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [bundleKey(b.bundle)] : [])));
   }
 
   async close(): Promise<void> {
     if (this.#statusTimer) clearInterval(this.#statusTimer);
+    if (this.#redis?.status === 'ready') await this.#lease?.release().catch(redisAway);
+    this.#lease?.stop();
     this.#boards.stop();
     await this.#results?.close().catch(redisAway);
     // Whatever is left (Redis gone before the keys could be removed) is for `arena queue clean`.
@@ -462,7 +672,7 @@ class Coordination {
  * The `executor` option of `runTournament` for a queued tournament: the coordinator side, on the
  * Redis at `url`. Loaded only when `--queue` is given (BullMQ is not imported otherwise).
  */
-export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs'> = {}): (t: PreparedTournament, dir: string) => Executor {
+export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'idleWarnMs' | 'key' | 'version'> = {}): (t: PreparedTournament, dir: string) => Executor {
   return (t, dir) =>
     new QueueExecutor({
       url,

@@ -25,6 +25,9 @@ import type { LiveSnapshot } from '../events.ts';
 import type { PairSettings } from '../executor.ts';
 import type { GameRecord } from '../match.ts';
 import type { PairJob } from '../schedule.ts';
+import type { QueueVersion } from './version.ts';
+
+import { shownUrl } from './url.ts';
 
 export { parseQueueUrl } from './url.ts';
 
@@ -42,6 +45,10 @@ export const liveChannel = (id: string): string => `${PREFIX}:t:${id}:live`;
 export const LIVE_EVERY_MS = 100;
 /** A bot bundle by its content hash. */
 export const bundleKey = (hash: string): string => `${PREFIX}:bundle:${hash}`;
+/** Times each job was left by a worker to another (hash, job id → count): not starts of its games, so not `retries`. */
+export const leftKey = (id: string): string => `${PREFIX}:t:${id}:left`;
+/** The lease of a tournament's coordinator: one coordinator per tournament. */
+export const leaseKey = (id: string): string => `${PREFIX}:t:${id}:coordinator`;
 /** The BullMQ queue of a tournament's game pairs. */
 export const pairsQueueName = (id: string): string => `pairs-${id}`;
 /** The BullMQ queue of a tournament's results. */
@@ -79,6 +86,13 @@ export interface PairJobData {
   /** By bot label. */
   readonly bots: Readonly<Record<string, QueueBot>>;
   readonly settings: QueueSettings;
+  /** The coordinator's version: a worker of another one refuses the job. */
+  readonly version: QueueVersion;
+  /**
+   * Workers whose results for this pair the coordinator refused: each of them leaves the job to
+   * another live worker when there is one (and plays it when none turns up).
+   */
+  readonly avoid?: readonly string[];
 }
 
 /**
@@ -93,6 +107,8 @@ export interface PairResultData {
   readonly retries: number;
   /** Exactly two records: seating 0, then seating 1. */
   readonly records: readonly [GameRecord, GameRecord];
+  /** The worker's version: the coordinator refuses a result of another one. */
+  readonly version: QueueVersion;
 }
 
 /** A worker's report on the results queue: a job it cannot play, or a bot that cannot start there. */
@@ -106,6 +122,13 @@ export interface ProblemData {
   readonly reason: string;
   /** No attempts are left: the tournament cannot finish. */
   readonly final: boolean;
+  /**
+   * The worker refused the job itself (not signed with its key, below its isolation floor, another
+   * version): the job failed there for good, and the coordinator queues its pair again.
+   */
+  readonly refused?: boolean;
+  /** The job's id (`p<pair index>` for the coordinator's own). */
+  readonly job?: string;
 }
 
 /** A bot that cannot start on a worker: it forfeits the games it plays there, as in a local run. */
@@ -165,6 +188,25 @@ export interface WorkerBeat {
   readonly at: number;
 }
 
+const RELEASE_SHARED = `
+redis.call('SREM', KEYS[2], ARGV[1])
+if redis.call('SCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[1], KEYS[2]) end
+return 1`;
+
+/** The set of tournaments that use a content-addressed key (a bundle, a store snapshot): it leaves Redis with the last of them. */
+export const usersKey = (key: string): string => `${PREFIX}:users:${key}`;
+
+/** Stores a content-addressed value for tournament `id`, noting that it uses it. */
+export async function putShared(redis: Redis, id: string, key: string, bytes: Buffer): Promise<void> {
+  await redis.set(key, bytes);
+  await redis.sadd(usersKey(key), id);
+}
+
+/** Tournament `id` no longer uses these content-addressed keys: each leaves Redis when no other tournament uses it. */
+export async function releaseShared(redis: Redis, id: string, keys: Iterable<string>): Promise<void> {
+  for (const key of keys) await redis.eval(RELEASE_SHARED, 2, key, usersKey(key), id);
+}
+
 /** The SHA-256 of a bundle, in hex: its name in Redis. */
 export function contentHash(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -191,17 +233,32 @@ export function redisAway(): void {}
 /** Connection state as the dashboard and the worker show it. */
 export type LinkState = 'connecting' | 'connected' | 'reconnecting';
 
+/** The longest wait between two attempts to reach a Redis that went away (ms). */
+export const RECONNECT_MAX_MS = 5000;
+
+/** Whether a Redis error is a refusal of the credentials (a wrong or missing password): retrying cannot help. */
+export function authRefused(message: string): boolean {
+  return /\b(NOAUTH|WRONGPASS|NOPERM)\b|invalid password|invalid username-password/i.test(message);
+}
+
+/** The one line for a Redis that refused the credentials of `url`. */
+export function authRefusedText(url: string, message: string): string {
+  return `Redis at ${shownUrl(url)} refused the credentials (${message.split('\n')[0]}): give its password in the URL, as in redis://:password@host:6379`;
+}
+
 /**
  * A Redis connection that waits and reconnects forever (BullMQ's workers need
- * `maxRetriesPerRequest: null`): commands issued while Redis is away wait for it. `onState` hears
- * every change, so the user sees "reconnecting" rather than a hang.
+ * `maxRetriesPerRequest: null`): commands issued while Redis is away wait for it, attempts backing
+ * off to one every `RECONNECT_MAX_MS`. `onState` hears every change, so the user sees
+ * "reconnecting" rather than a hang.
  */
 export function connectRedis(url: string, name: string, onState?: (state: LinkState, detail: string) => void): Redis {
   const redis = new Redis(url, {
     maxRetriesPerRequest: null,
     connectionName: name,
-    // Back off to at most a second between attempts: a restarted Redis is found quickly.
-    retryStrategy: (times) => Math.min(100 * times, 1000),
+    // Back off by 200 ms an attempt up to RECONNECT_MAX_MS: a restarted Redis is found within a
+    // second or two, one gone for long is not hammered.
+    retryStrategy: (times) => Math.min(200 * times, RECONNECT_MAX_MS),
     lazyConnect: false,
   });
   let last = '';
@@ -215,19 +272,25 @@ export function connectRedis(url: string, name: string, onState?: (state: LinkSt
 
 /**
  * Waits for the first connection, failing with one clear line when Redis cannot be reached within
- * `timeoutMs` (a typo in the URL, no server started): reconnecting forever is for a server that
- * went away, not for one that was never there.
+ * `timeoutMs` (a typo in the URL, no server started), and at once when it refuses the credentials:
+ * reconnecting forever is for a server that went away, not for one that was never there.
  */
 export async function firstConnection(redis: Redis, url: string, timeoutMs = 5000): Promise<void> {
   if (redis.status === 'ready') return;
   let lastError = '';
+  let refuse: (err: QueueError) => void = () => {};
   const onError = (err: Error): void => {
     lastError = err.message;
+    if (authRefused(err.message)) refuse(new QueueError(authRefusedText(url, err.message)));
   };
   redis.on('error', onError);
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new QueueError(`Cannot reach Redis at ${url}${lastError ? `: ${lastError}` : ''} (start one with \`redis-server --port 6379\`; see README "Across machines")`)), timeoutMs);
+      refuse = (err) => {
+        clearTimeout(timer);
+        reject(err);
+      };
+      const timer = setTimeout(() => reject(new QueueError(`Cannot reach Redis at ${shownUrl(url)}${lastError ? `: ${lastError}` : ''} (start one with \`redis-server --port 6379\`; see README "Across machines")`)), timeoutMs);
       redis.once('ready', () => {
         clearTimeout(timer);
         resolve();
@@ -239,6 +302,6 @@ export async function firstConnection(redis: Redis, url: string, timeoutMs = 500
   const info = await redis.info('server');
   const version = /redis_version:([\d.]+)/.exec(info)?.[1] ?? '0';
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  if (major < 6 || (major === 6 && minor < 2)) throw new QueueError(`Redis ${version} at ${url} is too old: take-arena needs Redis 6.2 or later (7.x tested)`);
+  if (major < 6 || (major === 6 && minor < 2)) throw new QueueError(`Redis ${version} at ${shownUrl(url)} is too old: take-arena needs Redis 6.2 or later (7.x tested)`);
 }
 

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { mirrorStoreFolder, runSnapshot, storeLocation, type BotDataSettings, type StoreSnapshot } from '../../platform/bot-store.ts';
 import type { StoreBackend, StoreReply, StoreRequest } from '../../platform/store-bridge.ts';
-import { contentHash, PREFIX, QueueError } from './protocol.ts';
+import { contentHash, PREFIX, putShared, QueueError, releaseShared } from './protocol.ts';
 
 /** A store snapshot by its content hash. */
 export const storeSnapshotKey = (hash: string): string => `${PREFIX}:store:${hash}`;
@@ -171,7 +171,8 @@ export class QueueStores {
   /** Stores the snapshots and seeds the live copies that Redis does not hold (first run, or Redis restarted empty). */
   async publish(): Promise<void> {
     for (const [bot, s] of this.#snapshots) {
-      await this.#redis.set(storeSnapshotKey(s.hash), s.bytes);
+      // Content-addressed: another tournament may hold the same snapshot (an empty store, say).
+      await putShared(this.#redis, this.#tournament, storeSnapshotKey(s.hash), s.bytes);
       const key = liveStoreKey(this.#tournament, bot);
       if ((await this.#redis.exists(key)) === 1) continue;
       // The live copy starts as the folder is now (a local run's live folder), not as the snapshot:
@@ -201,6 +202,9 @@ export class QueueStores {
 
   /** Removes the snapshots and live copies (the tournament is over and copied back). */
   async remove(): Promise<void> {
-    for (const [bot, s] of this.#snapshots) await this.#redis.del(storeSnapshotKey(s.hash), liveStoreKey(this.#tournament, bot));
+    for (const [bot, s] of this.#snapshots) {
+      await releaseShared(this.#redis, this.#tournament, [storeSnapshotKey(s.hash)]);
+      await this.#redis.del(liveStoreKey(this.#tournament, bot));
+    }
   }
 }

@@ -14,7 +14,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker as Thread } from 'node:worker_threads';
-import { Queue, WaitingError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../../core/game.ts';
 import { parseVariant } from '../../games/index.ts';
@@ -28,8 +28,13 @@ import type { LiveTracker } from '../live.ts';
 import type { GameRecord } from '../match.ts';
 import { isolationOf, PairPlayer, startHost } from '../pair-player.ts';
 import {
+  authRefused,
+  authRefusedText,
   bundleKey,
   connectRedis,
+  leftKey,
+  RECONNECT_MAX_MS,
+  type LinkState,
   firstConnection,
   LIVE_EVERY_MS,
   liveChannel,
@@ -51,6 +56,9 @@ import {
   type WorkerBeat,
 } from './protocol.ts';
 import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './stores.ts';
+import { shownUrl } from './url.ts';
+import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
+import { DEFAULT_ISOLATION_FLOOR, meetsFloor, signatureProblem, signed } from './auth.ts';
 
 /** The store helper's script (store-helper.ts bundled with what it imports), built once per process. */
 let helperScript: Promise<URL> | undefined;
@@ -62,6 +70,9 @@ function storeHelperScript(): Promise<URL> {
   );
   return helperScript;
 }
+
+/** How long a worker leaves a job whose result from it was refused to other workers before it plays it itself (ms). */
+const LEAVE_MS = 30_000;
 
 /** Settings of `arena worker`. */
 export interface QueueWorkerOptions {
@@ -78,10 +89,21 @@ export interface QueueWorkerOptions {
   readonly log?: (line: string) => void;
   /** How often the registry is read and the heartbeat written (ms, default 1000). */
   readonly pollMs?: number;
+  /** The tournaments' key (auth.ts): with it, only jobs signed with it are played; without, only unsigned ones. */
+  readonly key?: Buffer | null;
+  /** The least isolation a job may ask for its bots (default `DEFAULT_ISOLATION_FLOOR`); a job asking less is refused. */
+  readonly isolation?: Isolation;
+  /** This worker's version (default: this installation's, `queueVersion()`): jobs of another are refused. */
+  readonly version?: QueueVersion;
 }
+
+/** A job this worker will not play (see `QueueWorker.#refusal`): it fails here for good and the coordinator is told. */
+class JobRefused extends UnrecoverableError {}
 
 /** What the worker holds for one tournament it serves. */
 interface Served {
+  /** The tournament's id. */
+  readonly id: string;
   readonly worker: Worker<PairJobData, PairResultData>;
   readonly results: Queue<ResultJobData>;
   /** Plays the tournament's pairs under its settings (made with the first job). */
@@ -108,6 +130,8 @@ export class QueueWorker {
   readonly #abort = new AbortController();
   #redis: Redis | null = null;
   #registry: Promise<BotRegistry> | null = null;
+  /** The bots found here, once discovered (before any job is taken). */
+  #found: BotRegistry | null = null;
   #cache: string | null = null;
   #timer: NodeJS.Timeout | null = null;
   #played = 0;
@@ -118,9 +142,17 @@ export class QueueWorker {
   #closing: Promise<void> | null = null;
   /** The thread that serves the stores of bots with isolation `none` (started when one needs it). */
   #helper: Promise<Thread> | null = null;
+  /** The other workers' heartbeats as last read, with when (on this clock) each last changed. */
+  readonly #others = new Map<string, { beat: number; changedAt: number; state: string }>();
+  /** Jobs this worker leaves to others (`PairJobData.avoid`), with when it first did. */
+  readonly #leaving = new Map<string, number>();
+
+  readonly #version: QueueVersion;
 
   constructor(options: QueueWorkerOptions) {
     this.#o = options;
+    this.#version = options.version ?? queueVersion();
+    this.failed = new Promise((resolve) => (this.#fail = resolve));
     this.id = options.id ?? `${hostname()}-${process.pid}`;
   }
 
@@ -128,15 +160,33 @@ export class QueueWorker {
     this.#o.log?.(line);
   }
 
-  /** Connects (failing with one line when Redis cannot be reached) and starts serving. */
+  /**
+   * Settles when the worker gives up on its own (Redis refused its credentials after a reconnect:
+   * retrying cannot help), with the one line that says why; it is then stopping.
+   */
+  readonly failed: Promise<QueueError>;
+  #fail!: (err: QueueError) => void;
+  /** The link as last said, and since when it has been down (this clock). */
+  #link: LinkState = 'connecting';
+  #downSince = 0;
+
+  /** Connects (failing with one line when Redis cannot be reached or refuses the credentials) and starts serving. */
   async start(): Promise<void> {
-    const redis = connectRedis(this.#o.url, `take-arena-worker-${this.id}`, (state, detail) => {
-      this.#log(state === 'connected' ? `Redis at ${this.#o.url}: connected` : `Redis at ${this.#o.url}: ${state}${detail ? ` (${detail})` : ''}; waiting`);
+    const { url } = this.#o;
+    const redis = connectRedis(url, `take-arena-worker-${this.id}`, (state, detail) => this.#linkChanged(state, detail));
+    redis.on('error', (err: Error) => {
+      if (this.#link !== 'connecting' && authRefused(err.message)) this.#giveUp(new QueueError(authRefusedText(url, err.message)));
     });
     this.#redis = redis;
-    await firstConnection(redis, this.#o.url);
+    try {
+      await firstConnection(redis, url);
+    } catch (err) {
+      redis.disconnect();
+      throw err;
+    }
+    this.#link = 'connected';
     this.#registry = discoverBots(this.#o.botDirs ?? []);
-    await this.#registry;
+    this.#found = await this.#registry;
     const tick = (): void => {
       // A poll cut short by Redis going away is made again at the next tick.
       this.#polling = this.#polling.then(() => this.#poll()).catch(redisAway);
@@ -144,6 +194,24 @@ export class QueueWorker {
     tick();
     this.#timer = setInterval(tick, this.#o.pollMs ?? 1000);
     await this.#polling;
+  }
+
+  /** Says when the link to Redis is lost and found again (once each, not at every attempt between). */
+  #linkChanged(state: LinkState, detail: string): void {
+    const at = shownUrl(this.#o.url);
+    if (state === this.#link || this.#link === 'connecting') return;
+    this.#link = state;
+    if (state === 'reconnecting') {
+      this.#downSince = performance.now();
+      this.#log(`Redis at ${at}: connection lost${detail ? ` (${detail})` : ''}; retrying, backing off to one attempt every ${RECONNECT_MAX_MS / 1000} s (Ctrl-C stops)`);
+    } else if (state === 'connected') this.#log(`Redis at ${at}: connected again after ${Math.round((performance.now() - this.#downSince) / 1000)} s`);
+  }
+
+  /** Gives up for good: says why (the worker's `failed`) and stops at once. */
+  #giveUp(err: QueueError): void {
+    if (this.#stopping) return;
+    this.#fail(err);
+    void this.stop(true);
   }
 
   /** Reads the registry: serves new tournaments, drops finished ones, writes the heartbeat. */
@@ -157,6 +225,7 @@ export class QueueWorker {
       this.id,
       JSON.stringify({ id: this.id, host: hostname(), pid: process.pid, concurrency: this.#o.concurrency ?? 1, games: this.#played, beat: this.#beat, state, at: Date.now() } satisfies WorkerBeat),
     );
+    this.#heardOthers(await redis.hgetall(WORKERS_KEY));
     const registry = await redis.hgetall(TOURNAMENTS_KEY);
     const ids = Object.keys(registry);
     for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
@@ -172,6 +241,68 @@ export class QueueWorker {
       this.#served.delete(id);
       void this.#retire(served);
     }
+  }
+
+  /** Notes the other workers' heartbeats (a beat that changes is a worker alive: no clocks are compared across machines). */
+  #heardOthers(beats: Record<string, string>): void {
+    const now = performance.now();
+    for (const [id, text] of Object.entries(beats)) {
+      if (id === this.id) continue;
+      let beat: Partial<WorkerBeat>;
+      try {
+        beat = JSON.parse(text) as Partial<WorkerBeat>;
+      } catch {
+        continue; // not a heartbeat of ours
+      }
+      const known = this.#others.get(id);
+      if (!known || known.beat !== beat.beat) this.#others.set(id, { beat: Number(beat.beat), changedAt: now, state: String(beat.state) });
+    }
+  }
+
+  /**
+   * Whether to leave a job to another worker: its results from this one were refused, and another
+   * worker not refused for it has beaten lately. Left for at most `LEAVE_MS`: with no taker, this
+   * worker plays it after all.
+   */
+  #leaves(job: Job<PairJobData>): boolean {
+    const avoid: unknown = job.data.avoid;
+    if (!Array.isArray(avoid) || !avoid.includes(this.id) || job.id === undefined) return false;
+    const now = performance.now();
+    const since = this.#leaving.get(job.id) ?? now;
+    // Jobs another worker took meanwhile are forgotten once their time is up.
+    for (const [id, at] of this.#leaving) if (now - at > LEAVE_MS) this.#leaving.delete(id);
+    this.#leaving.set(job.id, since);
+    const alive = [...this.#others].some(([id, o]) => !avoid.includes(id) && o.state !== 'stopping' && now - o.changedAt < 3 * (this.#o.pollMs ?? 1000) + 2000);
+    if (alive && now - since < LEAVE_MS) return true;
+    this.#leaving.delete(job.id);
+    return false;
+  }
+
+  /**
+   * Why this worker will not play a job, or null: it must be signed with the tournament's key (when
+   * this worker has one; unsigned when it has none), be of this worker's version and of the
+   * tournament it came from, ask no less isolation for each bot than this worker's floor, and name
+   * only external bots installed here (else the pair goes to a worker that has them). Nothing of
+   * the job is run or fetched first.
+   */
+  #refusal(job: Job<PairJobData>, served: Served): string | null {
+    const forged = signatureProblem(this.#o.key ?? null, 'job', job.data);
+    if (forged) return forged;
+    const data = job.data;
+    const other = versionMismatch(this.#version, data.version, 'the job', 'this worker');
+    if (other) return other;
+    if (!data.pair?.games?.[0]?.seats || !data.settings || !data.bots) return 'the job is not a game pair this worker can read';
+    if (data.tournament !== served.id) return `the job names tournament ${JSON.stringify(data.tournament)}, its queue is ${served.id}'s`;
+    const floor = this.#o.isolation ?? DEFAULT_ISOLATION_FLOOR;
+    for (const spec of [data.pair.games[0].seats.first, data.pair.games[0].seats.second]) {
+      const asked = isolationOf(data.settings, spec);
+      if (!meetsFloor(asked, floor)) return `bot ${spec.label} asks for isolation \`${asked}\`, below this worker's floor \`${floor}\` (arena worker --isolation)`;
+      // An external bot this worker lacks: the pair goes to a worker that has it.
+      const bot = data.bots[spec.label];
+      const missing = bot?.kind === 'external' ? this.#external(bot.name) : null;
+      if (typeof missing === 'string') return missing;
+    }
+    return null;
   }
 
   #serve(tournament: string): void {
@@ -192,8 +323,16 @@ export class QueueWorker {
     });
     // Connection errors: reported by the link status, retried by BullMQ.
     worker.on('error', redisAway);
+    // A refused job is told to the coordinator once it has failed here (not before: the coordinator
+    // queues its pair again under the same id, which must then be free).
+    worker.on('failed', (job, err) => {
+      if (!(err instanceof JobRefused) || !job) return;
+      const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pair?.index;
+      const report = { kind: 'problem' as const, pairIndex: typeof pairIndex === 'number' ? pairIndex : -1, worker: this.id, reason: err.message, final: false, refused: true, job: job.id ?? '' };
+      results.add('problem', signed(this.#o.key ?? null, 'report', report)).catch(redisAway);
+    });
     results.on('error', redisAway);
-    const served: Served = { worker, results, player: null, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
+    const served: Served = { id: tournament, worker, results, player: null, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
     served.liveTimer.unref();
     this.#served.set(tournament, served);
     this.#log(`serving tournament ${tournament}`);
@@ -239,15 +378,17 @@ export class QueueWorker {
     return this.#cache;
   }
 
+  /** An external bot installed here under `name`, or why there is none. */
+  #external(name: string): BotEntry | string {
+    const entry = this.#found?.bots.find((b) => b.name === name && b.transport === 'process');
+    return entry ?? `external bot \`${name}\` is not installed on worker ${this.id} (looked for ${name}.bot.json in ${['bots/', ...(this.#o.botDirs ?? [])].join(', ')})`;
+  }
+
   /** The entry of a job's bot: a verified bundle, or an external program installed here. */
   async #entry(bot: QueueBot): Promise<BotEntry> {
     if (bot.kind === 'external') {
-      const registry = await this.#registry!;
-      const entry = registry.bots.find((b) => b.name === bot.name && b.transport === 'process');
-      if (!entry) {
-        const dirs = ['bots/', ...(this.#o.botDirs ?? [])].join(', ');
-        throw new QueueError(`external bot \`${bot.name}\` is not installed on worker ${this.id} (looked for ${bot.name}.bot.json in ${dirs})`);
-      }
+      const entry = this.#external(bot.name);
+      if (typeof entry === 'string') throw new QueueError(entry);
       return entry;
     }
     const bytes = verifiedBundle(bot.bundle, await this.#redis!.getBuffer(bundleKey(bot.bundle)));
@@ -316,7 +457,7 @@ export class QueueWorker {
         const failure = await startHost(h);
         if (failure !== null) {
           this.#log(`bot ${spec.label} cannot start: ${failure}`);
-          await served.results.add('bot-failed', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure });
+          await served.results.add('bot-failed', signed(this.#o.key ?? null, 'report', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure }));
         }
         return h;
       })();
@@ -339,8 +480,21 @@ export class QueueWorker {
   /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
   async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<PairResultData> {
     const { pair } = job.data;
+    // Left to another worker first: a job this worker would refuse again is not refused twice.
+    if (this.#leaves(job)) {
+      await this.#redis!.hincrby(leftKey(served.id), job.id!, 1);
+      await job.moveToDelayed(Date.now() + 250, token);
+      throw new DelayedError();
+    }
+    const refusal = this.#refusal(job, served);
+    if (refusal !== null) {
+      this.#log(`refused job ${job.id ?? '?'}: ${refusal}`);
+      throw new JobRefused(refusal);
+    }
     this.#state = 'working';
-    const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1);
+    // Starts of this job that were only a worker leaving it to another are not retries.
+    const left = job.data.avoid ? Number((await this.#redis!.hget(leftKey(served.id), job.id ?? '')) ?? 0) : 0;
+    const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1 - left);
     let records: GameRecord[];
     try {
       const [first, second] = pair.games;
@@ -368,7 +522,7 @@ export class QueueWorker {
       if (!(err instanceof QueueError)) throw err;
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       this.#log(`cannot play pair ${pair.index}: ${err.message}`);
-      await served.results.add('problem', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final });
+      await served.results.add('problem', signed(this.#o.key ?? null, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
       throw err;
     }
     if (records.some((r) => r.termination === 'interrupted')) {
@@ -379,7 +533,7 @@ export class QueueWorker {
     this.#played += 2;
     this.#state = 'idle';
     // The result travels as the job's return value: completing the job stores it (one round trip).
-    return { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!] };
+    return signed(this.#o.key ?? null, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!], version: this.#version });
   }
 
   /**

@@ -129,7 +129,7 @@ function putStringOrNull(buf: Buffer, at: number, s: string | null): number {
  * text `start`: every string character at most 6 bytes (a `\u00XX` escape), every number 24.
  */
 export function encodedBound(r: GameRecord, start: string): number {
-  let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0);
+  let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0) + (r.worker?.length ?? 0);
   if (r.seatClocks) chars += 64; // two clocks of a few numbers each: at most 6 × 64 bytes
   const list = r.moves;
   for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
@@ -220,6 +220,10 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
   if (r.retries) {
     at = putAscii(buf, at, ',"retries":');
     at = putNumber(buf, at, r.retries);
+  }
+  if (r.worker !== undefined) {
+    at = putAscii(buf, at, ',"worker":');
+    at = putString(buf, at, r.worker);
   }
   if (r.clockStops) {
     at = putAscii(buf, at, ',"clockStops":{"first":');

@@ -1,12 +1,16 @@
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { parseQueueUrl } from '../../arena/queue/url.ts';
+import { DEFAULT_ISOLATION_FLOOR, QUEUE_KEY_ENV } from '../../arena/queue/auth.ts';
 import { UsageError } from '../../core/errors.ts';
+import type { Isolation } from '../../hosting/index.ts';
+import { sandboxProblem } from '../../platform/sandbox.ts';
+import { queueKey } from '../queue-key.ts';
 import { visible } from '../../core/text.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
 
-type Args = WithRun<{ queue?: string; concurrency?: string; 'bots-dir'?: string[]; name?: string; 'lock-ms'?: string }>;
+type Args = WithRun<{ queue?: string; concurrency?: string; 'bots-dir'?: string[]; name?: string; 'lock-ms'?: string; isolation: Isolation; 'queue-key-file'?: string }>;
 
 /** The worker's flags, read by their schemas. */
 const CONCURRENCY = integerFlag(z.number().int().min(1).max(256)).default(1);
@@ -23,13 +27,25 @@ export const workerCommand: CommandModule<object, Args> = {
       .option('concurrency', { type: 'string', describe: 'game pairs played at once per tournament (default 1)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bots (external bots must be installed here under their names)' })
       .option('name', { type: 'string', describe: 'this worker\'s name on the dashboard (default <host>-<pid>)' })
-      .option('lock-ms', { type: 'string', describe: 'how long a job of a worker that stopped answering stays locked before another worker retries it (default 30000)' }) as unknown as Argv<Args>,
+      .option('lock-ms', { type: 'string', describe: 'how long a job of a worker that stopped answering stays locked before another worker retries it (default 30000)' })
+      .option('isolation', {
+        choices: ['none', 'worker', 'sandbox'] as const,
+        default: DEFAULT_ISOLATION_FLOOR,
+        describe:
+          "the least isolation a job may ask for its bots; jobs asking less are refused. Default worker: none would run a job's bot inside this process; sandbox (bubblewrap) is what a worker open to other people's bots must use, since a bot under worker can open network connections",
+      })
+      .option('queue-key-file', { type: 'string', describe: `file holding the tournaments' key (else $TAKE_ARENA_QUEUE_KEY): only jobs signed with it are played, and results are signed with it` }) as unknown as Argv<Args>,
   async handler(args) {
     if (args.queue === undefined) throw new UsageError('arena worker needs --queue redis://host:6379 (the Redis of the coordinator, `arena tournament --queue`)');
     const url = parseQueueUrl(args.queue);
     const concurrency = flagValue('--concurrency', CONCURRENCY, args.concurrency);
     const lockMs = flagValue('--lock-ms', LOCK_MS, args['lock-ms']);
     const name = flagValue('--name', NAME, args.name, "letters, digits, '.', '-' or '_'");
+    const key = queueKey(args['queue-key-file']);
+    if (args.isolation === 'sandbox') {
+      const problem = sandboxProblem();
+      if (problem !== null) throw new UsageError(`--isolation sandbox needs a working bubblewrap: ${problem}`);
+    }
     const out = args[RUN].io;
     // Its lines may quote a bot (why it could not start): control characters made visible.
     const stamp = (line: string): void => out.out(visible(`[${new Date().toISOString().slice(11, 19)}] ${line}`));
@@ -40,29 +56,40 @@ export const workerCommand: CommandModule<object, Args> = {
       lockMs,
       botDirs: args['bots-dir'] ?? [],
       log: stamp,
+      key,
+      isolation: args.isolation,
       ...(name !== undefined ? { id: name } : {}),
     });
     await worker.start();
-    stamp(`worker ${worker.id}: waiting for game pairs (${concurrency} at a time); Ctrl-C finishes the pairs in play, twice hands them back`);
+    stamp(`worker ${worker.id}: waiting for game pairs (${concurrency} at a time; isolation at least ${args.isolation}; ${key ? 'signed jobs only' : `unsigned jobs only: no key (${QUEUE_KEY_ENV})`}); Ctrl-C finishes the pairs in play, twice hands them back`);
     let signals = 0;
     let stopping: Promise<void> | null = null;
-    await new Promise<void>((resolve) => {
-      const onSignal = (sig: NodeJS.Signals): void => {
-        signals++;
-        const now = signals > 1 || sig === 'SIGTERM';
-        stamp(now ? 'stopping now: the pairs in play go back to the queue' : 'stopping: finishing the pairs in play (Ctrl-C again to hand them back)');
-        stopping = worker.stop(now).then(() => {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-          resolve();
-        });
-        // The bots' processes and Redis sockets hold no promise of ours: once stopped, exit.
-        if (now) void stopping.then(() => setTimeout(() => process.exit(130), 100).unref());
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+    let failure: Error | null = null;
+    let stopped!: () => void;
+    const asked = new Promise<void>((resolve) => (stopped = resolve));
+    const onSignal = (sig: NodeJS.Signals): void => {
+      signals++;
+      const now = signals > 1 || sig === 'SIGTERM';
+      stamp(now ? 'stopping now: the pairs in play go back to the queue' : 'stopping: finishing the pairs in play (Ctrl-C again to hand them back)');
+      const stop = worker.stop(now);
+      stopping ??= stop;
+      stopped();
+      // The bots' processes and Redis sockets hold no promise of ours: once stopped, exit.
+      if (now) void stop.then(() => setTimeout(() => process.exit(130), 100).unref());
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    // Given up on its own (Redis refused the credentials): stopped, and said in one line below.
+    void worker.failed.then((err) => {
+      failure = err;
+      stopping ??= worker.stop(true);
+      stopped();
     });
+    await asked;
     await stopping;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (failure) throw failure;
     stamp('stopped');
   },
 };

@@ -251,7 +251,7 @@ export class DashboardStore {
         this.#queue = { link: e.link, detail: e.detail, workers: e.workers, queued: e.queued };
         break;
       case 'queue-problem':
-        this.#note({ kind: 'queue', warn: true, text: `! worker ${e.worker}: ${e.reason}` });
+        this.#note({ kind: 'queue', warn: true, text: `! ${e.worker !== undefined ? `worker ${e.worker}: ` : ''}${e.reason}` });
         break;
       case 'finished':
         this.#finished = e;

@@ -182,7 +182,7 @@ export function plainReporter(
           if (!json) write(`Redis ${e.url}: ${e.state}${e.detail ? ` (${e.detail})` : ''}${e.state === 'reconnecting' ? '; waiting, nothing already logged is lost' : ''}`);
           return;
         case 'queue-problem':
-          if (!json) write(`! worker ${e.worker}: ${e.reason}`);
+          if (!json) write(`! ${e.worker !== undefined ? `worker ${e.worker}: ` : ''}${e.reason}`);
           return;
         case 'queue-status': {
           const who = e.workers.map((w) => w.id).join(' ');

@@ -16,7 +16,8 @@ import { encodeSnapshot, verifiedSnapshot } from '../../../src/arena/queue/store
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
 import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard/dashboard-store.ts';
 import { run } from '../../cli/run.ts';
-import { comparableLog, readLog, runSpec, tempDir, timeless } from '../helpers.ts';
+import { readLog, runSpec, tempDir, timeless } from '../helpers.ts';
+import { comparableDir, registeredId, until } from './queue-helpers.ts';
 import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -54,36 +55,12 @@ async function stopWorkers(workers: readonly ChildProcess[]): Promise<void> {
   );
 }
 
-/** Waits until `check` holds (polling), or fails after `ms`. */
-async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** The tournament id the coordinator registered. */
-async function registeredId(redis: Redis): Promise<string> {
-  let id = '';
-  await until(async () => ((id = Object.keys(await redis.hgetall(TOURNAMENTS_KEY))[0] ?? ''), id !== ''), 30_000, 'the coordinator to register');
-  return id;
-}
-
 /** A bot-data folder's files and their bytes, sorted by path. */
 function storeFiles(root: string): [string, string][] {
   return (readdirSync(root, { recursive: true }) as string[])
     .filter((f) => statSync(join(root, f)).isFile())
     .sort()
     .map((f) => [f, readFileSync(join(root, f)).toString('base64')]);
-}
-
-/** Records without timing fields and retry counts (what may differ between a queued and a local run). */
-function comparableDir(dir: string): unknown[] {
-  return comparableLog(dir).map((r) => {
-    const { retries: _r, ...rest } = r as { retries?: number };
-    return rest;
-  });
 }
 
 // Skipped only on a developer machine without redis-server: CI installs it, and fails without it.
@@ -140,7 +117,8 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     const localRun = await runSpec({ ...learn, botData: localData });
     // The local run learned more: the store changed.
     expect(storeFiles(localData)).not.toEqual(storeFiles(start));
-    const workers = ['l1', 'l2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 5000, pollMs: 200 }));
+    // Floor `none`: the second run below plays the bot on the workers' main threads.
+    const workers = ['l1', 'l2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 5000, pollMs: 200, isolation: 'none' }));
     await Promise.all(workers.map((w) => w.start()));
     try {
       const queued = await runSpec({ ...learn, botData: queuedData }, { executor: queueExecutor(redis.url) });
@@ -279,7 +257,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
       isolation: 'none' as const,
     };
     const localRun = await runSpec({ ...gauntlet, concurrency: 1 });
-    const workers = ['s1', 's2'].map((id) => new QueueWorker({ url: redis.url, id, concurrency: 2, lockMs: 5000, pollMs: 200 }));
+    const workers = ['s1', 's2'].map((id) => new QueueWorker({ url: redis.url, id, concurrency: 2, lockMs: 5000, pollMs: 200, isolation: 'none' }));
     await Promise.all(workers.map((w) => w.start()));
     try {
       const { summary } = await runSpec(gauntlet, { executor: queueExecutor(redis.url, { window: 64 }) });
@@ -293,7 +271,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
-  }, 60_000);
+  }, 120_000);
 
   it('time controls and the margin travel with queued jobs: a bot past its bank loses on time on a worker', async () => {
     const worker = new QueueWorker({ url: redis.url, id: 't1', concurrency: 2, lockMs: 5000, pollMs: 200 });

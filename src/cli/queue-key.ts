@@ -1,0 +1,28 @@
+/** The tournament's key of a queue (`--queue-key-file`, else the environment): read here, where argv and the environment are read. */
+import { readFileSync } from 'node:fs';
+import { MIN_KEY_BYTES, QUEUE_KEY_ENV } from '../arena/queue/auth.ts';
+import { UsageError } from '../core/errors.ts';
+import { textFileProblem } from '../platform/files.ts';
+
+/**
+ * The key from `file` (its text, trimmed) or from `TAKE_ARENA_QUEUE_KEY`; null when neither is
+ * given. A key shorter than `MIN_KEY_BYTES` is refused in one line.
+ */
+export function queueKey(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Buffer | null {
+  let text: string;
+  let from: string;
+  if (file !== undefined) {
+    const problem = textFileProblem(file, 64 << 10);
+    if (problem !== null) throw new UsageError(`Cannot read --queue-key-file ${file}: ${problem}`);
+    text = readFileSync(file, 'utf8').trim();
+    from = `--queue-key-file ${file}`;
+  } else {
+    const value = env[QUEUE_KEY_ENV];
+    if (value === undefined || value === '') return null;
+    text = value.trim();
+    from = QUEUE_KEY_ENV;
+  }
+  const key = Buffer.from(text, 'utf8');
+  if (key.length < MIN_KEY_BYTES) throw new UsageError(`Expected the queue key in ${from} to be at least ${MIN_KEY_BYTES} bytes (e.g. \`openssl rand -hex 32\`), got ${key.length}`);
+  return key;
+}
