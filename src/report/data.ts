@@ -28,7 +28,7 @@ function isTimeTotals(v: unknown): v is TimeTotals {
  * The picture data of a position for the page's board drawer (the TUI's `boardView`, handed in by
  * the CLI: the report sits below the TUI and draws what the terminal draws from the same data).
  */
-export type BoardViewFn = (game: AnyGame, state: unknown, prev?: unknown) => unknown;
+export type BoardViewFn = (game: AnyGame, state: unknown, prev?: unknown) => object;
 
 /** One move of a replayable game. */
 export interface ReportPly {
@@ -38,7 +38,7 @@ export interface ReportPly {
   /** The solver's verdict: true kept the best result, false did not, null not judged. */
   readonly ok: boolean | null;
   /** The position after the move, as picture data. */
-  readonly board: unknown;
+  readonly board: object;
 }
 
 /** One finished game, ready to step through in the page. */
@@ -53,7 +53,7 @@ export interface ReportGame {
   readonly reason: string | null;
   /** The seat to move in the dealt position (the first seat, or Right's in `partizan{start=right}`). */
   readonly mover: Seat;
-  readonly start: unknown;
+  readonly start: object;
   readonly plies: readonly ReportPly[];
   /** Why the log's moves could not all be replayed, or null. */
   readonly problem: string | null;
@@ -192,7 +192,7 @@ function ratingsHistoryOf(spec: Readonly<Record<string, unknown>>): ReportData['
   }
 }
 
-/** Games replayable in a report by default: every game of an ordinary tournament, a few MB of page. */
+/** Games replayable in a report by default: every game of an ordinary tournament (packed, about 50 bytes a game). */
 export const DEFAULT_REPLAYS = 5000;
 
 /** Everything the page is built from. */

@@ -3,16 +3,12 @@ import type { StandingsTable } from '../arena/fold/standings.ts';
 import { startResults } from '../arena/starts.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
 import type { ReportData } from './data.ts';
+import { packGames } from './pack.ts';
 import type { BracketMatch } from '../arena/staged/format.ts';
 import { bracketMatchText, bracketRounds, halves, roundName, SWISS_HEADER, swissRows } from '../arena/staged/text.ts';
 
 /** The page's stylesheet and replay script, inlined: the page must open with no network. */
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
-
-/** JSON inside a `<script>` element: `<` escaped so no text can close the element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
 
 const num = (x: number, digits = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
@@ -231,8 +227,9 @@ ${patterns.length ? `<h3>Patterns over the start position</h3><div class="card">
 </section>
 <p class="note">Made by take-arena <code>arena report</code> from ${esc(d.dir)}.</p>
 </main>
-<script type="application/json" id="report-games">${scriptJson({ games })}</script>
-<script>${asset('replay.js')}</script>
+<script type="application/gzip" id="report-games" data-games="${games.length}">${packGames(games)}</script>
+<script>${asset('unpack.js')}
+${asset('replay.js')}</script>
 </body>
 </html>
 `;

@@ -1,16 +1,32 @@
 // The report's game replay: pick a game, step through its moves with the arrow keys. Boards are
 // drawn from the same picture data as the terminal's boards, with the terminal's glyphs. Plain
 // browser JavaScript, inlined into the page (no network, no build step at view time).
-(() => {
+(async () => {
   'use strict';
-  const data = JSON.parse(document.getElementById('report-games').textContent);
-  const games = data.games;
   const el = (id) => document.getElementById(id);
+  const status = el('replay-status');
+  // The games come packed (src/report/pack.ts): base64 of gzipped JSON, unpacked after first paint.
+  const packed = el('report-games');
+  if (typeof DecompressionStream !== 'function') {
+    status.textContent = 'This browser cannot unpack the replays (it lacks DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or newer have it).';
+    return;
+  }
+  status.textContent = `Unpacking ${packed.dataset.games} games…`;
+  let games;
+  try {
+    const binary = atob(packed.textContent.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+    games = unpackGames(JSON.parse(json));
+  } catch (err) {
+    status.textContent = `The replays could not be unpacked (is the file damaged?): ${err.message}`;
+    return;
+  }
   const pick = el('game-pick');
   const filter = el('game-filter');
   const board = el('board');
   const moves = el('moves');
-  const status = el('replay-status');
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
   const span = (cls, text) => `<span class="${cls}">${esc(text)}</span>`;
   const fmt = (n) => Number(n).toLocaleString('en-US');
@@ -210,4 +226,6 @@
     render();
   });
   fill();
+  // When the page could first replay a game (bench/report.bench.ts reads it).
+  performance.mark('replay-ready');
 })();
