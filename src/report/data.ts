@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArenaError, UsageError } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Seat, type Solver } from '../core/game.ts';
+import type { FaultKind } from '../core/referee.ts';
 import { createRng } from '../core/rng.ts';
 import { visible } from '../core/text.ts';
 import { findPeriod, outcomeClasses, tabulate } from '../games/analysis.ts';
@@ -57,6 +58,46 @@ export interface ReportGame {
   readonly plies: readonly ReportPly[];
   /** Why the log's moves could not all be replayed, or null. */
   readonly problem: string | null;
+}
+
+/** What went wrong in a game: a bot forfeited it by a fault, or its process was replaced mid-game. */
+export interface ReportIncident {
+  /** The game's number as `arena replay --game N` takes it. */
+  readonly number: number;
+  readonly variant: string;
+  /** The bot at fault, and its opponent. */
+  readonly bot: string;
+  readonly opponent: string;
+  /** The fault that lost the game, or `restart`: the bot's process was replaced and it played on. */
+  readonly kind: FaultKind | 'restart';
+  /** Moves played before it. */
+  readonly ply: number;
+  /** Why, as the arena recorded it (control characters made visible: it may quote the bot). */
+  readonly reason: string;
+  /** Whether the game is among the page's replays. */
+  readonly replayable: boolean;
+}
+
+/** Incidents listed one by one in a report; past that they are counted. */
+export const MAX_INCIDENTS = 1000;
+
+/** A game's incidents: its forfeit (the faulty seat's), then each restart of a bot's process. */
+function incidentsOf(rec: GameRecord, replayable: boolean): ReportIncident[] {
+  const at = (seat: Seat, kind: ReportIncident['kind'], ply: number, reason: string): ReportIncident => ({
+    number: rec.index + 1,
+    variant: rec.variant,
+    bot: rec.seats[seat],
+    opponent: rec.seats[otherSeat(seat)],
+    kind,
+    ply,
+    reason: visible(reason),
+    replayable,
+  });
+  const out = (rec.restarts ?? []).map((r) => at(r.seat, 'restart', r.ply, r.reason));
+  if (rec.faulty && rec.termination !== 'normal' && rec.termination !== 'adjudicated' && rec.termination !== 'interrupted') {
+    out.unshift(at(rec.faulty, rec.termination, rec.moves.length, rec.reason ?? ''));
+  }
+  return out;
 }
 
 /** What the page shows about one variant. */
@@ -231,6 +272,10 @@ export interface ReportData {
   readonly played: number;
   /** Games lost on time, by bot. */
   readonly timeForfeits: Readonly<Record<string, number>>;
+  /** Forfeits and restarts in log order, the first `MAX_INCIDENTS`. */
+  readonly incidents: readonly ReportIncident[];
+  /** All of them counted by bot and kind (bots without any left out). */
+  readonly incidentCounts: Readonly<Record<string, Readonly<Partial<Record<ReportIncident['kind'], number>>>>>;
 }
 
 type Json = Record<string, unknown>;
@@ -416,6 +461,8 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
   const games: ReportGame[] = [];
   const times = new Map<string, number[]>();
   const timeForfeits: Record<string, number> = {};
+  const incidents: ReportIncident[] = [];
+  const incidentCounts: Record<string, Partial<Record<ReportIncident['kind'], number>>> = {};
   const observed = new Map<string, { games: number; moverPoints: number }>();
   let played = 0;
   // One pass over the log in constant memory but for the replays and the move times.
@@ -427,12 +474,18 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     const { game, solver } = variantOf(rec.variant);
     let mover: Seat;
     const replayed = perVariant.get(rec.variant) ?? 0;
-    if (games.length < maxReplays && replayed < quota) {
+    const replayable = games.length < maxReplays && replayed < quota;
+    if (replayable) {
       perVariant.set(rec.variant, replayed + 1);
       const g = replayGame(rec, game, solver, view);
       games.push(g);
       mover = g.mover;
     } else mover = game.toMove(game.deal(createRng(rec.dealSeed)));
+    for (const i of incidentsOf(rec, replayable)) {
+      const counts = (incidentCounts[i.bot] ??= {});
+      counts[i.kind] = (counts[i.kind] ?? 0) + 1;
+      if (incidents.length < MAX_INCIDENTS) incidents.push(i);
+    }
     for (let i = 0; i < rec.us.length; i++) {
       const seat = moverAt(mover, i);
       const bot = rec.seats[seat];
@@ -487,5 +540,7 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     played,
     moveTimes,
     timeForfeits,
+    incidents,
+    incidentCounts,
   };
 }

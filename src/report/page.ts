@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { StandingsTable } from '../arena/fold/standings.ts';
 import { startResults } from '../arena/starts.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
-import type { ReportData } from './data.ts';
+import type { ReportData, ReportIncident } from './data.ts';
 import { packGames } from './pack.ts';
 import type { BracketMatch } from '../arena/staged/format.ts';
 import { bracketMatchText, bracketRounds, halves, roundName, SWISS_HEADER, swissRows } from '../arena/staged/text.ts';
@@ -122,6 +122,33 @@ function startsTable(d: ReportData): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** An incident's kind in words. */
+const INCIDENT_WORDS: Readonly<Record<ReportIncident['kind'], string>> = {
+  timeout: 'lost on time',
+  crash: 'crashed',
+  'illegal-move': 'illegal move',
+  restart: 'process replaced',
+};
+
+/** Forfeits and crashes: a count per bot and kind, then a row per incident with its reason and a link to its replay. */
+function incidentsHtml(d: ReportData): string {
+  const counts = Object.entries(d.incidentCounts);
+  const total = counts.reduce((n, [, c]) => n + Object.values(c).reduce((x, y) => x + y, 0), 0);
+  if (total === 0) return '<section id="incidents"><h2>Forfeits and crashes</h2><p class="note">None: every game ended by the rules (or by adjudication), and no bot’s process was replaced.</p></section>';
+  const kinds = Object.keys(INCIDENT_WORDS) as ReportIncident['kind'][];
+  const summary = counts.map(([bot, c]) => `<tr><td>${esc(bot)}</td>${kinds.map((k) => `<td>${c[k] ?? 0}</td>`).join('')}</tr>`);
+  const rows = d.incidents.map((i) => {
+    const game = i.replayable ? `<a href="#replay" data-game="${i.number}">#${i.number}</a>` : `<span title="not among the replays here: arena replay ${esc(d.dir)} --game ${i.number}">#${i.number}</span>`;
+    return `<tr><td>${game}</td><td class="left">${esc(i.bot)}</td><td class="left">${esc(INCIDENT_WORDS[i.kind])}</td><td>${i.ply}</td><td class="left">${esc(i.opponent)}</td><td class="left">${esc(i.variant)}</td><td class="left reason">${esc(i.reason)}</td></tr>`;
+  });
+  const more = total > d.incidents.length ? ` The first ${num(d.incidents.length)} of ${num(total)} are listed.` : '';
+  return `<section id="incidents"><h2>Forfeits and crashes</h2>
+<p class="note">Each game a bot lost by a fault (out of time, a crash, an illegal move), and each time a bot’s process was replaced during a game (it played on without what it had kept). Click a game to replay it; a game not among the replays opens with <code>arena replay ${esc(d.dir)} --game N</code>.${more}</p>
+<div class="card"><table><thead><tr><th class="left">bot</th>${kinds.map((k) => `<th>${esc(INCIDENT_WORDS[k])}</th>`).join('')}</tr></thead><tbody>${summary.join('')}</tbody></table></div>
+<div class="card"><table class="incidents"><thead><tr><th>game</th><th class="left">bot</th><th class="left">what</th><th>after move</th><th class="left">against</th><th class="left">variant</th><th class="left">reason</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>
+</section>`;
+}
+
 async function figure(chart: ChartSpec | null, caption = true): Promise<string> {
   if (!chart) return '';
   return `<figure id="chart-${chart.id}">${caption ? `<figcaption>${esc(chart.title)}</figcaption>` : ''}${await renderSvg(chart)}</figure>`;
@@ -195,6 +222,7 @@ ${header(d)}
 <div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.${anchorNote(d)}</p></div>
 ${historyHtml(d, ratingsHistory)}
 </section>
+${incidentsHtml(d)}
 ${d.starts ? `<section id="starts"><h2>Start positions</h2>
 <p class="note">The tournament played a suite of start positions, each in both seatings: every bot's points / games on each start, beside the solver's verdict for the player who moves first.</p>
 <div class="card">${startsTable(d)}</div>

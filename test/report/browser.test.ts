@@ -88,6 +88,22 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     await page.close();
   });
 
+  it('opens a forfeited game in the replay from the list of forfeits and crashes', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`file://${file}`);
+    await expect.poll(() => page.locator('#replay-status').getAttribute('data-ply')).toBe('0');
+    const link = page.locator('#incidents a[data-game]').nth(2);
+    const n = await link.getAttribute('data-game');
+    const row = await link.locator('xpath=ancestor::tr').innerText();
+    expect(row).toMatch(/fx-sleeps\s+lost on time/);
+    await link.click();
+    expect(await page.locator('#game-filter').inputValue()).toBe(`#${n}`);
+    expect(await page.locator('#game-pick option:checked').innerText()).toMatch(new RegExp(`^#${n} .*\\(timeout\\)$`));
+    await page.keyboard.press('End');
+    expect(await page.locator('#replay-status').innerText()).toMatch(/timeout: /);
+    await page.close();
+  });
+
   it('follows a dark colour scheme: dark page, light chart text', async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'dark' });
     await page.goto(`file://${file}`);

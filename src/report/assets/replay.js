@@ -192,6 +192,15 @@
   };
 
   pick.addEventListener('change', () => open(Number(pick.value)));
+  // Links to a game elsewhere in the page (the forfeits and crashes): filter to it and open it.
+  document.addEventListener('click', (e) => {
+    const link = e.target.closest && e.target.closest('a[data-game]');
+    const i = link ? games.findIndex((g) => g.number === Number(link.dataset.game)) : -1;
+    if (i < 0) return;
+    filter.value = `#${games[i].number}`;
+    fill();
+    open(i);
+  });
   filter.addEventListener('input', fill);
   moves.addEventListener('click', (e) => {
     const li = e.target.closest('li');
