@@ -87,9 +87,11 @@ export function ratingsHistoryChart(points: readonly RatingPoint[]): ChartSpec |
   };
 }
 
-/** Score of each row bot against each column bot, as a heat map with the percentage in each cell. */
-export function crosstableChart(table: StandingsTable, id: string, title: string, small = false): ChartSpec {
-  const order = table.bots.map((b) => b.bot);
+/**
+ * Score of each row bot against each column bot, as a heat map with the percentage in each cell;
+ * bots in `order` (the pooled standings' order, so every variant's table reads alike).
+ */
+export function crosstableChart(table: StandingsTable, id: string, title: string, small = false, order: readonly string[] = table.bots.map((b) => b.bot)): ChartSpec {
   const values: { bot: string; opponent: string; score: number; label: string }[] = [];
   for (const a of order) {
     for (const b of order) {
@@ -224,18 +226,22 @@ function wilson(share: number, n: number): [number, number] {
 export function firstMoverChart(variants: readonly ReportVariant[]): ChartSpec | null {
   const values: Record<string, unknown>[] = [];
   for (const v of variants) {
+    // The label in two lines, the family and its parameters, and never cut: variants of one family
+    // differ only at the end of their ids.
+    const brace = v.id.indexOf('{');
+    const row = brace > 0 ? `${v.id.slice(0, brace)}\n${v.id.slice(brace)}` : v.id;
     if (v.odds) {
       const share = v.odds.win + v.odds.draw / 2;
-      values.push({ variant: v.id, kind: v.odds.exact ? 'solver: every deal' : `solver: ${v.odds.positions} sampled deals`, share, lo: share, hi: share, label: `${pct(v.odds.win)}% won${v.odds.draw > 0 ? `, ${pct(v.odds.draw)}% drawn` : ''}` });
+      values.push({ variant: v.id, row, kind: v.odds.exact ? 'solver: every deal' : `solver: ${v.odds.positions} sampled deals`, share, lo: share, hi: share, label: `${pct(v.odds.win)}% won${v.odds.draw > 0 ? `, ${pct(v.odds.draw)}% drawn` : ''}` });
     }
     if (v.observed.games > 0) {
       const share = v.observed.moverPoints / v.observed.games;
       const [lo, hi] = wilson(share, v.observed.games);
-      values.push({ variant: v.id, kind: 'observed in this tournament', share, lo, hi, label: `${pct(share)}% of ${v.observed.games} games` });
+      values.push({ variant: v.id, row, kind: 'observed in this tournament', share, lo, hi, label: `${pct(share)}% of ${v.observed.games} games` });
     }
   }
   if (values.length === 0) return null;
-  const y = { field: 'variant', type: 'nominal', title: null, axis: { labelLimit: 300 } };
+  const y = { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0, labelExpr: "split(datum.label, '\\n')" } };
   const color = {
     field: 'kind',
     type: 'nominal',
@@ -327,22 +333,25 @@ export function nimValueChart(v: ReportVariant, index: number): ChartSpec | null
 export function reportCharts(data: ReportData): {
   readonly ratings: ChartSpec;
   readonly ratingsHistory: ChartSpec | null;
-  readonly crosstables: readonly ChartSpec[];
+  readonly crosstable: ChartSpec;
+  /** Each variant's crosstable, in `data.variants` order (null for a variant without games). */
+  readonly variantCrosstables: readonly (ChartSpec | null)[];
   readonly accuracy: ChartSpec | null;
   readonly moveTimes: ChartSpec | null;
   readonly firstMover: ChartSpec | null;
   readonly patterns: readonly ChartSpec[];
 } {
-  const crosstables = [crosstableChart(data.standings.pooled, 'cross-pooled', 'All variants')];
-  data.variants.forEach((v, i) => {
+  const order = data.standings.pooled.bots.map((b) => b.bot);
+  const variantCrosstables = data.variants.map((v, i) => {
     const t = data.standings.variants[v.id];
-    if (t && t.games > 0) crosstables.push(crosstableChart(t, `cross-${i}`, v.id, true));
+    return t && t.games > 0 ? crosstableChart(t, `cross-${i}`, v.id, true, order) : null;
   });
   const patterns = data.variants.flatMap((v, i) => [stripChart(v, i), nimValueChart(v, i)].filter((c): c is ChartSpec => c !== null));
   return {
     ratings: ratingsChart(data.standings.pooled),
     ratingsHistory: data.ratingsHistory && 'points' in data.ratingsHistory ? ratingsHistoryChart(data.ratingsHistory.points) : null,
-    crosstables,
+    crosstable: crosstableChart(data.standings.pooled, 'cross-pooled', 'All variants'),
+    variantCrosstables,
     accuracy: accuracyChart(data),
     moveTimes: moveTimeChart(data),
     firstMover: firstMoverChart(data.variants),

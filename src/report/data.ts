@@ -50,6 +50,8 @@ export interface ReportGame {
   readonly seats: { readonly first: string; readonly second: string };
   /** `1-0`, `0-1` or `½-½` with scores. */
   readonly result: string;
+  /** The winner's seat, null for a draw. */
+  readonly winner: Seat | null;
   readonly termination: string;
   readonly reason: string | null;
   /** The seat to move in the dealt position (the first seat, or Right's in `partizan{start=right}`). */
@@ -250,6 +252,8 @@ export interface ReportData {
   /** The SPRT decision recorded in `summary.json`, when the tournament ran one. */
   readonly sprt: unknown;
   readonly timePerMoveMs: number | null;
+  /** How far past its limit a bot may answer before it loses on time (ms: `timeMarginMs`). */
+  readonly timeMarginMs: number;
   /** The time control (`--tc` notation) and its margin (ms), when the tournament had one. */
   readonly timeControl: { readonly notation: string; readonly marginMs: number } | null;
   /** Time odds: each bot's own clock in words (`summary.json` `clocks`), when some bot had one. */
@@ -310,6 +314,7 @@ function replayGame(rec: GameRecord, game: AnyGame, solver: Solver<unknown, unkn
     variant: rec.variant,
     seats: rec.seats,
     result: resultOf(rec),
+    winner: rec.outcome.winner,
     termination: rec.termination,
     // The reason may quote a bot: the page shows it as text, its control characters made visible.
     reason: rec.reason === null ? null : visible(rec.reason),
@@ -514,6 +519,7 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     };
   });
   const totalGames = obj(summary['games'])['total'];
+  const timeMarginMs = typeof spec['timeMarginMs'] === 'number' ? spec['timeMarginMs'] : DEFAULT_GRACE_MS;
   return {
     name: typeof spec['name'] === 'string' ? spec['name'] : 'tournament',
     seed: typeof spec['seed'] === 'number' ? spec['seed'] : null,
@@ -525,10 +531,8 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     trust,
     sprt: summary['sprt'] ?? null,
     timePerMoveMs: typeof spec['timePerMoveMs'] === 'number' ? spec['timePerMoveMs'] : null,
-    timeControl:
-      typeof spec['timeControl'] === 'string'
-        ? { notation: spec['timeControl'], marginMs: typeof spec['timeMarginMs'] === 'number' ? spec['timeMarginMs'] : DEFAULT_GRACE_MS }
-        : null,
+    timeMarginMs,
+    timeControl: typeof spec['timeControl'] === 'string' ? { notation: spec['timeControl'], marginMs: timeMarginMs } : null,
     clocks: Object.keys(obj(summary['clocks'])).length ? (obj(summary['clocks']) as Record<string, string>) : null,
     time: isTimeTotals(summary['time']) ? summary['time'] : null,
     standings: typeof spec['anchor'] === 'string' ? anchorStandings(builder.snapshot(), parseAnchor(spec['anchor'])) : builder.snapshot(),

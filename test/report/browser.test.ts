@@ -68,6 +68,10 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     expect(await page.locator('#moves li.current').innerText()).toMatch(/^1\.\s+[✓✗·]/);
     await page.keyboard.press('End');
     expect(await status.innerText()).toMatch(/(1-0|0-1|½-½)/);
+    // The final position says who won, not whose move it would be.
+    const final = await page.locator('#board').innerText();
+    expect(final).toMatch(/game over · (optimal|greedy|fx-sleeps) won|game over · a draw/);
+    expect(final).not.toMatch(/to move/);
     // ↓ opens the next game at its start.
     const first = await page.locator('#game-pick').inputValue();
     await page.keyboard.press('ArrowDown');
@@ -101,6 +105,34 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     expect(await page.locator('#game-pick option:checked').innerText()).toMatch(new RegExp(`^#${n} .*\\(timeout\\)$`));
     await page.keyboard.press('End');
     expect(await page.locator('#replay-status').innerText()).toMatch(/timeout: /);
+    expect(await page.locator('#board').innerText()).toMatch(/game over · (optimal|greedy) won: fx-sleeps lost on time/);
+    await page.close();
+  });
+
+  it('draws every crosstable with the bots in one order, and the first-mover chart with whole variant names', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`file://${file}`);
+    // A heat map's row labels, top to bottom (its y axis: the labels anchored at their end).
+    const rows = (chart: string) =>
+      page.$$eval(`svg[data-chart="${chart}"] .role-axis-label text[text-anchor="end"]`, (ts) =>
+        ts.map((t) => ({ y: t.getBoundingClientRect().y, text: t.textContent })).sort((a, b) => a.y - b.y).map((t) => t.text),
+      );
+    const order = await page.$$eval('#standings tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+    expect(order).toHaveLength(3);
+    expect(await rows('cross-pooled')).toEqual(order);
+    const variants = await page.$$eval('svg[data-chart^="cross-"]:not([data-chart="cross-pooled"])', (svgs) => svgs.map((s) => s.getAttribute('data-chart')!));
+    expect(variants).toHaveLength(6);
+    for (const v of variants) {
+      const shown = await rows(v);
+      expect(shown, v).toEqual(order.filter((b) => shown.includes(b)));
+    }
+    // Each variant's label in full on two lines (family, then its parameters), none cut short with an ellipsis.
+    const labels = await page.$$eval('svg[data-chart="first-mover"] .role-axis-label text', (ts) =>
+      ts.filter((t) => t.querySelectorAll('tspan').length === 2).map((t) => [...t.querySelectorAll('tspan')].map((s) => s.textContent).join('')),
+    );
+    const ids = await page.$$eval('#first-mover table tbody tr td:first-child', (tds) => tds.map((td) => td.textContent));
+    expect(ids).toHaveLength(6);
+    expect(labels).toEqual(ids);
     await page.close();
   });
 

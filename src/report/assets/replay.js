@@ -68,24 +68,26 @@
     }
     return { scale, lines };
   };
+  const ended = (text) => span('bold', text);
   const scaleNote = (scale) => (scale > 1 ? ` · each ● ≈ ${fmt(scale)} stones` : '');
 
   const drawers = {
-    pile(v, names) {
+    pile(v, names, ending) {
       const { scale, lines } = stoneLines(v.pile, v.taken, 3, 1);
       const out = lines.length ? lines : [span('muted', '(empty)')];
       out.push(`<b>${fmt(v.pile)}</b> stone${v.pile === 1 ? '' : 's'}${v.taken > 0 ? span('taken', ` (${fmt(v.taken)} just taken)`) : ''}${span('muted', scaleNote(scale))}`);
       if (v.family === 'partizan') {
         const side = v.side === 'Right' ? span('them bold', 'Right ◀') : span('you bold', '▶ Left');
-        out.push(`${side} (${esc(names[v.toMove])}) to move · takes ${esc(v.takes.join(', '))}`);
+        out.push(ending ? ended(ending) : `${side} (${esc(names[v.toMove])}) to move · takes ${esc(v.takes.join(', '))}`);
       } else if (v.family === 'no-repeat') {
         const takes = v.takes.map((t) => (t === v.forbidden ? span('bad strike', t) : span('muted', t))).join(', ');
-        out.push(`${span('muted', `${names[v.toMove]} to move · takes `)}${takes}`);
-        out.push(v.forbidden == null ? span('muted', 'nothing forbidden (first move is free)') : span('warn', `may not take ${v.forbidden} (the opponent just took it)`));
-      } else out.push(span('muted', `${names[v.toMove]} to move · takes ${v.takes.join(', ')}`));
+        if (ending) out.push(ended(ending));
+        else out.push(`${span('muted', `${names[v.toMove]} to move · takes `)}${takes}`);
+        if (!ending) out.push(v.forbidden == null ? span('muted', 'nothing forbidden (first move is free)') : span('warn', `may not take ${v.forbidden} (the opponent just took it)`));
+      } else out.push(ending ? ended(ending) : span('muted', `${names[v.toMove]} to move · takes ${v.takes.join(', ')}`));
       return out.join('\n');
     },
-    piles(v, names) {
+    piles(v, names, ending) {
       const labelW = String(v.piles.length).length;
       const countW = Math.max(1, ...v.piles.map((p) => fmt(p).length));
       const takenOf = (i) => (v.last && v.last.pile === i ? v.last.amount : 0);
@@ -94,10 +96,10 @@
         const row = stoneLines(p, takenOf(i), 1, scale).lines[0] || '';
         return `${span(v.last && v.last.pile === i ? 'taken' : 'muted', String(i + 1).padStart(labelW))} <b>${fmt(p).padStart(countW)}</b> ${row}`;
       });
-      out.push(span('muted', `${names[v.toMove]} to move · rule ${v.rule}${v.last ? ` · last took ${fmt(v.last.amount)} from pile ${v.last.pile + 1}` : ''}${scaleNote(scale)}`));
+      out.push((ending ? `${ended(ending)}${span('muted', ' · ')}` : span('muted', `${names[v.toMove]} to move · `)) + span('muted', `rule ${v.rule}${v.last ? ` · last took ${fmt(v.last.amount)} from pile ${v.last.pile + 1}` : ''}${scaleNote(scale)}`));
       return out.join('\n');
     },
-    coins(v, names) {
+    coins(v, names, ending) {
       const rows = [];
       let next = 1;
       for (let r = 0; r < v.size; r++) {
@@ -120,10 +122,10 @@
       const sorted = [...v.lastTaken].sort((a, b) => a - b);
       const took = sorted.length === 0 ? '' : ` · last took ${sorted.length === 1 ? sorted[0] : `${sorted[0]}-${sorted[sorted.length - 1]}`}`;
       const pts = v.scores ? ` · points ${names.first} ${v.scores[0]}, ${names.second} ${v.scores[1]}` : '';
-      out.push(span('muted', `${left} of ${total} coins left · ${names[v.toMove]} to move${took}${pts}`));
+      out.push(ending ? `${span('muted', `${left} of ${total} coins left${took}${pts} · `)}${ended(ending)}` : span('muted', `${left} of ${total} coins left · ${names[v.toMove]} to move${took}${pts}`));
       return out.join('\n');
     },
-    'end-game'(v, names) {
+    'end-game'(v, names, ending) {
       const live = v.row.slice(v.lo, v.hi);
       const cellW = Math.max(2, ...live.map((x) => String(x).length)) + 1;
       const lastText = v.lastIndex != null ? `×${v.row[v.lastIndex]}` : '';
@@ -135,14 +137,21 @@
       line += live.map((x, i) => (i === 0 || i === live.length - 1 ? `<b>${esc(String(x).padStart(cellW))}</b>` : esc(String(x).padStart(cellW)))).join('');
       line += span('accent bold', ' ◀ R');
       if (lastRight) line += span('taken', ` ${lastText}`);
-      const score = `${span('you', `${names.first} ${v.scores[0]}`)}${span('muted', ' · ')}${span('them', `${names.second} ${v.scores[1]}`)}${span('muted', ` · ${live.length} left · ${names[v.toMove]} to move`)}`;
+      const score = `${span('you', `${names.first} ${v.scores[0]}`)}${span('muted', ' · ')}${span('them', `${names.second} ${v.scores[1]}`)}${span('muted', ` · ${live.length} left · `)}${ending ? ended(ending) : span('muted', `${names[v.toMove]} to move`)}`;
       return `${line}\n${score}`;
     },
-    text(v) {
-      return esc(v.text);
+    text(v, names, ending) {
+      return esc(v.text) + (ending ? `\n${ended(ending)}` : '');
     },
   };
-  const draw = (v, names) => (v && drawers[v.kind] ? drawers[v.kind](v, names) : span('muted', '(no picture)'));
+  // The board of the final position says how the game ended (`ending`) where the others say who is to move.
+  const draw = (v, names, ending) => (v && drawers[v.kind] ? drawers[v.kind](v, names, ending) : span('muted', '(no picture)'));
+  const FAULTS = { timeout: 'lost on time', crash: 'crashed', 'illegal-move': 'played an illegal move' };
+  const endingOf = (g) => {
+    const loser = g.winner ? g.seats[g.winner === 'first' ? 'second' : 'first'] : null;
+    const how = FAULTS[g.termination] ? `: ${loser} ${FAULTS[g.termination]}` : g.termination === 'adjudicated' ? ' (adjudicated by the solver)' : '';
+    return `game over · ${g.winner ? `${g.seats[g.winner]} won` : 'a draw'}${how}`;
+  };
 
   let game = null;
   let ply = 0; // positions shown: 0 is the start, k is after move k
@@ -160,7 +169,8 @@
     if (!game) return;
     const names = game.seats;
     const view = ply === 0 ? game.start : game.plies[ply - 1].board;
-    board.innerHTML = draw(view, names);
+    // The final position of a game that replayed to its end says who won (and how, after a fault).
+    board.innerHTML = draw(view, names, ply === game.plies.length && !game.problem ? endingOf(game) : null);
     moves.querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === ply - 1));
     const cur = moves.querySelector('li.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
