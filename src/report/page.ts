@@ -98,10 +98,13 @@ ${sprtHtml(d.sprt)}
 </header>`;
 }
 
+/** A table in a box that scrolls sideways, visibly, when the table is wider than the page (a phone). */
+const scroller = (table: string): string => `<div class="scroll">${table}</div>`;
+
 /** A table of text cells; `numeric[i]` aligns column i right, the others left. */
 function cellsTable(header: readonly string[], rows: readonly (readonly string[])[], numeric: readonly boolean[]): string {
   const cls = (i: number): string => (numeric[i] ? '' : ' class="left"');
-  return `<table><thead><tr>${header.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${cls(i)}>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  return scroller(`<table><thead><tr>${header.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${cls(i)}>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`);
 }
 
 /** A standings table: the plain output's rows. */
@@ -121,7 +124,7 @@ function firstMoverTable(d: ReportData): string {
     const seen = v.observed.games ? `${((100 * v.observed.moverPoints) / v.observed.games).toFixed(1)}% of ${v.observed.games} games` : '–';
     return `<tr><td class="left">${esc(v.id)}</td><td>${exact}</td><td>${over}</td><td>${seen}</td></tr>`;
   });
-  return `<table><thead><tr><th class="left">variant</th><th>first mover wins (solver)</th><th>over</th><th>first mover’s score (observed)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return scroller(`<table><thead><tr><th class="left">variant</th><th>first mover wins (solver)</th><th>over</th><th>first mover’s score (observed)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
 }
 
 /** A start suite's results: a row per start with the solver's verdict and each bot's points / games on it. */
@@ -135,7 +138,7 @@ function startsTable(d: ReportData): string {
     return `<tr><td>${st.line}</td><td class="left">${esc(st.position)}</td>${several ? `<td class="left">${esc(st.base)}</td>` : ''}<td class="left">${esc(st.verdict ?? '–')}</td><td>${games}</td>${cells}</tr>`;
   });
   const head = `<th>line</th><th class="left">position</th>${several ? '<th class="left">variant</th>' : ''}<th class="left">solver</th><th>games</th>${bots.map((b) => `<th>${esc(b)}</th>`).join('')}`;
-  return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return scroller(`<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`);
 }
 
 /** An incident's kind in words. */
@@ -165,7 +168,7 @@ function incidentsSection(d: ReportData): Section {
     title,
     body: `<p class="note">Each game a bot lost by a fault (out of time, a crash, an illegal move), and each time a bot’s process was replaced during a game (it played on without what it had kept). Click a game to replay it; a game not among the replays opens with <code>arena replay ${esc(d.dir)} --game N</code>.${more}</p>
 <div class="card">${cellsTable(['bot', ...kinds.map((k) => INCIDENT_WORDS[k])], summary, [false, ...kinds.map(() => true)])}</div>
-<div class="card"><table class="incidents"><thead><tr><th>game</th><th class="left">bot</th><th class="left">what</th><th>after move</th><th class="left">against</th><th class="left">variant</th><th class="left">reason</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`,
+<div class="card">${scroller(`<table class="incidents"><thead><tr><th>game</th><th class="left">bot</th><th class="left">what</th><th>after move</th><th class="left">against</th><th class="left">variant</th><th class="left">reason</th></tr></thead><tbody>${rows.join('')}</tbody></table>`)}</div>`,
   };
 }
 
@@ -246,7 +249,7 @@ export async function reportHtml(d: ReportData): Promise<string> {
     figure(charts.ratings),
     figure(charts.ratingsHistory),
     figure(charts.crosstable),
-    Promise.all(charts.variantCrosstables.map((c) => figure(c))),
+    Promise.all(charts.variantCrosstables.map((c) => figure(c, false))),
     figure(charts.accuracy),
     figure(charts.moveTimes),
     figure(charts.firstMover),

@@ -37,15 +37,23 @@
     for (let d = 1; ; d *= 10) for (const k of [1, 2, 5]) if (k * d >= x) return k * d;
   };
   // Stones per line: 40 as in a terminal, fewer (in whole groups of five) when the board is narrow.
+  // COLUMNS: characters of text a line of the board holds.
   let PER_LINE = 40;
+  let COLUMNS = 80;
   const fitStones = () => {
-    const probe = document.createElement('span');
-    probe.textContent = '●●●●● ●●●●●';
-    board.appendChild(probe);
-    const perChar = probe.getBoundingClientRect().width / 11;
-    probe.remove();
+    const width = (text) => {
+      const probe = document.createElement('span');
+      probe.textContent = text;
+      board.appendChild(probe);
+      const w = probe.getBoundingClientRect().width / text.length;
+      probe.remove();
+      return w;
+    };
+    const perStone = width('●●●●● ●●●●●');
+    const perChar = width('-0123456789');
     const room = board.clientWidth - 24;
-    if (perChar > 0 && room > 0) PER_LINE = Math.max(10, Math.min(40, 5 * Math.floor((room / perChar + 1) / 6)));
+    if (perStone > 0 && room > 0) PER_LINE = Math.max(10, Math.min(40, 5 * Math.floor((room / perStone + 1) / 6)));
+    if (perChar > 0 && room > 0) COLUMNS = Math.floor(room / perChar);
   };
   const grouped = (glyph, count, offset) => {
     let out = '';
@@ -127,14 +135,17 @@
     },
     'end-game'(v, names, ending) {
       const live = v.row.slice(v.lo, v.hi);
-      const cellW = Math.max(2, ...live.map((x) => String(x).length)) + 1;
       const lastText = v.lastIndex != null ? `×${v.row[v.lastIndex]}` : '';
+      // Numbers in columns as in the terminal; one space apart where the columns would not fit the line.
+      const aligned = Math.max(2, ...live.map((x) => String(x).length)) + 1;
+      const cellW = 8 + lastText.length + live.length * aligned <= COLUMNS ? aligned : 0;
+      const cell = (x) => ` ${String(x)}`.padStart(cellW);
       const lastLeft = v.lastIndex != null && v.lastIndex === v.lo - 1;
       const lastRight = v.lastIndex != null && v.lastIndex === v.hi;
       let line = lastLeft ? span('taken', `${lastText} `) : '';
       line += span('accent bold', 'L ▶');
       if (live.length === 0) line += span('muted', ' (empty) ');
-      line += live.map((x, i) => (i === 0 || i === live.length - 1 ? `<b>${esc(String(x).padStart(cellW))}</b>` : esc(String(x).padStart(cellW)))).join('');
+      line += live.map((x, i) => (i === 0 || i === live.length - 1 ? `<b>${esc(cell(x))}</b>` : esc(cell(x)))).join('');
       line += span('accent bold', ' ◀ R');
       if (lastRight) line += span('taken', ` ${lastText}`);
       const score = `${span('you', `${names.first} ${v.scores[0]}`)}${span('muted', ' · ')}${span('them', `${names.second} ${v.scores[1]}`)}${span('muted', ` · ${live.length} left · `)}${ending ? ended(ending) : span('muted', `${names[v.toMove]} to move`)}`;
