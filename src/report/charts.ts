@@ -87,9 +87,11 @@ export function ratingsHistoryChart(points: readonly RatingPoint[]): ChartSpec |
   };
 }
 
-/** Score of each row bot against each column bot, as a heat map with the percentage in each cell. */
-export function crosstableChart(table: StandingsTable, id: string, title: string, small = false): ChartSpec {
-  const order = table.bots.map((b) => b.bot);
+/**
+ * Score of each row bot against each column bot, as a heat map with the percentage in each cell;
+ * bots in `order` (the pooled standings' order, so every variant's table reads alike).
+ */
+export function crosstableChart(table: StandingsTable, id: string, title: string, small = false, order: readonly string[] = table.bots.map((b) => b.bot)): ChartSpec {
   const values: { bot: string; opponent: string; score: number; label: string }[] = [];
   for (const a of order) {
     for (const b of order) {
@@ -98,7 +100,7 @@ export function crosstableChart(table: StandingsTable, id: string, title: string
       values.push({ bot: a, opponent: b, score: cell.points / cell.games, label: `${Math.round((100 * cell.points) / cell.games)}` });
     }
   }
-  const step = small ? 28 : 40;
+  const step = small ? 32 : 40;
   return {
     id,
     title,
@@ -119,7 +121,7 @@ export function crosstableChart(table: StandingsTable, id: string, title: string
           },
         },
         {
-          mark: { type: 'text', fontSize: small ? 9 : 11 },
+          mark: { type: 'text', fontSize: small ? 10 : 11 },
           encoding: {
             text: { field: 'label' },
             color: { condition: { test: 'datum.score < 0.2 || datum.score > 0.8', value: 'white' }, value: '#111' },
@@ -217,25 +219,55 @@ function wilson(share: number, n: number): [number, number] {
   return [Math.max(0, c - h), Math.min(1, c + h)];
 }
 
+/** Longest line of a variant's label in the first-mover chart (characters), and its line height (px). */
+const LABEL_LINE = 22;
+const LINE = 13;
+
+/**
+ * A variant's id as label lines, never cut (variants of one family differ only at the end of their
+ * ids): the family, then its parameters, broken after a `;` where a line would pass `LABEL_LINE`.
+ */
+export function labelLines(id: string): string[] {
+  const brace = id.indexOf('{');
+  if (brace <= 0) return [id];
+  const lines = [id.slice(0, brace)];
+  let line = '';
+  for (const part of id.slice(brace).split(/(?<=;)/)) {
+    if (line && line.length + part.length > LABEL_LINE) {
+      lines.push(line);
+      line = '';
+    }
+    line += part;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /**
  * Per variant: the share of start positions the first mover wins with perfect play (the solver's,
  * over the variant's deals) beside the score the first mover's seat made in the tournament.
  */
 export function firstMoverChart(variants: readonly ReportVariant[]): ChartSpec | null {
   const values: Record<string, unknown>[] = [];
+  // Every label padded to the same number of lines, half above and half below, so that a constant
+  // offset centres each on its row.
+  const lines = Math.max(...variants.map((v) => labelLines(v.id).length));
   for (const v of variants) {
+    const own = labelLines(v.id);
+    const above = Math.floor((lines - own.length) / 2);
+    const row = [...Array<string>(above).fill(''), ...own, ...Array<string>(lines - own.length - above).fill('')].join('\n');
     if (v.odds) {
       const share = v.odds.win + v.odds.draw / 2;
-      values.push({ variant: v.id, kind: v.odds.exact ? 'solver: every deal' : `solver: ${v.odds.positions} sampled deals`, share, lo: share, hi: share, label: `${pct(v.odds.win)}% won${v.odds.draw > 0 ? `, ${pct(v.odds.draw)}% drawn` : ''}` });
+      values.push({ variant: v.id, row, kind: v.odds.exact ? 'solver: every deal' : `solver: ${v.odds.positions} sampled deals`, share, lo: share, hi: share, label: `${pct(v.odds.win)}% won${v.odds.draw > 0 ? `, ${pct(v.odds.draw)}% drawn` : ''}` });
     }
     if (v.observed.games > 0) {
       const share = v.observed.moverPoints / v.observed.games;
       const [lo, hi] = wilson(share, v.observed.games);
-      values.push({ variant: v.id, kind: 'observed in this tournament', share, lo, hi, label: `${pct(share)}% of ${v.observed.games} games` });
+      values.push({ variant: v.id, row, kind: 'observed in this tournament', share, lo, hi, label: `${pct(share)}% of ${v.observed.games} games` });
     }
   }
   if (values.length === 0) return null;
-  const y = { field: 'variant', type: 'nominal', title: null, axis: { labelLimit: 300 } };
+  const y = { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 0, labelExpr: "split(datum.label, '\\n')", labelLineHeight: LINE, labelOffset: (-(lines - 1) * LINE) / 2 } };
   const color = {
     field: 'kind',
     type: 'nominal',
@@ -243,13 +275,14 @@ export function firstMoverChart(variants: readonly ReportVariant[]): ChartSpec |
     scale: { range: ['#f4a259', '#2e86ab', '#66a182', '#8e7dbe'] },
     legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 },
   };
+  // A row per variant, tall enough for its label's lines.
   const rows = new Set(values.map((v) => v['variant'])).size;
   return {
     id: 'first-mover',
     title: 'First-mover advantage: exact (solver) and observed (first mover’s score, 95 % interval)',
     spec: withConfig({
       width: WIDTH - 200,
-      height: rows * 40,
+      height: rows * Math.max(40, LINE * lines + 8),
       data: { values },
       encoding: { y, yOffset: { field: 'kind' }, color },
       layer: [
@@ -327,22 +360,25 @@ export function nimValueChart(v: ReportVariant, index: number): ChartSpec | null
 export function reportCharts(data: ReportData): {
   readonly ratings: ChartSpec;
   readonly ratingsHistory: ChartSpec | null;
-  readonly crosstables: readonly ChartSpec[];
+  readonly crosstable: ChartSpec;
+  /** Each variant's crosstable, in `data.variants` order (null for a variant without games). */
+  readonly variantCrosstables: readonly (ChartSpec | null)[];
   readonly accuracy: ChartSpec | null;
   readonly moveTimes: ChartSpec | null;
   readonly firstMover: ChartSpec | null;
   readonly patterns: readonly ChartSpec[];
 } {
-  const crosstables = [crosstableChart(data.standings.pooled, 'cross-pooled', 'All variants')];
-  data.variants.forEach((v, i) => {
+  const order = data.standings.pooled.bots.map((b) => b.bot);
+  const variantCrosstables = data.variants.map((v, i) => {
     const t = data.standings.variants[v.id];
-    if (t && t.games > 0) crosstables.push(crosstableChart(t, `cross-${i}`, v.id, true));
+    return t && t.games > 0 ? crosstableChart(t, `cross-${i}`, v.id, true, order) : null;
   });
   const patterns = data.variants.flatMap((v, i) => [stripChart(v, i), nimValueChart(v, i)].filter((c): c is ChartSpec => c !== null));
   return {
     ratings: ratingsChart(data.standings.pooled),
     ratingsHistory: data.ratingsHistory && 'points' in data.ratingsHistory ? ratingsHistoryChart(data.ratingsHistory.points) : null,
-    crosstables,
+    crosstable: crosstableChart(data.standings.pooled, 'cross-pooled', 'All variants'),
+    variantCrosstables,
     accuracy: accuracyChart(data),
     moveTimes: moveTimeChart(data),
     firstMover: firstMoverChart(data.variants),

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArenaError, UsageError } from '../core/errors.ts';
 import { otherSeat, type AnyGame, type Seat, type Solver } from '../core/game.ts';
+import type { FaultKind } from '../core/referee.ts';
 import { createRng } from '../core/rng.ts';
 import { visible } from '../core/text.ts';
 import { findPeriod, outcomeClasses, tabulate } from '../games/analysis.ts';
@@ -28,7 +29,7 @@ function isTimeTotals(v: unknown): v is TimeTotals {
  * The picture data of a position for the page's board drawer (the TUI's `boardView`, handed in by
  * the CLI: the report sits below the TUI and draws what the terminal draws from the same data).
  */
-export type BoardViewFn = (game: AnyGame, state: unknown, prev?: unknown) => unknown;
+export type BoardViewFn = (game: AnyGame, state: unknown, prev?: unknown) => object;
 
 /** One move of a replayable game. */
 export interface ReportPly {
@@ -38,7 +39,7 @@ export interface ReportPly {
   /** The solver's verdict: true kept the best result, false did not, null not judged. */
   readonly ok: boolean | null;
   /** The position after the move, as picture data. */
-  readonly board: unknown;
+  readonly board: object;
 }
 
 /** One finished game, ready to step through in the page. */
@@ -49,14 +50,56 @@ export interface ReportGame {
   readonly seats: { readonly first: string; readonly second: string };
   /** `1-0`, `0-1` or `½-½` with scores. */
   readonly result: string;
+  /** The winner's seat, null for a draw. */
+  readonly winner: Seat | null;
   readonly termination: string;
   readonly reason: string | null;
   /** The seat to move in the dealt position (the first seat, or Right's in `partizan{start=right}`). */
   readonly mover: Seat;
-  readonly start: unknown;
+  readonly start: object;
   readonly plies: readonly ReportPly[];
   /** Why the log's moves could not all be replayed, or null. */
   readonly problem: string | null;
+}
+
+/** What went wrong in a game: a bot forfeited it by a fault, or its process was replaced mid-game. */
+export interface ReportIncident {
+  /** The game's number as `arena replay --game N` takes it. */
+  readonly number: number;
+  readonly variant: string;
+  /** The bot at fault, and its opponent. */
+  readonly bot: string;
+  readonly opponent: string;
+  /** The fault that lost the game, or `restart`: the bot's process was replaced and it played on. */
+  readonly kind: FaultKind | 'restart';
+  /** Moves played before it. */
+  readonly ply: number;
+  /** Why, as the arena recorded it (control characters made visible: it may quote the bot). */
+  readonly reason: string;
+  /** Whether the game is among the page's replays. */
+  readonly replayable: boolean;
+}
+
+/** Incidents listed one by one in a report; past that they are counted. */
+export const MAX_INCIDENTS = 1000;
+
+/** A game's incidents: its forfeit (the faulty seat's), then each restart of a bot's process. */
+function incidentsOf(rec: GameRecord, replayable: boolean): ReportIncident[] {
+  const at = (seat: Seat, kind: ReportIncident['kind'], ply: number, reason: string): ReportIncident => ({
+    number: rec.index + 1,
+    variant: rec.variant,
+    bot: rec.seats[seat],
+    opponent: rec.seats[otherSeat(seat)],
+    kind,
+    ply,
+    reason: visible(reason),
+    replayable,
+  });
+  const out = (rec.restarts ?? []).map((r) => at(r.seat, 'restart', r.ply, r.reason));
+  if (rec.faulty && rec.termination !== 'normal' && rec.termination !== 'adjudicated' && rec.termination !== 'interrupted') {
+    out.unshift(at(rec.faulty, rec.termination, rec.moves.length, rec.reason ?? ''));
+  }
+  return out;
 }
 
 /** What the page shows about one variant. */
@@ -203,7 +246,7 @@ function ratingsHistoryOf(spec: Readonly<Record<string, unknown>>): ReportData['
   }
 }
 
-/** Games replayable in a report by default: every game of an ordinary tournament, a few MB of page. */
+/** Games replayable in a report by default: every game of an ordinary tournament (packed, about 50 bytes a game). */
 export const DEFAULT_REPLAYS = 5000;
 
 /** Everything the page is built from. */
@@ -220,6 +263,8 @@ export interface ReportData {
   /** The SPRT decision recorded in `summary.json`, when the tournament ran one. */
   readonly sprt: unknown;
   readonly timePerMoveMs: number | null;
+  /** How far past its limit a bot may answer before it loses on time (ms: `timeMarginMs`). */
+  readonly timeMarginMs: number;
   /** The time control (`--tc` notation) and its margin (ms), when the tournament had one. */
   readonly timeControl: { readonly notation: string; readonly marginMs: number } | null;
   /** Time odds: each bot's own clock in words (`summary.json` `clocks`), when some bot had one. */
@@ -242,6 +287,10 @@ export interface ReportData {
   readonly played: number;
   /** Games lost on time, by bot. */
   readonly timeForfeits: Readonly<Record<string, number>>;
+  /** Forfeits and restarts in log order, the first `MAX_INCIDENTS`. */
+  readonly incidents: readonly ReportIncident[];
+  /** All of them counted by bot and kind (bots without any left out). */
+  readonly incidentCounts: Readonly<Record<string, Readonly<Partial<Record<ReportIncident['kind'], number>>>>>;
 }
 
 type Json = Record<string, unknown>;
@@ -276,6 +325,7 @@ function replayGame(rec: GameRecord, game: AnyGame, solver: Solver<unknown, unkn
     variant: rec.variant,
     seats: rec.seats,
     result: resultOf(rec),
+    winner: rec.outcome.winner,
     termination: rec.termination,
     // The reason may quote a bot: the page shows it as text, its control characters made visible.
     reason: rec.reason === null ? null : visible(rec.reason),
@@ -427,6 +477,8 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
   const games: ReportGame[] = [];
   const times = new Map<string, number[]>();
   const timeForfeits: Record<string, number> = {};
+  const incidents: ReportIncident[] = [];
+  const incidentCounts: Record<string, Partial<Record<ReportIncident['kind'], number>>> = {};
   const observed = new Map<string, { games: number; moverPoints: number }>();
   let played = 0;
   // One pass over the log in constant memory but for the replays and the move times.
@@ -438,12 +490,18 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     const { game, solver } = variantOf(rec.variant);
     let mover: Seat;
     const replayed = perVariant.get(rec.variant) ?? 0;
-    if (games.length < maxReplays && replayed < quota) {
+    const replayable = games.length < maxReplays && replayed < quota;
+    if (replayable) {
       perVariant.set(rec.variant, replayed + 1);
       const g = replayGame(rec, game, solver, view);
       games.push(g);
       mover = g.mover;
     } else mover = game.toMove(game.deal(createRng(rec.dealSeed)));
+    for (const i of incidentsOf(rec, replayable)) {
+      const counts = (incidentCounts[i.bot] ??= {});
+      counts[i.kind] = (counts[i.kind] ?? 0) + 1;
+      if (incidents.length < MAX_INCIDENTS) incidents.push(i);
+    }
     for (let i = 0; i < rec.us.length; i++) {
       const seat = moverAt(mover, i);
       const bot = rec.seats[seat];
@@ -472,6 +530,7 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     };
   });
   const totalGames = obj(summary['games'])['total'];
+  const timeMarginMs = typeof spec['timeMarginMs'] === 'number' ? spec['timeMarginMs'] : DEFAULT_GRACE_MS;
   return {
     name: typeof spec['name'] === 'string' ? spec['name'] : 'tournament',
     seed: typeof spec['seed'] === 'number' ? spec['seed'] : null,
@@ -483,10 +542,8 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     trust,
     sprt: summary['sprt'] ?? null,
     timePerMoveMs: typeof spec['timePerMoveMs'] === 'number' ? spec['timePerMoveMs'] : null,
-    timeControl:
-      typeof spec['timeControl'] === 'string'
-        ? { notation: spec['timeControl'], marginMs: typeof spec['timeMarginMs'] === 'number' ? spec['timeMarginMs'] : DEFAULT_GRACE_MS }
-        : null,
+    timeMarginMs,
+    timeControl: typeof spec['timeControl'] === 'string' ? { notation: spec['timeControl'], marginMs: timeMarginMs } : null,
     clocks: Object.keys(obj(summary['clocks'])).length ? (obj(summary['clocks']) as Record<string, string>) : null,
     time: isTimeTotals(summary['time']) ? summary['time'] : null,
     standings: typeof spec['anchor'] === 'string' ? anchorStandings(builder.snapshot(), parseAnchor(spec['anchor'])) : builder.snapshot(),
@@ -498,5 +555,7 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     played,
     moveTimes,
     timeForfeits,
+    incidents,
+    incidentCounts,
   };
 }

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { loadReportData, type BoardViewFn, type ReportOptions } from './data.ts';
 import { reportHtml } from './page.ts';
 
-export type { BoardViewFn, LogTrust, MoveTimeStats, ReportData, ReportGame, ReportOptions, ReportPly, ReportVariant } from './data.ts';
-export { DEFAULT_REPLAYS, loadReportData } from './data.ts';
+export type { BoardViewFn, LogTrust, MoveTimeStats, ReportData, ReportGame, ReportIncident, ReportOptions, ReportPly, ReportVariant } from './data.ts';
+export { DEFAULT_REPLAYS, loadReportData, MAX_INCIDENTS } from './data.ts';
 export { reportHtml } from './page.ts';
 
 /**

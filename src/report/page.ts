@@ -1,18 +1,26 @@
 import { readFileSync } from 'node:fs';
 import type { StandingsTable } from '../arena/fold/standings.ts';
+import { PAIRS_HEADER, pairsRows, STANDINGS_HEADER, STANDINGS_NUMERIC, standingsRows } from '../arena/fold/text.ts';
 import { startResults } from '../arena/starts.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
-import type { ReportData } from './data.ts';
+import type { ReportData, ReportIncident } from './data.ts';
+import { packGames } from './pack.ts';
 import type { BracketMatch } from '../arena/staged/format.ts';
 import { bracketMatchText, bracketRounds, halves, roundName, SWISS_HEADER, swissRows } from '../arena/staged/text.ts';
 
 /** The page's stylesheet and replay script, inlined: the page must open with no network. */
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 
-/** JSON inside a `<script>` element: `<` escaped so no text can close the element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+/** One section of the page: its anchor, its heading (the table of contents lists it) and its body. */
+interface Section {
+  readonly id: string;
+  readonly title: string;
+  readonly body: string;
+  /** Entries under it in the table of contents (anchor, title). */
+  readonly parts?: readonly (readonly [string, string])[];
 }
+
+const section = (s: Section): string => `<section id="${s.id}"><h2>${esc(s.title)}</h2>\n${s.body}\n</section>`;
 
 const num = (x: number, digits = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
@@ -105,16 +113,23 @@ function workersText(workers: Readonly<Record<string, number>>): string {
   return `${num(games)} games played on arena workers (${by}), each replayed through the referee from its deal before it was logged; the checksums cover the log from then on, times and forfeits are the workers' word`;
 }
 
-function standingsTable(t: StandingsTable): string {
-  const rating = new Map(t.ratings.ratings.map((r) => [r.bot, r]));
-  const rows = t.bots.map((b, i) => {
-    const r = rating.get(b.bot);
-    const acc = b.accuracy && b.accuracy.moves ? `${((100 * b.accuracy.accurate) / b.accuracy.moves).toFixed(1)}%` : '–';
-    const forfeits = b.forfeits.timeout + b.forfeits.crash + b.forfeits['illegal-move'];
-    return `<tr><td>${i + 1}</td><td>${esc(b.bot)}</td><td>${b.games}</td><td>${b.wins}/${b.draws}/${b.losses}</td><td>${num(b.points, 1)}</td><td>${b.games ? ((100 * b.points) / b.games).toFixed(1) : '–'}%</td><td>${r ? Math.round(r.elo) : '–'}</td><td>${r ? `±${Math.round(r.ci95)}` : ''}</td><td>${r?.losNext != null ? `${Math.round(r.losNext * 100)}%` : ''}</td><td>${acc}</td><td>${b.accuracy ? b.accuracy.blunders : '–'}</td><td>${forfeits}</td><td>${b.meanMoveMs.toFixed(2)}</td></tr>`;
-  });
-  return `<table><thead><tr><th>#</th><th>bot</th><th>games</th><th>W/D/L</th><th>points</th><th>score</th><th>Elo</th><th>95 %</th><th>LOS next</th><th>accuracy</th><th>blunders</th><th>forfeits</th><th>mean ms</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+/** A table in a box that scrolls sideways, visibly, when the table is wider than the page (a phone). */
+const scroller = (table: string): string => `<div class="scroll">${table}</div>`;
+
+/** A table of text cells; `numeric[i]` aligns column i right, the others left. */
+function cellsTable(header: readonly string[], rows: readonly (readonly string[])[], numeric: readonly boolean[]): string {
+  const cls = (i: number): string => (numeric[i] ? '' : ' class="left"');
+  return scroller(`<table><thead><tr>${header.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${cls(i)}>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`);
 }
+
+/** A standings table: the plain output's rows. */
+function standingsTable(t: StandingsTable): string {
+  return cellsTable(STANDINGS_HEADER, standingsRows(t), STANDINGS_NUMERIC);
+}
+
+/** What the standings' terse column names mean. */
+const STANDINGS_NOTE =
+  'W/D/L: games won, drawn, lost; elo with its 95 % interval; LOS: the likelihood that a bot is stronger than the next one down; margin: the mean score margin in scored games; forfeit T/C/I: games lost on time, by a crash, by an illegal move; acc%: moves that kept the best result the solver says was there, blunders: those that did not; ms: time a move.';
 
 function firstMoverTable(d: ReportData): string {
   const rows = d.variants.map((v) => {
@@ -124,7 +139,7 @@ function firstMoverTable(d: ReportData): string {
     const seen = v.observed.games ? `${((100 * v.observed.moverPoints) / v.observed.games).toFixed(1)}% of ${v.observed.games} games` : '–';
     return `<tr><td class="left">${esc(v.id)}</td><td>${exact}</td><td>${over}</td><td>${seen}</td></tr>`;
   });
-  return `<table><thead><tr><th class="left">variant</th><th>first mover wins (solver)</th><th>over</th><th>first mover’s score (observed)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return scroller(`<table><thead><tr><th class="left">variant</th><th>first mover wins (solver)</th><th>over</th><th>first mover’s score (observed)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
 }
 
 /** A start suite's results: a row per start with the solver's verdict and each bot's points / games on it. */
@@ -138,7 +153,38 @@ function startsTable(d: ReportData): string {
     return `<tr><td>${st.line}</td><td class="left">${esc(st.position)}</td>${several ? `<td class="left">${esc(st.base)}</td>` : ''}<td class="left">${esc(st.verdict ?? '–')}</td><td>${games}</td>${cells}</tr>`;
   });
   const head = `<th>line</th><th class="left">position</th>${several ? '<th class="left">variant</th>' : ''}<th class="left">solver</th><th>games</th>${bots.map((b) => `<th>${esc(b)}</th>`).join('')}`;
-  return `<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return scroller(`<table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`);
+}
+
+/** An incident's kind in words. */
+const INCIDENT_WORDS: Readonly<Record<ReportIncident['kind'], string>> = {
+  timeout: 'lost on time',
+  crash: 'crashed',
+  'illegal-move': 'illegal move',
+  restart: 'process replaced',
+};
+
+/** Forfeits and crashes: a count per bot and kind, then a row per incident with its reason and a link to its replay. */
+function incidentsSection(d: ReportData): Section {
+  const id = 'incidents';
+  const title = 'Forfeits and crashes';
+  const counts = Object.entries(d.incidentCounts);
+  const total = counts.reduce((n, [, c]) => n + Object.values(c).reduce((x, y) => x + y, 0), 0);
+  if (total === 0) return { id, title, body: '<p class="note">None: every game ended by the rules (or by adjudication), and no bot’s process was replaced.</p>' };
+  const kinds = Object.keys(INCIDENT_WORDS) as ReportIncident['kind'][];
+  const summary = counts.map(([bot, c]) => [bot, ...kinds.map((k) => String(c[k] ?? 0))]);
+  const rows = d.incidents.map((i) => {
+    const game = i.replayable ? `<a href="#replay" data-game="${i.number}">#${i.number}</a>` : `<span title="not among the replays here: arena replay ${esc(d.dir)} --game ${i.number}">#${i.number}</span>`;
+    return `<tr><td>${game}</td><td class="left">${esc(i.bot)}</td><td class="left">${esc(INCIDENT_WORDS[i.kind])}</td><td>${i.ply}</td><td class="left">${esc(i.opponent)}</td><td class="left">${esc(i.variant)}</td><td class="left reason">${esc(i.reason)}</td></tr>`;
+  });
+  const more = total > d.incidents.length ? ` The first ${num(d.incidents.length)} of ${num(total)} are listed.` : '';
+  return {
+    id,
+    title,
+    body: `<p class="note">Each game a bot lost by a fault (out of time, a crash, an illegal move), and each time a bot’s process was replaced during a game (it played on without what it had kept). Click a game to replay it; a game not among the replays opens with <code>arena replay ${esc(d.dir)} --game N</code>.${more}</p>
+<div class="card">${cellsTable(['bot', ...kinds.map((k) => INCIDENT_WORDS[k])], summary, [false, ...kinds.map(() => true)])}</div>
+<div class="card">${scroller(`<table class="incidents"><thead><tr><th>game</th><th class="left">bot</th><th class="left">what</th><th>after move</th><th class="left">against</th><th class="left">variant</th><th class="left">reason</th></tr></thead><tbody>${rows.join('')}</tbody></table>`)}</div>`,
+  };
 }
 
 async function figure(chart: ChartSpec | null, caption = true): Promise<string> {
@@ -161,14 +207,16 @@ function historyHtml(d: ReportData, chart: string): string {
 }
 
 /** A Swiss's score table, or a knockout's bracket drawn round by round. */
-function formatHtml(d: ReportData): string {
+function formatSection(d: ReportData): Section | null {
   const f = d.format;
-  if (!f) return '';
+  if (!f) return null;
   if (f.format === 'swiss') {
-    const rows = swissRows(f.lines).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`);
-    return `<section id="swiss"><h2>Swiss</h2>
-<p class="note">${f.round} of ${f.rounds} rounds. Score: 1 a round won on game points, ½ level, 0 lost, 1 a bye; ties broken by Buchholz (the opponents’ scores), then Sonneborn–Berger (the opponents’ scores weighted by the result against each), then game points.</p>
-<div class="card"><table><thead><tr>${SWISS_HEADER.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+    return {
+      id: 'swiss',
+      title: 'Swiss',
+      body: `<p class="note">${f.round} of ${f.rounds} rounds. Score: 1 a round won on game points, ½ level, 0 lost, 1 a bye; ties broken by Buchholz (the opponents’ scores), then Sonneborn–Berger (the opponents’ scores weighted by the result against each), then game points.</p>
+<div class="card">${cellsTable(SWISS_HEADER, swissRows(f.lines), SWISS_HEADER.map((_, i) => i !== 1))}</div>`,
+    };
   }
   const total = bracketRounds(f);
   const side = (bot: string | null, seed: number | null, points: number, m: BracketMatch): string =>
@@ -179,25 +227,128 @@ function formatHtml(d: ReportData): string {
     return `<div class="round"><h4>${esc(roundName(k, total))}</h4><div class="matches">${matches.join('')}</div></div>`;
   });
   const champion = f.champion === null ? '' : `<div class="round"><h4>Champion</h4><div class="matches"><div class="match"><div class="side win">${esc(f.champion)}</div></div></div></div>`;
-  return `<section id="bracket"><h2>Bracket</h2>
-<p class="note">Seeded ${d.spec['seedRatings'] ? 'by the ratings file' : 'in the spec’s order'}; each match is every variant × deals in both seatings, the bot with more game points through; level, up to ${esc(String(d.spec['tiebreakPairs'] ?? 0))} extra pairs, then the higher seed.</p>
-<div class="card bracket">${rounds.join('')}${champion}</div></section>`;
+  return {
+    id: 'bracket',
+    title: 'Bracket',
+    body: `<p class="note">Seeded ${d.spec['seedRatings'] ? 'by the ratings file' : 'in the spec’s order'}; each match is every variant × deals in both seatings, the bot with more game points through; level, up to ${esc(String(d.spec['tiebreakPairs'] ?? 0))} extra pairs, then the higher seed.</p>
+<div class="card bracket">${rounds.join('')}${champion}</div>`,
+  };
+}
+
+/** The table of contents: a link to each section, and to the parts of those that have them. */
+function contents(sections: readonly Section[]): string {
+  const item = (id: string, title: string, sub = ''): string => `<li><a href="#${id}">${esc(title)}</a>${sub}</li>`;
+  const items = sections.map((s) => item(s.id, s.title, s.parts?.length ? `<ol>${s.parts.map(([id, t]) => item(id, t)).join('')}</ol>` : ''));
+  return `<nav id="contents" aria-label="contents"><h2>Contents</h2><ol>${items.join('')}</ol></nav>`;
+}
+
+/**
+ * What the move-time chart shows, and why a whisker may pass the dashed limit: a move answered
+ * within the margin past the limit stands; one still unanswered at the limit plus the margin
+ * loses on time and has no time of its own in the chart.
+ */
+function moveTimeNote(d: ReportData): string {
+  const clock = d.spec['clock'] === 'wall' ? 'wall-clock time' : 'the CPU time charged to the bot (the CPU clock)';
+  const box = `Each bot’s moves on ${clock}: the box spans the middle half, the tick is the median, the whiskers reach the fastest and the slowest move.`;
+  const limit = d.timePerMoveMs;
+  if (limit === null) return `<p class="note">${box}</p>`;
+  const past = d.moveTimes.filter((t) => t.max > limit).map((t) => `${esc(t.bot)} (up to ${t.max.toFixed(1)} ms)`);
+  const pastText = past.length ? ` Past the limit here: ${past.join(', ')}.` : ' No move here took longer than the limit.';
+  return `<p class="note" id="move-times-note">${box} Dashed: the ${limit} ms limit a move. A whisker past it is a move answered after the limit but within the ${d.timeMarginMs} ms margin the arena allows for its own overhead (messages, a busy machine): such a move stands. A bot that has not answered by the limit plus the margin loses the game on time (✕); that move has no time in the chart.${pastText}</p>`;
 }
 
 /** The whole report as one self-contained HTML document. */
 export async function reportHtml(d: ReportData): Promise<string> {
   const charts = reportCharts(d);
-  const [ratings, ratingsHistory, crosstables, accuracy, moveTimes, firstMover, patterns] = await Promise.all([
+  const [ratings, ratingsHistory, crosstable, variantCrosstables, accuracy, moveTimes, firstMover, patterns] = await Promise.all([
     figure(charts.ratings),
     figure(charts.ratingsHistory),
-    Promise.all(charts.crosstables.map((c) => figure(c))),
+    figure(charts.crosstable),
+    Promise.all(charts.variantCrosstables.map((c) => figure(c, false))),
     figure(charts.accuracy),
     figure(charts.moveTimes),
     figure(charts.firstMover),
     Promise.all(charts.patterns.map((c) => figure(c))),
   ]);
-  const [pooled, ...perVariant] = crosstables;
   const games = d.games;
+  const pooled = d.standings.pooled;
+  // A table per variant with games, as the plain output prints them (a start suite has its own table instead).
+  const variants = d.starts ? [] : d.variants.map((v, i) => ({ v, i, t: d.standings.variants[v.id] })).filter(({ t }) => t && t.games > 0);
+  const sections: (Section | null)[] = [
+    {
+      id: 'standings',
+      title: 'Standings',
+      body: `<div class="card">${standingsTable(pooled)}<p class="note">${esc(STANDINGS_NOTE)}</p></div>
+<div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.${anchorNote(d)}</p></div>
+${historyHtml(d, ratingsHistory)}`,
+    },
+    pooled.pairs.length
+      ? {
+          id: 'pairs',
+          title: 'Game pairs',
+          body: `<p class="note">A pair is both seatings of one deal. Each pairing’s completed pairs, counted by the first bot’s result in its two games (LL: lost both, LD: lost one and drew one, DD: two draws or a win and a loss, WD, WW: won both), and its score over them. Pairs cancel most of the luck of the deal and of the first move.</p>
+<div class="card">${cellsTable(PAIRS_HEADER, pairsRows(pooled), PAIRS_HEADER.map((_, i) => i > 1))}</div>`,
+        }
+      : null,
+    incidentsSection(d),
+    d.starts
+      ? {
+          id: 'starts',
+          title: 'Start positions',
+          body: `<p class="note">The tournament played a suite of start positions, each in both seatings: every bot's points / games on each start, beside the solver's verdict for the player who moves first.</p>
+<div class="card">${startsTable(d)}</div>`,
+        }
+      : null,
+    formatSection(d),
+    {
+      id: 'crosstable',
+      title: 'Crosstable',
+      body: `<p class="note">Score of the row bot against the column bot, in percent; every variant’s table has the bots in this order.</p>
+<div class="card">${crosstable}</div>`,
+    },
+    variants.length
+      ? {
+          id: 'variants',
+          title: 'Per variant',
+          body: `<p class="note">Each variant’s standings and crosstable (bots in the order of the overall standings).</p>
+${variants
+  .map(
+    ({ v, i, t }) => `<div class="card variant" id="variant-${i}"><h3>${esc(v.id)}</h3>
+${standingsTable(t!)}
+${variantCrosstables[i] ?? ''}</div>`,
+  )
+  .join('\n')}`,
+          parts: variants.map(({ v, i }) => [`variant-${i}`, v.id] as const),
+        }
+      : null,
+    {
+      id: 'play',
+      title: 'Accuracy and move times',
+      body: `${accuracy ? `<div class="card">${accuracy}</div>` : '<p class="note">No variant here has an exact solver, so no move was judged.</p>'}
+${moveTimes ? `<div class="card">${moveTimes}${moveTimeNote(d)}</div>` : ''}`,
+    },
+    {
+      id: 'first-mover',
+      title: 'First-mover advantage',
+      body: `<p class="note">Every variant here is solved: the solver says exactly which start positions the player who moves first wins with perfect play. Beside it, how the first mover actually scored in this tournament (the bots do not all play perfectly).</p>
+<div class="card">${firstMover}</div>
+<div class="card">${firstMoverTable(d)}</div>
+${patterns.length ? `<h3>Patterns over the start position</h3><div class="card">${patterns.join('')}</div>` : ''}`,
+    },
+    {
+      id: 'replay',
+      title: 'Replay',
+      body: `<p class="note">Pick a game, then step with <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd>/<kbd>End</kbd> for the ends, <kbd>↑</kbd> <kbd>↓</kbd> for the previous or next game). ✓: the move kept the best result the solver says was there; ✗: it did not.${d.games.length < d.played ? ` ${num(d.games.length)} of the ${num(d.played)} games are here, the first of each variant (<code>arena report --replays all</code> puts in every one).` : ''}</p>
+<div class="controls"><input id="game-filter" type="search" placeholder="filter: bot, variant, #number" aria-label="filter games"><select id="game-pick" aria-label="game"></select></div>
+<div class="replay">
+<div><pre id="board" aria-live="polite"></pre>
+<div class="controls"><button id="first" title="Home">« start</button><button id="prev" title="←">‹ back</button><button id="next" title="→">next ›</button><button id="last" title="End">end »</button></div>
+<div id="replay-status"></div></div>
+<ol id="moves"></ol>
+</div>`,
+    },
+  ];
+  const shown = sections.filter((s): s is Section => s !== null);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -209,45 +360,13 @@ export async function reportHtml(d: ReportData): Promise<string> {
 <body>
 <main>
 ${header(d)}
-<section id="standings"><h2>Standings</h2>
-<div class="card">${standingsTable(d.standings.pooled)}</div>
-<div class="card">${ratings}<p class="note">Bradley–Terry ratings on the Elo scale with a first-seat term; LOS is the likelihood that a bot is stronger than the next one down.${anchorNote(d)}</p></div>
-${historyHtml(d, ratingsHistory)}
-</section>
-${d.starts ? `<section id="starts"><h2>Start positions</h2>
-<p class="note">The tournament played a suite of start positions, each in both seatings: every bot's points / games on each start, beside the solver's verdict for the player who moves first.</p>
-<div class="card">${startsTable(d)}</div>
-</section>` : ''}
-${formatHtml(d)}
-<section id="crosstable"><h2>Crosstable</h2>
-<p class="note">Score of the row bot against the column bot, in percent.</p>
-<div class="card">${pooled ?? ''}</div>
-<div class="grid">${perVariant.map((c) => `<div class="card">${c}</div>`).join('')}</div>
-</section>
-<section id="play"><h2>Accuracy and move times</h2>
-${accuracy ? `<div class="card">${accuracy}</div>` : '<p class="note">No variant here has an exact solver, so no move was judged.</p>'}
-${moveTimes ? `<div class="card">${moveTimes}</div>` : ''}
-</section>
-<section id="first-mover"><h2>First-mover advantage</h2>
-<p class="note">Every variant here is solved: the solver says exactly which start positions the player who moves first wins with perfect play. Beside it, how the first mover actually scored in this tournament (the bots do not all play perfectly).</p>
-<div class="card">${firstMover}</div>
-<div class="card">${firstMoverTable(d)}</div>
-${patterns.length ? `<h3>Patterns over the start position</h3><div class="card">${patterns.join('')}</div>` : ''}
-</section>
-<section id="replay"><h2>Replay</h2>
-<p class="note">Pick a game, then step with <kbd>←</kbd> <kbd>→</kbd> (<kbd>Home</kbd>/<kbd>End</kbd> for the ends, <kbd>↑</kbd> <kbd>↓</kbd> for the previous or next game). ✓: the move kept the best result the solver says was there; ✗: it did not.${d.games.length < d.played ? ` ${num(d.games.length)} of the ${num(d.played)} games are here, the first of each variant (<code>arena report --replays all</code> puts in every one).` : ''}</p>
-<div class="controls"><input id="game-filter" type="search" placeholder="filter: bot, variant, #number" aria-label="filter games"><select id="game-pick" aria-label="game"></select></div>
-<div class="replay">
-<div><pre id="board" aria-live="polite"></pre>
-<div class="controls"><button id="first" title="Home">« start</button><button id="prev" title="←">‹ back</button><button id="next" title="→">next ›</button><button id="last" title="End">end »</button></div>
-<div id="replay-status"></div></div>
-<ol id="moves"></ol>
-</div>
-</section>
+${contents(shown)}
+${shown.map(section).join('\n')}
 <p class="note">Made by take-arena <code>arena report</code> from ${esc(d.dir)}.</p>
 </main>
-<script type="application/json" id="report-games">${scriptJson({ games })}</script>
-<script>${asset('replay.js')}</script>
+<script type="application/gzip" id="report-games" data-games="${games.length}">${packGames(games)}</script>
+<script>${asset('unpack.js')}
+${asset('replay.js')}</script>
 </body>
 </html>
 `;

@@ -1,10 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../src/report/index.ts';
 import { boardView } from '../../src/tui/boards/board-view.ts';
-import { tempDir } from '../arena/helpers.ts';
+import { runSpec, tempDir } from '../arena/helpers.ts';
 import { reportFixture } from './fixture.ts';
 
 /**
@@ -12,19 +12,26 @@ import { reportFixture } from './fixture.ts';
  * message; under CI it runs and fails, so a missing browser never passes for a tested page.
  */
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CLASSIC_GAMES = (JSON.parse(readFileSync(new URL('../../tournaments/classic.json', import.meta.url), 'utf8')) as { games: string[] }).games;
 const SKIP = !existsSync(CHROMIUM) && !process.env['CI'];
 if (SKIP) console.warn(`report browser test: no chromium at ${CHROMIUM}, skipping (CI installs it)`);
 
 describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => {
   let browser: Browser;
   let file: string;
+  let classicFile: string;
   let folder: string;
 
   beforeAll(async () => {
     folder = tempDir('arena-report-');
-    const [dir, b] = await Promise.all([reportFixture(), chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })]);
+    // Scrollbars drawn as a person sees them (Playwright hides them by default).
+    const launch = chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], ignoreDefaultArgs: ['--hide-scrollbars'] });
+    // The classic tournament's variants, one deal each way of two quick bots: its wide boards (End Game's row of ten).
+    const classic = runSpec({ name: 'classic-boards', seed: 2026, games: CLASSIC_GAMES, bots: ['greedy', 'random'], deals: 1, isolation: 'none' });
+    const [dir, b, c] = await Promise.all([reportFixture(), launch, classic]);
     browser = b;
     file = await writeReport(dir, join(folder, 'report.html'), boardView);
+    classicFile = await writeReport(c.dir, join(folder, 'classic.html'), boardView);
   });
   afterAll(async () => {
     await browser?.close();
@@ -68,6 +75,10 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     expect(await page.locator('#moves li.current').innerText()).toMatch(/^1\.\s+[✓✗·]/);
     await page.keyboard.press('End');
     expect(await status.innerText()).toMatch(/(1-0|0-1|½-½)/);
+    // The final position says who won, not whose move it would be.
+    const final = await page.locator('#board').innerText();
+    expect(final).toMatch(/game over · (optimal|greedy|fx-sleeps) won|game over · a draw/);
+    expect(final).not.toMatch(/to move/);
     // ↓ opens the next game at its start.
     const first = await page.locator('#game-pick').inputValue();
     await page.keyboard.press('ArrowDown');
@@ -88,6 +99,50 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     await page.close();
   });
 
+  it('opens a forfeited game in the replay from the list of forfeits and crashes', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`file://${file}`);
+    await expect.poll(() => page.locator('#replay-status').getAttribute('data-ply')).toBe('0');
+    const link = page.locator('#incidents a[data-game]').nth(2);
+    const n = await link.getAttribute('data-game');
+    const row = await link.locator('xpath=ancestor::tr').innerText();
+    expect(row).toMatch(/fx-sleeps\s+lost on time/);
+    await link.click();
+    expect(await page.locator('#game-filter').inputValue()).toBe(`#${n}`);
+    expect(await page.locator('#game-pick option:checked').innerText()).toMatch(new RegExp(`^#${n} .*\\(timeout\\)$`));
+    await page.keyboard.press('End');
+    expect(await page.locator('#replay-status').innerText()).toMatch(/timeout: /);
+    expect(await page.locator('#board').innerText()).toMatch(/game over · (optimal|greedy) won: fx-sleeps lost on time/);
+    await page.close();
+  });
+
+  it('draws every crosstable with the bots in one order, and the first-mover chart with whole variant names', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`file://${file}`);
+    // A heat map's row labels, top to bottom (its y axis: the labels anchored at their end).
+    const rows = (chart: string) =>
+      page.$$eval(`svg[data-chart="${chart}"] .role-axis-label text[text-anchor="end"]`, (ts) =>
+        ts.map((t) => ({ y: t.getBoundingClientRect().y, text: t.textContent })).sort((a, b) => a.y - b.y).map((t) => t.text),
+      );
+    const order = await page.$$eval('#standings tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+    expect(order).toHaveLength(3);
+    expect(await rows('cross-pooled')).toEqual(order);
+    const variants = await page.$$eval('svg[data-chart^="cross-"]:not([data-chart="cross-pooled"])', (svgs) => svgs.map((s) => s.getAttribute('data-chart')!));
+    expect(variants).toHaveLength(6);
+    for (const v of variants) {
+      const shown = await rows(v);
+      expect(shown, v).toEqual(order.filter((b) => shown.includes(b)));
+    }
+    // Each variant's label in full on several lines (family, then its parameters), none cut short with an ellipsis.
+    const labels = await page.$$eval('svg[data-chart="first-mover"] .role-axis-label text', (ts) =>
+      ts.filter((t) => t.querySelectorAll('tspan').length >= 2).map((t) => [...t.querySelectorAll('tspan')].map((s) => s.textContent).join('')),
+    );
+    const ids = await page.$$eval('#first-mover table tbody tr td:first-child', (tds) => tds.map((td) => td.textContent));
+    expect(ids).toHaveLength(6);
+    expect(labels).toEqual(ids);
+    await page.close();
+  });
+
   it('follows a dark colour scheme: dark page, light chart text', async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'dark' });
     await page.goto(`file://${file}`);
@@ -104,12 +159,46 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     await page.close();
   });
 
-  it('fits a phone: nothing wider than the screen but scrollable tables', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
-    await page.goto(`file://${file}`);
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(folder, 'report-phone.png'), fullPage: true });
-    await page.close();
-  });
+  for (const width of [1440, 390]) {
+    it(`lays out at ${width} px: wide tables and charts scroll visibly, heat-map text readable, every board whole`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await page.goto(`file://${classicFile}`);
+      // Nothing makes the page itself wider than the screen.
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
+      // Every table sits in a box of its own that scrolls sideways; a box (or a chart) wider than
+      // the screen shows a scrollbar and a shadow on the side that has more.
+      const boxes = await page.evaluate<{ id: string; wider: boolean; overflow: string; bar: number; shade: boolean }[]>(`[...document.querySelectorAll('.scroll, figure')].map((e) => {
+        const style = getComputedStyle(e);
+        return { id: e.closest('[id]').id, wider: e.scrollWidth > e.clientWidth + 1, overflow: style.overflowX, bar: e.offsetHeight - e.clientHeight, shade: style.backgroundImage.includes('radial-gradient') };
+      })`);
+      expect(await page.$$eval('table', (ts) => ts.every((t) => t.parentElement!.classList.contains('scroll')))).toBe(true);
+      for (const b of boxes) {
+        expect(b.overflow, b.id).toBe('auto');
+        expect(b.shade, b.id).toBe(true);
+        if (b.wider) expect(b.bar, `${b.id}: a scrollbar`).toBeGreaterThanOrEqual(6);
+      }
+      if (width === 390) expect(boxes.filter((b) => b.wider).map((b) => b.id)).toEqual(expect.arrayContaining(['standings', 'pairs', 'variant-0']));
+      else expect(boxes.filter((b) => b.wider)).toEqual([]);
+      // Heat-map numbers are drawn at 10 px or more: charts keep their size rather than shrink to the screen.
+      const sizes = await page.evaluate<number[]>(`[...document.querySelectorAll('svg[data-chart^="cross-"], svg[data-chart="accuracy"]')].flatMap((svg) => {
+        const scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
+        return [...svg.querySelectorAll('.mark-text.role-mark text')].map((t) => Number.parseFloat(t.getAttribute('font-size')) * scale);
+      })`);
+      expect(sizes.length).toBeGreaterThan(20);
+      expect(Math.min(...sizes)).toBeGreaterThanOrEqual(10);
+      // The replay's board is never cut: every family's first game, at its start and at its end.
+      await expect.poll(() => page.locator('#replay-status').getAttribute('data-ply')).toBe('0');
+      for (const family of ['subtraction', 'no-repeat', 'partizan', 'piles', 'coins', 'end-game']) {
+        await page.locator('#game-filter').fill(`${family}{`);
+        for (const key of ['Home', 'End']) {
+          await page.locator('#board').click();
+          await page.keyboard.press(key);
+          const board = await page.$eval('#board', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth, text: b.textContent }));
+          expect(board.scroll, `${family} ${key}: ${board.text}`).toBeLessThanOrEqual(board.client);
+        }
+      }
+      await page.screenshot({ path: join(folder, `report-${width}.png`), fullPage: true });
+      await page.close();
+    });
+  }
 });

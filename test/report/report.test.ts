@@ -1,11 +1,12 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadReportData, reportHtml } from '../../src/report/index.ts';
+import { pairsRows, standingsRows } from '../../src/arena/fold/text.ts';
 import { boardView } from '../../src/tui/boards/board-view.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { startOdds } from '../../src/games/start-odds.ts';
-import { tempDir } from '../arena/helpers.ts';
+import { FIXTURE_BOTS, tempDir } from '../arena/helpers.ts';
 import { run } from '../cli/run.ts';
 import { REPORT_VARIANTS, reportFixture } from './fixture.ts';
 
@@ -158,6 +159,85 @@ describe('arena report', () => {
     expect(code).toBe(2);
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toMatch(/Expected a results folder/);
+  });
+
+  it('lists every forfeit and crash with its bot, game, reason and a link to its replay', async () => {
+    const out = tempDir();
+    const { code } = await run('tournament', '--games', 'subtraction{n=15..30}', '--bots', 'greedy,fx-throws,fx-illegal', '--isolation', 'none', '--deals', '1', '--bots-dir', FIXTURE_BOTS, '--out', out, '--plain');
+    expect(code).toBe(0);
+    const dir = join(out, readdirSync(out).find((n) => n.startsWith('tournament-'))!);
+    const data = loadReportData(dir, boardView, { replays: 4 });
+    // Six games, each lost by a fault: against greedy both seats, and against each other whichever moves first.
+    expect(data.incidents).toHaveLength(6);
+    const crash = data.incidents.find((i) => i.kind === 'crash')!;
+    expect(crash).toMatchObject({ bot: 'fx-throws', ply: expect.any(Number) });
+    expect(crash.reason).toMatch(/fx-throws always throws/);
+    expect(data.incidents.filter((i) => i.kind === 'illegal-move').map((i) => i.bot)).toEqual(['fx-illegal', 'fx-illegal', 'fx-illegal']);
+    expect(data.incidentCounts).toEqual({ 'fx-throws': { crash: 3 }, 'fx-illegal': { 'illegal-move': 3 } });
+    const html = await reportHtml(data);
+    const section = html.slice(html.indexOf('<section id="incidents">'), html.indexOf('</section>', html.indexOf('<section id="incidents">')));
+    expect(section).toMatch(/<tr><td class="left">fx-throws<\/td><td>0<\/td><td>3<\/td><td>0<\/td><td>0<\/td><\/tr>/);
+    // A replayable game links to its replay; the others name the command that replays them.
+    const row = (n: number) => new RegExp(`<tr><td>(<a href="#replay" data-game="${n}">|<span title="not among the replays here: arena replay [^"]+ --game ${n}">)#${n}<`);
+    for (const i of data.incidents) expect(section).toMatch(row(i.number));
+    expect(section).toContain(`<a href="#replay" data-game="${data.incidents.find((i) => i.replayable)!.number}">`);
+    expect(data.incidents.some((i) => !i.replayable)).toBe(true);
+    expect(section).toMatch(/<td class="left">fx-throws<\/td><td class="left">crashed<\/td><td>\d+<\/td><td class="left">greedy<\/td><td class="left">subtraction\{[^<]*<\/td><td class="left reason">[^<]*fx-throws always throws/);
+  }, 60_000);
+
+  it('lists a bot process replaced during a game, from the log’s restarts', async () => {
+    const dir = join(tempDir(), 'restarted');
+    cpSync(await reportFixture(), dir, { recursive: true });
+    // An unverified folder (no games.key) reads every line: a record given a restart.
+    rmSync(join(dir, 'games.key'));
+    const file = join(dir, 'games.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const rec = JSON.parse(lines[0]!) as Record<string, unknown>;
+    lines[0] = JSON.stringify({ ...rec, restarts: [{ seat: 'second', ply: 2, reason: 'its process exited (code 1) in another game' }] });
+    writeFileSync(file, lines.join('\n'));
+    const data = loadReportData(dir, boardView);
+    const restart = data.incidents.find((i) => i.kind === 'restart')!;
+    expect(restart).toMatchObject({ number: 1, ply: 2, reason: 'its process exited (code 1) in another game', replayable: true });
+    expect(restart.bot).toBe((rec['seats'] as { second: string }).second);
+    expect(await reportHtml(data)).toContain('<td class="left">process replaced</td><td>2</td>');
+  });
+
+  it('shows each variant’s standings and the game pairs as the plain output computes them, under a table of contents', async () => {
+    const data = loadReportData(await reportFixture(), boardView);
+    const html = await reportHtml(data);
+    /** The body rows of the first table in `html`, as cell texts. */
+    const cells = (part: string): string[][] => {
+      const table = part.slice(part.indexOf('<tbody>'), part.indexOf('</tbody>'));
+      return [...table.matchAll(/<tr>(.*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]!));
+    };
+    const from = (marker: string): string => {
+      expect(html).toContain(marker);
+      return html.slice(html.indexOf(marker));
+    };
+    const pooled = data.standings.pooled;
+    expect(cells(from('<section id="standings">'))).toEqual(standingsRows(pooled));
+    expect(pooled.pairs.length).toBeGreaterThan(0);
+    expect(cells(from('<section id="pairs">'))).toEqual(pairsRows(pooled));
+    data.variants.forEach((v, i) => {
+      const card = from(`<div class="card variant" id="variant-${i}"><h3>${v.id}</h3>`);
+      expect(cells(card), v.id).toEqual(standingsRows(data.standings.variants[v.id]!));
+    });
+    // The contents link every section and every variant, in page order.
+    const nav = from('<nav id="contents"').slice(0, html.indexOf('</nav>') - html.indexOf('<nav id="contents"'));
+    const links = [...nav.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]);
+    const anchors = [...html.matchAll(/<(?:section|div class="card variant") id="([^"]+)"/g)].map((m) => m[1]);
+    expect(links).toEqual(anchors);
+    expect(links).toEqual(expect.arrayContaining(['standings', 'pairs', 'incidents', 'crosstable', 'variants', 'variant-0', 'variant-5', 'play', 'first-mover', 'replay']));
+  });
+
+  it('explains move-time whiskers past the limit under the chart, naming the bots whose moves went past it', async () => {
+    const data = loadReportData(await reportFixture(), boardView);
+    const note = (html: string): string => /<p class="note" id="move-times-note">(.*?)<\/p>/.exec(html)![1]!;
+    const quiet = note(await reportHtml(data));
+    expect(quiet).toMatch(/Dashed: the 20 ms limit a move\. A whisker past it is a move answered after the limit but within the 50 ms margin .* loses the game on time \(✕\)/);
+    expect(quiet).toContain('No move here took longer than the limit.');
+    const slow = data.moveTimes.map((t) => (t.bot === 'greedy' ? { ...t, max: 31.25 } : t));
+    expect(note(await reportHtml({ ...data, moveTimes: slow }))).toContain('Past the limit here: greedy (up to 31.3 ms).');
   });
 
   it('renders the pooled crosstable with the same scores as the standings', async () => {

@@ -1,16 +1,32 @@
 // The report's game replay: pick a game, step through its moves with the arrow keys. Boards are
 // drawn from the same picture data as the terminal's boards, with the terminal's glyphs. Plain
 // browser JavaScript, inlined into the page (no network, no build step at view time).
-(() => {
+(async () => {
   'use strict';
-  const data = JSON.parse(document.getElementById('report-games').textContent);
-  const games = data.games;
   const el = (id) => document.getElementById(id);
+  const status = el('replay-status');
+  // The games come packed (src/report/pack.ts): base64 of gzipped JSON, unpacked after first paint.
+  const packed = el('report-games');
+  if (typeof DecompressionStream !== 'function') {
+    status.textContent = 'This browser cannot unpack the replays (it lacks DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or newer have it).';
+    return;
+  }
+  status.textContent = `Unpacking ${packed.dataset.games} games…`;
+  let games;
+  try {
+    const binary = atob(packed.textContent.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+    games = unpackGames(JSON.parse(json));
+  } catch (err) {
+    status.textContent = `The replays could not be unpacked (is the file damaged?): ${err.message}`;
+    return;
+  }
   const pick = el('game-pick');
   const filter = el('game-filter');
   const board = el('board');
   const moves = el('moves');
-  const status = el('replay-status');
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
   const span = (cls, text) => `<span class="${cls}">${esc(text)}</span>`;
   const fmt = (n) => Number(n).toLocaleString('en-US');
@@ -21,15 +37,23 @@
     for (let d = 1; ; d *= 10) for (const k of [1, 2, 5]) if (k * d >= x) return k * d;
   };
   // Stones per line: 40 as in a terminal, fewer (in whole groups of five) when the board is narrow.
+  // COLUMNS: characters of text a line of the board holds.
   let PER_LINE = 40;
+  let COLUMNS = 80;
   const fitStones = () => {
-    const probe = document.createElement('span');
-    probe.textContent = '●●●●● ●●●●●';
-    board.appendChild(probe);
-    const perChar = probe.getBoundingClientRect().width / 11;
-    probe.remove();
+    const width = (text) => {
+      const probe = document.createElement('span');
+      probe.textContent = text;
+      board.appendChild(probe);
+      const w = probe.getBoundingClientRect().width / text.length;
+      probe.remove();
+      return w;
+    };
+    const perStone = width('●●●●● ●●●●●');
+    const perChar = width('-0123456789');
     const room = board.clientWidth - 24;
-    if (perChar > 0 && room > 0) PER_LINE = Math.max(10, Math.min(40, 5 * Math.floor((room / perChar + 1) / 6)));
+    if (perStone > 0 && room > 0) PER_LINE = Math.max(10, Math.min(40, 5 * Math.floor((room / perStone + 1) / 6)));
+    if (perChar > 0 && room > 0) COLUMNS = Math.floor(room / perChar);
   };
   const grouped = (glyph, count, offset) => {
     let out = '';
@@ -52,24 +76,26 @@
     }
     return { scale, lines };
   };
+  const ended = (text) => span('bold', text);
   const scaleNote = (scale) => (scale > 1 ? ` · each ● ≈ ${fmt(scale)} stones` : '');
 
   const drawers = {
-    pile(v, names) {
+    pile(v, names, ending) {
       const { scale, lines } = stoneLines(v.pile, v.taken, 3, 1);
       const out = lines.length ? lines : [span('muted', '(empty)')];
       out.push(`<b>${fmt(v.pile)}</b> stone${v.pile === 1 ? '' : 's'}${v.taken > 0 ? span('taken', ` (${fmt(v.taken)} just taken)`) : ''}${span('muted', scaleNote(scale))}`);
       if (v.family === 'partizan') {
         const side = v.side === 'Right' ? span('them bold', 'Right ◀') : span('you bold', '▶ Left');
-        out.push(`${side} (${esc(names[v.toMove])}) to move · takes ${esc(v.takes.join(', '))}`);
+        out.push(ending ? ended(ending) : `${side} (${esc(names[v.toMove])}) to move · takes ${esc(v.takes.join(', '))}`);
       } else if (v.family === 'no-repeat') {
         const takes = v.takes.map((t) => (t === v.forbidden ? span('bad strike', t) : span('muted', t))).join(', ');
-        out.push(`${span('muted', `${names[v.toMove]} to move · takes `)}${takes}`);
-        out.push(v.forbidden == null ? span('muted', 'nothing forbidden (first move is free)') : span('warn', `may not take ${v.forbidden} (the opponent just took it)`));
-      } else out.push(span('muted', `${names[v.toMove]} to move · takes ${v.takes.join(', ')}`));
+        if (ending) out.push(ended(ending));
+        else out.push(`${span('muted', `${names[v.toMove]} to move · takes `)}${takes}`);
+        if (!ending) out.push(v.forbidden == null ? span('muted', 'nothing forbidden (first move is free)') : span('warn', `may not take ${v.forbidden} (the opponent just took it)`));
+      } else out.push(ending ? ended(ending) : span('muted', `${names[v.toMove]} to move · takes ${v.takes.join(', ')}`));
       return out.join('\n');
     },
-    piles(v, names) {
+    piles(v, names, ending) {
       const labelW = String(v.piles.length).length;
       const countW = Math.max(1, ...v.piles.map((p) => fmt(p).length));
       const takenOf = (i) => (v.last && v.last.pile === i ? v.last.amount : 0);
@@ -78,10 +104,10 @@
         const row = stoneLines(p, takenOf(i), 1, scale).lines[0] || '';
         return `${span(v.last && v.last.pile === i ? 'taken' : 'muted', String(i + 1).padStart(labelW))} <b>${fmt(p).padStart(countW)}</b> ${row}`;
       });
-      out.push(span('muted', `${names[v.toMove]} to move · rule ${v.rule}${v.last ? ` · last took ${fmt(v.last.amount)} from pile ${v.last.pile + 1}` : ''}${scaleNote(scale)}`));
+      out.push((ending ? `${ended(ending)}${span('muted', ' · ')}` : span('muted', `${names[v.toMove]} to move · `)) + span('muted', `rule ${v.rule}${v.last ? ` · last took ${fmt(v.last.amount)} from pile ${v.last.pile + 1}` : ''}${scaleNote(scale)}`));
       return out.join('\n');
     },
-    coins(v, names) {
+    coins(v, names, ending) {
       const rows = [];
       let next = 1;
       for (let r = 0; r < v.size; r++) {
@@ -104,29 +130,39 @@
       const sorted = [...v.lastTaken].sort((a, b) => a - b);
       const took = sorted.length === 0 ? '' : ` · last took ${sorted.length === 1 ? sorted[0] : `${sorted[0]}-${sorted[sorted.length - 1]}`}`;
       const pts = v.scores ? ` · points ${names.first} ${v.scores[0]}, ${names.second} ${v.scores[1]}` : '';
-      out.push(span('muted', `${left} of ${total} coins left · ${names[v.toMove]} to move${took}${pts}`));
+      out.push(ending ? `${span('muted', `${left} of ${total} coins left${took}${pts} · `)}${ended(ending)}` : span('muted', `${left} of ${total} coins left · ${names[v.toMove]} to move${took}${pts}`));
       return out.join('\n');
     },
-    'end-game'(v, names) {
+    'end-game'(v, names, ending) {
       const live = v.row.slice(v.lo, v.hi);
-      const cellW = Math.max(2, ...live.map((x) => String(x).length)) + 1;
       const lastText = v.lastIndex != null ? `×${v.row[v.lastIndex]}` : '';
+      // Numbers in columns as in the terminal; one space apart where the columns would not fit the line.
+      const aligned = Math.max(2, ...live.map((x) => String(x).length)) + 1;
+      const cellW = 8 + lastText.length + live.length * aligned <= COLUMNS ? aligned : 0;
+      const cell = (x) => ` ${String(x)}`.padStart(cellW);
       const lastLeft = v.lastIndex != null && v.lastIndex === v.lo - 1;
       const lastRight = v.lastIndex != null && v.lastIndex === v.hi;
       let line = lastLeft ? span('taken', `${lastText} `) : '';
       line += span('accent bold', 'L ▶');
       if (live.length === 0) line += span('muted', ' (empty) ');
-      line += live.map((x, i) => (i === 0 || i === live.length - 1 ? `<b>${esc(String(x).padStart(cellW))}</b>` : esc(String(x).padStart(cellW)))).join('');
+      line += live.map((x, i) => (i === 0 || i === live.length - 1 ? `<b>${esc(cell(x))}</b>` : esc(cell(x)))).join('');
       line += span('accent bold', ' ◀ R');
       if (lastRight) line += span('taken', ` ${lastText}`);
-      const score = `${span('you', `${names.first} ${v.scores[0]}`)}${span('muted', ' · ')}${span('them', `${names.second} ${v.scores[1]}`)}${span('muted', ` · ${live.length} left · ${names[v.toMove]} to move`)}`;
+      const score = `${span('you', `${names.first} ${v.scores[0]}`)}${span('muted', ' · ')}${span('them', `${names.second} ${v.scores[1]}`)}${span('muted', ` · ${live.length} left · `)}${ending ? ended(ending) : span('muted', `${names[v.toMove]} to move`)}`;
       return `${line}\n${score}`;
     },
-    text(v) {
-      return esc(v.text);
+    text(v, names, ending) {
+      return esc(v.text) + (ending ? `\n${ended(ending)}` : '');
     },
   };
-  const draw = (v, names) => (v && drawers[v.kind] ? drawers[v.kind](v, names) : span('muted', '(no picture)'));
+  // The board of the final position says how the game ended (`ending`) where the others say who is to move.
+  const draw = (v, names, ending) => (v && drawers[v.kind] ? drawers[v.kind](v, names, ending) : span('muted', '(no picture)'));
+  const FAULTS = { timeout: 'lost on time', crash: 'crashed', 'illegal-move': 'played an illegal move' };
+  const endingOf = (g) => {
+    const loser = g.winner ? g.seats[g.winner === 'first' ? 'second' : 'first'] : null;
+    const how = FAULTS[g.termination] ? `: ${loser} ${FAULTS[g.termination]}` : g.termination === 'adjudicated' ? ' (adjudicated by the solver)' : '';
+    return `game over · ${g.winner ? `${g.seats[g.winner]} won` : 'a draw'}${how}`;
+  };
 
   let game = null;
   let ply = 0; // positions shown: 0 is the start, k is after move k
@@ -144,7 +180,8 @@
     if (!game) return;
     const names = game.seats;
     const view = ply === 0 ? game.start : game.plies[ply - 1].board;
-    board.innerHTML = draw(view, names);
+    // The final position of a game that replayed to its end says who won (and how, after a fault).
+    board.innerHTML = draw(view, names, ply === game.plies.length && !game.problem ? endingOf(game) : null);
     moves.querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === ply - 1));
     const cur = moves.querySelector('li.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -176,6 +213,15 @@
   };
 
   pick.addEventListener('change', () => open(Number(pick.value)));
+  // Links to a game elsewhere in the page (the forfeits and crashes): filter to it and open it.
+  document.addEventListener('click', (e) => {
+    const link = e.target.closest && e.target.closest('a[data-game]');
+    const i = link ? games.findIndex((g) => g.number === Number(link.dataset.game)) : -1;
+    if (i < 0) return;
+    filter.value = `#${games[i].number}`;
+    fill();
+    open(i);
+  });
   filter.addEventListener('input', fill);
   moves.addEventListener('click', (e) => {
     const li = e.target.closest('li');
@@ -210,4 +256,6 @@
     render();
   });
   fill();
+  // When the page could first replay a game (bench/report.bench.ts reads it).
+  performance.mark('replay-ready');
 })();

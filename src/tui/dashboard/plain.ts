@@ -8,6 +8,7 @@ import type { GameRecord } from '../../arena/match.ts';
 import type { StandingsTable } from '../../arena/fold/standings.ts';
 import type { TimeTotals, TournamentSummary } from '../../arena/summary.ts';
 import { startResults } from '../../arena/starts.ts';
+import { PAIRS_HEADER, pairsRows, STANDINGS_HEADER, STANDINGS_NUMERIC, standingsRows } from '../../arena/fold/text.ts';
 import { droppedText, type DropCounts } from '../../arena/results/index.ts';
 import { sprtLine, sprtResultLine } from './sprt-text.ts';
 import { scoreText } from '../text/result-text.ts';
@@ -71,33 +72,7 @@ export function timeLine(t: TimeTotals, timeControl?: unknown): string {
 
 /** The standings table. */
 export function standingsLines(t: StandingsTable): string[] {
-  const rating = new Map(t.ratings.ratings.map((r) => [r.bot, r]));
-  const rows = t.bots.map((b, i) => {
-    const r = rating.get(b.bot);
-    const acc = b.accuracy && b.accuracy.moves ? num((100 * b.accuracy.accurate) / b.accuracy.moves, 1) : '-';
-    return [
-      String(i + 1),
-      b.bot,
-      String(b.games),
-      String(b.wins),
-      String(b.draws),
-      String(b.losses),
-      num(b.points, 1),
-      b.games ? num((100 * b.points) / b.games, 1) : '-',
-      r ? num(r.elo) : '-',
-      r ? `±${num(r.ci95)}` : '-',
-      r?.losNext != null ? `${num(100 * r.losNext)}%` : '',
-      b.scoredGames ? num(b.marginSum / b.scoredGames, 2) : '-',
-      `${b.forfeits.timeout}/${b.forfeits.crash}/${b.forfeits['illegal-move']}`,
-      acc,
-      b.accuracy ? String(b.accuracy.blunders) : '-',
-      num(b.meanMoveMs, 2),
-      num(b.maxMoveMs, 1),
-    ];
-  });
-  const header = ['#', 'bot', 'games', 'W', 'D', 'L', 'points', 'score%', 'elo', '95%', 'LOS', 'margin', 'forfeit T/C/I', 'acc%', 'blunders', 'ms mean', 'ms max'];
-  const right = header.map((_, i) => i !== 1 && i !== 12);
-  return alignTable(header, rows, right);
+  return alignTable(STANDINGS_HEADER, standingsRows(t), STANDINGS_NUMERIC);
 }
 
 /** The crosstable: row bot's points against each column bot (out of the games played). */
@@ -117,13 +92,7 @@ export function crosstableLines(t: StandingsTable): string[] {
 
 /** The game pairs of a standings table, one line per pairing, with the first bot's score over them. */
 export function pairsLines(t: StandingsTable): string[] {
-  const rows = t.pairs.map((p) => {
-    const n = p.counts.reduce((x, y) => x + y, 0);
-    const score = n ? (100 * p.counts.reduce((s, c, k) => s + c * k, 0)) / (4 * n) : NaN;
-    return [p.a, p.b, String(n), ...p.counts.map(String), num(score, 1)];
-  });
-  const header = ['bot', 'against', 'pairs', 'LL', 'LD', 'DD', 'WD', 'WW', 'score%'];
-  return alignTable(header, rows, header.map((_, i) => i > 1));
+  return alignTable(PAIRS_HEADER, pairsRows(t), PAIRS_HEADER.map((_, i) => i > 1));
 }
 
 /**

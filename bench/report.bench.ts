@@ -1,0 +1,80 @@
+/**
+ * The classic tournament's report (issue 34: at most 2 MB, first paint within 1 s in Chromium):
+ * its size, how much of it the replays take packed and unpacked, the time to write it, and in
+ * headless Chromium at 1440 × 900 the first contentful paint, DOMContentLoaded and the moment the
+ * replay has unpacked its games and shows the first one (medians of `REPORT_LOADS` loads, 7 by
+ * default). The tournament is `tournaments/classic.json` played in process (isolation none), or
+ * the results folder named by `REPORT_DIR`.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { discoverBots } from '../src/hosting/index.ts';
+import { validateSpec } from '../src/arena/spec.ts';
+import { prepareTournament, runTournament } from '../src/arena/tournament.ts';
+import { writeReport } from '../src/report/index.ts';
+import { boardView } from '../src/tui/boards/board-view.ts';
+import { report } from './util.ts';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const loads = Number(process.env['REPORT_LOADS'] ?? 7);
+const work = mkdtempSync(join(tmpdir(), 'report-bench-'));
+const med = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KiB`;
+
+try {
+  let dir = process.env['REPORT_DIR'];
+  if (!dir) {
+    const raw = JSON.parse(readFileSync(new URL('../tournaments/classic.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    delete raw['$schema'];
+    const t0 = performance.now();
+    const result = await runTournament(prepareTournament(validateSpec({ ...raw, isolation: 'none', out: work }), await discoverBots()), {});
+    dir = result.dir;
+    report(`classic tournament played in process (${result.summary.games.played} games)`, `${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const file = join(work, 'report.html');
+  const t0 = performance.now();
+  await writeReport(dir, file, boardView);
+  report('arena report: written in', `${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const html = readFileSync(file, 'utf8');
+  const packed = /<script type="application\/gzip" id="report-games" data-games="(\d+)">([^<]*)<\/script>/.exec(html);
+  if (!packed) throw new Error('the report has no packed games');
+  const json = gunzipSync(Buffer.from(packed[2]!, 'base64'));
+  report('report size', `${kb(statSync(file).size)} (${statSync(file).size} bytes)`);
+  report(`of which the ${packed[1]} replayable games, packed`, `${kb(packed[2]!.length)} (${kb(json.length)} of JSON unpacked)`);
+
+  if (!existsSync(CHROMIUM)) report('first paint', `no chromium at ${CHROMIUM}: not measured`);
+  else {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    const fcp: number[] = [];
+    const dcl: number[] = [];
+    const ready: number[] = [];
+    try {
+      for (let i = 0; i < loads + 1; i++) {
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+        await page.goto(`file://${file}`, { waitUntil: 'load' });
+        await page.waitForFunction("performance.getEntriesByName('replay-ready').length > 0");
+        const t = await page.evaluate<{ fcp: number; dcl: number; ready: number }>(`({
+          fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+          dcl: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd,
+          ready: performance.getEntriesByName('replay-ready')[0]?.startTime ?? NaN,
+        })`);
+        await page.close();
+        if (i === 0) continue; // warm-up: the browser's first page loads its own code too
+        fcp.push(t.fcp);
+        dcl.push(t.dcl);
+        ready.push(t.ready);
+      }
+    } finally {
+      await browser.close();
+    }
+    const runs = (xs: readonly number[]): string => xs.map((x) => x.toFixed(0)).join(' ');
+    report(`Chromium 1440×900, first contentful paint (median of ${loads})`, `${med(fcp).toFixed(0)} ms  [${runs(fcp)}]`);
+    report('Chromium, DOMContentLoaded', `${med(dcl).toFixed(0)} ms  [${runs(dcl)}]`);
+    report('Chromium, replay unpacked and the first game shown', `${med(ready).toFixed(0)} ms  [${runs(ready)}]`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
