@@ -13,7 +13,7 @@ import type { ExecutionContext, Executor } from './executor.ts';
 import type { GameJudgement } from './fold/accuracy.ts';
 import { TournamentFold } from './fold/fold.ts';
 import { sprtConfig } from './fold/sprt.ts';
-import { LocalPool } from './local-pool.ts';
+import { LocalPool, type LocalPoolOptions } from './local-pool.ts';
 import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
 import { pairSettings, runBotData, savedSpec, scheduleOf, stagedFormatOf, type PreparedTournament } from './prepare.ts';
@@ -44,8 +44,8 @@ export interface RunOptions {
   /** Minimum time between two `standings` events while running (ms). */
   readonly standingsEveryMs?: number;
   /**
-   * What plays the games, given the results folder (default: a local pool of `spec.concurrency`
-   * matches on this machine).
+   * What plays the games, given the results folder (default: a local pool on this machine,
+   * `spec.concurrency` matches at once or as many as pay).
    */
   readonly executor?: (t: PreparedTournament, dir: string) => Executor;
 }
@@ -62,13 +62,17 @@ export function resumeSpec(dir: string): TournamentSpec {
   return validateSpec(openResultsFolder(dir).spec, join(dir, RESULTS_FILES.spec));
 }
 
-/** The default executor: a pool of `spec.concurrency` matches on this machine. */
-export function localExecutor(t: PreparedTournament, dir: string, graceMs?: number): Executor {
+/**
+ * The default executor: a pool of matches on this machine (`spec.concurrency` at once, or as many
+ * as pay, decided by `flight` when given).
+ */
+export function localExecutor(t: PreparedTournament, dir: string, graceMs?: number, flight?: LocalPoolOptions['flight']): LocalPool {
   const { spec } = t;
   return new LocalPool({
+    ...(flight ? { flight } : {}),
     entrants: t.entrants,
     variants: t.variants,
-    concurrency: spec.concurrency,
+    ...(spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {}),
     settings: pairSettings(spec, graceMs),
     resultsDir: dir,
     botData: runBotData(spec, dir),
