@@ -98,7 +98,11 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     if (cursor instanceof StagedCursor && rec.termination !== 'interrupted') cursor.folded(rec);
     return sprt;
   };
-  const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => add(rec)) : createRunFolder(spec.out, spec.name, savedSpec(spec));
+  // What a checkpoint keeps (results/checkpoint.ts): the fold and the games played, for a run
+  // whose place in the schedule is those alone (no staged format, no sequential test, nothing skipped).
+  const checkpointable = cursor instanceof ScheduleCursor && fold.state() !== null ? cursor : null;
+  const restore = checkpointable && ((state: unknown) => restoreRun(state, fold, checkpointable));
+  const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => add(rec), restore ?? undefined) : createRunFolder(spec.out, spec.name, savedSpec(spec));
   // A knockout's games to play shrink as matches end without their extra pairs.
   const total = cursor instanceof StagedCursor ? () => cursor.total - cursor.skipped : () => cursor.total;
   const events = new RunEvents(options, total, fold, staged);
@@ -118,7 +122,8 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     try {
       await executor.close();
     } finally {
-      await folder.close().catch((err: unknown) => (commit.failure ??= err));
+      const checkpoint = checkpointable && !commit.failure && checkpointable.skipped === 0 ? () => ({ fold: fold.state(), played: checkpointable.played.toBase64() }) : undefined;
+      await folder.close(checkpoint).catch((err: unknown) => (commit.failure ??= err));
     }
   }
   if (commit.failure) throw commit.failure;
@@ -135,6 +140,17 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   }
   events.finished(summary, interrupted);
   return { dir: folder.dir, summary, interrupted };
+}
+
+/**
+ * Takes up a checkpoint's state (`{ fold, played }`, as `runTournament` closes its folder with) on
+ * a fresh fold and cursor; false, and neither changed, when it is not one.
+ */
+function restoreRun(state: unknown, fold: TournamentFold, cursor: ScheduleCursor): boolean {
+  if (typeof state !== 'object' || state === null) return false;
+  const { fold: folded, played } = state as { fold?: unknown; played?: unknown };
+  if (typeof played !== 'string' || !cursor.played.emptyCopy().load(played)) return false;
+  return fold.restore(folded) && cursor.played.load(played);
 }
 
 /** What the runner offers its executor: the cursor as the pair source, the fold's judges, the group commit. */
