@@ -8,8 +8,8 @@
  * The pool starts at `base` games (one per core). While the bots' hosts say their processes'
  * time goes to the transport (`BotHost.thinking` low for every game of a window), it doubles the
  * games in flight as long as a step up pays: the games finished per second rose, or the runner's
- * CPU time per game fell, by `PAYS` at least (by `LEAP`, the next step quadruples them: the ramp
- * is short, a long one would cost a short run much of its time). A step that does not pay is undone, and tried
+ * CPU time per game fell, by `PAYS` at least (by `LEAP`, the next step quadruples them: a long
+ * ramp would cost a short run much of its time). A step that does not pay is undone, and tried
  * again after `RETRY_MS` (the load, or the bots playing, may have changed). As soon as a game's
  * bots think for most of their processes' time, it goes back to `base`.
  *
@@ -65,10 +65,10 @@ const PROCESS_CLOCKS: FlightClocks = {
 
 /** The games in flight, as learned from the finished games (see the module's comment). */
 export class InFlight implements FlightControl {
-  /** How many games the pool should keep in flight now. */
-  target: number;
-  /** The most the pool has kept in flight. */
+  /** The most the pool has been told to keep in flight. */
   peak: number;
+  /** How many games the pool should keep in flight now. */
+  #target: number;
   readonly #base: number;
   readonly #max: number;
   readonly #clocks: FlightClocks;
@@ -86,22 +86,22 @@ export class InFlight implements FlightControl {
   constructor(base: number, max: number, clocks: FlightClocks = PROCESS_CLOCKS) {
     this.#base = Math.max(1, base);
     this.#max = Math.max(this.#base, max);
-    this.target = this.peak = this.#base;
+    this.#target = this.peak = this.#base;
     this.#clocks = clocks;
   }
 
   finished(thinking: number): number {
     if (thinking > THINKING) {
-      if (this.target !== this.#base || this.#below) this.#level(this.#base, null);
+      if (this.#target !== this.#base || this.#below) this.#level(this.#base, null);
       this.#holdUntil = 0;
-      return this.target;
+      return this.#target;
     }
-    const n = ++this.#games - this.target;
+    const n = ++this.#games - this.#target;
     if (n === 0) this.#from = { ms: this.#clocks.now(), cpuUs: this.#clocks.cpuUs() };
-    if (n < Math.max(WINDOW_GAMES, WINDOW_PER_LANE * this.target)) return this.target;
+    if (n < Math.max(WINDOW_GAMES, WINDOW_PER_LANE * this.#target)) return this.#target;
     const now = this.#clocks.now();
     const ms = now - this.#from.ms;
-    if (ms < WINDOW_MS) return this.target;
+    if (ms < WINDOW_MS) return this.#target;
     const rate: Rate = { perSec: (n * 1000) / ms, cpuUs: (this.#clocks.cpuUs() - this.#from.cpuUs) / n };
     const below = this.#below;
     // What the step to this level gained: the better of games/s and the runner's CPU a game.
@@ -109,19 +109,19 @@ export class InFlight implements FlightControl {
     if (!this.#warm) {
       // The first window pays for start-up (processes, preparing, compiling): measured again.
       this.#warm = true;
-      this.#level(this.target, null);
+      this.#level(this.#target, null);
     } else if (below && !(gain >= PAYS)) {
       // The step did not pay: back to the level below, kept for a while.
       this.#holdUntil = now + RETRY_MS;
       this.#level(below.target, null);
-    } else if (now < this.#holdUntil || this.target >= this.#max) this.#level(this.target, null);
-    else this.#level(Math.min(this.#max, this.target * (gain >= LEAP ? 4 : 2)), { target: this.target, rate });
-    return this.target;
+    } else if (now < this.#holdUntil || this.#target >= this.#max) this.#level(this.#target, null);
+    else this.#level(Math.min(this.#max, this.#target * (gain >= LEAP ? 4 : 2)), { target: this.#target, rate });
+    return this.#target;
   }
 
   /** Starts measuring a level of `target` games in flight; `below`, the level it steps up from and its measure. */
   #level(target: number, below: { readonly target: number; readonly rate: Rate } | null): void {
-    this.target = target;
+    this.#target = target;
     this.peak = Math.max(this.peak, target);
     this.#below = below;
     this.#games = 0;

@@ -115,14 +115,17 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     throw err;
   }
   events.started(t, folder, executor.concurrency);
+  // Whether every game handed over is durable and folded: only then may the fold be checkpointed.
+  let settled = false;
   try {
     await executor.run(executionContext(options, events, cursor, fold, commit));
     await commit.drain();
+    settled = true;
   } finally {
     try {
       await executor.close();
     } finally {
-      const checkpoint = checkpointable && !commit.failure && checkpointable.skipped === 0 ? () => ({ fold: fold.state(), played: checkpointable.played.toBase64() }) : undefined;
+      const checkpoint = checkpointable && settled && !commit.failure && checkpointable.skipped === 0 ? () => ({ fold: fold.state(), played: checkpointable.played.toBase64() }) : undefined;
       await folder.close(checkpoint).catch((err: unknown) => (commit.failure ??= err));
     }
   }
