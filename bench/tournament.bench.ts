@@ -3,18 +3,24 @@
  * `subtraction{moves=1,5,8,10;n=50..200}`.
  * - match engine in-process (isolation `none`): games/s and moves/s of `playMatch` alone;
  * - the whole runner in-process: schedule, matches, group-committed log, standings with accuracy;
- * - isolation `worker` (each bot in processes of its own): games/s and moves/s with 2 concurrent
- *   games, and with 128 (the bots' requests then go to their processes in batches, one message per
- *   batch: how a tournament of fast bots is played fastest, with `--concurrency 128`), and the CPU
- *   time a game costs the runner and the bots' processes (from `/proc`, on Linux);
+ * - isolation `worker` (each bot in processes of its own): games/s and moves/s of the default
+ *   command (no `--concurrency`: the pool learns how many games in flight pay, in-flight.ts), and
+ *   with 128 in flight (the bots' requests then go to their processes in batches, one message per
+ *   batch: the best fixed setting for fast bots), the ratio of the two, and the CPU time a game
+ *   costs the runner and the bots' processes (from `/proc`, on Linux);
+ * - the whole CLI end to end with `--isolation none` (`arena tournament` for 2·10^5 games in a
+ *   process of its own, start-up and bot discovery included; the compiled copy when `dist/` is up
+ *   to date);
  * - per-move isolation overhead: the round trip of a move through a bot's process minus in-process;
  * - boardgame.io's `Simulate` on the same game (installed on demand, see `boardgameio.ts`), measured
  *   first, and each figure's ratio to it;
  * - an external Python bot (examples/python-bot) playing a tournament against random: moves/s.
- * Targets (issues 4 and 19): in-process ≥ 100× boardgame.io's Simulate (the engine and the whole
- * runner), worker isolation ≥ 10× it, isolated ≥ 20,000 moves/s, overhead ≤ 30 µs median, the
+ * Targets (issues 4, 19 and 35): in-process ≥ 100× boardgame.io's Simulate (the engine, the whole
+ * runner, and the CLI end to end), worker isolation ≥ 10× it, the default command within 1.5× of
+ * the best setting of its isolation, isolated ≥ 20,000 moves/s, overhead ≤ 30 µs median, the
  * Python bot ≥ 5,000 moves/s.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,9 +120,9 @@ function cpuMs(): { runner: number; bots: number } | null {
  * first reported game to the last (start-up, which for worker isolation includes bundling the bots'
  * worker script and starting the processes, is reported apart in ms).
  */
-async function tournament(isolation: 'none' | 'worker', concurrency: number, deals: number): Promise<{ games: number; moves: number; startMs: number; cpuUs: { runner: number; bots: number } | null }> {
+async function tournament(isolation: 'none' | 'worker', concurrency: number | undefined, deals: number): Promise<{ games: number; moves: number; startMs: number; cpuUs: { runner: number; bots: number } | null }> {
   const out = mkdtempSync(join(tmpdir(), 'arena-bench-'));
-  const spec = validateSpec({ name: 'bench', seed: 1, games: [VARIANT], bots: ['random', 'fx-random'], deals, isolation, concurrency, out, timePerMoveMs: 1000 });
+  const spec = validateSpec({ name: 'bench', seed: 1, games: [VARIANT], bots: ['random', 'fx-random'], deals, isolation, ...(concurrency !== undefined ? { concurrency } : {}), out, timePerMoveMs: 1000 });
   let moves = 0;
   let games = 0;
   let first = 0;
@@ -147,6 +153,32 @@ async function tournament(isolation: 'none' | 'worker', concurrency: number, dea
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Games of the end-to-end CLI run. */
+const CLI_GAMES = 200_000;
+
+/**
+ * The default command a user types, in-process, end to end: `arena tournament` in a process of its
+ * own (random against greedy, as the scale bench), its output discarded; its wall time from spawn
+ * to exit, in games/s.
+ */
+function cliRate(): Promise<number> {
+  const out = mkdtempSync(join(tmpdir(), 'arena-bench-cli-'));
+  const args = [join(ROOT, 'bin', 'arena.mjs'), 'tournament', '--bots', 'random,greedy', '--games', VARIANT, '--deals', String(CLI_GAMES / 2), '--seed', '1', '--isolation', 'none', '--plain', '--out', out];
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      const s = (performance.now() - t0) / 1000;
+      rmSync(out, { recursive: true, force: true });
+      if (code !== 0) reject(new Error(`arena tournament exited with ${code}: ${err.trim()}`));
+      else resolve(CLI_GAMES / s);
+    });
+  });
+}
+
 // 0. The peer comparison, in this same run: boardgame.io's Simulate (random against random on the
 // same game) and the whole runner in-process and with worker isolation, taken in turns three times
 // so that a change of load on a shared machine weighs on both sides; ratios of the medians.
@@ -157,26 +189,34 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 // apart below). The measured tournaments are 20,000 deals (40,000 games, about as long as
 // Simulate's measured run) rather than 10,000, for the same reason.
 const cold = (await tournament('none', 1, 10_000)).games;
-const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[], batched: [] as number[], batchedMoves: [] as number[] };
+const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], cli: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[], batched: [] as number[], batchedMoves: [] as number[] };
 /** CPU µs per game of the worker-isolation tournaments: the runner's and its bots' processes'. */
 const cpu = { worker: [] as { runner: number; bots: number }[], batched: [] as { runner: number; bots: number }[] };
+/** Each round's default / best ratio under worker isolation (both measured in the same round). */
+const defaultVsBest: number[] = [];
 /** Games in flight for the batched worker figure. */
 const BATCHED = 128;
+/** Deals of each worker-isolation tournament. */
+const WORKER_DEALS = 10_000;
 for (let round = 0; round < 3; round++) {
   const b = await simulateRate([1, 5, 8, 10], 50, 200, 700);
   if (!b) break;
   peer.bgio.push(b.gamesPerSec);
   peer.bgioMoves.push(b.movesPerSec);
   peer.none.push((await tournament('none', 1, 20_000)).games);
-  const w = await tournament('worker', 2, 1_000);
+  peer.cli.push(await cliRate());
+  // The default command (no concurrency given) against the best setting, on as many games each:
+  // the second or so the default plays while it learns its games in flight is counted.
+  const w = await tournament('worker', undefined, WORKER_DEALS);
   peer.worker.push(w.games);
   peer.workerMoves.push(w.moves);
   peer.workerStart.push(w.startMs);
   if (w.cpuUs) cpu.worker.push(w.cpuUs);
-  const m = await tournament('worker', BATCHED, 4_000);
+  const m = await tournament('worker', BATCHED, WORKER_DEALS);
   peer.batched.push(m.games);
   peer.batchedMoves.push(m.moves);
   if (m.cpuUs) cpu.batched.push(m.cpuUs);
+  defaultVsBest.push(m.games / w.games);
 }
 /** The median CPU per game of runs, runner / bots' processes. */
 const cpuText = (runs: readonly { runner: number; bots: number }[]): string => `${fmt(median(runs.map((r) => r.runner)))} / ${fmt(median(runs.map((r) => r.bots)))}`;
@@ -190,14 +230,17 @@ if (peer.bgio.length) {
   report('in-process full runner (log, fsync, standings): games/s', fmt(median(peer.none)));
   ratio('in-process full runner', median(peer.none), 100);
   report('in-process full runner, first (cold) tournament of the process: games/s', fmt(cold));
-  report('worker isolation, full runner, 2 concurrent games: games/s', fmt(median(peer.worker)));
-  report('worker isolation, full runner, 2 concurrent games: moves/s', fmt(median(peer.workerMoves)));
-  report('worker isolation, full runner, 2 concurrent games / Simulate', `${(median(peer.worker) / median(peer.bgio)).toFixed(1)}×`);
-  if (cpu.worker.length) report('worker isolation, 2 concurrent games: CPU µs a game, runner / bots', cpuText(cpu.worker));
+  report(`CLI end to end, --isolation none, ${fmt(CLI_GAMES)} games: games/s`, fmt(median(peer.cli)));
+  ratio(`CLI end to end, --isolation none, ${fmt(CLI_GAMES)} games`, median(peer.cli), 100);
+  report('worker isolation, default command (learned in flight): games/s', fmt(median(peer.worker)));
+  report('worker isolation, default command: moves/s', fmt(median(peer.workerMoves)));
+  ratio('worker isolation, default command', median(peer.worker), 10);
+  if (cpu.worker.length) report('worker isolation, default command: CPU µs a game, runner / bots', cpuText(cpu.worker));
   report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): games/s`, fmt(median(peer.batched)));
   report(`worker isolation, full runner, ${BATCHED} concurrent games (batched): moves/s`, fmt(median(peer.batchedMoves)));
   ratio(`worker isolation, full runner, ${BATCHED} concurrent games`, median(peer.batched), 10);
   if (cpu.batched.length) report(`worker isolation, ${BATCHED} concurrent games: CPU µs a game, runner / bots`, cpuText(cpu.batched));
+  report(`worker isolation, best setting (${BATCHED} in flight) / default command (target ≤ 1.5×)`, `${median(defaultVsBest).toFixed(2)}× (rounds: ${defaultVsBest.map((r) => r.toFixed(2)).join(', ')})`);
   report('worker isolation: start-up to the first durable game (bundle, processes), ms', fmt(median(peer.workerStart)));
 }
 

@@ -1,8 +1,11 @@
 /**
- * The local executor: a pool of `concurrency` lanes on this machine, each playing one game at a
- * time against the bots' hosts (one host per bot for the whole tournament). Lanes take the games of
- * each pair in schedule order, so two lanes may play the two seatings of a pair at once.
+ * The local executor: a pool of lanes on this machine, each playing one game at a time against the
+ * bots' hosts (one host per bot for the whole tournament). Lanes take the games of each pair in
+ * schedule order, so two lanes may play the two seatings of a pair at once. There are
+ * `concurrency` lanes when the spec says so; otherwise as many as pay (in-flight.ts).
  */
+import { getMaxListeners, setMaxListeners } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AnyGame } from '../core/game.ts';
@@ -10,6 +13,7 @@ import { moduleFiles, workerScript, type BotEntry, type BotHost, type BotSpec } 
 import type { BotDataSettings } from '../platform/bot-store.ts';
 import type { ExecutionContext, Executor, PairSettings } from './executor.ts';
 import type { MoveJudge } from './fold/accuracy.ts';
+import { InFlight, type FlightControl } from './in-flight.ts';
 import { isolationOf, PairPlayer, startHost } from './pair-player.ts';
 import type { LiveTracker } from './live.ts';
 import type { GameJob } from './schedule.ts';
@@ -18,12 +22,15 @@ import type { GameJob } from './schedule.ts';
 export interface LocalPoolOptions {
   readonly entrants: readonly { readonly spec: BotSpec; readonly entry: BotEntry }[];
   readonly variants: readonly AnyGame[];
-  readonly concurrency: number;
+  /** Games played at once; absent, one per CPU core at first, then as many as pay (in-flight.ts). */
+  readonly concurrency?: number;
   readonly settings: PairSettings;
   /** The results folder (external bots' stderr logs go under it). */
   readonly resultsDir: string;
   /** The bots' persistent stores (`ctx.store`): one folder per bot under a root. */
   readonly botData?: BotDataSettings;
+  /** What decides the games in flight without `concurrency`, given where to start and the most (default: `InFlight`, which learns it). */
+  readonly flight?: (base: number, max: number) => FlightControl;
 }
 
 /**
@@ -34,15 +41,25 @@ export interface LocalPoolOptions {
  */
 const YIELD_EVERY_MS = 0.5;
 
-/** Plays pairs on this machine with `concurrency` matches at once. */
+/** The most games a pool that learns its games in flight keeps (the spec's own bound on `concurrency`). */
+const MAX_IN_FLIGHT = 256;
+
+/** Plays pairs on this machine with `concurrency` matches at once, or as many as pay. */
 export class LocalPool implements Executor {
+  /** The games played at once: the spec's, or what a learning pool starts with. */
   readonly concurrency: number;
   readonly #options: LocalPoolOptions;
   readonly #hosts = new Map<string, BotHost>();
+  #flight: FlightControl | null = null;
 
   constructor(options: LocalPoolOptions) {
     this.#options = options;
-    this.concurrency = options.concurrency;
+    this.concurrency = options.concurrency ?? availableParallelism();
+  }
+
+  /** The most games this pool has had in flight. */
+  get peak(): number {
+    return this.#flight?.peak ?? this.concurrency;
   }
 
   /** Starts one host per bot; a bot that cannot start is reported and forfeits its games. */
@@ -54,7 +71,7 @@ export class LocalPool implements Executor {
     for (const e of o.entrants) {
       // A reset store is an event (the dashboard and the plain lines show it), not stray stderr.
       const botData = o.botData && { ...o.botData, warn: (reason: string) => ctx.emit({ type: 'bot-store-reset', bot: e.spec.label, reason }) };
-      const place = { concurrency: o.concurrency, resultsDir: o.resultsDir, ...(botData ? { botData } : {}), ...(script ? { script } : {}) };
+      const place = { concurrency: this.concurrency, resultsDir: o.resultsDir, ...(botData ? { botData } : {}), ...(script ? { script } : {}) };
       this.#hosts.set(e.spec.label, player.host(e.entry, e.spec, place));
     }
     const hosts = [...this.#hosts.values()];
@@ -69,33 +86,53 @@ export class LocalPool implements Executor {
     await this.#startHosts(ctx, player);
     const games: ReadonlyMap<string, AnyGame> = new Map(this.#options.variants.map((g) => [g.id, g]));
     const next = gamesOf(ctx);
+    const hosts = [...this.#hosts.values()];
+    // Games in flight are learned only where more of them can pay: every bot multiplexes its games.
+    const learn = this.#options.concurrency === undefined && hosts.every((h) => h.thinking !== undefined);
+    const flight = (this.#flight = learn ? (this.#options.flight ?? ((base, max) => new InFlight(base, max)))(this.concurrency, MAX_IN_FLIGHT) : null);
+    // Each match in flight listens for the abort while it waits on a bot.
+    const listeners = (flight ? MAX_IN_FLIGHT : this.concurrency) + 16;
+    if (ctx.signal && getMaxListeners(ctx.signal) < listeners) setMaxListeners(listeners, ctx.signal);
+    let lanes = 0;
+    /** Set once the schedule has no game left for a lane. */
+    let drained = false;
+    const running: Promise<void>[] = [];
     const lane = async (): Promise<void> => {
       const { signal, pause } = ctx;
       // One accuracy judge per variant and lane, heard again by each of its games.
       const judges = new Map<string, MoveJudge>();
       let lastYield = performance.now();
-      for (;;) {
+      // A lane the pool no longer wants ends between games.
+      for (let target = lanes; !flight || lanes <= target; ) {
         const gate = pause?.whenOpen(signal);
         if (gate) {
           await gate;
           lastYield = performance.now();
         }
-        if (signal?.aborted) return;
+        if (signal?.aborted) break;
         const job = next();
         if (!job) {
           // A staged format: the next stage comes once the games before it are folded.
           const more = ctx.pairs.whenMore?.();
-          if (!more) return;
+          if (!more) {
+            drained = true;
+            break;
+          }
           await more;
           continue;
         }
         let judge = judges.get(job.variant);
         if (!judge) judges.set(job.variant, (judge = ctx.follow(job.variant)));
         const watch = ctx.wantLive ? (live: LiveTracker) => ctx.emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats: seatLabels(job), live }) : undefined;
-        const rec = await player.play(job, games.get(job.variant)!, this.#seatHosts(job), judge, watch);
+        const seats = this.#seatHosts(job);
+        const rec = await player.play(job, games.get(job.variant)!, seats, judge, watch);
         if (rec.termination === 'interrupted') {
           ctx.emit({ type: 'game-aborted', index: job.index, key: job.key });
-          return;
+          break;
+        }
+        if (flight) {
+          target = flight.finished(Math.max(seats.first.thinking!, seats.second.thinking!));
+          for (let more = target - lanes; more > 0 && !drained; more--) open();
         }
         const behind = ctx.finish(rec, judge.judgement());
         if (behind) {
@@ -107,8 +144,20 @@ export class LocalPool implements Executor {
           lastYield = performance.now();
         }
       }
+      lanes--;
     };
-    await Promise.all(Array.from({ length: this.concurrency }, lane));
+    const open = (): void => {
+      lanes++;
+      running.push(lane());
+    };
+    // `concurrency` lanes, counted as opened: one may end before its first await (nothing left to play).
+    for (let i = 0; i < this.concurrency; i++) open();
+    // Lanes opened while the others play are waited for too.
+    for (let waited = 0; waited < running.length; ) {
+      const n = running.length;
+      await Promise.all(running.slice(waited, n));
+      waited = n;
+    }
   }
 
   #seatHosts(job: GameJob): { first: BotHost; second: BotHost } {

@@ -3,7 +3,6 @@
  * bots, and what the rest of the run derives from it once (the schedule's input, the settings
  * every pair is played with, where the bots keep their stores).
  */
-import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ArenaError, SpecError, UsageError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
@@ -33,10 +32,10 @@ export interface Entrant {
 /** A validated tournament, ready to run: nothing has been written yet. */
 export interface PreparedTournament {
   /**
-   * The spec as it will run (bots as labels, games as variant ids, a start suite as its lines,
-   * concurrency filled).
+   * The spec as it will run (bots as labels, games as variant ids, a start suite as its lines;
+   * `concurrency` as given: absent, the local pool learns how many games in flight pay).
    */
-  readonly spec: TournamentSpec & { readonly concurrency: number; readonly bots: readonly string[]; readonly games: readonly string[] };
+  readonly spec: TournamentSpec & { readonly bots: readonly string[]; readonly games: readonly string[] };
   /** The variants played, in schedule order: the spec's games, or with a start suite one variant per start of each. */
   readonly variants: readonly AnyGame[];
   /** The start suite as played (parallel to `variants`), when the spec has one. */
@@ -125,7 +124,6 @@ export function prepareTournament(spec: TournamentSpec, registry: BotRegistry, w
       ...(spec.starts !== undefined ? { starts: [...suiteLines(spec.starts, where).lines] } : {}),
       ...(champion !== undefined ? { champion } : {}),
       ...staged,
-      concurrency: spec.concurrency ?? availableParallelism(),
     },
     variants,
     ...(suite ? { starts: suite.starts } : {}),

@@ -200,6 +200,15 @@ export function* schedule(input: ScheduleInput, skipPair?: (pair: number) => boo
   const seedsSecond = new Array<number>(bots.length);
   let index = 0;
   for (let cell = 0; cell < variants.length * deals; cell++) {
+    // A cell whose pairs are all passed over (a resumed run's games played) is not worked out.
+    if (skipPair) {
+      let all = true;
+      for (let p = 0; p < pairs.length && all; p++) all = skipPair(index / 2 + p);
+      if (all) {
+        index += 2 * pairs.length;
+        continue;
+      }
+    }
     const at = cellAt(input, cell);
     const { variant, playing, dealVariant, botVariant } = perVariant[at.variant]!;
     const deal = at.deal;

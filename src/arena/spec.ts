@@ -155,7 +155,7 @@ export const TournamentSpecSchema = z
       .max(3_600_000)
       .default(DEFAULT_PREPARE_TIMEOUT_MS)
       .describe("Budget in milliseconds of a bot's `prepare` (its warm-up, once per variant before its first move in it)"),
-    concurrency: z.number().int().min(1).max(256).optional().describe('Games played at once (default: the number of CPU cores)'),
+    concurrency: z.number().int().min(1).max(256).optional().describe('Games played at once (default: one per CPU core at first, then as many as pay: many for bots that answer in microseconds under worker isolation)'),
     isolation: z
       .enum(['worker', 'none', 'sandbox'])
       .default('worker')

@@ -87,6 +87,19 @@ export class TimeTally {
     }
   }
 
+  /** The tally as [moves, think µs, overhead µs, most overhead µs] (a checkpoint's; see `restore`). */
+  state(): [number, number, number, number] {
+    return [this.#moves, this.#thinkUs, this.#overheadUs, this.#maxOverheadUs];
+  }
+
+  /** Takes up a `state` on a tally that has counted nothing yet. */
+  restore([moves, thinkUs, overheadUs, maxOverheadUs]: readonly [number, number, number, number]): void {
+    this.#moves = moves;
+    this.#thinkUs = thinkUs;
+    this.#overheadUs = overheadUs;
+    this.#maxOverheadUs = maxOverheadUs;
+  }
+
   /** The totals so far, or null before any timed move. */
   totals(): TimeTotals | null {
     if (this.#moves === 0) return null;

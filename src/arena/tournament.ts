@@ -13,7 +13,7 @@ import type { ExecutionContext, Executor } from './executor.ts';
 import type { GameJudgement } from './fold/accuracy.ts';
 import { TournamentFold } from './fold/fold.ts';
 import { sprtConfig } from './fold/sprt.ts';
-import { LocalPool } from './local-pool.ts';
+import { LocalPool, type LocalPoolOptions } from './local-pool.ts';
 import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
 import { pairSettings, runBotData, savedSpec, scheduleOf, stagedFormatOf, type PreparedTournament } from './prepare.ts';
@@ -44,8 +44,8 @@ export interface RunOptions {
   /** Minimum time between two `standings` events while running (ms). */
   readonly standingsEveryMs?: number;
   /**
-   * What plays the games, given the results folder (default: a local pool of `spec.concurrency`
-   * matches on this machine).
+   * What plays the games, given the results folder (default: a local pool on this machine,
+   * `spec.concurrency` matches at once or as many as pay).
    */
   readonly executor?: (t: PreparedTournament, dir: string) => Executor;
 }
@@ -62,13 +62,17 @@ export function resumeSpec(dir: string): TournamentSpec {
   return validateSpec(openResultsFolder(dir).spec, join(dir, RESULTS_FILES.spec));
 }
 
-/** The default executor: a pool of `spec.concurrency` matches on this machine. */
-export function localExecutor(t: PreparedTournament, dir: string, graceMs?: number): Executor {
+/**
+ * The default executor: a pool of matches on this machine (`spec.concurrency` at once, or as many
+ * as pay, decided by `flight` when given).
+ */
+export function localExecutor(t: PreparedTournament, dir: string, graceMs?: number, flight?: LocalPoolOptions['flight']): LocalPool {
   const { spec } = t;
   return new LocalPool({
+    ...(flight ? { flight } : {}),
     entrants: t.entrants,
     variants: t.variants,
-    concurrency: spec.concurrency,
+    ...(spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {}),
     settings: pairSettings(spec, graceMs),
     resultsDir: dir,
     botData: runBotData(spec, dir),
@@ -94,7 +98,11 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     if (cursor instanceof StagedCursor && rec.termination !== 'interrupted') cursor.folded(rec);
     return sprt;
   };
-  const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => add(rec)) : createRunFolder(spec.out, spec.name, savedSpec(spec));
+  // What a checkpoint keeps (results/checkpoint.ts): the fold and the games played, for a run
+  // whose place in the schedule is those alone (no staged format, no sequential test, nothing skipped).
+  const checkpointable = cursor instanceof ScheduleCursor && fold.state() !== null ? cursor : null;
+  const restore = checkpointable && ((state: unknown) => restoreRun(state, fold, checkpointable));
+  const folder = options.resumeDir ? resumeRunFolder(options.resumeDir, cursor, (rec) => add(rec), restore ?? undefined) : createRunFolder(spec.out, spec.name, savedSpec(spec));
   // A knockout's games to play shrink as matches end without their extra pairs.
   const total = cursor instanceof StagedCursor ? () => cursor.total - cursor.skipped : () => cursor.total;
   const events = new RunEvents(options, total, fold, staged);
@@ -107,14 +115,18 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
     throw err;
   }
   events.started(t, folder, executor.concurrency);
+  // Whether every game handed over is durable and folded: only then may the fold be checkpointed.
+  let settled = false;
   try {
     await executor.run(executionContext(options, events, cursor, fold, commit));
     await commit.drain();
+    settled = true;
   } finally {
     try {
       await executor.close();
     } finally {
-      await folder.close().catch((err: unknown) => (commit.failure ??= err));
+      const checkpoint = checkpointable && settled && !commit.failure && checkpointable.skipped === 0 ? () => ({ fold: fold.state(), played: checkpointable.played.toBase64() }) : undefined;
+      await folder.close(checkpoint).catch((err: unknown) => (commit.failure ??= err));
     }
   }
   if (commit.failure) throw commit.failure;
@@ -131,6 +143,17 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   }
   events.finished(summary, interrupted);
   return { dir: folder.dir, summary, interrupted };
+}
+
+/**
+ * Takes up a checkpoint's state (`{ fold, played }`, as `runTournament` closes its folder with) on
+ * a fresh fold and cursor; false, and neither changed, when it is not one.
+ */
+function restoreRun(state: unknown, fold: TournamentFold, cursor: ScheduleCursor): boolean {
+  if (typeof state !== 'object' || state === null) return false;
+  const { fold: folded, played } = state as { fold?: unknown; played?: unknown };
+  if (typeof played !== 'string' || !cursor.played.emptyCopy().load(played)) return false;
+  return fold.restore(folded) && cursor.played.load(played);
 }
 
 /** What the runner offers its executor: the cursor as the pair source, the fold's judges, the group commit. */

@@ -8,6 +8,11 @@
 export interface CliIo {
   /** Writes a line (a newline is added when the text has none). */
   out(text: string): void;
+  /**
+   * Settles once what `out` wrote has been taken (a pipe to a slower reader holds it meanwhile): a
+   * long answer waits for it between pieces, so it is never held whole. Absent: taken at once.
+   */
+  drained?(): Promise<void>;
   /** Writes a line to the error stream. */
   err(text: string): void;
   /** Writes text as it is to the error stream: a status line redrawn with `\r` (a progress bar). */
@@ -20,9 +25,22 @@ export interface CliIo {
 
 const line = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
 
+/** Settles once `stream` has no more waiting to be taken, or is gone (the CLI exits on EPIPE, see main.ts). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done).off('close', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done);
+  });
+}
+
 /** The process's own streams: what `bin/arena.mjs` runs with. */
 export const processIo: CliIo = {
   out: (text) => void process.stdout.write(line(text)),
+  drained: () => drained(process.stdout),
   err: (text) => void process.stderr.write(line(text)),
   status: (text) => void process.stderr.write(text),
   get isTTY() {

@@ -40,7 +40,7 @@ export function runOptions(y: Argv): Argv {
     .option('starts-order', { choices: STARTS_ORDERS, describe: 'play the suite as written (sequential, default) or shuffled by the seed (random)' })
     .option('starts-per-pair', { type: 'string', describe: 'how many starts of the suite every pairing plays (the first in --starts-order; default all)' })
     .option('seed', { type: 'string', describe: 'master seed' })
-    .option('concurrency', { type: 'string', describe: 'games played at once (default: CPU cores)' })
+    .option('concurrency', { type: 'string', describe: 'games played at once (default: learned, from one per CPU core up to as many as pay)' })
     .option('time-per-move', { type: 'string', describe: "time limit per move, ms (default 1000, or none with --tc; `none` drops a spec's limit when --tc is given)" })
     .option('tc', { type: 'string', describe: 'time bank per bot and game, seconds+increment: 10+0.1 (or 10); a move longer than the bank loses on time' })
     .option('time-margin', { type: 'string', describe: "ms a bot may answer past its limit (per move or bank) before it loses on time: the arena's own overhead (default 50)" })
@@ -261,6 +261,28 @@ function discoverySettings(spec: TournamentSpec, where: string): DiscoverySettin
   return { variants, sandbox: sandbox && sandboxProblem() === null };
 }
 
+/**
+ * Lines written together: those given in one turn of the event loop (the games of a durable batch
+ * come in one) go out in one write when the turn ends, or at `flush`: a synchronous write per game
+ * line is a large share of a fast in-process tournament (docs/PERFORMANCE.md).
+ */
+function lineBatch(write: (text: string) => void): { write: (line: string) => void; flush: () => void } {
+  let text = '';
+  const flush = (): void => {
+    if (text === '') return;
+    const all = text;
+    text = '';
+    write(all);
+  };
+  return {
+    write: (line) => {
+      if (text === '') setImmediate(flush);
+      text += `${line}\n`;
+    },
+    flush,
+  };
+}
+
 /** Runs a spec (or continues `resumeDir`) with the dashboard on a terminal, else plain lines; sets the exit code. */
 export async function runSpecCommand(spec: TournamentSpec, where: string, args: RunArgs, resumeDir?: string): Promise<void> {
   // A report that could not be written is said now, not after the whole tournament.
@@ -287,7 +309,8 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
           theme: themeChoice({ theme: args.theme }),
         })
       : null;
-  const sink = dashboard ?? plainReporter((line) => out.out(line), { json: args.json, resumeCommand });
+  const lines = lineBatch(out.out);
+  const sink = dashboard ?? plainReporter(lines.write, { json: args.json, resumeCommand });
   // Queued: this process coordinates and `arena worker` processes play (BullMQ is loaded only then).
   const executor = spec.queue !== undefined ? (await import('../arena/queue/coordinator.ts')).queueExecutor(spec.queue, { key: queueKey(args['queue-key-file']) }) : undefined;
   const controller = new AbortController();
@@ -297,7 +320,10 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const onSignal = (signal: NodeJS.Signals): void => {
     signals++;
     if (signal === 'SIGTERM') exitCode = EXIT_TERMINATED;
-    if (signals > 1) process.exit(exitCode); // a second signal: stop now, the log is line-safe
+    if (signals > 1) {
+      lines.flush();
+      process.exit(exitCode); // a second signal: stop now, the log is line-safe
+    }
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -310,6 +336,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       ...(executor ? { executor } : {}),
       ...(resumeDir !== undefined ? { resumeDir } : {}),
     });
+    lines.flush();
     // The dashboard stays on the final standings until q; nothing is printed below it before.
     await dashboard?.closed;
     if (result.interrupted) {
@@ -322,6 +349,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       (args.json ? out.err : out.out)(`Report in ${path}`);
     }
   } finally {
+    lines.flush();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -148,6 +148,11 @@ export interface FamilyAnalysis<P> {
   /** Tables over start positions 0..upto for `--upto` (one-pile and piles families). */
   tabulate?(params: P, upto: number): Tabulation;
   /**
+   * The `pPositions` of `tabulate` in order, a batch at a time, in constant memory (for `--upto` of
+   * a pile so large that the list would not fit); `upto` is checked as `tabulate` checks it.
+   */
+  pPositionBatches?(params: P, upto: number): Iterable<readonly number[]>;
+  /**
    * The eventual period of the outcome (or nim-value) sequence over start piles, for `--period`;
    * null when it is not found within the solver's table limits, undefined when the variant has no
    * such sequence (piles under Nim or squares, whose nim-values grow without bound).

@@ -5,6 +5,7 @@ import { misereParam, misereTitle, noMoveWinner } from './misere.ts';
 import { dealPile, pileRangeParam, pileJSON, pileKey, pileSize, subPile, type Pile, type PileRange } from './pile.ts';
 import {
   consecutiveIsP,
+  pPositionBatches,
   isConsecutive,
   isN,
   periodicIsN,
@@ -178,6 +179,12 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       // Misère P-positions are the normal ones shifted up by min S (see `misereWinTest`).
       const a = misere ? moves[0]! : 0;
       return { pPositions: upto < a ? [] : normalPPositions(moves, upto - a).map((n) => n + a) };
+    },
+    *pPositionBatches({ moves, misere }, upto) {
+      checkUpto(upto, MAX_TABLE_PILE);
+      const a = misere ? moves[0]! : 0;
+      if (upto < a) return;
+      for (const batch of pPositionBatches(moves, upto - a)) yield a === 0 ? batch : batch.map((n) => n + a);
     },
     period({ moves, misere }) {
       // Consecutive sets need no table: P exactly when n mod (a+b) < a, from pile 0 on.

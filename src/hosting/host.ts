@@ -77,6 +77,14 @@ export interface BotHost {
   open(info: SessionInfo): BotSession | Promise<BotSession>;
   /** Releases everything (terminates workers). */
   close(): Promise<void>;
+  /**
+   * For a host that plays many games on each of its processes (isolation `worker`): the share of
+   * its processes' time its bot spent thinking over its last answers, 0 to 1 (the busiest
+   * process's). Low, the games wait on the transport, which more games in flight batch; high, on
+   * the bot. Absent where every game in flight costs a process of its own or runs on the arena's
+   * thread, so that more games in flight than cores never pay.
+   */
+  readonly thinking?: number;
 }
 
 /**

@@ -385,6 +385,11 @@ class BotProc {
     if (!g.asking) this.#free.push(g.slot);
   }
 
+  /** The share of the process's time its bot spent thinking, averaged over its last answers. */
+  get thinking(): number {
+    return this.#thinking;
+  }
+
   /** Whether the process has requests to run. */
   get busy(): boolean {
     return this.#head < this.#sent.length;
@@ -945,6 +950,13 @@ export class WorkerHost implements BotHost {
 
   start(): Promise<void> {
     return this.#spawn().then(() => undefined);
+  }
+
+  /** The share of its busiest process's time the bot spent thinking lately (`BotHost.thinking`). */
+  get thinking(): number {
+    let most = 0;
+    for (const p of this.#procs) if (p.dead === null) most = Math.max(most, p.thinking);
+    return most;
   }
 
   /** How many processes the bot has running. */

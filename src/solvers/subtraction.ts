@@ -453,6 +453,36 @@ export function periodicIsN(p: Periodicity, n: number | bigint): boolean {
   return isN(p.table, i);
 }
 
+/**
+ * The P-positions among piles 0..upto, in order, in batches of at most `batch`, in constant memory:
+ * a ring of the last max S + 1 outcomes (n is P exactly when no take reaches a P-position), where
+ * `subtractionTable` keeps a bit per pile. For answers too long to hold (`arena analyze --upto`).
+ */
+export function* pPositionBatches(moves: readonly number[], upto: number, batch = 4096): Generator<number[]> {
+  const size = moves[moves.length - 1]! + 1;
+  const ring = new Uint8Array(size);
+  let out: number[] = [];
+  for (let n = 0, at = 0; n <= upto; n++, at = at + 1 === size ? 0 : at + 1) {
+    let p = 1;
+    for (let i = 0; i < moves.length; i++) {
+      const s = moves[i]!;
+      if (s > n) break;
+      if (ring[at >= s ? at - s : at - s + size] === 1) {
+        p = 0;
+        break;
+      }
+    }
+    ring[at] = p;
+    if (p === 0) continue;
+    out.push(n);
+    if (out.length === batch) {
+      yield out;
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out;
+}
+
 /** The P-positions among piles 0..upto, read from an N-bit table. */
 export function pPositionsOf(table: Uint32Array, upto: number): number[] {
   const out: number[] = [];

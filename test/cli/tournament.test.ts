@@ -99,7 +99,7 @@ describe('arena tournament (CLI)', () => {
     expect(text).toMatch(/^#\s+bot\s+games\s+W\s+D\s+L\s+points/m);
     expect(text).toMatch(/^Crosstable/m);
     const [dir] = readdirSync(out);
-    expect(readdirSync(join(out, dir!)).sort()).toEqual(['bot-data', 'games.jsonl', 'games.key', 'spec.json', 'standings.csv', 'summary.json']);
+    expect(readdirSync(join(out, dir!)).sort()).toEqual(['bot-data', 'fold.state', 'games.jsonl', 'games.key', 'spec.json', 'standings.csv', 'summary.json']);
     const json = await run('tournament', '--games', 'subtraction{n=15..30}', ...GOOD, '--out', out, '--json');
     expect(JSON.parse(json.out)).toMatchObject({ complete: true, games: { total: 2, played: 2 } });
     expect(readdirSync(out)).toHaveLength(2); // a new folder each run, never overwritten

@@ -4,6 +4,7 @@
  * termination. Order-independent where it must be: a resumed run folds the same games to the same
  * state as an uninterrupted one.
  */
+import { z } from 'zod';
 import type { GameRecord, Termination } from '../match.ts';
 import { pairings, type ScheduleInput } from '../schedule.ts';
 import { TimeTally, WorkerTally, type SprtResult, type TimeTotals, type WorkerHealth } from '../summary.ts';
@@ -11,7 +12,7 @@ import type { GameJudgement, MoveJudge } from './accuracy.ts';
 import type { CompletedPair } from './pairs.ts';
 import { InOrder, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
 import type { Anchor } from './ratings.ts';
-import { anchorStandings, StandingsBuilder, type Standings } from './standings.ts';
+import { anchorStandings, StandingsBuilder, type Standings, type StandingsState } from './standings.ts';
 
 /** Games folded per termination (interrupted games are not results). */
 export type TerminationCounts = Record<Exclude<Termination, 'interrupted'>, number>;
@@ -28,6 +29,50 @@ export interface FoldSetup {
   /** The bot whose rating is pinned to a value (`--anchor`), if any. */
   readonly anchor?: Anchor | undefined;
 }
+
+/** A fold as plain data, for a checkpoint (`TournamentFold.state`). */
+export interface FoldState {
+  readonly done: number;
+  readonly byTermination: TerminationCounts;
+  readonly time: readonly [number, number, number, number];
+  readonly standings: StandingsState;
+}
+
+const count = z.number().int().nonnegative();
+const perSeat = z.tuple([count, count]);
+const forfeits = z.object({ timeout: count, crash: count, 'illegal-move': count });
+/** What `FoldState` must look like to be taken up (a checkpoint is sealed, but may come from another version). */
+const FOLD_STATE = z.object({
+  done: count,
+  byTermination: z.object({ normal: count, timeout: count, crash: count, 'illegal-move': count, adjudicated: count }),
+  time: z.tuple([count, count, count, count]),
+  standings: z.object({
+    variants: z.array(z.string()),
+    cells: z.array(
+      z.object({
+        variant: z.string(),
+        first: z.string(),
+        second: z.string(),
+        games: count,
+        firstWins: count,
+        draws: count,
+        secondWins: count,
+        scoredGames: count,
+        firstMarginSum: z.number().int(),
+        forfeits: z.tuple([forfeits, forfeits]),
+        moves: perSeat,
+        totalUs: perSeat,
+        maxUs: perSeat,
+        judged: perSeat,
+        accurate: perSeat,
+        blunders: perSeat,
+        hasSolver: z.boolean(),
+      }),
+    ),
+    pairCells: z.array(z.object({ variant: z.string(), a: z.string(), b: z.string(), counts: z.tuple([count, count, count, count, count]) })),
+    halves: z.array(z.tuple([z.string(), z.string(), z.string(), count, z.number()])),
+  }),
+});
 
 /** A run's fold (see the module's comment). */
 export class TournamentFold {
@@ -86,6 +131,32 @@ export class TournamentFold {
   /** Each worker's health (undefined when no game was played on a worker). */
   workers(): Record<string, WorkerHealth> | undefined {
     return this.#workers.totals() ?? undefined;
+  }
+
+  /**
+   * What the fold holds, as plain data (what a checkpoint keeps), or null when it runs sequential
+   * tests (their pairs wait in schedule order, which a checkpoint does not keep) or holds games
+   * played on queue workers (their health is not kept either): resume then reads the log.
+   */
+  state(): FoldState | null {
+    if (this.#sprt || this.#workers.totals() !== null) return null;
+    return { done: this.done, byTermination: { ...this.byTermination }, time: this.#time.state(), standings: this.standings.state() };
+  }
+
+  /**
+   * Takes up a `state` on a fold that has folded nothing: it then stands where the fold that made
+   * it stood. False, and nothing changed, when the state is not one (or this fold runs sequential tests).
+   */
+  restore(state: unknown): boolean {
+    if (this.#sprt || this.done !== 0) return false;
+    const parsed = FOLD_STATE.safeParse(state);
+    if (!parsed.success) return false;
+    const s = parsed.data;
+    this.done = s.done;
+    Object.assign(this.byTermination, s.byTermination);
+    this.#time.restore(s.time);
+    this.standings.restore(s.standings);
+    return true;
   }
 
   /** The standings so far, every table's ratings shifted to the anchor when there is one. */

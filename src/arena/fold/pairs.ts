@@ -48,4 +48,24 @@ export class PairTracker {
     halves.delete(rec.deal);
     return { variant: rec.variant, deal: rec.deal, a, b, score: pairScore(other, points) };
   }
+
+  /** The halves waiting, each as [variant, a, b, deal, a's points] (for a checkpoint). */
+  state(): HalfPair[] {
+    const out: HalfPair[] = [];
+    for (const [variant, byA] of this.#halves) for (const [a, byB] of byA) for (const [b, halves] of byB) for (const [deal, points] of halves) out.push([variant, a, b, deal, points]);
+    return out;
+  }
+
+  /** Holds these halves (from `state`) as waiting, on a tracker that holds none yet. */
+  restore(halves: readonly HalfPair[]): void {
+    for (const [variant, a, b, deal, points] of halves) {
+      const byB = nested(nested(this.#halves, variant), a);
+      let waiting = byB.get(b);
+      if (!waiting) byB.set(b, (waiting = new Map()));
+      waiting.set(deal, points);
+    }
+  }
 }
+
+/** A pair's first game waiting for its other seating: variant, the pairing's bots `a` and `b`, the deal, `a`'s points. */
+export type HalfPair = readonly [string, string, string, number, number];

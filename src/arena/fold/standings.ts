@@ -3,7 +3,7 @@ import { parseVariant } from '../../games/index.ts';
 import type { FaultKind } from '../../hosting/index.ts';
 import type { GameRecord } from '../match.ts';
 import { VariantJudge, type Accuracy, type GameJudgement } from './accuracy.ts';
-import { nested, PairTracker, type CompletedPair } from './pairs.ts';
+import { nested, PairTracker, type CompletedPair, type HalfPair } from './pairs.ts';
 import { anchorFit, fitRatings, type Anchor, type RatingFit, type SeatedResult } from './ratings.ts';
 import type { Pentanomial } from './sprt.ts';
 
@@ -27,6 +27,14 @@ export interface BotStanding {
   readonly maxMoveMs: number;
   /** Null when none of its games had a solver. */
   readonly accuracy: Accuracy | null;
+}
+
+/** A standings builder's aggregates as plain data (`StandingsBuilder.state`). */
+export interface StandingsState {
+  readonly variants: readonly string[];
+  readonly cells: readonly PairCell[];
+  readonly pairCells: readonly PairsCell[];
+  readonly halves: readonly HalfPair[];
 }
 
 /** Pairwise scores: `crosstable[a][b]` is a's points and games against b. */
@@ -56,7 +64,7 @@ export interface StandingsTable {
 }
 
 /** A pairing's pair counts in one variant: the aggregate each completed game pair is folded into. */
-interface PairsCell {
+export interface PairsCell {
   readonly variant: string;
   readonly a: string;
   readonly b: string;
@@ -366,6 +374,27 @@ export class StandingsBuilder {
   /** The aggregates folded so far, one per variant and seating of a pairing (copies). */
   cells(): PairCell[] {
     return this.#cells.map((c) => structuredClone(c));
+  }
+
+  /** Everything folded so far, as plain data (a checkpoint's; see `restore`). */
+  state(): StandingsState {
+    return { variants: [...this.#variants], cells: this.cells(), pairCells: this.#pairCells.map((c) => structuredClone(c)), halves: this.#pairs.state() };
+  }
+
+  /** Takes up a `state` on a builder that has folded nothing yet: it then stands where the one that made it stood. */
+  restore(state: StandingsState): void {
+    for (const v of state.variants) if (!this.#variants.includes(v)) this.#variants.push(v);
+    for (const c of state.cells) {
+      const cell = structuredClone(c);
+      nested(nested(this.#cellIndex, cell.variant), cell.first).set(cell.second, cell);
+      this.#cells.push(cell);
+    }
+    for (const c of state.pairCells) {
+      const cell = structuredClone(c);
+      nested(nested(this.#pairIndex, cell.variant), cell.a).set(cell.b, cell);
+      this.#pairCells.push(cell);
+    }
+    this.#pairs.restore(state.halves);
   }
 
   /** The current standings with ratings. */

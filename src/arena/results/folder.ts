@@ -29,6 +29,8 @@ export const GUARD_FILES = {
   lock: 'runner.lock',
   /** Lines resume dropped, appended as they were. */
   quarantine: 'games.quarantine.jsonl',
+  /** What the standings need, sealed for the log as it was when the run closed (checkpoint.ts). */
+  checkpoint: 'fold.state',
 } as const;
 
 

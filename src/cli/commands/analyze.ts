@@ -63,16 +63,106 @@ const OUTCOME_TEXT: Record<string, string> = {
 /** Wraps a list of numbers to lines of at most `width` characters. */
 function wrap(numbers: readonly number[], width = 78): string {
   const lines: string[] = [];
-  let line = '';
-  for (const n of numbers) {
-    const word = String(n);
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
+  const wrapper = wrapping((line) => lines.push(line), width);
+  for (const n of numbers) wrapper.add(n);
+  wrapper.end();
+  return lines.join('\n');
+}
+
+/** Lays out numbers as `wrap` does, one at a time, handing each line (indented, without its newline) to `line`. */
+function wrapping(line: (text: string) => void, width = 78): { add(n: number): void; end(): void } {
+  let text = '';
+  return {
+    add(n) {
+      const word = String(n);
+      if (text && text.length + 1 + word.length > width) {
+        line(`  ${text}`);
+        text = word;
+      } else text = text ? `${text} ${word}` : word;
+    },
+    end() {
+      if (text) line(`  ${text}`);
+      text = '';
+    },
+  };
+}
+
+/** Where a streamed list goes in a report's text and JSON until it is written (`writeReport`). */
+const STREAMED = '\u0000streamed\u0000';
+
+/**
+ * A report's P-positions given a batch at a time (`FamilyAnalysis.pPositionBatches`) rather than
+ * listed, so that a list too long to hold is written as it is made; each call walks them afresh.
+ */
+type PStream = () => Iterable<readonly number[]>;
+
+/**
+ * Text written through `io.out` in pieces of whole lines, each about `CHUNK` characters: a long
+ * answer goes out as it is made, never held whole (`out` ends a piece that lacks it with a newline:
+ * a piece is cut after one). `settle` waits until the reader has taken what was written.
+ */
+function chunkedOut(io: CliIo): { write(text: string): void; settle(): Promise<void>; end(): void } {
+  const CHUNK = 1 << 16;
+  let held = '';
+  return {
+    write(text) {
+      held += text;
+      if (held.length < CHUNK) return;
+      const cut = held.lastIndexOf('\n') + 1;
+      if (cut === 0) return;
+      io.out(held.slice(0, cut));
+      held = held.slice(cut);
+    },
+    settle: () => io.drained?.() ?? Promise.resolve(),
+    end() {
+      if (held !== '') io.out(held);
+      held = '';
+    },
+  };
+}
+
+/**
+ * Prints the report, text or JSON; a streamed list (`STREAMED` in its place) is written as the
+ * stream gives it, in the layout the list would have had, a batch at a time as the reader takes it.
+ */
+async function writeReport(io: CliIo, json: boolean, { doc, text }: Report, stream: PStream | null): Promise<void> {
+  if (!stream) {
+    io.out(json ? JSON.stringify(doc, bigintAsString, 2) : text.join('\n'));
+    return;
   }
-  if (line) lines.push(line);
-  return lines.map((l) => `  ${l}`).join('\n');
+  const out = chunkedOut(io);
+  if (json) {
+    // The array as JSON.stringify lays it out at this depth: an element a line, or `[]`.
+    const whole = JSON.stringify(doc, bigintAsString, 2);
+    const at = whole.indexOf(JSON.stringify(STREAMED));
+    out.write(`${whole.slice(0, at)}[`);
+    let first = true;
+    for (const batch of stream()) {
+      for (const n of batch) {
+        out.write(`${first ? '' : ','}\n    ${n}`);
+        first = false;
+      }
+      await out.settle();
+    }
+    out.write(`${first ? '' : '\n  '}]${whole.slice(at + JSON.stringify(STREAMED).length)}\n`);
+  } else {
+    const at = text.indexOf(STREAMED);
+    out.write(`${text.slice(0, at).join('\n')}\n`);
+    let lines = 0;
+    const wrapper = wrapping((line) => {
+      out.write(`${line}\n`);
+      lines++;
+    });
+    for (const batch of stream()) {
+      for (const n of batch) wrapper.add(n);
+      await out.settle();
+    }
+    wrapper.end();
+    // An empty list is an empty line between the header and what follows (none at the end).
+    const after = text.slice(at + 1);
+    if (after.length > 0) out.write(`${lines === 0 ? '\n' : ''}${after.join('\n')}\n`);
+  }
+  out.end();
 }
 
 /** The family parameters given as flags; a parameter of another family is refused with this one's. */
@@ -110,8 +200,23 @@ async function buildTable(game: AnyGame, args: Args, io: CliIo): Promise<void> {
   );
 }
 
-/** `--upto N`: the P-positions, outcome classes or nim-values of the start positions 0..N (with `--plot`, as a picture `width` wide). */
-function tableReport(game: AnyGame, upto: number, plot: boolean, width: number, { doc, text }: Report): void {
+/**
+ * `--upto N`: the P-positions, outcome classes or nim-values of the start positions 0..N (with
+ * `--plot`, as a picture `width` wide). A family that gives its P-positions one at a time has them
+ * streamed instead of listed (without `--plot`): the stream is returned, its place in the report
+ * marked `STREAMED`.
+ */
+function tableReport(game: AnyGame, upto: number, plot: boolean, width: number, { doc, text }: Report): PStream | null {
+  const batches = getFamily(game.family).analysis?.pPositionBatches;
+  if (batches && !plot) {
+    const stream: PStream = () => batches(game.params, upto);
+    let count = 0;
+    // Counted first, in a pass of its own, for the header: nothing of the list is kept.
+    for (const batch of stream()) count += batch.length;
+    doc.pPositions = STREAMED;
+    text.push(`P-positions up to ${upto} (${count}):`, STREAMED);
+    return stream;
+  }
   const table: Tabulation | undefined = tabulate(game, upto);
   if (!table) throw new UsageError(`\`--upto\` is not available for ${game.family}; analyse one position instead`);
   Object.assign(doc, table);
@@ -129,6 +234,7 @@ function tableReport(game: AnyGame, upto: number, plot: boolean, width: number, 
     doc.plot = lines;
     text.push('', ...lines);
   }
+  return null;
 }
 
 /** One dealt position: its outcome and best move, with `--move` judged and `--explain`'s reasons. */
@@ -232,6 +338,7 @@ export const analyzeCommand: CommandModule<object, Args> = {
     const game = makeGame(family.id, raw);
     if (args['build-table'] === true) return buildTable(game, args, io);
     const report: Report = { doc: { family: family.id, variant: game.id, params: game.params }, text: [game.id] };
+    let stream: PStream | null = null;
     if (args.plot === true && args['count-cold'] === undefined && upto === undefined) throw new UsageError('`--plot` goes with `--upto N` or `--count-cold N`');
     if (args['count-cold'] !== undefined) {
       if (family.id !== 'piles' || game.params.rule !== 'squares') {
@@ -240,9 +347,9 @@ export const analyzeCommand: CommandModule<object, Args> = {
       const cold = coldCountReport(flagValue('`--count-cold`', COLD_BOUND, args['count-cold'], COLD_BOUND_EXPECTED), args.plot === true);
       Object.assign(report.doc, cold.doc);
       report.text.push(...cold.text);
-    } else if (upto !== undefined) tableReport(game, upto, args.plot === true, io.columns || 80, report);
+    } else if (upto !== undefined) stream = tableReport(game, upto, args.plot === true, io.columns || 80, report);
     else positionReport(game, seed, args, report);
     if (args.period) periodReport(game, args['period-limit'], report);
-    io.out(args.json ? JSON.stringify(report.doc, bigintAsString, 2) : report.text.join('\n'));
+    await writeReport(io, args.json, report, stream);
   },
 };
