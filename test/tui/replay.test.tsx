@@ -8,6 +8,7 @@ import type { GameRecord } from '../../src/arena/match.ts';
 import { parseRecordLine, recordLine } from '../../src/arena/results/index.ts';
 import { readGames, replayRecord } from '../../src/tui/replay/replay-data.ts';
 import { ReplayApp } from '../../src/tui/replay/ReplayApp.tsx';
+import { makeTheme, ThemeContext } from '../../src/tui/text/theme.ts';
 import { run } from '../cli/run.ts';
 import { settle, until } from './play-helpers.ts';
 
@@ -77,6 +78,24 @@ describe('replay screen', () => {
     // Random moved first from a dealt pile; unless the pile was lost for it, it threw the win away.
     const startWon = replayRecord(RECORDS[idx]!).game.solver!()!.value(replay.start) > 0;
     expect(sawMistake).toBe(startWon);
+  });
+});
+
+describe('replay --plain', () => {
+  it('writes each move and its verdict a word apart (1.3 ok, not 1.3ok)', async () => {
+    const r = render(
+      <ThemeContext.Provider value={makeTheme({}, { plain: true })}>
+        <ReplayApp records={RECORDS} />
+      </ThemeContext.Provider>,
+    );
+    unmount = r.unmount;
+    await until(r.lastFrame, 'Which game?');
+    r.stdin.write('\r');
+    await until(r.lastFrame, 'ply 0/');
+    r.stdin.write('G');
+    const f = await until(r.lastFrame, 'End: optimal won');
+    expect(f).toMatch(/\b\d+\.\d+ (ok|mistake) \d+\.\d+ (ok|mistake)\b/);
+    expect(f).not.toMatch(/\d(ok|mistake)\b/);
   });
 });
 

@@ -88,7 +88,8 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
           const mark = v ? (v.optimal ? theme.glyph.ok : theme.glyph.mistake) : '';
           return (
             <Text key={k} inverse={k === at - 1} {...(v ? (v.optimal ? theme.good : theme.bad) : theme.muted)}>
-              {`${k + 1}.${p.text}${mark} `}
+              {/* The mark a word apart: `--plain` writes it as a word (`1.R ok`, not `1.Rok`). */}
+              {`${k + 1}.${p.text}${mark === '' ? '' : ` ${mark}`} `}
             </Text>
           );
         })}
