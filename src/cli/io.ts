@@ -65,3 +65,6 @@ export const RUN: unique symbol = Symbol('arena run');
 
 /** A command's parsed arguments with the run they belong to. */
 export type WithRun<A> = A & { readonly [RUN]: CliRun };
+
+/** Exit code after SIGINT (128 + 2), as shells expect: a tournament stopped with Ctrl-C, a screen quit with it. */
+export const EXIT_INTERRUPTED = 130;

@@ -15,7 +15,7 @@ import { queueKey } from './queue-key.ts';
 import { plainReporter } from '../tui/dashboard/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
 import { expectation, integerText, numberText, refuseReportPath } from './flags.ts';
-import { RUN, type WithRun } from './io.ts';
+import { EXIT_INTERRUPTED, RUN, type WithRun } from './io.ts';
 import { cliName } from './invocation.ts';
 import { loadUserGames, specGameDirs } from './user-games.ts';
 import { themeChoice, type ScreenFlags } from './load-ink.ts';
@@ -65,8 +65,6 @@ export function runOptions(y: Argv): Argv {
 /** Exit code after SIGTERM (128 + 15), as shells expect. */
 export const EXIT_TERMINATED = 143;
 
-/** Exit code after SIGINT (128 + 2), as shells expect. */
-export const EXIT_INTERRUPTED = 130;
 
 /** The command line that continues an interrupted tournament's results folder. */
 function resumeCommand(dir: string): string {

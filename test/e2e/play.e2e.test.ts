@@ -54,6 +54,6 @@ describe.skipIf(!HAVE_TMUX)('arena play in a real terminal', () => {
     );
     await session.waitFor('fx-loops is thinking', 60_000);
     session.send('C-c');
-    expect(await session.exited()).toBe(0);
+    expect(await session.exited()).toBe(130); // interrupted, as CLI.md's exit codes say (q quits with 0)
   });
 });

@@ -43,13 +43,13 @@ export class FakeScreen extends EventEmitter {
 const mounted: { app: Instance; keys: KeyStdin }[] = [];
 
 /** Mounts `tree` on a fake terminal; `keys` may be given (made beforehand, as the CLI makes it before a screen loads). */
-export function mount(tree: ReactElement, given?: { tty: FakeTty; keys: KeyStdin }): { tty: FakeTty; screen: FakeScreen; frame: () => string } {
+export function mount(tree: ReactElement, given?: { tty: FakeTty; keys: KeyStdin }): { tty: FakeTty; keys: KeyStdin; screen: FakeScreen; frame: () => string; exited: Promise<unknown> } {
   const tty = given?.tty ?? new FakeTty();
   const keys = given?.keys ?? new KeyStdin(tty as unknown as NodeJS.ReadStream);
   const screen = new FakeScreen();
-  const app = render(tree, { stdin: keys as unknown as NodeJS.ReadStream, stdout: screen as unknown as NodeJS.WriteStream, debug: true, exitOnCtrlC: false, patchConsole: false });
+  const app = render(tree, { stdin: keys as unknown as NodeJS.ReadStream, stdout: screen as unknown as NodeJS.WriteStream, debug: true, patchConsole: false });
   mounted.push({ app, keys });
-  return { tty, screen, frame: () => screen.last };
+  return { tty, keys, screen, frame: () => screen.last, exited: app.waitUntilExit() };
 }
 
 /** Unmounts what `mount` mounted and releases its input. */

@@ -64,3 +64,27 @@ describe('keys written in one burst', () => {
     expect(chosen).toEqual(['play']);
   });
 });
+
+describe('the play set-up menus', () => {
+  it('esc goes back a step, q leaves, and the keys are shown', async () => {
+    const { tty, frame, exited } = mount(<PlayApp families={FAMILIES} opponents={[solverOpponent]} seed={1} table={playTable(1000)} />);
+    let f = await until(frame, 'Which game?');
+    expect(f).toContain('↑↓ choose · enter pick · q or esc quit');
+    tty.write('\r'); // the first family: its first parameter
+    f = await until(frame, 'esc back · q quit');
+    expect(f).not.toContain('Which game?');
+    tty.write('\u001b');
+    await until(frame, 'Which game?');
+    tty.write('q');
+    await exited;
+  });
+
+  it('Ctrl-C quits the screen and is remembered as an interrupt (the command exits 130)', async () => {
+    const { tty, keys, frame, exited } = mount(<PlayApp families={FAMILIES} opponents={[solverOpponent]} seed={1} table={playTable(1000)} />);
+    await until(frame, 'Which game?');
+    expect(keys.interrupted).toBe(false);
+    tty.write('\u0003');
+    await exited;
+    expect(keys.interrupted).toBe(true);
+  });
+});

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { allFamilies } from '../../games/index.ts';
-import type { CliIo } from '../io.ts';
+import { EXIT_INTERRUPTED, type CliIo } from '../io.ts';
+import { keyStdin } from '../../tui/ui/key-stdin.ts';
 import { loadInk } from '../load-ink.ts';
 
 /** Tournament spec files in `<cwd>/tournaments/` (not the JSON Schema), as paths relative to cwd. */
@@ -28,7 +29,7 @@ export async function runHomeMenu(run: (argv: readonly string[]) => Promise<numb
     const app = render(screen(createElement(HomeApp, { specs: tournamentSpecs(), families: allFamilies(), onChoose: (argv) => void (next = argv) })));
     await app.waitUntilExit();
     const argv = next as readonly string[] | null;
-    if (!argv) return 0;
+    if (!argv) return keyStdin()?.interrupted ? EXIT_INTERRUPTED : 0;
     // Listing the bots is a look, not a job: the menu comes back below the list.
     if (!RETURNS_TO_MENU.has(argv.join(' '))) return run(argv);
     const code = await run(argv);

@@ -6,7 +6,7 @@ import { discoverBots, resolveBot, type Isolation } from '../../hosting/index.ts
 import { sandboxProblem } from '../../platform/sandbox.ts';
 import { opponentOf, opponentsOf, plays, PlayTable, type Opponent } from '../../play/index.ts';
 import { flagValue, integerFlag } from '../flags.ts';
-import { RUN, type CliRun, type WithRun } from '../io.ts';
+import { EXIT_INTERRUPTED, RUN, type CliRun, type WithRun } from '../io.ts';
 import { keyStdin } from '../../tui/ui/key-stdin.ts';
 import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
@@ -82,6 +82,8 @@ export const playCommand: CommandModule<object, Args> = {
         })),
       );
       await app.waitUntilExit();
+      // Ctrl-C quits the screen as q does, and the exit code says it was an interrupt (as a tournament's does).
+      if (keyStdin()?.interrupted) args[RUN].exitCode = EXIT_INTERRUPTED;
     } finally {
       // Quit, Ctrl-C or a crash of the screen: no bot's thread or process outlives the game.
       await table.close();

@@ -5,7 +5,7 @@ import { readGames } from '../../tui/replay/replay-data.ts';
 import { requireTerminal } from './play.ts';
 import { flagValue, integerFlag } from '../flags.ts';
 import { loadUserGames, savedGameDirs } from '../user-games.ts';
-import { RUN, type WithRun } from '../io.ts';
+import { EXIT_INTERRUPTED, RUN, type WithRun } from '../io.ts';
 import { keyStdin } from '../../tui/ui/key-stdin.ts';
 import { loadInk, type ScreenFlags } from '../load-ink.ts';
 
@@ -38,5 +38,7 @@ export const replayCommand: CommandModule<object, Args> = {
     const { render, createElement, screen, ReplayApp } = await loadInk(args);
     const app = render(screen(createElement(ReplayApp, { records, ...(initial !== undefined ? { initial } : {}) })));
     await app.waitUntilExit();
+    // Ctrl-C quits the screen as q does, and the exit code says it was an interrupt (as a tournament's does).
+    if (keyStdin()?.interrupted) args[RUN].exitCode = EXIT_INTERRUPTED;
   },
 };

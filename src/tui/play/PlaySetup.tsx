@@ -1,5 +1,5 @@
 import { TextInput } from '@inkjs/ui';
-import { Box, Text } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useState } from 'react';
 import { ArenaError } from '../../core/errors.ts';
 import type { AnyFamily, AnyGame } from '../../core/game.ts';
@@ -9,7 +9,7 @@ import { useTheme } from '../text/theme.ts';
 import { plays, type FirstMover, type Opponent, type PlayChoice } from '../../play/index.ts';
 import { Menu } from '../ui/Menu.tsx';
 import { STRENGTH_LEVELS } from '../../strategies/index.ts';
-import { useKeysEnabled } from '../ui/use-keys.ts';
+import { useKeys, useKeysEnabled } from '../ui/use-keys.ts';
 
 /** What the setup menus choose from, and the choices the command line already made (their menus are skipped). */
 export type SetupChoices = {
@@ -84,6 +84,33 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
     }
   };
 
+  // Esc goes back one step (from the first, it leaves); q leaves; in a typed value Esc returns to the choices.
+  const { exit } = useApp();
+  const startOver = (): void => {
+    setGame(null);
+    setRaw({});
+    setParamIndex(0);
+  };
+  const back = (): void => {
+    setError(null);
+    if (step === 'first' && !givenOpp) setOpponent(null);
+    else if ((step === 'first' || step === 'opponent') && !given) startOver();
+    else if (step === 'param' && paramIndex > 0) setParamIndex(paramIndex - 1);
+    else if (step === 'param') setFamily(null);
+    else exit();
+  };
+  useKeys((input, key) => {
+    if (step === 'typing') {
+      if (key.escape) {
+        setError(null);
+        setTyping(false);
+      }
+      return;
+    }
+    if (input === 'q' && !key.ctrl && !key.meta) exit();
+    else if (key.escape) back();
+  });
+
   const title = (text: string) => <Text bold>{text}</Text>;
   return (
     <Box flexDirection="column">
@@ -155,6 +182,7 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
           />
         </>
       ) : null}
+      <Text {...theme.muted}>{step === 'typing' ? 'enter accept · esc back to the choices' : `↑↓ choose · enter pick · ${step === 'family' ? 'q or esc quit' : 'esc back · q quit'}`}</Text>
     </Box>
   );
 }

@@ -82,6 +82,7 @@ export class KeyStdin extends Readable {
   #reading = false;
   /** Whether a key was handed over and the screen has not yet settled. */
   #settling = false;
+  #interrupted = false;
   readonly #onData = (chunk: string | Buffer): void => this.#take(String(chunk));
 
   constructor(tty: NodeJS.ReadStream) {
@@ -108,6 +109,11 @@ export class KeyStdin extends Readable {
   unref(): this {
     this.#tty.unref();
     return this;
+  }
+
+  /** Whether a screen was given Ctrl-C (it quits on it): the command then exits as interrupted (130). */
+  get interrupted(): boolean {
+    return this.#interrupted;
   }
 
   /** Stops reading the terminal and gives it back in its normal mode. */
@@ -147,7 +153,9 @@ export class KeyStdin extends Readable {
   #pump(): void {
     if (this.#settling || !this.#reading || this.#queue.length === 0) return;
     this.#settling = true;
-    this.push(this.#queue.shift()!);
+    const key = this.#queue.shift()!;
+    if (key === CTRL_C) this.#interrupted = true;
+    this.push(key);
     let turns = SETTLE_TURNS;
     const turn = (): void => {
       if (--turns > 0) {
