@@ -203,7 +203,7 @@ describe.skipIf(problem !== null && !process.env['CI'])('isolation sandbox again
       const capped = (bot: string, reason: RegExp): void => {
         const forfeits = crashes(bot);
         expect(forfeits.some((c) => reason.test(c))).toBe(true);
-        expect(forfeits.filter((c) => !reason.test(c) && !c.startsWith('timeout: '))).toEqual([]);
+        expect(forfeits.filter((c) => !reason.test(c) && !c.startsWith('timeout: ')), `${bot}: ${forfeits.join('; ')}`).toEqual([]);
       };
       capped(`${prefix}oom`, /^crash: ran out of memory/);
       // The spinner answers in time; the cap ends its process (in a game, a forfeit; between games, a note in its log).
