@@ -77,3 +77,6 @@ export function refuseReportPath(path: string): void {
   const problem = outputFileProblem(path);
   if (problem !== null) throw new UsageError(`Cannot write the report to ${path}: ${problem}`);
 }
+
+/** `--seed`: a 32-bit unsigned integer, as every seed of the arena is. */
+export const SEED_FLAG = integerFlag(z.number().int().min(0).max(0xffffffff));

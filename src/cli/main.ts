@@ -131,6 +131,19 @@ function oneValuePerFlag(parsed: Record<string, unknown>, options: DeclaredOptio
   }
 }
 
+/**
+ * A command's argument written as an option (`arena bots check greedy --bot=minimax`): yargs would
+ * keep the argument and drop the option without a word. Refused, naming how to write it.
+ */
+function refusePositionalFlags(words: readonly string[], parser: Argv): void {
+  const groups = (parser as unknown as { getGroups(): Record<string, readonly string[]> }).getGroups();
+  for (const name of groups['Positionals:'] ?? []) {
+    if (words.some((w) => w === `--${name}` || w.startsWith(`--${name}=`))) {
+      throw new UsageError(`Unknown option --${name}: \`${name}\` is this command's argument; write its value without --${name}`);
+    }
+  }
+}
+
 /** A parse that yargs refused, carried out of yargs to be worded (the help text is rendered as yargs would print it on failure). */
 class ParseFailed extends Error {
   constructor(
@@ -199,7 +212,10 @@ function cliParser(words: readonly string[], io: CliIo): Argv {
       describe: 'another folder of game files (repeatable; games/ is always read): see docs/WRITE-A-GAME.md',
     })
     .wrap(Math.min(100, io.columns || 100))
-    .middleware((parsed) => oneValuePerFlag(parsed, declaredOptions(parser)), true)
+    .middleware((parsed) => {
+      refusePositionalFlags(words, parser);
+      oneValuePerFlag(parsed, declaredOptions(parser));
+    }, true)
     .fail((message, err) => {
       if (err) throw err;
       // Thrown, the failure stops the parse here (no command runs after it); runCli words it.

@@ -19,6 +19,8 @@ describe('misread input gets one line', () => {
     [['match', 'random', 'greedy', '-each', 'tc=10+0.1'], /^arena: Unknown option -each: that is cutechess-cli's; here a time control is `--tc 10\+0\.1`/],
     [['tournament', 'tournaments'], /^arena: Cannot read tournament spec tournaments: it is a folder, not a file$/],
     [['tournament', '/dev/zero'], /^arena: Cannot read tournament spec \/dev\/zero: it is not a regular file/],
+    [['bots', 'check', 'greedy', '--bot=minimax:depth=x'], /^arena: Unknown option --bot: `bot` is this command's argument; write its value without --bot$/],
+    [['play', 'piles', '--bot', 'optimal', '--time-per-move', '3600001'], /^arena: Expected `--time-per-move` to be a whole number of ms from 1 to 3600000/],
   ])('%j', async (args, message) => {
     const r = await run(...args);
     expect(isUsageError(r), r.err).toBe(true);

@@ -9,7 +9,7 @@ import { allFamilies, getFamily, makeGame } from '../../games/index.ts';
 import { nimValueCurve, outcomeStrip } from '../../tui/charts/analysis-plots.ts';
 import { RUN, type CliIo, type WithRun } from '../io.ts';
 import { PARSER_CONFIGURATION } from '../argv.ts';
-import { flagValue, integerFlag } from '../flags.ts';
+import { flagValue, integerFlag, SEED_FLAG } from '../flags.ts';
 import { buildCoinTable } from '../coin-table.ts';
 import { COLD_BOUND, COLD_BOUND_EXPECTED, coldCountReport } from './analyze-squares.ts';
 import { octalPeriodReport, parsePeriodLimit } from './analyze-octal.ts';
@@ -33,7 +33,7 @@ type Args = WithRun<{
 
 /** The numeric flags, read by their schemas. */
 const UPTO = integerFlag(z.number().int().min(0)).optional();
-const SEED = integerFlag(z.number().int().min(0));
+const SEED = SEED_FLAG;
 const WORKERS = integerFlag(z.number().int().min(1).max(64)).optional();
 
 /** What a report gathers: the JSON document and the text lines. */

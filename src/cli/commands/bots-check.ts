@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { visible } from '../../core/text.ts';
 import { checkBot, checkVariants, DEFAULT_CHECK, discoverBots, loadBotFileOrThrow, resolveBot, tempStderrLogPath, type BotEntry, type CheckRow } from '../../hosting/index.ts';
-import { flagValue, integerFlag } from '../flags.ts';
+import { flagValue, integerFlag, SEED_FLAG } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
 
 type Args = WithRun<{ bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: 'worker' | 'none'; family: string[] }>;
@@ -10,7 +10,7 @@ type Args = WithRun<{ bot: string; 'bots-dir': string[]; time: string; positions
 /** The ranges of the check's numeric flags. */
 const TIME_MS = integerFlag(z.number().int().min(1).max(600_000));
 const POSITIONS = integerFlag(z.number().int().min(1).max(1000));
-const SEED = integerFlag(z.number().int().min(0).max(0xffffffff));
+const SEED = SEED_FLAG;
 
 /** A path rather than a name: it has a folder separator or a module extension. */
 function looksLikeFile(text: string): boolean {

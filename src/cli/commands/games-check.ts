@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
 import { splitList } from '../../arena/spec.ts';
 import { CHECK_CPU_SECONDS, checkGameFile } from '../../hosting/index.ts';
-import { flagValue, integerFlag } from '../flags.ts';
+import { flagValue, integerFlag, SEED_FLAG } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
 
 type Args = WithRun<{ file: string; variant: string[]; games: string; seed: string; 'cpu-seconds': string; json: boolean }>;
 
 const GAMES = integerFlag(z.number().int().min(1).max(100_000));
-const SEED = integerFlag(z.number().int().min(0).max(0xffffffff));
+const SEED = SEED_FLAG;
 const CPU_SECONDS = integerFlag(z.number().int().min(1).max(3600));
 
 /** `arena games check <file>`: the conformance test of a game file; exit code 1 when a check fails. */

@@ -5,7 +5,7 @@ import { allFamilies, parseVariant } from '../../games/index.ts';
 import { discoverBots, resolveBot, type Isolation } from '../../hosting/index.ts';
 import { sandboxProblem } from '../../platform/sandbox.ts';
 import { opponentOf, opponentsOf, plays, PlayTable, type Opponent } from '../../play/index.ts';
-import { flagValue, integerFlag } from '../flags.ts';
+import { flagValue, integerFlag, SEED_FLAG } from '../flags.ts';
 import { EXIT_INTERRUPTED, RUN, type CliRun, type WithRun } from '../io.ts';
 import { keyStdin } from '../../tui/ui/key-stdin.ts';
 import { loadInk, type ScreenFlags } from '../load-ink.ts';
@@ -24,10 +24,10 @@ export function requireTerminal(run: CliRun, command: string): boolean {
 }
 
 /** `--seed`: a 32-bit unsigned integer. */
-const SEED = integerFlag(z.number().int().min(0).max(0xffffffff)).optional();
+const SEED = SEED_FLAG.optional();
 
-/** `--time-per-move`: whole milliseconds. */
-const TIME_PER_MOVE = integerFlag(z.number().int().min(1));
+/** `--time-per-move`: whole milliseconds, up to an hour (as a tournament's). */
+const TIME_PER_MOVE = integerFlag(z.number().int().min(1).max(3_600_000));
 
 /** `arena play [variant] [--bot NAME] [--first me|bot] [--seed S] [--isolation worker|sandbox|none]`: play a bot in the terminal. */
 export const playCommand: CommandModule<object, Args> = {
@@ -52,7 +52,7 @@ export const playCommand: CommandModule<object, Args> = {
     if (args[RUN].io.isTTY) keyStdin();
     const game = args.variant !== undefined ? parseVariant(args.variant) : undefined;
     const seed = flagValue('`--seed`', SEED, args.seed) ?? Date.now() >>> 0;
-    const time = flagValue('`--time-per-move`', TIME_PER_MOVE, args['time-per-move'], 'a positive whole number of ms');
+    const time = flagValue('`--time-per-move`', TIME_PER_MOVE, args['time-per-move'], 'a whole number of ms from 1 to 3600000');
     // A sandboxed bot needs bubblewrap: refuse in one line rather than ever run it unsandboxed.
     const sandbox = args.isolation === 'sandbox';
     const problem = sandbox ? sandboxProblem() : null;

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.ts';
 import { parseVariant } from '../../games/index.ts';
 import { balancedStarts } from '../../games/starts.ts';
 import { writeFileAtomic } from '../../platform/files.ts';
-import { flagValue, integerFlag } from '../flags.ts';
+import { flagValue, integerFlag, SEED_FLAG } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
 
 type Args = WithRun<{ variant: string; balanced: string; depth?: string; seed: string; out?: string }>;
@@ -14,7 +14,7 @@ type Args = WithRun<{ variant: string; balanced: string; depth?: string; seed: s
 const MAX_BALANCED = 10_000;
 const BALANCED = integerFlag(z.number().int().min(1).max(MAX_BALANCED));
 const DEPTH = integerFlag(z.number().int().min(1)).optional();
-const SEED = integerFlag(z.number().int().min(0).max(0xffffffff));
+const SEED = SEED_FLAG;
 
 /**
  * `arena starts <variant> --balanced N [--depth D] [--seed S] [--out FILE]`: a start suite chosen
