@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { textFileProblem } from '../platform/files.ts';
+import { MAX_SPEC_BYTES, textFileProblem } from '../platform/files.ts';
 import { clockNote } from '../platform/cpu-clock.ts';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
@@ -166,9 +166,6 @@ const SPEC_FLAGS: Readonly<Record<string, SpecFlag>> = {
   sprt: { field: 'sprt', read: (v) => parseSprt(String(v)) },
   queue: { field: 'queue', read: (v) => parseQueueUrl(String(v)) },
 };
-
-/** The largest spec file read (a spec is a few hundred bytes; a long bot list or many variants, kilobytes). */
-const MAX_SPEC_BYTES = 16 << 20;
 
 /** A spec file, valid on its own; every error names the file. */
 function specFile(path: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { textFileProblem } from '../platform/files.ts';
+import { MAX_SPEC_BYTES, textFileProblem } from '../platform/files.ts';
 import { PACKAGE_ROOT } from '../platform/paths.ts';
 
 /*
@@ -27,7 +27,7 @@ export function specGameDirs(raw: unknown): string[] {
 /** The `gameDirs` of a results folder's saved spec (none when it cannot be read: resume reports that itself). */
 export function savedGameDirs(resultsDir: string): string[] {
   const file = join(resultsDir, 'spec.json');
-  if (textFileProblem(file, 16 << 20) !== null) return []; // opening the results folder says what is wrong with it
+  if (textFileProblem(file, MAX_SPEC_BYTES) !== null) return []; // opening the results folder says what is wrong with it
   try {
     return specGameDirs(JSON.parse(readFileSync(file, 'utf8')));
   } catch {

@@ -50,6 +50,9 @@ function fsyncWherePermitted(fd: number): void {
   }
 }
 
+/** The largest tournament spec read, fresh or saved in a results folder (a spec is a few kB; the limit keeps a damaged or planted file from filling memory). */
+export const MAX_SPEC_BYTES = 16 << 20;
+
 /**
  * What is wrong with `path` as a small text file to read whole (a spec, a manifest), or null: it
  * must be there, be a regular file (not a folder, a device such as /dev/zero, or a pipe, which would

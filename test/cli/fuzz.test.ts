@@ -6,8 +6,7 @@
  * no command can use (a device, a pipe, /proc, a file where a folder goes, a planted results folder) — and
  * each must be one line on stderr, exit 2, no stack trace and nothing run.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yargs, { type Argv, type CommandModule } from 'yargs';
@@ -15,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../src/core/rng.ts';
 import { COMMANDS } from '../../src/cli/main.ts';
 import { botsCheckCommand } from '../../src/cli/commands/bots-check.ts';
+import { hostilePaths } from './hostile-paths.ts';
 import { run } from './run.ts';
 
 const NEW_BOTS = mkdtempSync(join(tmpdir(), 'arena-fuzz-'));
@@ -30,20 +30,7 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? 17);
  * results folder whose spec is a link to /dev/zero or nested 100,000 deep.
  */
 const HOSTILE = ((): { readonly folder: string; readonly files: readonly string[]; readonly dirs: readonly string[]; readonly results: readonly string[] } => {
-  const dir = mkdtempSync(join(tmpdir(), 'arena-fuzz-paths-'));
-  const file = join(dir, 'file.json');
-  writeFileSync(file, '{}');
-  const fifo = join(dir, 'fifo');
-  execFileSync('mkfifo', [fifo]);
-  const planted = join(dir, 'planted');
-  mkdirSync(planted);
-  symlinkSync('/dev/zero', join(planted, 'spec.json'));
-  writeFileSync(join(planted, 'games.jsonl'), '');
-  const nested = join(dir, 'nested');
-  mkdirSync(nested);
-  writeFileSync(join(nested, 'spec.json'), `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
-  writeFileSync(join(nested, 'games.jsonl'), '');
-  const long = 'x'.repeat(300);
+  const { dir, file, fifo, planted, nested, long } = hostilePaths();
   return {
     folder: dir,
     files: ['/dev/zero', '/dev/null', fifo, dir, '/proc/nope', join(dir, 'missing.json'), join(dir, `${long}.json`)],

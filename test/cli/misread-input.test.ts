@@ -2,11 +2,11 @@
  * Input the CLI used to misread or die on with a stack trace (issue 34's fuzz): each is now one line
  * naming what was wrong and what was expected, exit code 2, and nothing runs.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hostilePaths } from './hostile-paths.ts';
 import { run } from './run.ts';
 import { isUsageError } from './spawn.ts';
 
@@ -95,22 +95,7 @@ describe('a log saved with Windows line ends', () => {
 });
 
 describe('paths that are not what a command expects get one line, before any work', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'arena-paths-'));
-  const file = join(dir, 'file.json');
-  writeFileSync(file, '{}');
-  const fifo = join(dir, 'fifo');
-  execFileSync('mkfifo', [fifo]);
-  // A results folder whose files are a pipe and a link to /dev/zero (a read would block or never end).
-  const planted = join(dir, 'planted');
-  mkdirSync(planted);
-  symlinkSync('/dev/zero', join(planted, 'spec.json'));
-  writeFileSync(join(planted, 'games.jsonl'), '');
-  // One whose spec is nested 100,000 levels deep.
-  const nested = join(dir, 'nested');
-  mkdirSync(nested);
-  writeFileSync(join(nested, 'spec.json'), `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
-  writeFileSync(join(nested, 'games.jsonl'), '');
-  const long = 'x'.repeat(300);
+  const { dir, file, fifo, planted, nested, long } = hostilePaths();
 
   it.each([
     [['tournament', 'tournaments/quick.json', '--out', '/proc/nope'], /^arena: Cannot create the results folder \/proc\/nope: a folder on the way does not exist, or takes no new entries/],

@@ -10,7 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unl
 import { join, resolve } from 'node:path';
 import { SpecError, UsageError } from '../../core/errors.ts';
 import { pidAlive } from '../../platform/bundle.ts';
-import { fsErrorText, makeDirs, textFileProblem } from '../../platform/files.ts';
+import { fsErrorText, makeDirs, MAX_SPEC_BYTES, textFileProblem } from '../../platform/files.ts';
 import { parseJsonText } from '../spec.ts';
 
 /** File names inside a results folder. */
@@ -72,9 +72,6 @@ export interface ResultsFolder {
   readonly gamesFile: string;
 }
 
-/** The largest saved spec read (a spec is a few kB; the limit keeps a damaged or planted file from filling memory). */
-const MAX_SAVED_SPEC_BYTES = 16 << 20;
-
 /** Checks that `dir` is a results folder and reads its spec; nothing in it is changed. `who` opens each message. */
 export function openResultsFolder(dir: string, who = '--resume'): ResultsFolder {
   const specFile = join(dir, RESULTS_FILES.spec);
@@ -89,7 +86,7 @@ export function openResultsFolder(dir: string, who = '--resume'): ResultsFolder 
     throw new UsageError(`${who}: ${dir} is not a results folder (expected ${RESULTS_FILES.spec} and ${RESULTS_FILES.games} in it)`);
   }
   // Each must be a regular file (a link to /dev/zero or a pipe would never end or block), the spec a small one.
-  const specProblem = textFileProblem(specFile, MAX_SAVED_SPEC_BYTES);
+  const specProblem = textFileProblem(specFile, MAX_SPEC_BYTES);
   const logProblem = textFileProblem(gamesFile, Number.MAX_SAFE_INTEGER);
   if (specProblem !== null) throw new SpecError(`${who}: cannot read ${specFile}: ${specProblem}`);
   if (logProblem !== null) throw new SpecError(`${who}: cannot read ${gamesFile}: ${logProblem}`);
