@@ -3,7 +3,7 @@
  * iteration budget ends each search (1,000 playouts fit 100 ms a move with room to spare); the
  * deadline is a safety net, and when it fires the game's record says so.
  */
-import { budgetDeadline, defineBot, intSchema, mctsSearch, numberSchema, stopTime } from 'take-arena';
+import { budgetDeadline, createRng, defineBot, intSchema, mctsSearch, numberSchema, stopTime, warmSearch } from 'take-arena';
 
 export default defineBot({
   name: 'mcts',
@@ -22,6 +22,8 @@ export default defineBot({
       default: 1.41,
     },
   },
+  // One search with a generator of its own before the first move: the first timed search is then not a cold one.
+  prepare: (game, options) => warmSearch(game, (state, moves, stopAt) => mctsSearch(game, state, moves, createRng(0), { iterations: options.iterations, exploration: options.c, stopAt })),
   choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped, now = Date.now }) => {
     // `now` is the clock the move is charged on (CPU time by default): a busy machine does not cut the search short.
     const stopAt = stopTime(budgetDeadline(deadline, clock, now()), now());

@@ -7,7 +7,7 @@
  * only (a table shared across games would make a move depend on which games this worker happened to
  * play before). The deadline is a safety net; when it fires the game's record says so.
  */
-import { budgetDeadline, defineBot, intSchema, negamaxSearch, stopTime, TranspositionTable, type Rng } from 'take-arena';
+import { budgetDeadline, defineBot, intSchema, negamaxSearch, stopTime, TranspositionTable, warmSearch, type Rng } from 'take-arena';
 
 // One table per game, found by the game's own generator (a new one each game), dropped with it.
 const tables = new WeakMap<Rng, TranspositionTable>();
@@ -38,6 +38,8 @@ export default defineBot({
       default: 20_000,
     },
   },
+  // One search with a table of its own before the first move: the first timed search is then not a cold one.
+  prepare: (game, options) => warmSearch(game, (state, moves, stopAt) => negamaxSearch(game, state, moves, { maxDepth: options.depth, maxNodes: options.nodes, stopAt })),
   choose: ({ game, state, moves, rng, deadline, clock, options, clockStopped, now = Date.now }) => {
     // `now` is the clock the move is charged on (CPU time by default): a busy machine does not cut the search short.
     const stopAt = stopTime(budgetDeadline(deadline, clock, now()), now());

@@ -75,6 +75,22 @@ export function warmSolver(game: AnyGame): void {
   }
 }
 
+/** Wall-clock time a warm-up search may take (it runs in `prepare`, whose budget is far larger). */
+const WARM_SEARCH_MS = 1000;
+
+/**
+ * Runs a bot's search once on a position dealt from a fixed seed (its `prepare`), so V8 has compiled
+ * the search for this variant before the first timed move: a cold first search costs several times
+ * a warm one, which on a busy machine can pass the move's deadline and make a game depend on the
+ * load. `search` gets the position, its moves and when to stop (epoch ms); its answer is dropped,
+ * and it must leave the bot's per-game state and generator alone.
+ */
+export function warmSearch<S, M>(game: Game<S, M>, search: (state: S, moves: readonly M[], stopAt: number) => unknown): void {
+  const state = game.deal(createRng(0));
+  const moves = game.moves(state);
+  if (moves.length > 0) search(state, moves, Date.now() + WARM_SEARCH_MS);
+}
+
 /**
  * The solver's best move among `moves`, proved before the deadline; undefined when the variant has
  * no solver, the game is over, or a searching solver did not prove the position in time.
