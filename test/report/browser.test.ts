@@ -222,7 +222,18 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
       expect(Math.min(...sizes)).toBeGreaterThanOrEqual(10);
       // The replay's board is never cut: every family's first game, at its start and at its end.
       await expect.poll(() => page.locator('#replay-status').getAttribute('data-ply')).toBe('0');
-      for (const family of ['subtraction', 'no-repeat', 'partizan', 'piles', 'coins', 'end-game']) {
+      // The final position says who won and how, by the family's rule.
+      const bot = '(greedy|random)';
+      const stones = `${bot} won: (${bot} took the last stone|${bot} has no move \\([\\d,]+ left\\))`;
+      const endings: Record<string, RegExp> = {
+        subtraction: new RegExp(stones),
+        'no-repeat': new RegExp(stones),
+        partizan: new RegExp(stones),
+        piles: new RegExp(stones),
+        coins: new RegExp(`${bot} won: ${bot} took the last coin`),
+        'end-game': new RegExp(`${bot} won: -?\\d+ points to -?\\d+|a draw: -?\\d+ points each`),
+      };
+      for (const [family, ending] of Object.entries(endings)) {
         await page.locator('#game-filter').fill(`${family}{`);
         await shown(page);
         for (const key of ['Home', 'End']) {
@@ -230,6 +241,7 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
           await page.keyboard.press(key);
           const board = await page.$eval('#board', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth, text: b.textContent }));
           expect(board.scroll, `${family} ${key}: ${board.text}`).toBeLessThanOrEqual(board.client);
+          if (key === 'End') expect(board.text, family).toMatch(new RegExp(`game over · (?:${ending.source})`));
         }
       }
       await page.screenshot({ path: join(folder, `report-${width}.png`), fullPage: true });

@@ -191,10 +191,30 @@
   // The board of the final position says how the game ended (`ending`) where the others say who is to move.
   const draw = (v, names, ending) => (v && drawers[v.kind] ? drawers[v.kind](v, names, ending) : span('muted', '(no picture)'));
   const FAULTS = { timeout: 'lost on time', crash: 'crashed', 'illegal-move': 'played an illegal move' };
-  const endingOf = (g) => {
+  // How a game played to its end by the rules was won, read from its final position `v`: the
+  // scores, the last coin or stone taken, or the player left without a move (under misère, the
+  // player left without a move is the winner: the one who made the last move lost).
+  const howEnded = (g, v) => {
+    if (!v) return '';
+    if (v.scores) {
+      const [a, b] = v.scores;
+      if (!g.winner) return `${a} points each`;
+      return g.winner === 'first' ? `${a} points to ${b}` : `${b} points to ${a}`;
+    }
+    if (!g.winner) return '';
+    const winner = g.seats[g.winner];
+    const loser = g.seats[g.winner === 'first' ? 'second' : 'first'];
+    if (v.kind === 'coins') return `${loser} took the last coin`;
+    if (v.kind !== 'pile' && v.kind !== 'piles') return '';
+    const left = v.kind === 'pile' ? v.pile : v.piles.reduce((a, b) => a + b, 0);
+    const misere = v.toMove === g.winner;
+    if (left === 0) return misere ? `${loser} took the last stone, which loses under misère` : `${winner} took the last stone`;
+    return misere ? `${winner} has no move, which wins under misère` : `${loser} has no move (${fmt(left)} left)`;
+  };
+  const endingOf = (g, v) => {
     const loser = g.winner ? g.seats[g.winner === 'first' ? 'second' : 'first'] : null;
-    const how = FAULTS[g.termination] ? `: ${loser} ${FAULTS[g.termination]}` : g.termination === 'adjudicated' ? ' (adjudicated by the solver)' : '';
-    return `game over · ${g.winner ? `${g.seats[g.winner]} won` : 'a draw'}${how}`;
+    const how = FAULTS[g.termination] ? `${loser} ${FAULTS[g.termination]}` : g.termination === 'normal' ? howEnded(g, v) : '';
+    return `game over · ${g.winner ? `${g.seats[g.winner]} won` : 'a draw'}${how ? `: ${how}` : ''}${g.termination === 'adjudicated' ? ' (adjudicated by the solver)' : ''}`;
   };
 
   let game = null;
@@ -215,7 +235,7 @@
     const names = game.seats;
     const view = ply === 0 ? game.start : game.plies[ply - 1].board;
     // The final position of a game that replayed to its end says who won (and how, after a fault).
-    board.innerHTML = draw(view, names, ply === game.plies.length && !game.problem ? endingOf(game) : null);
+    board.innerHTML = draw(view, names, ply === game.plies.length && !game.problem ? endingOf(game, view) : null);
     moves.querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === ply - 1));
     const cur = moves.querySelector('li.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
