@@ -94,6 +94,21 @@ describe('a log saved with Windows line ends', () => {
   });
 });
 
+describe('a log with a line that is not a game', () => {
+  it('replays the other games, as the report shows them and resume keeps them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-bad-line-'));
+    const made = await run('tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10..30}', '--deals', '1', '--plain', '--out', dir);
+    expect(made.code, made.err).toBe(0);
+    const folder = join(dir, readdirSync(dir)[0]!);
+    const log = join(folder, 'games.jsonl');
+    writeFileSync(log, `{"broken\n${readFileSync(log, 'utf8')}`);
+    // Not a terminal: replay stops at that, but only after reading the log (--game is checked against it).
+    const r = await run('replay', folder, '--game', '3');
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err.trim()).toMatch(/^arena: Expected `--game` to be a game number in the log \(1 to 2\)/);
+  });
+});
+
 describe('paths that are not what a command expects get one line, before any work', () => {
   const { dir, file, fifo, planted, nested, long } = hostilePaths();
 
