@@ -21,6 +21,7 @@ describe('misread input gets one line', () => {
     [['tournament', '/dev/zero'], /^arena: Cannot read tournament spec \/dev\/zero: it is not a regular file/],
     [['bots', 'check', 'greedy', '--bot=minimax:depth=x'], /^arena: Unknown option --bot: `bot` is this command's argument; write its value without --bot$/],
     [['play', 'piles', '--bot', 'optimal', '--time-per-move', '3600001'], /^arena: Expected `--time-per-move` to be a whole number of ms from 1 to 3600000/],
+    [['analyze', 'subtraction{moves=1,2;n=20}'], /^arena: Expected a family with its parameters as flags, got the variant `subtraction\{moves=1,2;n=20\}`: write `arena analyze subtraction --moves 1,2 --n 20`$/],
   ])('%j', async (args, message) => {
     const r = await run(...args);
     expect(isUsageError(r), r.err).toBe(true);
