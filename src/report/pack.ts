@@ -54,7 +54,7 @@ export function packGame(g: ReportGame): PackedGame {
   };
 }
 
-/** JSON of games in one chunk, about: opening a game inflates its chunk alone, a few milliseconds' work. */
+/** About how many characters of JSON one chunk of games holds: a game opened inflates its chunk alone. */
 export const CHUNK_JSON_CHARS = 64 * 1024;
 
 /** A game's fields without its moves and boards, and how many moves it has: the page's list of games. */

@@ -234,7 +234,7 @@
     if (!game || !game.plies) return;
     const names = game.seats;
     const view = ply === 0 ? game.start : game.plies[ply - 1].board;
-    // The final position of a game that replayed to its end says who won (and how, after a fault).
+    // The final position of a game that replayed to its end says who won, and how.
     board.innerHTML = draw(view, names, ply === game.plies.length && !game.problem ? endingOf(game, view) : null);
     moves.querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === ply - 1));
     const cur = moves.querySelector('li.current');
