@@ -11,7 +11,7 @@ import { startOdds, type StartOdds } from '../games/start-odds.ts';
 import { startVerdict } from '../games/starts.ts';
 import { expandStarts, type StartEntry } from '../arena/starts.ts';
 import type { GameRecord } from '../arena/match.ts';
-import { droppedText, GUARD_FILES, openResultsFolder, readLog, readLogKey, RESULTS_FILES, scanLog } from '../arena/results/index.ts';
+import { openResultsFolder, readFinishedGames, RESULTS_FILES, type LogReading } from '../arena/results/index.ts';
 import { anchorStandings, StandingsBuilder, type Standings } from '../arena/fold/standings.ts';
 import { parseAnchor, readRatingsFile } from '../arena/ratings-file.ts';
 import type { FormatStandings } from '../arena/staged/format.ts';
@@ -134,12 +134,8 @@ export interface ReportRun {
   readonly machine: string | null;
 }
 
-/** Whether the log's lines were checked against the folder's checksum chain, and what was left out. */
-export interface LogTrust {
-  /** False for folders without `games.key` (written before lines were checksummed): nothing verified. */
-  readonly verified: boolean;
-  /** Lines left out, e.g. `2 lines dropped (2 failed checksum)`, or null. */
-  readonly dropped: string | null;
+/** Whether the log's lines were checked against the folder's checksum chain, what was left out, and where games were played. */
+export interface LogTrust extends LogReading {
   /**
    * Games played on `arena worker` processes (a queued tournament), by worker name: the coordinator
    * replayed each through the referee from its deal before logging it, and the checksums cover the
@@ -148,35 +144,14 @@ export interface LogTrust {
   readonly workers: Readonly<Record<string, number>>;
 }
 
-/**
- * Streams the finished games of a log that the report may show to `onRecord`, in log order: with
- * the folder's key, only lines whose checksum verifies and whose key is new (as resume trusts
- * them); without one (an older folder), every game line with a new key, marked unverified.
- */
+/** The games of a log the report may show (see `readFinishedGames`), the games played on workers counted. */
 function readRecords(dir: string, file: string, take: (rec: GameRecord) => void): LogTrust {
-  const seen = new Set<string>();
   const workers: Record<string, number> = {};
-  const onRecord = (rec: GameRecord): void => {
+  const reading = readFinishedGames(dir, file, (rec) => {
     if (rec.worker !== undefined) workers[rec.worker] = (workers[rec.worker] ?? 0) + 1;
     take(rec);
-  };
-  if (!existsSync(join(dir, GUARD_FILES.key))) {
-    for (const { record } of readLog(file)) {
-      if (seen.has(record.key)) continue;
-      seen.add(record.key);
-      onRecord(record);
-    }
-    return { verified: false, dropped: null, workers };
-  }
-  const scan = scanLog(
-    file,
-    readLogKey(dir),
-    (rec) => (seen.has(rec.key) ? 'duplicate' : (seen.add(rec.key), null)),
-    (_text, rec) => {
-      if (rec) onRecord(rec);
-    },
-  );
-  return { verified: true, dropped: scan.anyDropped ? droppedText(scan.dropped) : null, workers };
+  });
+  return { ...reading, workers };
 }
 
 /** Move-time quantiles of one bot (ms), for a box plot drawn from them rather than from every move. */

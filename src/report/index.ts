@@ -5,7 +5,7 @@ import { reportHtml } from './page.ts';
 
 export type { BoardViewFn, LogTrust, MoveTimeStats, ReportData, ReportGame, ReportIncident, ReportOptions, ReportPly, ReportVariant } from './data.ts';
 export { DEFAULT_REPLAYS, loadReportData, MAX_INCIDENTS } from './data.ts';
-export { reportHtml } from './page.ts';
+export { reportHtml, type PageOptions } from './page.ts';
 
 /**
  * Writes the shareable report of a results folder: one self-contained HTML file (charts rendered

@@ -4,8 +4,9 @@ import type { ReportGame } from './data.ts';
 /**
  * The replayable games as the page carries them, and nothing lost: each game's moves and boards
  * as columns (a board repeats most of the one before it: the column of a key that never changes
- * holds its value once), the whole in JSON, gzipped, in base64. The page unpacks it with the
- * browser's own `DecompressionStream` and `assets/unpack.js` after its first paint.
+ * holds its value once), in chunks of consecutive games, each JSON, gzipped, in base64 (see
+ * `packReplays`). The page unpacks them with the browser's own `DecompressionStream` and
+ * `assets/unpack.js` after its first paint: the list of games, then the chunk of each game opened.
  */
 
 /**
@@ -53,7 +54,43 @@ export function packGame(g: ReportGame): PackedGame {
   };
 }
 
-/** The games as the page's `report-games` element holds them: packed, JSON, gzip, base64. */
-export function packGames(games: readonly ReportGame[]): string {
-  return gzipSync(JSON.stringify(games.map(packGame)), { level: 9 }).toString('base64');
+/** About how many characters of JSON one chunk of games holds: a game opened inflates its chunk alone. */
+export const CHUNK_JSON_CHARS = 64 * 1024;
+
+/** A game's fields without its moves and boards, and how many moves it has: the page's list of games. */
+export type GameEntry = Omit<ReportGame, 'start' | 'plies'> & { readonly moves: number };
+
+/**
+ * The replays as the page carries them, each part JSON, gzipped, in base64: `index` is the list of
+ * games without their moves (`{ games: Columns of GameEntry, chunks: the index of each chunk's first
+ * game }`), `chunks` the games' moves and boards, consecutive games together (a `PackedGame`'s
+ * `plies` and `boards` each), so the page unpacks the list and then only the chunk of a game opened.
+ */
+export interface PackedReplays {
+  readonly index: string;
+  readonly chunks: readonly string[];
+}
+
+const gzip64 = (value: unknown): string => gzipSync(JSON.stringify(value), { level: 9 }).toString('base64');
+
+/** The games packed for the page: their list, and their moves in chunks of about `chunkChars` of JSON. */
+export function packReplays(games: readonly ReportGame[], chunkChars: number = CHUNK_JSON_CHARS): PackedReplays {
+  const entries: GameEntry[] = [];
+  const chunks: string[] = [];
+  const firsts: number[] = [];
+  let chunk: Pick<PackedGame, 'plies' | 'boards'>[] = [];
+  let chars = 0;
+  games.forEach((g, i) => {
+    const { plies, boards, ...entry } = packGame(g);
+    entries.push({ ...entry, moves: plies.n });
+    if (chunk.length === 0) firsts.push(i);
+    chunk.push({ plies, boards });
+    chars += JSON.stringify(plies).length + JSON.stringify(boards).length;
+    if (chars >= chunkChars || i === games.length - 1) {
+      chunks.push(gzip64(chunk));
+      chunk = [];
+      chars = 0;
+    }
+  });
+  return { index: gzip64({ games: toColumns(entries), chunks: firsts }), chunks };
 }

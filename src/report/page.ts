@@ -4,7 +4,7 @@ import { PAIRS_HEADER, pairsRows, STANDINGS_HEADER, STANDINGS_NUMERIC, standings
 import { startResults } from '../arena/starts.ts';
 import { escapeHtml as esc, renderSvg, reportCharts, type ChartSpec } from './charts.ts';
 import type { ReportData, ReportIncident } from './data.ts';
-import { packGames } from './pack.ts';
+import { packReplays } from './pack.ts';
 import type { BracketMatch } from '../arena/staged/format.ts';
 import { bracketMatchText, bracketRounds, halves, roundName, SWISS_HEADER, swissRows } from '../arena/staged/text.ts';
 
@@ -257,8 +257,14 @@ function moveTimeNote(d: ReportData): string {
   return `<p class="note" id="move-times-note">${box} Dashed: the ${limit} ms limit a move. A whisker past it is a move answered after the limit but within the ${d.timeMarginMs} ms margin the arena allows for its own overhead (messages, a busy machine): such a move stands. A bot that has not answered by the limit plus the margin loses the game on time (✕); that move has no time in the chart.${pastText}</p>`;
 }
 
+/** Options of `reportHtml`. */
+export interface PageOptions {
+  /** About how much JSON of the games' moves goes in one chunk of the packed replays (default `CHUNK_JSON_CHARS`). */
+  readonly chunkChars?: number;
+}
+
 /** The whole report as one self-contained HTML document. */
-export async function reportHtml(d: ReportData): Promise<string> {
+export async function reportHtml(d: ReportData, options: PageOptions = {}): Promise<string> {
   const charts = reportCharts(d);
   const [ratings, ratingsHistory, crosstable, variantCrosstables, accuracy, moveTimes, firstMover, patterns] = await Promise.all([
     figure(charts.ratings),
@@ -271,6 +277,7 @@ export async function reportHtml(d: ReportData): Promise<string> {
     Promise.all(charts.patterns.map((c) => figure(c))),
   ]);
   const games = d.games;
+  const replays = packReplays(games, options.chunkChars);
   const pooled = d.standings.pooled;
   // A table per variant with games, as the plain output prints them (a start suite has its own table instead).
   const variants = d.starts ? [] : d.variants.map((v, i) => ({ v, i, t: d.standings.variants[v.id] })).filter(({ t }) => t && t.games > 0);
@@ -364,7 +371,8 @@ ${contents(shown)}
 ${shown.map(section).join('\n')}
 <p class="note">Made by take-arena <code>arena report</code> from ${esc(d.dir)}.</p>
 </main>
-<script type="application/gzip" id="report-games" data-games="${games.length}">${packGames(games)}</script>
+<script type="application/gzip" id="report-games" data-games="${games.length}">${replays.index}</script>
+${replays.chunks.map((chunk, k) => `<script type="application/gzip" id="report-chunk-${k}">${chunk}</script>`).join('\n')}
 <script>${asset('unpack.js')}
 ${asset('replay.js')}</script>
 </body>

@@ -79,6 +79,12 @@ describe('arena bots check', () => {
     expect(out).toMatch(new RegExp(`${name}: FAILED on 2 of 2 variants`));
   });
 
+  it('counts one variant in the singular', async () => {
+    const { code, out } = await run('bots', 'check', 'greedy', '--positions', '1', '--family', 'octal', '--isolation', 'none');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^greedy: passed on 1 variant$/m);
+  });
+
   it('stops a bot stuck in a synchronous loop (worker isolation) instead of hanging', async () => {
     const { code, out } = await run('bots', 'check', join(user.dir, 'spin.mjs'), '--positions', '1', '--family', 'end-game', '--time', '100');
     expect(code).toBe(1);

@@ -21,6 +21,7 @@ describe('misread input gets one line', () => {
     [['tournament', '/dev/zero'], /^arena: Cannot read tournament spec \/dev\/zero: it is not a regular file/],
     [['bots', 'check', 'greedy', '--bot=minimax:depth=x'], /^arena: Unknown option --bot: `bot` is this command's argument; write its value without --bot$/],
     [['play', 'piles', '--bot', 'optimal', '--time-per-move', '3600001'], /^arena: Expected `--time-per-move` to be a whole number of ms from 1 to 3600000/],
+    [['analyze', 'subtraction{moves=1,2;n=20}'], /^arena: Expected a family with its parameters as flags, got the variant `subtraction\{moves=1,2;n=20\}`: write `arena analyze subtraction --moves 1,2 --n 20`$/],
   ])('%j', async (args, message) => {
     const r = await run(...args);
     expect(isUsageError(r), r.err).toBe(true);
@@ -63,12 +64,17 @@ describe('a report that cannot be written is said before the work', () => {
   });
 });
 
+/** A results folder of random against greedy on subtraction, `deals` deals each way, in a new temporary folder (`dir`; `folder` the results folder in it). */
+async function smallRun(prefix: string, deals: number): Promise<{ dir: string; folder: string }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const made = await run('tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10..30}', '--deals', String(deals), '--plain', '--out', dir);
+  expect(made.code, made.err).toBe(0);
+  return { dir, folder: join(dir, readdirSync(dir)[0]!) };
+}
+
 describe('a damaged results folder', () => {
   it('`arena report` on a folder whose key is damaged names the file, not `--resume`', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arena-bad-key-'));
-    const made = await run('tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10}', '--deals', '1', '--plain', '--out', dir);
-    expect(made.code, made.err).toBe(0);
-    const folder = join(dir, readdirSync(dir)[0]!);
+    const { dir, folder } = await smallRun('arena-bad-key-', 1);
     writeFileSync(join(folder, 'games.key'), 'garbage\n');
     const r = await run('report', folder, '--out', join(dir, 'r.html'));
     expect(isUsageError(r), r.err).toBe(true);
@@ -78,10 +84,7 @@ describe('a damaged results folder', () => {
 
 describe('a log saved with Windows line ends', () => {
   it('resumes as the same log: every game kept, none played again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'arena-crlf-'));
-    const made = await run('tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10..30}', '--deals', '3', '--plain', '--out', dir);
-    expect(made.code, made.err).toBe(0);
-    const folder = join(dir, readdirSync(dir)[0]!);
+    const { folder } = await smallRun('arena-crlf-', 3);
     const log = join(folder, 'games.jsonl');
     const lf = readFileSync(log, 'utf8');
     writeFileSync(log, lf.replaceAll('\n', '\r\n'));
@@ -91,6 +94,18 @@ describe('a log saved with Windows line ends', () => {
     expect(resumed.out).toContain('6 games (6 already played)');
     expect(resumed.err).not.toContain('dropped');
     expect(readFileSync(log, 'utf8').replaceAll('\r', '')).toBe(lf);
+  });
+});
+
+describe('a log with a line that is not a game', () => {
+  it('replays the other games, as the report shows them and resume keeps them', async () => {
+    const { folder } = await smallRun('arena-bad-line-', 1);
+    const log = join(folder, 'games.jsonl');
+    writeFileSync(log, `{"broken\n${readFileSync(log, 'utf8')}`);
+    // Not a terminal: replay stops at that, but only after reading the log (--game is checked against it).
+    const r = await run('replay', folder, '--game', '3');
+    expect(isUsageError(r), r.err).toBe(true);
+    expect(r.err.trim()).toMatch(/^arena: Expected `--game` to be a game number in the log \(1 to 2\)/);
   });
 });
 

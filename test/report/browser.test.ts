@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeReport } from '../../src/report/index.ts';
+import { loadReportData, reportHtml, writeReport } from '../../src/report/index.ts';
 import { boardView } from '../../src/tui/boards/board-view.ts';
 import { runSpec, tempDir } from '../arena/helpers.ts';
 import { reportFixture } from './fixture.ts';
@@ -14,6 +14,13 @@ import { reportFixture } from './fixture.ts';
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const CLASSIC_GAMES = (JSON.parse(readFileSync(new URL('../../tournaments/classic.json', import.meta.url), 'utf8')) as { games: string[] }).games;
 const SKIP = !existsSync(CHROMIUM) && !process.env['CI'];
+/** The fixture's replays in small chunks, so that opening games unpacks several of them. */
+const SMALL_CHUNKS = 4096;
+
+/** Waits until the board shows the game picked (its chunk unpacked, when it was not yet). */
+const shown = (page: Page): Promise<unknown> => page.waitForSelector('#board[data-game]');
+/** Waits until the picker lists every game (it is filled once the first game is shown). */
+const listed = (page: Page): Promise<unknown> => page.waitForFunction("document.querySelectorAll('#game-pick option').length === Number(document.getElementById('report-games').dataset.games)");
 if (SKIP) console.warn(`report browser test: no chromium at ${CHROMIUM}, skipping (CI installs it)`);
 
 describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => {
@@ -30,7 +37,8 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     const classic = runSpec({ name: 'classic-boards', seed: 2026, games: CLASSIC_GAMES, bots: ['greedy', 'random'], deals: 1, isolation: 'none' });
     const [dir, b, c] = await Promise.all([reportFixture(), launch, classic]);
     browser = b;
-    file = await writeReport(dir, join(folder, 'report.html'), boardView);
+    file = join(folder, 'report.html');
+    writeFileSync(file, await reportHtml(loadReportData(dir, boardView), { chunkChars: SMALL_CHUNKS }));
     classicFile = await writeReport(c.dir, join(folder, 'classic.html'), boardView);
   });
   afterAll(async () => {
@@ -80,15 +88,19 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     expect(final).toMatch(/game over · (optimal|greedy|fx-sleeps) won|game over · a draw/);
     expect(final).not.toMatch(/to move/);
     // ↓ opens the next game at its start.
+    await listed(page);
     const first = await page.locator('#game-pick').inputValue();
     await page.keyboard.press('ArrowDown');
     expect(await page.locator('#game-pick').inputValue()).not.toBe(first);
+    await shown(page);
     expect(await status.getAttribute('data-ply')).toBe('0');
 
     // A coin board and an End Game row are drawn as in the terminal.
     await page.locator('#game-filter').fill('coins');
+    await shown(page);
     expect(await page.locator('#board').innerText()).toMatch(/^\s+1\s*\n\s+2\s+3\s*\n\s*4\s+5\s+6\s*\n6 of 6 coins left/);
     await page.locator('#game-filter').fill('end-game');
+    await shown(page);
     expect(await page.locator('#board').innerText()).toMatch(/^L ▶(\s+-?\d+){6} ◀ R\n/);
 
     const shot = join(folder, 'report-light.png');
@@ -96,6 +108,27 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     expect(statSync(shot).size).toBeGreaterThan(10_000);
     expect(errors).toEqual([]);
     expect(requests.filter((u) => u !== `file://${file}`)).toEqual([]);
+    await page.close();
+  });
+
+  it('unpacks the list of games and the chunk of the game shown first, then a chunk when a game in it is opened', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`file://${file}`);
+    await page.waitForFunction("performance.getEntriesByName('replay-ready').length > 0");
+    const unpacked = (): Promise<string[]> => page.$$eval('script[id^="report-chunk-"]', (ss) => ss.filter((s) => s.hasAttribute('data-unpacked')).map((s) => s.id));
+    const chunks = await page.$$eval('script[id^="report-chunk-"]', (ss) => ss.length);
+    expect(chunks).toBeGreaterThan(2);
+    expect(await unpacked()).toEqual(['report-chunk-0']);
+    await listed(page);
+    // The last game is in the last chunk: opening it unpacks that chunk alone, and it replays to its end.
+    const last = await page.$$eval('#game-pick option', (os) => os.at(-1)!.value);
+    await page.locator('#game-pick').selectOption(last);
+    await shown(page);
+    expect(await unpacked()).toEqual(['report-chunk-0', `report-chunk-${chunks - 1}`]);
+    await page.locator('#board').click();
+    await page.keyboard.press('End');
+    // At its end (its last move, or its start when it was lost before a move) with its result.
+    expect(await page.locator('#replay-status').innerText()).toMatch(/^(move (\d+) of \2: .*|start · 0 moves) · (1-0|0-1|½-½)/);
     await page.close();
   });
 
@@ -108,6 +141,7 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
     const row = await link.locator('xpath=ancestor::tr').innerText();
     expect(row).toMatch(/fx-sleeps\s+lost on time/);
     await link.click();
+    await shown(page);
     expect(await page.locator('#game-filter').inputValue()).toBe(`#${n}`);
     expect(await page.locator('#game-pick option:checked').innerText()).toMatch(new RegExp(`^#${n} .*\\(timeout\\)$`));
     await page.keyboard.press('End');
@@ -188,13 +222,26 @@ describe.skipIf(SKIP)('the report in a real browser (headless Chromium)', () => 
       expect(Math.min(...sizes)).toBeGreaterThanOrEqual(10);
       // The replay's board is never cut: every family's first game, at its start and at its end.
       await expect.poll(() => page.locator('#replay-status').getAttribute('data-ply')).toBe('0');
-      for (const family of ['subtraction', 'no-repeat', 'partizan', 'piles', 'coins', 'end-game']) {
+      // The final position says who won and how, by the family's rule.
+      const bot = '(greedy|random)';
+      const stones = `${bot} won: (${bot} took the last stone|${bot} has no move \\([\\d,]+ left\\))`;
+      const endings: Record<string, RegExp> = {
+        subtraction: new RegExp(stones),
+        'no-repeat': new RegExp(stones),
+        partizan: new RegExp(stones),
+        piles: new RegExp(stones),
+        coins: new RegExp(`${bot} won: ${bot} took the last coin`),
+        'end-game': new RegExp(`${bot} won: -?\\d+ points to -?\\d+|a draw: -?\\d+ points each`),
+      };
+      for (const [family, ending] of Object.entries(endings)) {
         await page.locator('#game-filter').fill(`${family}{`);
+        await shown(page);
         for (const key of ['Home', 'End']) {
           await page.locator('#board').click();
           await page.keyboard.press(key);
           const board = await page.$eval('#board', (b) => ({ scroll: b.scrollWidth, client: b.clientWidth, text: b.textContent }));
           expect(board.scroll, `${family} ${key}: ${board.text}`).toBeLessThanOrEqual(board.client);
+          if (key === 'End') expect(board.text, family).toMatch(new RegExp(`game over · (?:${ending.source})`));
         }
       }
       await page.screenshot({ path: join(folder, `report-${width}.png`), fullPage: true });

@@ -8,18 +8,33 @@ import { runSpec } from '../arena/helpers.ts';
 import { reportFixture } from './fixture.ts';
 
 /** The page's own unpacker (the script the report inlines), run as the browser runs it. */
-const unpackGames = runInNewContext(`${readFileSync(new URL('../../src/report/assets/unpack.js', import.meta.url), 'utf8')}\nunpackGames`) as (packed: unknown) => unknown;
+const unpacker = runInNewContext(`${readFileSync(new URL('../../src/report/assets/unpack.js', import.meta.url), 'utf8')}\n({ unpackIndex, unpackChunk })`) as {
+  unpackIndex: (index: unknown) => { games: { moves: number }[]; chunks: number[] };
+  unpackChunk: (chunk: unknown) => { plies: unknown[] }[];
+};
+const inflate = (base64: string): unknown => JSON.parse(gunzipSync(Buffer.from(base64, 'base64')).toString('utf8'));
 
-/** The games the page's `report-games` element holds, unpacked as the page does. */
-function pageGames(html: string): { games: unknown } {
+/** The page's packed replays: its list of games and each chunk of their moves, every one unpacked as the page does. */
+function pageGames(html: string): { games: unknown[]; chunks: number } {
   const m = /<script type="application\/gzip" id="report-games" data-games="\d+">([^<]*)<\/script>/.exec(html);
   expect(m, 'the page carries its games packed').not.toBeNull();
-  return { games: unpackGames(JSON.parse(gunzipSync(Buffer.from(m![1]!, 'base64')).toString('utf8'))) };
+  const index = unpacker.unpackIndex(inflate(m![1]!));
+  const chunks = [...html.matchAll(/<script type="application\/gzip" id="report-chunk-(\d+)">([^<]*)<\/script>/g)];
+  expect(chunks.map((c) => Number(c[1]))).toEqual(index.chunks.map((_, k) => k));
+  const bodies = chunks.map((c) => unpacker.unpackChunk(inflate(c[2]!)));
+  // Each chunk starts at the game the index says: a game opened unpacks the chunk that holds it.
+  expect(index.chunks).toEqual(bodies.map((_, k) => bodies.slice(0, k).reduce((n, b) => n + b.length, 0)));
+  const all = bodies.flat();
+  expect(all).toHaveLength(index.games.length);
+  const games = index.games.map(({ moves, ...entry }, i) => {
+    expect(all[i]!.plies).toHaveLength(moves);
+    return { ...entry, ...all[i] };
+  });
+  return { games, chunks: chunks.length };
 }
 
 /** Values as JSON holds them (the page's objects come from another realm). */
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
-
 
 /** The classic tournament (tournaments/classic.json, npm start's): its variants and bots. */
 const CLASSIC = JSON.parse(readFileSync(new URL('../../tournaments/classic.json', import.meta.url), 'utf8')) as { games: string[]; bots: string[] };
@@ -39,8 +54,11 @@ describe('the report carries its replays packed', () => {
     const data = loadReportData(dir, boardView);
     expect(data.games).toHaveLength(180);
     const html = await reportHtml(data);
-    const replays = /<script [^>]*id="report-games"[^>]*>([^<]*)<\/script>/.exec(html)![1]!;
-    expect(replays.length / data.games.length).toBeLessThanOrEqual(400);
-    expect(plain(pageGames(html).games)).toEqual(plain(data.games));
+    const replays = [...html.matchAll(/<script type="application\/gzip"[^>]*>([^<]*)<\/script>/g)].reduce((n, m) => n + m[1]!.length, 0);
+    expect(replays / data.games.length).toBeLessThanOrEqual(400);
+    const page = pageGames(html);
+    expect(plain(page.games)).toEqual(plain(data.games));
+    // In chunks: opening a game unpacks a part of the replays, not all of them.
+    expect(page.chunks).toBeGreaterThan(1);
   }, 120_000);
 });

@@ -13,4 +13,4 @@ export { parseRecordLine, recordLine } from './codec.ts';
 export { createLogKey, createResultsDir, GUARD_FILES, lockResultsDir, openResultsFolder, readLogKey, RESULTS_FILES, type ResultsFolder } from './folder.ts';
 export { ResultsLog } from './log.ts';
 export { createRunFolder, resumeRunFolder, type ResumeCheck, type RunFolder } from './open.ts';
-export { droppedText, readLines, readLog, repairLog, scanLog, type DropCounts, type DropReason, type LineJudge, type LogEntry, type LogLine, type LogScan } from './scan.ts';
+export { droppedText, readFinishedGames, readLines, readLog, repairLog, scanLog, type DropCounts, type DropReason, type LineJudge, type LogEntry, type LogLine, type LogReading, type LogScan } from './scan.ts';

@@ -4,13 +4,13 @@
  * every line resume cannot trust (garbage, a failed checksum, a duplicate key, a game that is not
  * in the schedule) to a quarantine file, with the counts, instead of blocking resume.
  */
-import { closeSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpecError } from '../../core/errors.ts';
 import type { GameRecord } from '../match.ts';
 import { isSealed, LogChain, SEAL_EVERY, SEALED } from './chain.ts';
 import { parseRecordLine } from './codec.ts';
-import { GUARD_FILES } from './folder.ts';
+import { GUARD_FILES, readLogKey } from './folder.ts';
 
 /** A line of the log as a reader sees it. */
 export interface LogEntry {
@@ -244,3 +244,38 @@ export function droppedText(counts: DropCounts): string {
   return `${total} line${total === 1 ? '' : 's'} dropped (${entries.map(([why, n]) => `${n} ${names[why]}`).join(', ')})`;
 }
 
+
+/** What a reader of a log could vouch for (see `readFinishedGames`). */
+export interface LogReading {
+  /** False for folders without `games.key` (written before lines were checksummed): nothing verified. */
+  readonly verified: boolean;
+  /** Lines left out, e.g. `2 lines dropped (2 failed checksum)`, or null. */
+  readonly dropped: string | null;
+}
+
+/**
+ * Streams the finished games of a results folder's log `file` to `take`, in log order, as the
+ * report and replay show them: with the folder's key, only lines whose checksum verifies and whose
+ * key is new (as resume trusts them; the others, garbage included, are left out and counted);
+ * without one (an older folder), every game line with a new key, unverified.
+ */
+export function readFinishedGames(dir: string, file: string, take: (rec: GameRecord) => void): LogReading {
+  const seen = new Set<string>();
+  if (!existsSync(join(dir, GUARD_FILES.key))) {
+    for (const { record } of readLog(file)) {
+      if (seen.has(record.key)) continue;
+      seen.add(record.key);
+      take(record);
+    }
+    return { verified: false, dropped: null };
+  }
+  const scan = scanLog(
+    file,
+    readLogKey(dir),
+    (rec) => (seen.has(rec.key) ? 'duplicate' : (seen.add(rec.key), null)),
+    (_text, rec) => {
+      if (rec) take(rec);
+    },
+  );
+  return { verified: true, dropped: scan.anyDropped ? droppedText(scan.dropped) : null };
+}

@@ -330,6 +330,12 @@ export const analyzeCommand: CommandModule<object, Args> = {
   },
   async handler(args) {
     const { io } = args[RUN];
+    const variant = /^([^{]+)\{(.*)\}$/.exec(args.family);
+    if (variant) {
+      // A variant as play and tournaments write it: say the same in analyze's words.
+      const flags = variant[2]!.split(';').filter((kv) => kv.includes('=')).map((kv) => `--${kv.slice(0, kv.indexOf('='))} ${kv.slice(kv.indexOf('=') + 1)}`);
+      throw new UsageError(`Expected a family with its parameters as flags, got the variant \`${args.family}\`: write \`arena analyze ${[variant[1], ...flags].join(' ')}\``);
+    }
     const family = getFamily(args.family);
     const raw = familyArgs(args, family);
     const upto = flagValue('`--upto`', UPTO, args.upto);

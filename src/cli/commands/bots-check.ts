@@ -79,14 +79,15 @@ export const botsCheckCommand: CommandModule<object, Args> = {
     out.out(checkTable(rows, positions));
     const failed = rows.filter((r) => r.status === 'fail').length;
     const played = rows.filter((r) => r.status !== 'skip').length;
+    const variants = (n: number): string => `${n} variant${n === 1 ? '' : 's'}`;
     if (failed > 0) {
-      out.out(`${entry.name}: FAILED on ${failed} of ${played} variants`);
+      out.out(`${entry.name}: FAILED on ${failed} of ${variants(played)}`);
       args[RUN].exitCode = 1;
     } else if (played === 0) {
       out.out(`${entry.name}: supports none of the registered variants`);
       args[RUN].exitCode = 1;
     } else {
-      out.out(`${entry.name}: passed on ${played} variants${rows.length > played ? ` (${rows.length - played} skipped)` : ''}`);
+      out.out(`${entry.name}: passed on ${variants(played)}${rows.length > played ? ` (${rows.length - played} skipped)` : ''}`);
     }
   },
 };

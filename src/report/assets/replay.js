@@ -5,24 +5,57 @@
   'use strict';
   const el = (id) => document.getElementById(id);
   const status = el('replay-status');
-  // The games come packed (src/report/pack.ts): base64 of gzipped JSON, unpacked after first paint.
-  const packed = el('report-games');
+  // The games come packed (src/report/pack.ts): the list of games, then their moves in chunks of
+  // consecutive games, each base64 of gzipped JSON. The list is unpacked after first paint; a
+  // chunk when one of its games is first opened.
+  const index = el('report-games');
   if (typeof DecompressionStream !== 'function') {
     status.textContent = 'This browser cannot unpack the replays (it lacks DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or newer have it).';
     return;
   }
-  status.textContent = `Unpacking ${packed.dataset.games} games…`;
-  let games;
-  try {
-    const binary = atob(packed.textContent.trim());
+  const inflate = async (base64) => {
+    const binary = atob(base64.trim());
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
-    games = unpackGames(JSON.parse(json));
+    return JSON.parse(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text());
+  };
+  const damaged = (err) => `The replays could not be unpacked (is the file damaged?): ${err.message}`;
+  status.textContent = `Unpacking the list of ${index.dataset.games} games…`;
+  // games[i]: the entry of game i (its fields and `moves`, their count), given its `start` and
+  // `plies` once its chunk is unpacked.
+  let games;
+  let firsts;
+  try {
+    ({ games, chunks: firsts } = unpackIndex(await inflate(index.textContent)));
   } catch (err) {
-    status.textContent = `The replays could not be unpacked (is the file damaged?): ${err.message}`;
+    status.textContent = damaged(err);
     return;
   }
+  const unpacking = new Map(); // chunk number → the promise of its games unpacked into `games`
+  const chunkOf = (i) => {
+    let lo = 0;
+    let hi = firsts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (firsts[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const unpack = (i) => {
+    const k = chunkOf(i);
+    if (!unpacking.has(k)) {
+      const script = el(`report-chunk-${k}`);
+      unpacking.set(
+        k,
+        inflate(script.textContent).then((chunk) => {
+          unpackChunk(chunk).forEach((g, j) => Object.assign(games[firsts[k] + j], g));
+          script.dataset.unpacked = '';
+        }),
+      );
+    }
+    return unpacking.get(k);
+  };
   const pick = el('game-pick');
   const filter = el('game-filter');
   const board = el('board');
@@ -158,10 +191,30 @@
   // The board of the final position says how the game ended (`ending`) where the others say who is to move.
   const draw = (v, names, ending) => (v && drawers[v.kind] ? drawers[v.kind](v, names, ending) : span('muted', '(no picture)'));
   const FAULTS = { timeout: 'lost on time', crash: 'crashed', 'illegal-move': 'played an illegal move' };
-  const endingOf = (g) => {
+  // How a game played to its end by the rules was won, read from its final position `v`: the
+  // scores, the last coin or stone taken, or the player left without a move (under misère, the
+  // player left without a move is the winner: the one who made the last move lost).
+  const howEnded = (g, v) => {
+    if (!v) return '';
+    if (v.scores) {
+      const [a, b] = v.scores;
+      if (!g.winner) return `${a} points each`;
+      return g.winner === 'first' ? `${a} points to ${b}` : `${b} points to ${a}`;
+    }
+    if (!g.winner) return '';
+    const winner = g.seats[g.winner];
+    const loser = g.seats[g.winner === 'first' ? 'second' : 'first'];
+    if (v.kind === 'coins') return `${loser} took the last coin`;
+    if (v.kind !== 'pile' && v.kind !== 'piles') return '';
+    const left = v.kind === 'pile' ? v.pile : v.piles.reduce((a, b) => a + b, 0);
+    const misere = v.toMove === g.winner;
+    if (left === 0) return misere ? `${loser} took the last stone, which loses under misère` : `${winner} took the last stone`;
+    return misere ? `${winner} has no move, which wins under misère` : `${loser} has no move (${fmt(left)} left)`;
+  };
+  const endingOf = (g, v) => {
     const loser = g.winner ? g.seats[g.winner === 'first' ? 'second' : 'first'] : null;
-    const how = FAULTS[g.termination] ? `: ${loser} ${FAULTS[g.termination]}` : g.termination === 'adjudicated' ? ' (adjudicated by the solver)' : '';
-    return `game over · ${g.winner ? `${g.seats[g.winner]} won` : 'a draw'}${how}`;
+    const how = FAULTS[g.termination] ? `${loser} ${FAULTS[g.termination]}` : g.termination === 'normal' ? howEnded(g, v) : '';
+    return `game over · ${g.winner ? `${g.seats[g.winner]} won` : 'a draw'}${how ? `: ${how}` : ''}${g.termination === 'adjudicated' ? ' (adjudicated by the solver)' : ''}`;
   };
 
   let game = null;
@@ -172,16 +225,17 @@
     const q = filter.value.trim().toLowerCase();
     const shown = games.map((g, i) => [g, i]).filter(([g]) => !q || label(g).toLowerCase().includes(q));
     pick.innerHTML = shown.map(([g, i]) => `<option value="${i}">${esc(label(g))}</option>`).join('');
-    if (shown.length > 0 && !shown.some(([, i]) => game === games[i])) open(shown[0][1]);
-    else if (game) pick.value = String(games.indexOf(game));
+    if (shown.length > 0 && !shown.some(([, i]) => game === games[i])) return open(shown[0][1]);
+    if (game) pick.value = String(games.indexOf(game));
+    return undefined;
   };
 
   const render = () => {
-    if (!game) return;
+    if (!game || !game.plies) return;
     const names = game.seats;
     const view = ply === 0 ? game.start : game.plies[ply - 1].board;
-    // The final position of a game that replayed to its end says who won (and how, after a fault).
-    board.innerHTML = draw(view, names, ply === game.plies.length && !game.problem ? endingOf(game) : null);
+    // The final position of a game that replayed to its end says who won, and how.
+    board.innerHTML = draw(view, names, ply === game.plies.length && !game.problem ? endingOf(game, view) : null);
     moves.querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === ply - 1));
     const cur = moves.querySelector('li.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -192,12 +246,28 @@
     if (game.problem) text += ` · ${game.problem}`;
     status.textContent = text;
     status.dataset.ply = String(ply);
+    board.dataset.game = String(game.number);
   };
 
-  function open(i) {
+  // Shows game i at its start; its moves once its chunk is unpacked (steps taken meanwhile count).
+  async function open(i) {
     game = games[i];
     ply = 0;
     pick.value = String(i);
+    if (!game.plies) {
+      delete board.dataset.game;
+      board.textContent = '';
+      moves.innerHTML = '';
+      status.textContent = `Unpacking game #${game.number}…`;
+      delete status.dataset.ply;
+      try {
+        await unpack(i);
+      } catch (err) {
+        status.textContent = damaged(err);
+        return;
+      }
+      if (game !== games[i]) return; // another game was opened meanwhile
+    }
     moves.innerHTML = game.plies
       .map((p, k) => {
         const mark = p.ok === true ? span('good', '✓') : p.ok === false ? span('bad', '✗') : span('muted', '·');
@@ -208,7 +278,7 @@
   }
   const step = (d) => {
     if (!game) return;
-    ply = Math.max(0, Math.min(game.plies.length, ply + d));
+    ply = Math.max(0, Math.min(game.moves, ply + d));
     render();
   };
 
@@ -255,7 +325,13 @@
     fitStones();
     render();
   });
-  fill();
-  // When the page could first replay a game (bench/report.bench.ts reads it).
+  // The first game first, its chunk unpacked: the page can replay (bench/report.bench.ts reads the
+  // mark). Then, in a task of its own, the picker's list of every game (thousands of options take
+  // longer to make than the game takes to show).
+  if (games.length > 0 && !filter.value) {
+    pick.innerHTML = `<option value="0">${esc(label(games[0]))}</option>`;
+    await open(0);
+  }
   performance.mark('replay-ready');
+  setTimeout(fill);
 })();

@@ -5,7 +5,7 @@ import type { AnyGame, Seat } from '../../core/game.ts';
 import { createRng } from '../../core/rng.ts';
 import { parseVariant } from '../../games/index.ts';
 import type { GameRecord } from '../../arena/match.ts';
-import { readLog, RESULTS_FILES } from '../../arena/results/index.ts';
+import { readFinishedGames, RESULTS_FILES } from '../../arena/results/index.ts';
 
 /** One replayed move: the positions around it, its notation, who played it and in how long. */
 export interface ReplayPly {
@@ -27,14 +27,17 @@ export interface Replay {
 }
 
 /**
- * Every finished game of a results folder's `games.jsonl` in schedule order, through the one results reader: a
- * truncated last line (a crash mid-write) is skipped, any other bad line is an error naming it.
+ * Every finished game of a results folder's `games.jsonl` in schedule order, as the report reads
+ * them (`readFinishedGames`): a line that is not a game, fails its checksum or repeats a game is
+ * left out, as the report and resume leave it out.
  */
 export function readGames(dir: string): GameRecord[] {
   const file = join(dir, RESULTS_FILES.games);
   if (!existsSync(file)) throw new UsageError(`Expected a results folder with ${RESULTS_FILES.games} in it, got ${JSON.stringify(dir)}`);
+  const records: GameRecord[] = [];
+  readFinishedGames(dir, file, (rec) => records.push(rec));
   // Concurrent games are logged as they finish; the list reads in schedule order (#1, #2, …).
-  return Array.from(readLog(file), (entry) => entry.record).sort((a, b) => a.index - b.index);
+  return records.sort((a, b) => a.index - b.index);
 }
 
 /** Rebuilds a logged game: the variant from its id, the deal from its seed, then each logged move. */
