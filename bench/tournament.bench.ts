@@ -80,6 +80,12 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const TICKS_PER_S = 100;
 
 /**
+ * The fields of a `/proc/<pid>/stat` line after the command's closing parenthesis: state (0),
+ * ppid (1), …, utime (11), stime (12), cutime (13), cstime (14), in clock ticks.
+ */
+const statFields = (text: string): string[] => text.slice(text.lastIndexOf(')') + 2).split(' ');
+
+/**
  * CPU time (ms, user + system) of this process and of its descendants now alive (the bots'
  * processes), from `/proc`; null where there is none (not Linux). On a loaded machine wall-clock
  * rates say more about the load than about the runner; CPU time per game says what it costs.
@@ -99,8 +105,7 @@ function cpuMs(): { runner: number; bots: number } | null {
     } catch {
       continue; // a process that ended meanwhile
     }
-    // The fields after the command's closing parenthesis: state, ppid, …, utime (12th), stime (13th).
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const f = statFields(text);
     stat.set(Number(pid), { ppid: Number(f[1]), ms: ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S });
   }
   let bots = 0;
@@ -160,8 +165,8 @@ const CLI_GAMES = 200_000;
 /**
  * A second random bot for the CLI run, as a user's bot folder would hold it: Simulate plays random
  * against random, and so does the in-process runner (random against fx-random), so the CLI plays
- * the built-in random against this copy of it rather than against a bot that thinks (greedy
- * searches every move's outcome). Plain JavaScript with no import, so discovery loads no compiler.
+ * the built-in random against this copy of it rather than against a bot that thinks (greedy looks
+ * one move ahead at every move). Plain JavaScript with no import: discovery loads no compiler.
  */
 const CLI_BOTS = mkdtempSync(join(tmpdir(), 'arena-bench-bots-'));
 writeFileSync(join(CLI_BOTS, 'random2.mjs'), "export default { name: 'random2', description: 'a uniformly random legal move', choose: ({ moves, rng }) => rng.pick(moves) };\n");
@@ -174,8 +179,7 @@ function childrenCpuMs(): number | null {
   } catch {
     return null; // no /proc: nothing to measure
   }
-  // The fields after the command's closing parenthesis: …, cutime (14th), cstime (15th).
-  const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const f = statFields(text);
   return ((Number(f[13]) + Number(f[14])) * 1000) / TICKS_PER_S;
 }
 
