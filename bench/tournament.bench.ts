@@ -8,9 +8,9 @@
  *   with 128 in flight (the bots' requests then go to their processes in batches, one message per
  *   batch: the best fixed setting for fast bots), the ratio of the two, and the CPU time a game
  *   costs the runner and the bots' processes (from `/proc`, on Linux);
- * - the whole CLI end to end with `--isolation none` (`arena tournament` for 2·10^5 games in a
- *   process of its own, start-up and bot discovery included; the compiled copy when `dist/` is up
- *   to date);
+ * - the whole CLI end to end with `--isolation none` (`arena tournament` for 2·10^5 games of random
+ *   against a copy of random in a process of its own, start-up and bot discovery included; the
+ *   compiled copy when `dist/` is up to date): games/s, its ratio to the warm runner, CPU µs a game;
  * - per-move isolation overhead: the round trip of a move through a bot's process minus in-process;
  * - boardgame.io's `Simulate` on the same game (installed on demand, see `boardgameio.ts`), measured
  *   first, and each figure's ratio to it;
@@ -21,7 +21,7 @@
  * Python bot ≥ 5,000 moves/s.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,6 +80,12 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const TICKS_PER_S = 100;
 
 /**
+ * The fields of a `/proc/<pid>/stat` line after the command's closing parenthesis: state (0),
+ * ppid (1), …, utime (11), stime (12), cutime (13), cstime (14), in clock ticks.
+ */
+const statFields = (text: string): string[] => text.slice(text.lastIndexOf(')') + 2).split(' ');
+
+/**
  * CPU time (ms, user + system) of this process and of its descendants now alive (the bots'
  * processes), from `/proc`; null where there is none (not Linux). On a loaded machine wall-clock
  * rates say more about the load than about the runner; CPU time per game says what it costs.
@@ -99,8 +105,7 @@ function cpuMs(): { runner: number; bots: number } | null {
     } catch {
       continue; // a process that ended meanwhile
     }
-    // The fields after the command's closing parenthesis: state, ppid, …, utime (12th), stime (13th).
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const f = statFields(text);
     stat.set(Number(pid), { ppid: Number(f[1]), ms: ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_S });
   }
   let bots = 0;
@@ -158,13 +163,35 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI_GAMES = 200_000;
 
 /**
- * The default command a user types, in-process, end to end: `arena tournament` in a process of its
- * own (random against greedy, as the scale bench), its output discarded; its wall time from spawn
- * to exit, in games/s.
+ * A second random bot for the CLI run, as a user's bot folder would hold it: Simulate plays random
+ * against random, and so does the in-process runner (random against fx-random), so the CLI plays
+ * the built-in random against this copy of it rather than against a bot that thinks (greedy looks
+ * one move ahead at every move). Plain JavaScript with no import: discovery loads no compiler.
  */
-function cliRate(): Promise<number> {
+const CLI_BOTS = mkdtempSync(join(tmpdir(), 'arena-bench-bots-'));
+writeFileSync(join(CLI_BOTS, 'random2.mjs'), "export default { name: 'random2', description: 'a uniformly random legal move', choose: ({ moves, rng }) => rng.pick(moves) };\n");
+
+/** CPU ms (user + system) of this process's children that have ended and been waited for, from `/proc`; null where there is none. */
+function childrenCpuMs(): number | null {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/stat', 'utf8');
+  } catch {
+    return null; // no /proc: nothing to measure
+  }
+  const f = statFields(text);
+  return ((Number(f[13]) + Number(f[14])) * 1000) / TICKS_PER_S;
+}
+
+/**
+ * The command a user types, in-process, end to end: `arena tournament` in a process of its own
+ * (the built-in random against a copy of it in a bot folder), its output discarded; its wall time
+ * from spawn to exit in games/s, and its CPU time (its own and its children's: bot discovery) a game.
+ */
+function cliRate(): Promise<{ games: number; cpuUs: number | null }> {
   const out = mkdtempSync(join(tmpdir(), 'arena-bench-cli-'));
-  const args = [join(ROOT, 'bin', 'arena.mjs'), 'tournament', '--bots', 'random,greedy', '--games', VARIANT, '--deals', String(CLI_GAMES / 2), '--seed', '1', '--isolation', 'none', '--plain', '--out', out];
+  const args = [join(ROOT, 'bin', 'arena.mjs'), 'tournament', '--bots', 'random,random2', '--bots-dir', CLI_BOTS, '--games', VARIANT, '--deals', String(CLI_GAMES / 2), '--seed', '1', '--isolation', 'none', '--plain', '--out', out];
+  const cpu0 = childrenCpuMs();
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -172,9 +199,10 @@ function cliRate(): Promise<number> {
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => {
       const s = (performance.now() - t0) / 1000;
+      const cpu1 = childrenCpuMs();
       rmSync(out, { recursive: true, force: true });
       if (code !== 0) reject(new Error(`arena tournament exited with ${code}: ${err.trim()}`));
-      else resolve(CLI_GAMES / s);
+      else resolve({ games: CLI_GAMES / s, cpuUs: cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1000) / CLI_GAMES });
     });
   });
 }
@@ -189,7 +217,7 @@ function cliRate(): Promise<number> {
 // apart below). The measured tournaments are 20,000 deals (40,000 games, about as long as
 // Simulate's measured run) rather than 10,000, for the same reason.
 const cold = (await tournament('none', 1, 10_000)).games;
-const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], cli: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[], batched: [] as number[], batchedMoves: [] as number[] };
+const peer = { bgio: [] as number[], bgioMoves: [] as number[], none: [] as number[], noneCpu: [] as number[], cli: [] as number[], cliCpu: [] as number[], worker: [] as number[], workerMoves: [] as number[], workerStart: [] as number[], batched: [] as number[], batchedMoves: [] as number[] };
 /** CPU µs per game of the worker-isolation tournaments: the runner's and its bots' processes'. */
 const cpu = { worker: [] as { runner: number; bots: number }[], batched: [] as { runner: number; bots: number }[] };
 /** Each round's default / best ratio under worker isolation (both measured in the same round). */
@@ -203,8 +231,12 @@ for (let round = 0; round < 3; round++) {
   if (!b) break;
   peer.bgio.push(b.gamesPerSec);
   peer.bgioMoves.push(b.movesPerSec);
-  peer.none.push((await tournament('none', 1, 20_000)).games);
-  peer.cli.push(await cliRate());
+  const warm = await tournament('none', 1, 20_000);
+  peer.none.push(warm.games);
+  if (warm.cpuUs) peer.noneCpu.push(warm.cpuUs.runner);
+  const cli = await cliRate();
+  peer.cli.push(cli.games);
+  if (cli.cpuUs !== null) peer.cliCpu.push(cli.cpuUs);
   // The default command (no concurrency given) against the best setting, on as many games each:
   // the second or so the default plays while it learns its games in flight is counted.
   const w = await tournament('worker', undefined, WORKER_DEALS);
@@ -218,6 +250,7 @@ for (let round = 0; round < 3; round++) {
   if (m.cpuUs) cpu.batched.push(m.cpuUs);
   defaultVsBest.push(m.games / w.games);
 }
+rmSync(CLI_BOTS, { recursive: true, force: true });
 /** The median CPU per game of runs, runner / bots' processes. */
 const cpuText = (runs: readonly { runner: number; bots: number }[]): string => `${fmt(median(runs.map((r) => r.runner)))} / ${fmt(median(runs.map((r) => r.bots)))}`;
 /** A figure in games/s against Simulate's median, with the target. */
@@ -230,8 +263,11 @@ if (peer.bgio.length) {
   report('in-process full runner (log, fsync, standings): games/s', fmt(median(peer.none)));
   ratio('in-process full runner', median(peer.none), 100);
   report('in-process full runner, first (cold) tournament of the process: games/s', fmt(cold));
+  if (peer.noneCpu.length) report('in-process full runner: CPU µs a game', fmt(median(peer.noneCpu)));
   report(`CLI end to end, --isolation none, ${fmt(CLI_GAMES)} games: games/s`, fmt(median(peer.cli)));
   ratio(`CLI end to end, --isolation none, ${fmt(CLI_GAMES)} games`, median(peer.cli), 100);
+  report('CLI end to end / warm in-process full runner', `${(median(peer.cli) / median(peer.none)).toFixed(2)}×`);
+  if (peer.cliCpu.length) report('CLI end to end: CPU µs a game (start-up and discovery included)', fmt(median(peer.cliCpu)));
   report('worker isolation, default command (learned in flight): games/s', fmt(median(peer.worker)));
   report('worker isolation, default command: moves/s', fmt(median(peer.workerMoves)));
   ratio('worker isolation, default command', median(peer.worker), 10);

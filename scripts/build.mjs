@@ -135,6 +135,54 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
       });
     },
   };
+  // Text measuring (string-width, which yargs' help layout and Ink use, and the ANSI tokenizers
+  // under Ink) makes costly objects when its module loads: an `Intl.Segmenter` (the first of a
+  // process loads ICU's break rules, about 25 ms at rest) and, in string-width 8, a regular
+  // expression of every emoji sequence (`\p{RGI_Emoji}`, which V8 expands as it is made, as long
+  // again), all before `arena --help` or any command can start, though most of what they measure is
+  // plain ASCII. Each is made at its first use instead; string-width 7 also gets the
+  // printable-ASCII shortcut string-width 8 has (such text is as wide as it is long: no escape to
+  // strip, no cluster, emoji or wide character). The same widths, so the same layout; a module that
+  // does not look as expected is bundled unchanged (slower, not wrong).
+  const madeAtFirstUse = {
+    name: 'text-measuring-made-at-first-use',
+    setup(b) {
+      b.onLoad({ filter: /[\\/](string-width[\\/]index|slice-ansi[\\/]tokenize-ansi|ansi-tokenize[\\/]build[\\/]tokenize)\.js$/ }, (args) => {
+        let text = readFileSync(args.path, 'utf8');
+        const file = relative(root, args.path);
+        // A module constant and the one method the module calls on it.
+        const costly = [
+          { made: /^const (\w+) = (new Intl\.Segmenter\([^)]*\));$/m, method: 'segment', needed: true },
+          { made: /^const (\w+) = (\/[^\n]*\\p\{RGI_Emoji\}[^\n]*\/\w*);$/m, method: 'test', needed: false },
+        ];
+        for (const { made, method, needed } of costly) {
+          const m = made.exec(text);
+          if (!m) {
+            if (!needed) continue;
+            console.warn(`take-arena build: ${file} no longer makes an Intl.Segmenter as expected; bundled unchanged (slower start)`);
+            return undefined;
+          }
+          const [line, name, value] = m;
+          // Used other than as `name.method(…)` (another method, passed on, reassigned): left alone.
+          const other = new RegExp(`\\b${name}\\.(?!${method}\\()|[(,=]\\s*${name}\\b(?!\\.${method}\\()|\\b${name}\\s*=[^=]`);
+          if (other.test(text.replace(line, ''))) {
+            console.warn(`take-arena build: ${file} uses ${name} other than to ${method}; bundled unchanged (slower start)`);
+            return undefined;
+          }
+          text = text.replace(line, () => `let ${name}Made;\nconst ${name} = { ${method}: (text) => (${name}Made ??= ${value}).${method}(text) };`);
+        }
+        const entry = 'export default function stringWidth(';
+        if (/[\\/]string-width[\\/]/.test(args.path) && !text.includes('Fast path: printable ASCII')) {
+          if (text.split(entry).length !== 2) {
+            console.warn(`take-arena build: ${file} does not look like string-width 7; bundled without its ASCII shortcut`);
+          } else {
+            text = text.replace(entry, 'function stringWidthOfAny(') + '\nexport default function stringWidth(string, options) {\n  return typeof string === "string" && /^[\\u0020-\\u007E]*$/.test(string) ? string.length : stringWidthOfAny(string, options);\n}\n';
+          }
+        }
+        return { contents: text, loader: 'js' };
+      });
+    },
+  };
   /** Bundles `entry` (a file of dist/src) with the packages it uses and our modules under `inside`. */
   const bundle = (entry, inside) =>
     build({
@@ -151,6 +199,7 @@ for (const f of readdirSync(join(tmp, 'bots'))) {
       banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
       plugins: [
         yogaBytes,
+        madeAtFirstUse,
         {
           name: 'our-other-modules-stay-shared',
           setup(b) {

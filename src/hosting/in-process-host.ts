@@ -11,6 +11,7 @@ import type { AnyGame, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import { parseVariant } from '../games/index.ts';
 import {
+  BotStartError,
   DEFAULT_GRACE_MS,
   DEFAULT_PREPARE_TIMEOUT_MS,
   errorText,
@@ -166,8 +167,10 @@ export class InProcessHost implements BotHost {
     }
   }
 
-  /** The bot; only after `start` when it is imported then. */
+  /** The bot; only after `start` when it is imported then, and never when that failed. */
   get #loaded(): AnyBot {
+    // A bot that could not be imported forfeits each game it is seated in (the match's start-up crash).
+    if (this.failure !== null) throw new BotStartError(this.failure);
     if (typeof this.#bot === 'function') throw new Error(`internal: bot ${this.label} used before its host started`);
     return this.#bot;
   }

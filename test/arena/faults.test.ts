@@ -82,6 +82,21 @@ describe('fault isolation (isolation worker)', () => {
   });
 });
 
+describe('a bot that cannot start (isolation none)', () => {
+  it('forfeits each of its games as a crash naming why, reported once, and the tournament completes', async () => {
+    const events: ArenaEvent[] = [];
+    const run = await runSpec({ ...BASE, isolation: 'none', bots: ['fx-random', 'fx-nostart'], deals: 2 }, { sink: { emit: (e) => events.push(e) } });
+    const log = readLog(run.dir);
+    expect(log).toHaveLength(4);
+    for (const rec of log) {
+      expect(rec.termination).toBe('crash');
+      expect(rec.seats[rec.faulty!]).toBe('fx-nostart');
+      expect(rec.reason).toMatch(/fx-nostart cannot start here/);
+    }
+    expect(events.filter((e) => e.type === 'bot-failed')).toEqual([expect.objectContaining({ bot: 'fx-nostart', reason: expect.stringMatching(/fx-nostart cannot start here/) })]);
+  });
+});
+
 function byKey(a: unknown, b: unknown): number {
   return String((a as { key: string }).key).localeCompare((b as { key: string }).key);
 }

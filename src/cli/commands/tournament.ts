@@ -21,7 +21,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
         .option('bots', { type: 'string', array: true, describe: 'bots with options, comma-separated: random,minimax:depth=6 (or all); a bot\'s own clock (time odds): minimax:tc=10+0.1, random:time=500 (ms a move)' })
         .option('format', { choices: FORMATS, describe: 'round-robin (default: every pair plays), gauntlet (--champion against each other bot), swiss (--rounds paired by score) or knockout (a seeded bracket)' })
         .option('champion', { type: 'string', describe: "a gauntlet's champion, one of --bots (e.g. minimax:depth=6)" })
-        .option('rounds', { type: 'string', describe: 'rounds of a Swiss (fewer than the bots); each round a match of every variant × --deals in both seatings' })
+        .option('rounds', { type: 'string', describe: 'rounds of a Swiss (fewer than the bots); each round a match of --deals deals of every variant in both seatings' })
         .option('tiebreak-pairs', { type: 'string', describe: 'knockout: extra game pairs a level match plays until one bot leads (default 2), then the higher seed goes through' })
         .option('anchor', { type: 'string', describe: 'pin a bot\'s rating: random=0 shifts every rating so random has 0' })
         .option('ratings-in', { type: 'string', describe: 'ratings file (JSON) whose latest ratings seed a Swiss or knockout' })
