@@ -13,6 +13,9 @@ import { resolveTakeArenaAnywhere } from './take-arena-anywhere.mjs';
 
 let registered: Promise<void> | null = null;
 
+/** The compiled package entry, which `take-arena` names for a bot this process imports. */
+const DIST_ENTRY = pathToFileURL(join(DIST_DIR, 'src', 'index.js')).href;
+
 /** Whether `file` needs a TypeScript loader to be imported. */
 function isTypeScript(file: string): boolean {
   return /\.(ts|tsx|mts|cts)$/.test(file);
@@ -21,10 +24,15 @@ function isTypeScript(file: string): boolean {
 /**
  * The module to import for `file`: its compiled twin in `dist/bots/` when it is a built-in bot
  * compiled since its last change, else the file itself (after registering tsx when it is
- * TypeScript and this is the compiled copy).
+ * TypeScript and this is the compiled copy, and `take-arena`'s resolution from any folder).
  */
 export async function importableModule(file: string): Promise<string> {
-  if (!COMPILED || !isTypeScript(file)) return file;
+  if (!COMPILED) return file;
+  // A JavaScript bot outside the package imports `take-arena` too: the compiled entry's one instance.
+  if (!isTypeScript(file)) {
+    await resolveTakeArenaAnywhere(DIST_ENTRY);
+    return file;
+  }
   if (dirname(file) === join(PACKAGE_ROOT, 'bots')) {
     const twin = join(DIST_DIR, 'bots', basename(file).replace(/\.tsx?$/, '.js'));
     if (existsSync(twin) && statSync(twin).mtimeMs >= statSync(file).mtimeMs) return twin;
@@ -43,5 +51,5 @@ async function registerTypeScript(): Promise<void> {
   });
   // `require('take-arena')` too (a bot in a folder without `"type": "module"` is CommonJS to tsx):
   // the compiled entry's one instance.
-  await resolveTakeArenaAnywhere(pathToFileURL(join(DIST_DIR, 'src', 'index.js')).href);
+  await resolveTakeArenaAnywhere(DIST_ENTRY);
 }

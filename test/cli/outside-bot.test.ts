@@ -37,15 +37,17 @@ describe('a bot outside the repository', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'arena-outside-'));
     writeFileSync(join(dir, 'negabot.ts'), NEGABOT);
+    // The same bot in plain JavaScript: no TypeScript loader is registered for it.
+    writeFileSync(join(dir, 'negabotjs.mjs'), NEGABOT.replace("name: 'negabot'", "name: 'negabotjs'"));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  for (const isolation of ['worker', 'none']) {
-    it(`imports negamaxSearch from take-arena and passes bots check (isolation ${isolation})`, async () => {
-      const args = ['bots', 'check', 'negabot', '--bots-dir', dir, '--positions', '2', '--family', 'subtraction', '--isolation', isolation];
+  for (const bot of ['negabot', 'negabotjs']) for (const isolation of ['worker', 'none']) {
+    it(`${bot} imports negamaxSearch from take-arena and passes bots check (isolation ${isolation})`, async () => {
+      const args = ['bots', 'check', bot, '--bots-dir', dir, '--positions', '2', '--family', 'subtraction', '--isolation', isolation];
       const { code, out, err } = await arena(dir, ...args);
       expect(err).not.toContain('Cannot find module');
-      expect(out).toContain('negabot: passed');
+      expect(out).toContain(`${bot}: passed`);
       expect(code).toBe(0);
     });
   }
