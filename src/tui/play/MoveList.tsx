@@ -23,6 +23,8 @@ type Props = {
   readonly waiting?: boolean;
   /** Rows of moves shown at once. */
   readonly limit?: number;
+  /** A word beside a move where its notation does not say what it takes (End Game: `takes 9`). */
+  readonly notes?: ReadonlyMap<string, string>;
 };
 
 /**
@@ -30,7 +32,7 @@ type Props = {
  * filters (`2:` narrows to pile 2); enter on typed text the list does not hold (a coin line typed
  * as `15-13`) hands it to the game's parser.
  */
-export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, waiting = false, limit = 8 }: Props) {
+export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, waiting = false, limit = 8, notes }: Props) {
   const theme = useTheme();
   const [typed, setTyped] = useState('');
   const [index, setIndex] = useState(0);
@@ -84,6 +86,7 @@ export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, wa
           <Text key={m} {...(selected ? theme.accent : {})} bold={selected}>
             {selected ? `${theme.glyph.pointer} ` : '  '}
             {m}
+            {notes?.has(m) ? <Text {...theme.muted}>{` ${notes.get(m)!}`}</Text> : null}
             {mark ? <Text {...theme.good}>{mark}</Text> : null}
           </Text>
         );
