@@ -81,3 +81,8 @@ export function goalOf<S>(game: { readonly goal?: GameGoal<S> }): GameGoal<S> {
   return game.goal ?? (GENERIC_GOAL as GameGoal<S>);
 }
 
+/** The rule that decided a finished game as a sentence (`You took the last coin: who takes the last coin loses.`), or null without one. */
+export function endingSentence<S>(game: { readonly goal?: GameGoal<S> }, final: S, names: Readonly<Record<Seat, string>>): string | null {
+  const text = game.goal?.ending?.(final, names);
+  return text ? `${text[0]!.toUpperCase()}${text.slice(1)}.` : null;
+}

@@ -17,7 +17,7 @@ import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, standingText } from '../review/verdicts.ts';
 import { Explain } from '../review/Explain.tsx';
 import { useKeys } from '../ui/use-keys.ts';
-import { goalOf } from '../../games/goals.ts';
+import { endingSentence, goalOf } from '../../games/goals.ts';
 import { GoalHelp } from './GoalHelp.tsx';
 import { MoveHistory } from './MoveHistory.tsx';
 import { takenNumber } from '../boards/board-view.ts';
@@ -138,7 +138,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
   const listRows = Math.max(3, Math.min(8, height - boardRows - 12));
   const goal = goalOf(game);
   // The rule that decided the game, unless a forfeit did: `You took the last coin: who takes the last coin loses`.
-  const ending = play.outcome !== null && play.forfeit === null ? goal.ending?.(play.state, names) : undefined;
+  const ending = play.outcome !== null && play.forfeit === null ? endingSentence(game, play.state, names) : null;
   // End Game's moves say only which end: the list says which number each takes.
   const notes = new Map<string, string>();
   for (const m of yourTurn ? play.moves : []) {
@@ -241,7 +241,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
           <Text bold {...(play.forfeit !== null || play.outcome.winner === human ? theme.good : play.outcome.winner === null ? theme.warn : theme.bad)}>
             {play.forfeit ?? 'Game over'}: {outcomeText(play.outcome, names)}
           </Text>
-          {ending ? <Text wrap="wrap">{`${ending[0]!.toUpperCase()}${ending.slice(1)}.`}</Text> : null}
+          {ending ? <Text wrap="wrap">{ending}</Text> : null}
           <Box marginY={1}>
             <Review game={game} solver={solver} plies={play.history} seat={human} names={names} maxLines={Math.max(3, height - boardRows - 12)} explain={explain} />
           </Box>

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { AnyGame, Seat, Solver } from '../../core/game.ts';
-import { judgeMoves, verdictText, type Verdict } from './verdicts.ts';
+import { judgeMoves, tallyText, verdictText } from './verdicts.ts';
 import { useTheme } from '../text/theme.ts';
 import { Explain } from './Explain.tsx';
 import { plyText } from '../boards/board-view.ts';
@@ -20,17 +20,6 @@ type Props = {
 };
 
 const SEAT_NAMES: Readonly<Record<Seat, string>> = { first: 'first', second: 'second' };
-
-/** One side's tally: `3 of 4 moves optimal, 1 mistake (1 beyond the solver)`. */
-function tally(rows: readonly { readonly verdict: Verdict | null }[]): string {
-  const judged = rows.filter((r) => r.verdict !== null);
-  const mistakes = judged.filter((r) => !r.verdict!.optimal).length;
-  return (
-    `${judged.length - mistakes} of ${rows.length} moves optimal` +
-    (mistakes > 0 ? `, ${mistakes} mistake${mistakes === 1 ? '' : 's'}` : '') +
-    (judged.length < rows.length ? ` (${rows.length - judged.length} beyond the solver)` : '')
-  );
-}
 
 /**
  * The end-of-game review: every move of both sides, named by its mover, marked optimal or a
@@ -53,8 +42,8 @@ export function Review({ game, solver, plies, seat, names = SEAT_NAMES, maxLines
   return (
     <Box flexDirection="column">
       <Text bold>
-        Review: {tally(mine)}
-        {theirs.length > 0 ? <Text {...theme.muted}>{` · ${names[seat === 'first' ? 'second' : 'first']}: ${tally(theirs)}`}</Text> : null}
+        Review: {tallyText(mine)}
+        {theirs.length > 0 ? <Text {...theme.muted}>{` · ${names[seat === 'first' ? 'second' : 'first']}: ${tallyText(theirs)}`}</Text> : null}
       </Text>
       {listed.map((r) => {
         const v = r.verdict;
