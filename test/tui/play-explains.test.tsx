@@ -10,11 +10,17 @@ import { createVariant, eraseGame } from '../../src/core/params.ts';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { defineGame, userFamily } from '../../src/games/user.ts';
 import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
-import { closeTables, playTable, solverOpponent, until } from './play-helpers.ts';
+import { discoverBots } from '../../src/hosting/index.ts';
+import { opponentsOf } from '../../src/play/index.ts';
+import { Screen } from '../../src/tui/ui/Screen.tsx';
+import { makeTheme } from '../../src/tui/text/theme.ts';
+import { mount, unmountAll } from './fake-terminal.ts';
+import { closeTables, playTable, settle, solverOpponent, until } from './play-helpers.ts';
 
 let unmount: (() => void) | undefined;
 afterEach(async () => {
   unmount?.();
+  unmountAll();
   await closeTables();
 });
 
@@ -153,3 +159,31 @@ function takeOne(goal: string | undefined): AnyGame {
   });
   return eraseGame(createVariant(userFamily(definition as never, 'take-one.ts'), {}));
 }
+
+describe('the set-up menus', () => {
+  it('name the bots as easy / medium / perfect and say what each does in plain words, in a straight column at 100 and at 80 columns', async () => {
+    const opponents = opponentsOf(await discoverBots([]));
+    const game = parseVariant('subtraction{moves=1,2,3;n=10}');
+    const t = mount(<Screen theme={makeTheme({}, { theme: 'dark' })}><PlayApp families={FAMILIES} opponents={opponents} game={game} seed={3} table={playTable(1000)} /></Screen>);
+    for (const columns of [100, 80]) {
+      t.screen.resize(columns, 40);
+      // The menu drawn for this width: every line fits it (the 100-column menu has longer lines).
+      let f = await until(t.frame, 'Which bot do you play?');
+      for (let tries = 0; f.split('\n').some((l) => l.trimEnd().length > columns); tries++) {
+        expect(tries, `never redrawn for ${columns} columns:\n${f}`).toBeLessThan(500);
+        await settle(20);
+        f = t.frame();
+      }
+      const lines = f.split('\n');
+      const easy = lines.findIndex((l) => /^ *optimal \(easy\) +the best move 30% of the time, else a random legal one$/.test(l.trimEnd()));
+      expect(easy, f).toBeGreaterThanOrEqual(0);
+      expect(f).toMatch(/optimal \(perfect\) +perfect play: wins every position that can be won/);
+      expect(f).toMatch(/optimal \(medium\) +the best move 70% of the time/);
+      expect(f).toMatch(/random +picks any legal move at random/);
+      // The words start in one column, wrapped lines too.
+      const menu = lines.slice(lines.findIndex((l) => l.includes('Which bot do you play?')) + 1, lines.findIndex((l) => l.includes('esc back')));
+      const column = lines[easy]!.indexOf('the best move');
+      for (const l of menu) expect(l.length > column && l[column - 1] === ' ' && l[column] !== ' ', `${columns} columns:\n${f}`).toBe(true);
+    }
+  });
+});

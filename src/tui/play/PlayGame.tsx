@@ -10,7 +10,7 @@ import { fmtDuration } from '../text/layout.ts';
 import { MoveList } from './MoveList.tsx';
 import { Review } from '../review/Review.tsx';
 import { useTheme } from '../text/theme.ts';
-import type { PlaySession } from '../../play/index.ts';
+import { opponentName, type PlaySession } from '../../play/index.ts';
 import { usePlay } from './use-play.ts';
 import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
@@ -152,7 +152,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
     <Box flexDirection="column">
       <Text>
         <Text bold>{game.title}</Text>
-        <Text {...theme.muted}>{` · you play ${human} against ${opponent.label}`}</Text>
+        <Text {...theme.muted}>{` · you play ${human} against ${opponentName(opponent)}`}</Text>
       </Text>
       <Text {...theme.muted} wrap="wrap">
         {goal.short}
