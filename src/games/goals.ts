@@ -76,9 +76,13 @@ const GENERIC_GOAL: GameGoal = {
   full: ['This game gives no description of how it is won: its rules decide the winner when no move is left.'],
 };
 
-/** The variant's goal, or a generic one for a game that gives none. */
-export function goalOf<S>(game: { readonly goal?: GameGoal<S> }): GameGoal<S> {
-  return game.goal ?? (GENERIC_GOAL as GameGoal<S>);
+/**
+ * The variant's goal; without one, its family's rules in a sentence (`summary`, for a built-in
+ * family that gives no goal of its own), else a generic one (a user's game that gives none).
+ */
+export function goalOf<S>(game: { readonly goal?: GameGoal<S> }, summary?: string): GameGoal<S> {
+  if (game.goal) return game.goal;
+  return summary ? { short: summary, full: [summary] } : (GENERIC_GOAL as GameGoal<S>);
 }
 
 /** The rule that decided a finished game as a sentence (`You took the last coin: who takes the last coin loses.`), or null without one. */

@@ -93,6 +93,11 @@ describe('the play screen says how to win', () => {
     expect(f).toContain('may not take 2');
   });
 
+  it('a built-in family without a goal of its own (octal) shows its rules in a sentence', async () => {
+    const r = playScreen(parseVariant('octal{code=0.77;n=5}'));
+    expect(flat(await until(r.lastFrame, 'Your move'))).toContain('Who cannot move loses (misère: who moves last loses).');
+  });
+
   it("a user's game shows its own goal, and a generic one when it gives none", async () => {
     const r = playScreen(takeOne('Goal: take the last stone.'));
     expect(await until(r.lastFrame, 'Your move')).toContain('Goal: take the last stone.');

@@ -17,7 +17,8 @@ import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, standingText } from '../review/verdicts.ts';
 import { Explain } from '../review/Explain.tsx';
 import { useKeys } from '../ui/use-keys.ts';
-import { endingSentence, goalOf } from '../../games/goals.ts';
+import { endingSentence } from '../../games/goals.ts';
+import { goalFor } from '../../games/index.ts';
 import { GoalHelp } from './GoalHelp.tsx';
 import { MoveHistory } from './MoveHistory.tsx';
 import { takenNumber } from '../boards/board-view.ts';
@@ -136,7 +137,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
   // Fit an 80×24 terminal: the move list gets the rows the board and the other lines leave.
   const boardRows = pictureLines(view, width - 4) + 4;
   const listRows = Math.max(3, Math.min(8, height - boardRows - 12));
-  const goal = goalOf(game);
+  const goal = goalFor(game);
   // The rule that decided the game, unless a forfeit did: `You took the last coin: who takes the last coin loses`.
   const ending = play.outcome !== null && play.forfeit === null ? endingSentence(game, play.state, names) : null;
   // End Game's moves say only which end: the list says which number each takes.
