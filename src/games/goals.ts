@@ -8,9 +8,6 @@ import { otherSeat, type GameGoal, type Seat } from '../core/game.ts';
 /** A set of takes as text: `{1,2,3}`. */
 export const setText = (takes: readonly number[]): string => `{${takes.join(',')}}`;
 
-/** The seat that made the last move of a finished game (turns alternate). */
-const lastMover = (toMove: Seat): Seat => otherSeat(toMove);
-
 /** What the end rule of a game decided by who can still move is called, in either play convention. */
 function endRule(misere: boolean): string {
   return misere ? 'under misère who makes the last move loses' : 'who cannot move loses';
@@ -44,7 +41,7 @@ export function lastMoveGoal<S>(opts: {
       const mover = toMove(s);
       const detail = why ? why(s) : '';
       return misere
-        ? `${names[lastMover(mover)]} made the last move: ${endRule(true)}`
+        ? `${names[otherSeat(mover)]} made the last move: ${endRule(true)}`
         : `${names[mover]} cannot move${detail}: ${endRule(false)}`;
     },
   };

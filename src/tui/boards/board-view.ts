@@ -101,11 +101,17 @@ export function outcomeText(outcome: Outcome, names: Readonly<Record<Seat, strin
  * The number a move takes when its notation does not say it (End Game's `L`/`R`), from the
  * position before the move; null for every other family, whose notation names what is taken.
  */
-export function takenNumber(game: AnyGame, before: unknown, move: string): number | null {
+function takenNumber(game: AnyGame, before: unknown, move: string): number | null {
   if (game.family !== 'end-game') return null;
   const row = nums(obj(game.toJSON(before))['row']);
   const x = move === 'L' ? row[0] : move === 'R' ? row[row.length - 1] : undefined;
   return x ?? null;
+}
+
+/** What a legal move would take, where its notation does not say it: `takes 9` for End Game's `L`; else null. */
+export function moveNote(game: AnyGame, state: unknown, move: string): string | null {
+  const x = takenNumber(game, state, move);
+  return x === null ? null : `takes ${x}`;
 }
 
 /** A played move as the history and the review show it: its notation, and for End Game the number taken (`L (9)`). */

@@ -21,7 +21,7 @@ import { endingSentence } from '../../games/goals.ts';
 import { goalFor } from '../../games/index.ts';
 import { GoalHelp } from './GoalHelp.tsx';
 import { MoveHistory } from './MoveHistory.tsx';
-import { takenNumber } from '../boards/board-view.ts';
+import { moveNote, plyText } from '../boards/board-view.ts';
 
 /** The cursor direction of an arrow key (only called when one was pressed). */
 function arrow(key: Key): CursorDir {
@@ -144,11 +144,10 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
   const notes = new Map<string, string>();
   for (const m of yourTurn ? play.moves : []) {
     const text = game.formatMove(m);
-    const x = takenNumber(game, play.state, text);
-    if (x !== null) notes.set(text, `takes ${x}`);
+    const note = moveNote(game, play.state, text);
+    if (note !== null) notes.set(text, note);
   }
   const lastBot = [...play.history].reverse().find((p) => p.seat !== human);
-  const last = play.history[play.history.length - 1];
   return (
     <Box flexDirection="column">
       <Text>
@@ -173,9 +172,8 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
       {lastBot && !play.thinking ? (
         <Text>
           <Text {...theme.them}>{opponent.label}</Text>
-          {` played ${lastBot.text}`}
+          {` played ${plyText(game, lastBot)}`}
           <Text {...theme.muted}>{` in ${fmtDuration(lastBot.ms)}`}</Text>
-          {last && last !== lastBot ? <Text {...theme.muted}>{` · you played ${last.text}`}</Text> : null}
         </Text>
       ) : null}
       {error ? <Text {...theme.bad}>{error}</Text> : null}

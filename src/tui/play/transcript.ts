@@ -12,7 +12,7 @@ import { explainPosition, winningWord } from '../../games/explain.ts';
 import { endingSentence, glossaryFor } from '../../games/goals.ts';
 import { goalFor, parseVariant } from '../../games/index.ts';
 import { dealGame, opponentName, opponentWords, plays, type FirstMover, type Opponent, type PlaySession, type PlayState, type PlayTable } from '../../play/index.ts';
-import { outcomeText, plyText, takenNumber } from '../boards/board-view.ts';
+import { moveNote, outcomeText, plyText } from '../boards/board-view.ts';
 import { fmtDuration } from '../text/layout.ts';
 import { hintFor, judgeMoves, standingText, tallyText, verdictText } from '../review/verdicts.ts';
 
@@ -191,8 +191,8 @@ async function playOne(session: PlaySession, ask: Ask, write: Write): Promise<vo
 function movesText(game: AnyGame, s: PlayState): string {
   const texts = s.moves.slice(0, MOVES_LISTED).map((m) => {
     const text = game.formatMove(m);
-    const x = takenNumber(game, s.state, text);
-    return x === null ? text : `${text} takes ${x}`;
+    const note = moveNote(game, s.state, text);
+    return note === null ? text : `${text} ${note}`;
   });
   return s.moves.length > MOVES_LISTED ? `${texts.join(', ')} and ${s.moves.length - MOVES_LISTED} more` : texts.join(', ');
 }
