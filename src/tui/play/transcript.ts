@@ -6,7 +6,7 @@
  * until the player quits or the input ends. Text only: no Ink.
  */
 import { ArenaError } from '../../core/errors.ts';
-import type { AnyFamily, AnyGame, Seat } from '../../core/game.ts';
+import type { AnyFamily, AnyGame, Seat, Solver } from '../../core/game.ts';
 import { createVariant } from '../../core/params.ts';
 import { explainPosition, winningWord } from '../../games/explain.ts';
 import { endingSentence, glossaryFor } from '../../games/goals.ts';
@@ -14,7 +14,7 @@ import { goalFor, parseVariant } from '../../games/index.ts';
 import { dealGame, opponentName, opponentWords, plays, type FirstMover, type Opponent, type PlaySession, type PlayState, type PlayTable } from '../../play/index.ts';
 import { moveNote, outcomeText, plyText } from '../boards/board-view.ts';
 import { fmtDuration } from '../text/layout.ts';
-import { hintFor, judgeMoves, standingText, tallyText, verdictText } from '../review/verdicts.ts';
+import { explainedMove, hintFor, judgeMoves, standingText, tallyText, verdictText } from '../review/verdicts.ts';
 
 /** Where a transcript reads the player's lines and writes its own. */
 export interface TranscriptIo {
@@ -159,7 +159,10 @@ async function playOne(session: PlaySession, ask: Ask, write: Write): Promise<vo
       const text = await ask('Type a to play again, u to take back your last move, e why your first mistake lost, q to quit:');
       if (text === 'a') return;
       if (text === 'u') shown = undo(session, write);
-      else if (text === 'e') explain(game, firstMistakeOrStart(game, solver, s, human), write);
+      else if (text === 'e') {
+        const at = explainedMove(s.history, judgeMoves(game, solver, s.history), human);
+        explain(game, at ? s.history[at.index]!.before : s.state, write);
+      }
       continue;
     }
     write(`Position: ${game.describe(s.state)}.`);
@@ -221,16 +224,8 @@ function explain(game: AnyGame, state: unknown, write: Write): void {
   for (const line of [...e.lines, ...glossaryFor(`${verdict} ${e.lines.join(' ')}`)]) write(`  ${line}`);
 }
 
-/** The position before the player's first mistake, or the first they moved in. */
-function firstMistakeOrStart(game: AnyGame, solver: ReturnType<NonNullable<AnyGame['solver']>>, s: PlayState, human: Seat): unknown {
-  const verdicts = judgeMoves(game, solver, s.history, human);
-  const i = verdicts.findIndex((v) => v !== null && !v.optimal);
-  const mine = s.history.findIndex((p) => p.seat === human);
-  return s.history[i >= 0 ? i : Math.max(0, mine)]?.before ?? s.state;
-}
-
 /** The review as lines: both sides' tallies, then each move with its mover and verdict. */
-function reviewLines(game: AnyGame, solver: ReturnType<NonNullable<AnyGame['solver']>>, s: PlayState, human: Seat, names: Readonly<Record<Seat, string>>): string[] {
+function reviewLines(game: AnyGame, solver: Solver<unknown, unknown> | undefined, s: PlayState, human: Seat, names: Readonly<Record<Seat, string>>): string[] {
   if (!solver) return ['No review: this variant has no exact solver.'];
   const verdicts = judgeMoves(game, solver, s.history);
   const rows = s.history.map((p, i) => ({ p, n: i + 1, verdict: verdicts[i] ?? null }));

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { AnyGame, Seat, Solver } from '../../core/game.ts';
-import { judgeMoves, tallyText, verdictText } from './verdicts.ts';
+import { explainedMove, judgeMoves, tallyText, verdictText } from './verdicts.ts';
 import { useTheme } from '../text/theme.ts';
 import { Explain } from './Explain.tsx';
 import { plyText } from '../boards/board-view.ts';
@@ -36,9 +36,8 @@ export function Review({ game, solver, plies, seat, names = SEAT_NAMES, maxLines
   const listed = rows.length <= maxLines ? rows : mistakes.slice(0, maxLines);
   const nameWidth = Math.max(names.first.length, names.second.length);
   // `e`: the position of the player's first mistake, as it stood before it; without one, the first position they moved in.
-  const myMistake = mistakes.find((r) => r.seat === seat);
-  const first = myMistake ?? mine[0];
-  const why = first ? { state: plies[first.n - 1]!.before, title: `before your move ${first.n}${myMistake ? ', your first mistake' : ''}` } : null;
+  const at = explainedMove(plies, verdicts, seat);
+  const why = at ? { state: plies[at.index]!.before, title: `before your move ${at.index + 1}${at.mistake ? ', your first mistake' : ''}` } : null;
   return (
     <Box flexDirection="column">
       <Text bold>

@@ -98,3 +98,14 @@ export function tallyText(rows: readonly { readonly verdict: Verdict | null }[])
     (judged.length < rows.length ? ` (${rows.length - judged.length} beyond the solver)` : '')
   );
 }
+
+/**
+ * The move whose position `e` explains at the end of a game: `seat`'s first mistake, else its
+ * first move (0-based index into the plies, and whether it was a mistake); null when it made none.
+ */
+export function explainedMove(plies: readonly { readonly seat: Seat }[], verdicts: readonly (Verdict | null)[], seat: Seat): { readonly index: number; readonly mistake: boolean } | null {
+  const mistake = plies.findIndex((p, i) => p.seat === seat && verdicts[i] != null && !verdicts[i]!.optimal);
+  if (mistake >= 0) return { index: mistake, mistake: true };
+  const first = plies.findIndex((p) => p.seat === seat);
+  return first >= 0 ? { index: first, mistake: false } : null;
+}
