@@ -31,10 +31,10 @@ function inOrder(lines: readonly string[], wanted: readonly (string | RegExp)[])
 }
 
 describe('arena play --plain', () => {
-  it('plays a game as a transcript: each prompt and move a new line, the rule that ended it, the review of both sides', { timeout: 120_000 }, async () => {
+  it('plays a game as a transcript: each prompt and move a new line, the rule that ended it, the review of both sides, why and undo after the end', { timeout: 120_000 }, async () => {
     const r = await arenaWithInput(
       ['play', 'subtraction{moves=1,2,3;n=10}', '--bot', 'optimal', '--first', 'me', '--plain', '--seed', '1', '--isolation', 'none'],
-      '2\nh\n1\n3\nq\n',
+      '2\nh\n1\n3\ne\nu\nq\n',
     );
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
@@ -59,9 +59,16 @@ describe('arena play --plain', () => {
       'Review: you 2 of 3 moves optimal, 1 mistake; optimal 3 of 3 moves optimal.',
       '3. you 1: mistake: threw away the win (3 kept it).',
       '4. optimal 2: optimal.',
+      // e: why the position before the first mistake was won; u: back before the last move, to play on.
+      'Why: won for the player to move; play 3.',
+      '  take 3: leaves 4 mod 4 = 0, a P-position for the opponent',
+      'Took back your last move and the reply.',
+      'Position: pile 4, first to move.',
       'Bye.',
     ]);
     expect(at.every((i) => i >= 0), r.out).toBe(true);
+    // The end is said once, not again after each answer to its prompt.
+    expect(r.lines.filter((l) => l.startsWith('Game over')).length).toBe(1);
   });
 
   it('asks the set-up as numbered lists, the bots in plain words with their levels, when the command line leaves it open', { timeout: 120_000 }, async () => {

@@ -156,13 +156,17 @@ async function playOne(session: PlaySession, ask: Ask, write: Write): Promise<vo
       const ending = s.forfeit === null ? endingSentence(game, s.state, names) : null;
       if (ending) write(ending);
       for (const line of reviewLines(game, solver, s, human, names)) write(line);
-      const text = await ask('Type a to play again, u to take back your last move, e why your first mistake lost, q to quit:');
-      if (text === 'a') return;
-      if (text === 'u') shown = undo(session, write);
-      else if (text === 'e') {
-        const at = explainedMove(s.history, judgeMoves(game, solver, s.history), human);
-        explain(game, at ? s.history[at.index]!.before : s.state, write);
+      // Said once; the prompt is asked again until the player plays again, takes back a move or quits.
+      for (;;) {
+        const text = await ask('Type a to play again, u to take back your last move, e why your first mistake lost, q to quit:');
+        if (text === 'a') return;
+        if (text === 'u' && undo(session, write)) break;
+        if (text === 'e') {
+          const at = explainedMove(s.history, judgeMoves(game, solver, s.history), human);
+          explain(game, at ? s.history[at.index]!.before : s.state, write);
+        }
       }
+      shown = session.getSnapshot().history.length;
       continue;
     }
     write(`Position: ${game.describe(s.state)}.`);
@@ -171,7 +175,7 @@ async function playOne(session: PlaySession, ask: Ask, write: Write): Promise<vo
       const hint = hintFor(game, solver, s.state);
       write(`Hint: ${standingText(hint)}${hint.ok && hint.best.length > 0 && (hint.value > 0 || hint.scored) ? `; ${hint.scored ? 'best' : 'winning'} moves: ${hint.best.join(', ')}` : ''}.`);
     } else if (text === 'e') explain(game, s.state, write);
-    else if (text === 'u') shown = undo(session, write);
+    else if (text === 'u' && undo(session, write)) shown = session.getSnapshot().history.length;
     else if (text === '?') {
       for (const line of [...goal.full, ...glossaryFor('P-position N-position')]) write(line);
       write(KEYS_LINE);
@@ -200,10 +204,11 @@ function movesText(game: AnyGame, s: PlayState): string {
   return s.moves.length > MOVES_LISTED ? `${texts.join(', ')} and ${s.moves.length - MOVES_LISTED} more` : texts.join(', ');
 }
 
-/** Takes back the player's last move (and the reply); returns how many moves stand now. */
-function undo(session: PlaySession, write: Write): number {
-  write(session.undo() ? 'Took back your last move and the reply.' : 'Nothing to undo yet.');
-  return session.getSnapshot().history.length;
+/** Takes back the player's last move (and the reply), saying so; false when there is none. */
+function undo(session: PlaySession, write: Write): boolean {
+  const done = session.undo();
+  write(done ? 'Took back your last move and the reply.' : 'Nothing to undo yet.');
+  return done;
 }
 
 /** Why a position is won or lost, line by line, with the terms it uses glossed. */
