@@ -102,6 +102,22 @@ export interface Game<S, M> {
    * `games/`); without it the boards show `describe`.
    */
   view?(s: S): { readonly piles: readonly number[] };
+  /** How the variant is won, in words (GAMES.md); screens say something generic without it. */
+  readonly goal?: GameGoal<S>;
+}
+
+/** How a variant is won, in words a new player reads: what the play screen and its help show. */
+export interface GameGoal<S = unknown> {
+  /** One or two short sentences: what wins, and how points are scored where they are. */
+  readonly short: string;
+  /** The rules of winning in full, one sentence a line: who may take what, the end, the scoring. */
+  readonly full: readonly string[];
+  /**
+   * The rule that decided a finished game, as a sentence about the players, e.g. `you took the
+   * last coin: who takes the last coin loses`. `names` says what to call each seat; turns
+   * alternate, so the seat that moved last is the one not to move in `s`.
+   */
+  ending?(s: S, names: Readonly<Record<Seat, string>>): string;
 }
 
 /** Pre-period and period of a sequence over piles: value(n) = value(n + period) for n ≥ preperiod. */

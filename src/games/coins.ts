@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { MoveError, ParamError, show } from '../core/errors.ts';
-import { otherSeat, type Game, type Seat } from '../core/game.ts';
+import { otherSeat, type Game, type GameGoal, type Seat } from '../core/game.ts';
 import { defineFamily, enumSchema, intSchema, intSetSchema, toNumber, variantId } from '../core/params.ts';
 import {
   MAX_BONUS,
@@ -253,7 +253,35 @@ export const coins = defineFamily<CoinsParams, CoinsState, CoinMove>({
         return take.size;
       },
       size: (s) => coinCount(s.coins),
+      goal: coinsGoal(scoring, bonus),
     };
     return game;
   },
 });
+
+const LINE_MOVE = 'A move takes one or more coins lying next to each other on one straight line (a row, a column or a diagonal), with no gap between them.';
+
+/** How a coin board is won: not taking the last coin, or the higher score on points with the bonus. */
+function coinsGoal(scoring: CoinScoring, bonus: number): GameGoal<CoinsState> {
+  if (scoring === 'last-coin') {
+    return {
+      short: 'Goal: do not take the last coin. Who takes the last coin loses.',
+      full: [LINE_MOVE, 'Last-coin scoring (misère): the player who takes the last coin loses, so leave your opponent one coin.'],
+      ending: (s, names) => `${names[otherSeat(s.turn)]} took the last coin: who takes the last coin loses`,
+    };
+  }
+  return {
+    short: `Goal: the higher score. Each coin you take is 1 point; whoever does not take the last coin gets a bonus of ${bonus}. Equal scores draw.`,
+    full: [
+      LINE_MOVE,
+      `Points scoring: each coin taken scores one point to its taker; when the board is empty, the player who did not take the last coin scores a bonus of ${bonus} more.`,
+      'The higher total wins; equal totals draw. Taking many coins can be worth more than the bonus, so the best move may give up the last-coin fight.',
+    ],
+    ending(s, names) {
+      const last = otherSeat(s.turn);
+      const a = s.scores[0] + (s.turn === 'first' ? bonus : 0);
+      const b = s.scores[1] + (s.turn === 'second' ? bonus : 0);
+      return `${names[last]} took the last coin, so ${names[s.turn]} scored the bonus ${bonus}: ${names.first} ${a}, ${names.second} ${b}; ${a === b ? 'equal totals draw' : 'the higher total wins'}`;
+    },
+  };
+}

@@ -141,6 +141,18 @@ export const endGame = defineFamily<EndGameParams, EndGameState, EndGameMove>({
       solver: () => endGameSolver(),
       heuristic: (s, m) => s.row[m === 'L' ? s.lo : s.hi - 1]!,
       size: (s) => s.hi - s.lo,
+      goal: {
+        short: 'Goal: the larger sum. Take the number at either end (L or R) of the row; it is added to your score. Equal sums draw.',
+        full: [
+          'A move takes the leftmost (L) or the rightmost (R) number of the row and adds it to your score; numbers can be negative.',
+          'When the row is empty the player with the larger sum of the numbers taken wins; equal sums draw.',
+          'The first player can always at least draw on a row of even length: take every number at odd places, or every one at even places, whichever sums to more.',
+        ],
+        ending(s, names) {
+          const [a, b] = s.scores;
+          return `the row is empty: ${names.first} ${a}, ${names.second} ${b}; ${a === b ? 'equal sums draw' : 'the larger sum wins'}`;
+        },
+      },
     };
     return game;
   },

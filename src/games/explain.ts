@@ -61,7 +61,8 @@ export function explainPosition(game: AnyGame, state: unknown): Explanation | un
   }
 }
 
-function winningWord(outcome: OutcomeClass): string {
+/** An outcome class in words for the player to move: `won for the player to move`, `class L`, … */
+export function winningWord(outcome: OutcomeClass): string {
   return outcome === 'N' ? 'won for the player to move' : outcome === 'P' ? 'lost for the player to move' : outcome === 'D' ? 'a draw' : `class ${outcome}`;
 }
 

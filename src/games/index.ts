@@ -1,5 +1,5 @@
 import { UsageError, didYouMean } from '../core/errors.ts';
-import type { AnyFamily, AnyGame } from '../core/game.ts';
+import type { AnyFamily, AnyGame, GameGoal } from '../core/game.ts';
 import { createVariant, eraseFamily, eraseGame, splitVariantId } from '../core/params.ts';
 import { subtraction } from './subtraction.ts';
 import { noRepeat } from './no-repeat.ts';
@@ -9,6 +9,7 @@ import { coins } from './coins.ts';
 import { endGame } from './end-game.ts';
 import { grundy, octal } from './octal.ts';
 import { exportedGame, userFamily } from './user.ts';
+import { goalOf } from './goals.ts';
 
 /** Every built-in game family, in display order. Ids are checked for uniqueness at load. */
 export const FAMILIES: readonly AnyFamily[] = [
@@ -104,4 +105,9 @@ export function makeGame(familyId: string, params: Readonly<Record<string, unkno
 export function parseVariant(text: string): AnyGame {
   const { family, params } = splitVariantId(text);
   return makeGame(family, params);
+}
+
+/** How a variant is won, in words (`Game.goal`); a built-in family without one falls back on its summary. */
+export function goalFor(game: AnyGame): GameGoal {
+  return goalOf(game, FAMILIES.find((f) => f.id === game.family)?.summary);
 }

@@ -1,3 +1,4 @@
+import { lastMoveGoal, setText } from './goals.ts';
 import { TooLargeError } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, intSetSchema, variantId } from '../core/params.ts';
@@ -118,6 +119,13 @@ export const noRepeat = defineFamily<NoRepeatParams, NoRepeatState, number>({
       solver: () => noRepeatSolver(moves, params.n.max, misere),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
+      goal: lastMoveGoal<NoRepeatState>({
+        misere,
+        moves: `A move takes s stones with s in ${setText(moves)}, but never the amount the opponent just took (the first move is free).`,
+        stone: 'stone',
+        toMove: (s) => s.turn,
+        why: (s) => ` (pile ${s.pile}${s.forbidden === null ? '' : `; may not take ${s.forbidden}, the amount just taken`})`,
+      }),
     };
     return game;
   },

@@ -1,3 +1,4 @@
+import { setText } from './goals.ts';
 import { TooLargeError } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, enumSchema, intSetSchema, variantId } from '../core/params.ts';
@@ -149,6 +150,16 @@ export const partizan = defineFamily<PartizanParams, PartizanState, number>({
       solver: () => partizanSolver(left, right, params.n.max),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
+      goal: {
+        short: `Goal: take the last stone, leaving your opponent no move. Left takes ${setText(left)}, Right takes ${setText(right)}; who cannot move loses.`,
+        full: [
+          `The first seat plays Left and may take only ${setText(left)}; the second seat plays Right and may take only ${setText(right)}.`,
+          `${params.start === 'left' ? 'Left' : 'Right'} moves first. Normal play: the player who cannot move on their turn loses.`,
+          'Each pile has an outcome class: L (Left wins whoever moves first), R (Right wins whoever moves first), N (whoever moves next wins), P (whoever moves next loses).',
+        ],
+        ending: (s, names) =>
+          `${names[s.turn]} (${s.turn === 'first' ? 'Left' : 'Right'}) cannot move (pile ${s.pile}, smaller than every take of ${setText(s.turn === 'first' ? left : right)}): who cannot move loses`,
+      },
     };
     return game;
   },

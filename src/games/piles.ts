@@ -1,3 +1,4 @@
+import { lastMoveGoal, setText } from './goals.ts';
 import { MoveError, TooLargeError, show } from '../core/errors.ts';
 import { otherSeat, type Game, type Seat, type Solver, type Tabulation } from '../core/game.ts';
 import { defineFamily, intSetSchema, rangeSchema, toNumber, toNumberList, variantId, type Range } from '../core/params.ts';
@@ -289,6 +290,12 @@ export const piles = defineFamily<PilesParams, PilesState, PilesMove>({
       // Greedy's gain: the amount taken; under misère, a move after which nobody can move loses at once: the worst.
       heuristic: (s, m) => (misere && s.piles.every((n, i) => (i === m.pile - 1 ? n - m.take : n) < min) ? -1 : m.take),
       size: (s) => s.piles.reduce((a, b) => a + b, 0),
+      goal: lastMoveGoal<PilesState>({
+        misere,
+        moves: `A move takes from one pile ${rule === 'nim' ? 'any number of stones (Nim)' : rule === 'squares' ? 'a perfect square of stones (1, 4, 9, 16, …)' : `s stones, with s in ${setText(rule)}`}.`,
+        stone: 'stone',
+        toMove: (s) => s.turn,
+      }),
     };
     return game;
   },

@@ -1,3 +1,4 @@
+import { lastMoveGoal, setText } from './goals.ts';
 import { MoveError, ParamError, TooLargeError, show } from '../core/errors.ts';
 import { otherSeat, type Game, type PeriodSummary, type Seat, type Solver } from '../core/game.ts';
 import { defineFamily, intSetSchema, variantId } from '../core/params.ts';
@@ -228,6 +229,13 @@ export const subtraction = defineFamily<SubtractionParams, PileState, number>({
       solver: () => subtractionSolver(moves, params.n.max, misere),
       heuristic: (_s, m) => m,
       size: (s) => pileSize(s.pile),
+      goal: lastMoveGoal<PileState>({
+        misere,
+        moves: `A move takes s stones from the pile, with s in ${setText(moves)}.`,
+        stone: 'stone',
+        toMove: (s) => s.turn,
+        why: (s) => ` (pile ${s.pile}, smaller than every take)`,
+      }),
     };
     return game;
   },

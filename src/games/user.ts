@@ -43,6 +43,11 @@ export interface GameDefinition<P extends object, S, M> {
   readonly summary?: string;
   /** How a move is written, for `arena games` and the play screen. */
   readonly notation?: string;
+  /**
+   * How the game is won, in a sentence or two, for the play screen and its help (e.g. "Take the
+   * last stone: who cannot move loses."); without it the screen says the game's rules decide.
+   */
+  readonly goal?: string;
   /** The parameters, each a ParamSpec built with the schema helpers (intSchema, enumSchema, …). */
   readonly params: { readonly [K in keyof P]-?: ParamSpec<P[K]> };
   /** A start position drawn with `rng` (the only source of randomness). */
@@ -106,7 +111,7 @@ export function gameProblem(value: unknown): string | null {
   }
   for (const f of REQUIRED) if (typeof d[f] !== 'function') return `game ${d['name']}: expected \`${f}\` to be a function, got ${show(d[f])}`;
   for (const f of OPTIONAL) if (d[f] !== undefined && typeof d[f] !== 'function') return `game ${d['name']}: expected \`${f}\` to be a function, got ${show(d[f])}`;
-  for (const f of ['title', 'summary', 'notation']) if (d[f] !== undefined && typeof d[f] !== 'string') return `game ${d['name']}: expected \`${f}\` to be text, got ${show(d[f])}`;
+  for (const f of ['title', 'summary', 'notation', 'goal']) if (d[f] !== undefined && typeof d[f] !== 'string') return `game ${d['name']}: expected \`${f}\` to be text, got ${show(d[f])}`;
   const params = d['params'];
   if (params === null || typeof params !== 'object') return `game ${d['name']}: expected \`params\` to be an object of parameters ({} for none), got ${show(params)}`;
   for (const [key, p] of Object.entries(params)) {
@@ -169,6 +174,7 @@ export function userFamily(definition: AnyGameDefinition, file: string): GameFam
         family: d.name,
         title: d.title ?? d.name,
         params: p,
+        ...(d.goal !== undefined ? { goal: { short: d.goal, full: [d.goal] } } : {}),
         deal(rng: Rng) {
           try {
             return d.deal(rng, p);

@@ -5,7 +5,8 @@
  */
 import type { AnyBot } from '../core/bot.ts';
 import type { AnyGame } from '../core/game.ts';
-import { botOptions, supportedBy, type BotChoice, type BotEntry, type BotRegistry } from '../hosting/index.ts';
+import { dirname } from 'node:path';
+import { botOptions, BUILTIN_BOTS_DIR, supportedBy, type BotChoice, type BotEntry, type BotRegistry } from '../hosting/index.ts';
 import { STRENGTH_LEVELS, type StrengthLevel } from '../strategies/index.ts';
 
 /** A bot a human plays against: which bot, with which options, and how it runs. */
@@ -52,4 +53,42 @@ export function opponentsOf(registry: BotRegistry): Opponent[] {
 /** Whether the opponent plays this variant (its `supports`, as discovery read it). */
 export function plays(opponent: Opponent, game: AnyGame): boolean {
   return supportedBy(opponent.bot, game);
+}
+
+/** The arena's own bots (bots/ of the package) in plain words, for the opponent menus; any other bot shows its own description. */
+const PLAIN_WORDS: Readonly<Record<string, string>> = {
+  random: 'picks any legal move at random: the easiest opponent',
+  greedy: 'grabs the biggest gain right now (the largest take, the larger end, the most coins); never looks ahead',
+  minimax: 'looks ahead as far as its budget allows and takes the best move it sees; perfect on small games',
+  mcts: 'plays many random games from each move and picks the move that won most often',
+  optimal: 'perfect play: wins every position that can be won, and makes a lost one last longest',
+  hybrid: 'plays like greedy while the game is large, perfectly once it gets small',
+  learner: 'searches for a win within a budget and remembers the positions it solved in earlier games',
+  parity: 'End Game: collects all the numbers at odd places or all at even places, whichever sum more',
+  priority: 'coins on points: takes the line sizes the scoring rewards most',
+};
+
+/** An opponent's strength level by name (`easy`, `medium`), or null for a bot without one (or at full strength). */
+function levelOf(o: Opponent): string | null {
+  const p = o.options['strength'];
+  if (typeof p !== 'number' || p >= 1) return null;
+  return (Object.keys(STRENGTH_LEVELS) as StrengthLevel[]).find((l) => STRENGTH_LEVELS[l] === p) ?? `strength ${p}`;
+}
+
+/**
+ * An opponent as the menus name it: `optimal (easy)` for `optimal:strength=easy`, as the README's
+ * easy / medium / perfect levels; `optimal (perfect)` for the bot at full strength; else its label.
+ */
+export function opponentName(o: Opponent): string {
+  const level = levelOf(o);
+  if (level !== null) return `${o.name} (${level})`;
+  return o.bot.options && 'strength' in o.bot.options ? `${o.name} (perfect)` : o.label;
+}
+
+/** What an opponent does, in plain words: its level's odds, a built-in bot's sentence, or the bot's own description. */
+export function opponentWords(o: Opponent): string {
+  const p = o.options['strength'];
+  if (levelOf(o) !== null && typeof p === 'number') return `the best move ${Math.round(p * 100)}% of the time, else a random legal one`;
+  const builtIn = o.entry !== undefined && o.entry.transport !== 'process' && dirname(o.entry.file) === BUILTIN_BOTS_DIR;
+  return (builtIn ? PLAIN_WORDS[o.name] : undefined) ?? o.bot.description;
 }

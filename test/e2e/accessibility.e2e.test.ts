@@ -1,6 +1,6 @@
 /**
  * A terminal that fits every person (issue 17): a size guard instead of a broken layout, a theme for
- * light backgrounds, `--plain` for screen readers (no box drawing), and `?` listing every key of the
+ * light backgrounds, `--plain` for screen readers (a transcript of lines), and `?` listing every key of the
  * screen — each in a real terminal through the real bin.
  */
 import { mkdtempSync } from 'node:fs';
@@ -44,15 +44,22 @@ describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)',
     expect(await t.exited()).toBe(0);
   });
 
-  it('--plain draws no boxes and plain ASCII stones; --theme light drops the yellow that vanishes on white', { timeout: 60_000 }, async () => {
+  it('--plain is a transcript of lines (no boxes, no pictures), answered a line at a time', { timeout: 60_000 }, async () => {
     session = new TmuxSession(`${PLAY} --plain`, ROOT, 100, 30);
-    let screen = await session.waitFor('Your move');
+    let screen = await session.waitFor('Your move (1, 2, 3):');
     expect(screen).not.toMatch(/[╭╮╰╯│─●○]/);
-    expect(screen).toContain('ooooo ooooo');
-    session.send('q');
+    expect(screen).toContain('Position: pile 10, first to move.');
+    session.send('2', true);
+    session.send('Enter');
+    // The move and the reply are new lines under the old ones, which stay as they were.
+    screen = await session.waitFor('Position: pile 7, first to move.');
+    expect(screen).toMatch(/Position: pile 10, first to move\.\nYour move \(1, 2, 3\):\n2\nYou played 2\.\noptimal played 1 in \d+ ms\./);
+    session.send('q', true);
+    session.send('Enter');
     expect(await session.exited()).toBe(0);
-    session.kill();
+  });
 
+  it('--theme light drops the yellow that vanishes on white', { timeout: 60_000 }, async () => {
     session = new TmuxSession(`${COLOURS} ${PLAY}`, ROOT, 100, 30);
     await session.waitFor('Your move');
     expect(session.styled()).toMatch(/\u001b\[(?:[\d;]*;)?33m●/); // dark theme: yellow stones
@@ -61,7 +68,7 @@ describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)',
     session.kill();
 
     session = new TmuxSession(`${COLOURS} ${PLAY} --theme light`, ROOT, 100, 30);
-    screen = await session.waitFor('Your move');
+    await session.waitFor('Your move');
     const styled = session.styled();
     expect(styled).toContain('●');
     expect(styled).not.toMatch(/\u001b\[(?:[\d;]*;)?33m/); // no yellow anywhere

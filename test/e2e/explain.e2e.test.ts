@@ -13,7 +13,7 @@ describe.skipIf(!HAVE_TMUX)('arena play: levels and explain in a real terminal',
     session = new TmuxSession(`node bin/arena.mjs play "piles{rule=nim;piles=3,4,5}" --bot optimal:strength=easy --first me --seed 7`, ROOT);
     const t = session;
     let screen = await t.waitFor('Your move');
-    expect(screen).toContain('against optimal:strength=0.3');
+    expect(screen).toContain('against optimal (easy)');
     t.send('e');
     screen = await t.waitFor('why (your position)');
     expect(screen).toContain('pile 1: 3 = 011');

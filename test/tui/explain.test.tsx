@@ -3,7 +3,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { discoverBots } from '../../src/hosting/index.ts';
-import { opponentsOf, plays } from '../../src/play/index.ts';
+import { opponentName, opponentsOf, plays } from '../../src/play/index.ts';
 import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
 import { closeTables, settle, playTable, solverOpponent, typeMove, until } from './play-helpers.ts';
 
@@ -78,22 +78,22 @@ describe('strength levels', () => {
     const r = render(<PlayApp families={FAMILIES} opponents={opponents} game={game} seed={3} table={playTable(1000)} />);
     unmount = r.unmount;
     const f = await until(r.lastFrame, 'Which bot do you play?');
-    expect(f).toContain('optimal:strength=easy');
-    expect(f).toContain('easy: the best move 30% of the time, else a random legal one');
-    expect(f).toContain('medium: the best move 70% of the time');
+    expect(f).toContain('optimal (easy)');
+    expect(f).toContain('the best move 30% of the time, else a random legal one');
+    expect(f).toContain('optimal (medium)   the best move 70% of the time');
     // Choose easy: the second entry after optimal.
-    const listed = opponents.filter((o) => plays(o, game)).map((o) => o.label);
-    const at = listed.indexOf('optimal:strength=easy');
+    const listed = opponents.filter((o) => plays(o, game)).map((o) => opponentName(o));
+    const at = listed.indexOf('optimal (easy)');
     expect(at).toBeGreaterThan(0);
     for (let i = 1; i <= at; i++) {
       r.stdin.write(DOWN);
       // The highlight has moved before the next key (a wrapped menu may draw `❯` without its space).
-      await until(r.lastFrame, new RegExp(`❯\\s*${listed[i]!.replace(/[:=]/g, '\\$&')}\\s`));
+      await until(r.lastFrame, new RegExp(`❯\\s*${listed[i]!.replace(/[()]/g, '\\$&')}\\s`));
     }
     r.stdin.write(ENTER);
     await until(r.lastFrame, 'Who moves first?');
     r.stdin.write(ENTER);
     const g = await until(r.lastFrame, 'Your move');
-    expect(g.replace(/\s+/g, ' ')).toContain('against optimal:strength=easy');
+    expect(g.replace(/\s+/g, ' ')).toContain('against optimal (easy)');
   });
 });

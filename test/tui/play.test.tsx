@@ -71,7 +71,7 @@ describe('play loop', () => {
     }
     const f = await until(r.lastFrame, 'Game over');
     expect(f).toContain('solverbot won');
-    expect(f).toMatch(/1\. 3\s+✗ mistake: threw away the win \(2 kept it\)/);
+    expect(f).toMatch(/1\. you\s+3\s+✗ mistake: threw away the win \(2 kept it\)/);
     r.stdin.write(ENTER); // a stray Enter keeps the review on screen
     await settle();
     expect(r.lastFrame()).toContain('threw away the win');

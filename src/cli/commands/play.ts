@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { UsageError } from '../../core/errors.ts';
+import type { AnyFamily, AnyGame } from '../../core/game.ts';
 import { allFamilies, parseVariant } from '../../games/index.ts';
 import { discoverBots, resolveBot, type Isolation } from '../../hosting/index.ts';
 import { sandboxProblem } from '../../platform/sandbox.ts';
@@ -46,10 +47,11 @@ export const playCommand: CommandModule<object, Args> = {
         describe: 'where the bot runs, as in a tournament: worker (a process of its own), sandbox (a process in bubblewrap: bots written by others) or none (this process: trusted bots); external programs always run as processes',
       })
       .option('bots-dir', { type: 'string', array: true, default: [], describe: 'another folder of bot files (repeatable)' })
-      .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: no box drawing, plain ASCII pictures' }) as unknown as Argv<Args>,
+      .option('plain', { type: 'boolean', default: false, describe: 'for screen readers: a running transcript, a line per prompt and per move, answered a line at a time (no terminal needed)' }) as unknown as Argv<Args>,
   async handler(args) {
-    // In a terminal, keys typed while the games and bots load wait for the screen (not echoed).
-    if (args[RUN].io.isTTY) keyStdin();
+    // In a terminal, keys typed while the games and bots load wait for the screen (not echoed);
+    // --plain reads whole lines, as the terminal (or a pipe) gives them.
+    if (args[RUN].io.isTTY && !args.plain) keyStdin();
     const game = args.variant !== undefined ? parseVariant(args.variant) : undefined;
     const seed = flagValue('`--seed`', SEED, args.seed) ?? Date.now() >>> 0;
     const time = flagValue('`--time-per-move`', TIME_PER_MOVE, args['time-per-move'], 'a whole number of ms from 1 to 3600000');
@@ -65,6 +67,10 @@ export const playCommand: CommandModule<object, Args> = {
       if (game && !plays(opponent, game)) {
         throw new UsageError(`Bot \`${choice.label}\` does not play ${game.id}`);
       }
+    }
+    if (args.plain) {
+      await playPlain(args[RUN], { families: allFamilies(), opponents: opponentsOf(registry), seed, time, isolation: args.isolation, game, opponent, first: args.first });
+      return;
     }
     if (!requireTerminal(args[RUN], 'play')) return;
     const { render, createElement, screen, PlayApp } = await loadInk(args);
@@ -90,3 +96,32 @@ export const playCommand: CommandModule<object, Args> = {
     }
   },
 };
+
+/**
+ * `--plain`: the game as a transcript (src/tui/play/transcript.ts) on stdout, the player's answers
+ * read a line at a time from stdin; works in a terminal (its own echo and line editing) and on pipes.
+ */
+async function playPlain(
+  run: CliRun,
+  o: { families: readonly AnyFamily[]; opponents: readonly Opponent[]; seed: number; time: number; isolation: Isolation; game: AnyGame | undefined; opponent: Opponent | undefined; first: 'me' | 'bot' | undefined },
+): Promise<void> {
+  const { createInterface } = await import('node:readline');
+  const { playTranscript } = await import('../../tui/play/transcript.ts');
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  const table = new PlayTable({ timePerMoveMs: o.time, isolation: o.isolation });
+  try {
+    await playTranscript({
+      families: o.families,
+      opponents: o.opponents,
+      table,
+      seed: o.seed,
+      ...(o.game ? { game: o.game } : {}),
+      ...(o.opponent ? { opponent: o.opponent } : {}),
+      ...(o.first ? { first: o.first } : {}),
+      io: { lines: lines[Symbol.asyncIterator](), write: (line) => run.io.out(line) },
+    });
+  } finally {
+    lines.close();
+    await table.close();
+  }
+}

@@ -97,6 +97,29 @@ export function outcomeText(outcome: Outcome, names: Readonly<Record<Seat, strin
   return outcome.winner === null ? `Draw${scores}` : `${names[outcome.winner]} won${scores}`;
 }
 
+/**
+ * The number a move takes when its notation does not say it (End Game's `L`/`R`), from the
+ * position before the move; null for every other family, whose notation names what is taken.
+ */
+function takenNumber(game: AnyGame, before: unknown, move: string): number | null {
+  if (game.family !== 'end-game') return null;
+  const row = nums(obj(game.toJSON(before))['row']);
+  const x = move === 'L' ? row[0] : move === 'R' ? row[row.length - 1] : undefined;
+  return x ?? null;
+}
+
+/** What a legal move would take, where its notation does not say it: `takes 9` for End Game's `L`; else null. */
+export function moveNote(game: AnyGame, state: unknown, move: string): string | null {
+  const x = takenNumber(game, state, move);
+  return x === null ? null : `takes ${x}`;
+}
+
+/** A played move as the history and the review show it: its notation, and for End Game the number taken (`L (9)`). */
+export function plyText(game: AnyGame, ply: { readonly before: unknown; readonly text: string }): string {
+  const x = takenNumber(game, ply.before, ply.text);
+  return x === null ? ply.text : `${ply.text} (${x})`;
+}
+
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === 'object' ? (v as Json) : {});
 const num = (v: unknown, fallback = 0): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : fallback);

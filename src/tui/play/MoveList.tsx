@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { KEYS, MOVE_CHAR } from '../text/keys.ts';
 import { windowAround } from '../text/layout.ts';
 import { useTheme } from '../text/theme.ts';
@@ -23,6 +23,8 @@ type Props = {
   readonly waiting?: boolean;
   /** Rows of moves shown at once. */
   readonly limit?: number;
+  /** A word beside a move where its notation does not say what it takes (End Game: `takes 9`). */
+  readonly notes?: ReadonlyMap<string, string>;
 };
 
 /**
@@ -30,36 +32,43 @@ type Props = {
  * filters (`2:` narrows to pile 2); enter on typed text the list does not hold (a coin line typed
  * as `15-13`) hands it to the game's parser.
  */
-export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, waiting = false, limit = 8 }: Props) {
+export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, waiting = false, limit = 8, notes }: Props) {
   const theme = useTheme();
-  const [typed, setTyped] = useState('');
-  const [index, setIndex] = useState(0);
-  const needle = typed.toLowerCase();
-  const shown = needle === '' ? moves : moves.filter((m) => m.toLowerCase().startsWith(needle));
-  const at = Math.min(index, Math.max(0, shown.length - 1));
+  // What was typed and the highlighted row live in a ref that each key updates at once, and a render
+  // follows: a key that comes before React has re-rendered (a burst, a loaded machine) still sees the
+  // keys before it, never the state of an older frame.
+  const [, rendered] = useState(0);
+  const input = useRef({ typed: '', index: 0 });
+  const set = (typed: string, index: number): void => {
+    input.current = { typed, index };
+    rendered((n) => n + 1);
+  };
+  const view = (typed: string, index: number) => {
+    const needle = typed.toLowerCase();
+    const shown = needle === '' ? moves : moves.filter((m) => m.toLowerCase().startsWith(needle));
+    return { needle, shown, at: Math.min(index, Math.max(0, shown.length - 1)) };
+  };
+  const { typed } = input.current;
+  const { shown, at } = view(typed, input.current.index);
 
   useKeys(
-    (input, key) => {
-      if (KEYS.up.match(input, key)) setIndex(Math.max(0, at - 1));
-      else if (KEYS.down.match(input, key)) setIndex(Math.min(shown.length - 1, at + 1));
-      else if (KEYS.erase.match(input, key)) {
-        setTyped(typed.slice(0, -1));
-        setIndex(0);
-      } else if (KEYS.clear.match(input, key)) {
-        setTyped('');
-        setIndex(0);
-      } else if (KEYS.choose.match(input, key)) {
+    (text, key) => {
+      const { typed } = input.current;
+      const { needle, shown, at } = view(typed, input.current.index);
+      if (KEYS.up.match(text, key)) set(typed, Math.max(0, at - 1));
+      else if (KEYS.down.match(text, key)) set(typed, Math.min(shown.length - 1, at + 1));
+      else if (KEYS.erase.match(text, key)) set(typed.slice(0, -1), 0);
+      else if (KEYS.clear.match(text, key)) set('', 0);
+      else if (KEYS.choose.match(text, key)) {
         if (waiting) return;
         const exact = shown.find((m) => m.toLowerCase() === needle);
         const pick = exact ?? (shown.length > 0 ? shown[at] : typed);
         if (pick === undefined || pick === '') return;
-        setTyped('');
-        setIndex(0);
+        set('', 0);
         onChoose(pick);
-      } else if (!key.ctrl && !key.meta && [...input].every((ch) => MOVE_CHAR.test(ch)) && input !== '') {
+      } else if (!key.ctrl && !key.meta && [...text].every((ch) => MOVE_CHAR.test(ch)) && text !== '') {
         // Pasted text arrives as one input; keep it whole.
-        setTyped(typed + input);
-        setIndex(0);
+        set(typed + text, 0);
       }
     },
     { isActive: active },
@@ -84,6 +93,7 @@ export function MoveList({ moves, good, goodLabel = 'wins', onChoose, active, wa
           <Text key={m} {...(selected ? theme.accent : {})} bold={selected}>
             {selected ? `${theme.glyph.pointer} ` : '  '}
             {m}
+            {notes?.has(m) ? <Text {...theme.muted}>{` ${notes.get(m)!}`}</Text> : null}
             {mark ? <Text {...theme.good}>{mark}</Text> : null}
           </Text>
         );

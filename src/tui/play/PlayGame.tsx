@@ -10,13 +10,18 @@ import { fmtDuration } from '../text/layout.ts';
 import { MoveList } from './MoveList.tsx';
 import { Review } from '../review/Review.tsx';
 import { useTheme } from '../text/theme.ts';
-import type { PlaySession } from '../../play/index.ts';
+import { opponentName, type PlaySession } from '../../play/index.ts';
 import { usePlay } from './use-play.ts';
 import { previewTake, type CursorDir } from './coin-cursor.ts';
 import { useCoinCursor } from './use-coin-cursor.ts';
 import { hintFor, standingText } from '../review/verdicts.ts';
 import { Explain } from '../review/Explain.tsx';
 import { useKeys } from '../ui/use-keys.ts';
+import { endingSentence } from '../../games/goals.ts';
+import { goalFor } from '../../games/index.ts';
+import { GoalHelp } from './GoalHelp.tsx';
+import { MoveHistory } from './MoveHistory.tsx';
+import { moveNote, plyText } from '../boards/board-view.ts';
 
 /** The cursor direction of an arrow key (only called when one was pressed). */
 function arrow(key: Key): CursorDir {
@@ -131,14 +136,26 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
   ] as const;
   // Fit an 80×24 terminal: the move list gets the rows the board and the other lines leave.
   const boardRows = pictureLines(view, width - 4) + 4;
-  const listRows = Math.max(3, Math.min(8, height - boardRows - 10));
+  const listRows = Math.max(3, Math.min(8, height - boardRows - 12));
+  const goal = goalFor(game);
+  // The rule that decided the game, unless a forfeit did: `You took the last coin: who takes the last coin loses`.
+  const ending = play.outcome !== null && play.forfeit === null ? endingSentence(game, play.state, names) : null;
+  // End Game's moves say only which end: the list says which number each takes.
+  const notes = new Map<string, string>();
+  for (const m of yourTurn ? play.moves : []) {
+    const text = game.formatMove(m);
+    const note = moveNote(game, play.state, text);
+    if (note !== null) notes.set(text, note);
+  }
   const lastBot = [...play.history].reverse().find((p) => p.seat !== human);
-  const last = play.history[play.history.length - 1];
   return (
     <Box flexDirection="column">
       <Text>
         <Text bold>{game.title}</Text>
-        <Text {...theme.muted}>{` · you play ${human} against ${opponent.label}`}</Text>
+        <Text {...theme.muted}>{` · you play ${human} against ${opponentName(opponent)}`}</Text>
+      </Text>
+      <Text {...theme.muted} wrap="wrap">
+        {goal.short}
       </Text>
       <Box marginY={1} paddingX={1} {...(theme.plain ? {} : { borderStyle: 'round' as const })} flexDirection="column">
         <Board
@@ -150,16 +167,17 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
           cursor={preview ? { at: cursor.at, mark: cursor.mark, legal: preview.error === null, line: preview.line } : undefined}
         />
       </Box>
+      <MoveHistory game={game} plies={play.history} names={names} width={width} />
       {play.thinking ? <Text {...theme.accent}>{`${opponent.label} is thinking…`}</Text> : null}
       {lastBot && !play.thinking ? (
         <Text>
           <Text {...theme.them}>{opponent.label}</Text>
-          {` played ${lastBot.text}`}
+          {` played ${plyText(game, lastBot)}`}
           <Text {...theme.muted}>{` in ${fmtDuration(lastBot.ms)}`}</Text>
-          {last && last !== lastBot ? <Text {...theme.muted}>{` · you played ${last.text}`}</Text> : null}
         </Text>
       ) : null}
       {error ? <Text {...theme.bad}>{error}</Text> : null}
+      {help ? <GoalHelp goal={goal} /> : null}
       {help ? <KeyHelp keys={keys} /> : null}
       {hint ? (
         <Text>
@@ -208,6 +226,7 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
             active
             waiting={!yourTurn}
             limit={listRows}
+            notes={notes}
           />
           <Text {...theme.muted}>
             {footer(
@@ -221,8 +240,9 @@ export function PlayGame({ session, width, height = 40, onEnd }: Props) {
           <Text bold {...(play.forfeit !== null || play.outcome.winner === human ? theme.good : play.outcome.winner === null ? theme.warn : theme.bad)}>
             {play.forfeit ?? 'Game over'}: {outcomeText(play.outcome, names)}
           </Text>
+          {ending ? <Text wrap="wrap">{ending}</Text> : null}
           <Box marginY={1}>
-            <Review game={game} solver={solver} plies={play.history} seat={human} maxLines={Math.max(3, height - 22)} explain={explain} />
+            <Review game={game} solver={solver} plies={play.history} seat={human} names={names} maxLines={Math.max(3, height - boardRows - 12)} explain={explain} />
           </Box>
           {/* Keys only, no menu: an Enter pressed as the game ends must not skip the review. */}
           <Text bold>{footer([KEYS.again, 'play again'], [KEYS.explain, explain ? 'hide why' : 'why your first mistake lost'], [KEYS.undo, 'take back your last move'], [KEYS.help, 'keys'], [KEYS.quit, 'quit'])}</Text>

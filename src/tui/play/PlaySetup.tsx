@@ -6,9 +6,9 @@ import type { AnyFamily, AnyGame } from '../../core/game.ts';
 import { createVariant, formatParamValue } from '../../core/params.ts';
 import { visible } from '../../core/text.ts';
 import { useTheme } from '../text/theme.ts';
-import { plays, type FirstMover, type Opponent, type PlayChoice } from '../../play/index.ts';
+import { opponentName, opponentWords, plays, type FirstMover, type Opponent, type PlayChoice } from '../../play/index.ts';
+import { useWidth } from '../ui/use-width.ts';
 import { Menu } from '../ui/Menu.tsx';
-import { STRENGTH_LEVELS } from '../../strategies/index.ts';
 import { useKeys, useKeysEnabled } from '../ui/use-keys.ts';
 
 /** What the setup menus choose from, and the choices the command line already made (their menus are skipped). */
@@ -25,12 +25,34 @@ type Props = SetupChoices & { readonly onDone: (choice: PlayChoice) => void };
 
 type Step = 'family' | 'param' | 'typing' | 'opponent' | 'first';
 
-/** The menu line of an opponent at a strength below perfect: `easy: the best move 30% of the time, else a random one`. */
-function levelText(o: Opponent): string | null {
-  const p = o.options['strength'];
-  if (typeof p !== 'number' || p >= 1) return null;
-  const level = Object.entries(STRENGTH_LEVELS).find(([, v]) => v === p)?.[0] ?? `strength ${p}`;
-  return `${level}: the best move ${Math.round(p * 100)}% of the time, else a random legal one`;
+/** `text` in lines of at most `width` columns, broken between words (a longer word stands alone). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
+
+/**
+ * Menu entries of two columns: a name (`optimal (easy)`, a family id) and what it is in words,
+ * wrapped under itself so the column stays straight at any width. Both made visible (a bot's
+ * texts are other people's).
+ */
+function columnItems(rows: readonly { readonly name: string; readonly words: string; readonly value: string }[], width: number): { key: string; label: string; value: string }[] {
+  const nameWidth = Math.min(24, Math.max(...rows.map((r) => r.name.length)));
+  // The menu's pointer and its margin take two columns; two more part the name from its words.
+  const room = Math.max(20, width - 2 - nameWidth - 2);
+  const indent = ' '.repeat(nameWidth + 2);
+  return rows.map((r) => ({
+    key: r.value,
+    label: `${visible(r.name).padEnd(nameWidth)}  ${wrapWords(visible(r.words), room).join(`\n${indent}`)}`,
+    value: r.value,
+  }));
 }
 
 /**
@@ -41,6 +63,7 @@ function levelText(o: Opponent): string | null {
 export function PlaySetup({ families, opponents, game: given, opponent: givenOpp, first: givenFirst, onDone }: Props) {
   const theme = useTheme();
   const keysEnabled = useKeysEnabled();
+  const width = useWidth();
   const [family, setFamily] = useState<AnyFamily | null>(null);
   const [raw, setRaw] = useState<Record<string, unknown>>({});
   const [paramIndex, setParamIndex] = useState(0);
@@ -115,13 +138,13 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
   return (
     <Box flexDirection="column">
       {game ? <Text {...theme.muted}>{`game: ${game.id}`}</Text> : family ? <Text {...theme.muted}>{`family: ${family.id}`}</Text> : null}
-      {opponent ? <Text {...theme.muted}>{`opponent: ${opponent.label}`}</Text> : null}
+      {opponent ? <Text {...theme.muted}>{`opponent: ${opponentName(opponent)}`}</Text> : null}
       {error ? <Text {...theme.bad}>{error}</Text> : null}
       {step === 'family' ? (
         <>
           {title('Which game?')}
           <Menu
-            items={families.map((f) => ({ key: f.id, label: `${f.id.padEnd(12)} ${f.title}`, value: f.id }))}
+            items={columnItems(families.map((f) => ({ name: f.id, words: f.title, value: f.id })), width)}
             onSelect={(value) => setFamily(families.find((f) => f.id === value) ?? null)}
           />
         </>
@@ -159,9 +182,10 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
         <>
           {title('Which bot do you play?')}
           <Menu
-            items={opponents
-              .filter((o) => plays(o, game))
-              .map((o) => ({ key: o.label, label: visible(`${o.label.padEnd(10)} ${levelText(o) ?? o.bot.description}`), value: o.label }))}
+            items={columnItems(
+              opponents.filter((o) => plays(o, game)).map((o) => ({ name: opponentName(o), words: opponentWords(o), value: o.label })),
+              width,
+            )}
             onSelect={(value) => {
               const o = opponents.find((x) => x.label === value) ?? null;
               setOpponent(o);
@@ -176,7 +200,7 @@ export function PlaySetup({ families, opponents, game: given, opponent: givenOpp
           <Menu
             items={[
               { label: 'I move first', value: 'me' as const },
-              { label: `${opponent.label} moves first`, value: 'bot' as const },
+              { label: `${opponentName(opponent)} moves first`, value: 'bot' as const },
             ]}
             onSelect={(value) => finish(game, opponent, value)}
           />

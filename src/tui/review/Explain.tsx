@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import type { AnyGame } from '../../core/game.ts';
 import { explainPosition } from '../../games/explain.ts';
+import { glossaryFor } from '../../games/goals.ts';
 import { useTheme } from '../text/theme.ts';
 
 type Props = {
@@ -15,7 +16,8 @@ type Props = {
 
 /**
  * Why a position is won or lost (`e`): the argument of src/games/explain.ts, line by line. The TUI
- * only renders it; the argument and its check against the solver live below.
+ * only renders it; the argument and its check against the solver live below. The terms it uses are
+ * glossed under it.
  */
 export function Explain({ game, state, title, mover }: Props) {
   const theme = useTheme();
@@ -39,6 +41,10 @@ export function Explain({ game, state, title, mover }: Props) {
       </Text>
       {e.lines.map((line, i) => (
         <Text key={i} wrap="wrap">{`  ${line}`}</Text>
+      ))}
+      {/* The terms the argument uses, each glossed once (P-position, class L, nim-sum, …). */}
+      {glossaryFor(`${verdict} ${e.lines.join(' ')}`).map((gloss) => (
+        <Text key={gloss} {...theme.muted} wrap="wrap">{`  ${gloss}`}</Text>
       ))}
     </Box>
   );

@@ -87,3 +87,25 @@ export function verdictText(v: Verdict, scored: boolean): string {
   if (scored) return `mistake: cost ${v.before - v.after} point${v.before - v.after === 1 ? '' : 's'}${keep.replace('kept it', 'was best')}`;
   return v.before > 0 && v.after <= 0 ? `mistake: threw away the win${keep}` : `mistake${keep}`;
 }
+
+/** One side's tally: `3 of 4 moves optimal, 1 mistake (1 beyond the solver)`. */
+export function tallyText(rows: readonly { readonly verdict: Verdict | null }[]): string {
+  const judged = rows.filter((r) => r.verdict !== null);
+  const mistakes = judged.filter((r) => !r.verdict!.optimal).length;
+  return (
+    `${judged.length - mistakes} of ${rows.length} moves optimal` +
+    (mistakes > 0 ? `, ${mistakes} mistake${mistakes === 1 ? '' : 's'}` : '') +
+    (judged.length < rows.length ? ` (${rows.length - judged.length} beyond the solver)` : '')
+  );
+}
+
+/**
+ * The move whose position `e` explains at the end of a game: `seat`'s first mistake, else its
+ * first move (0-based index into the plies, and whether it was a mistake); null when it made none.
+ */
+export function explainedMove(plies: readonly { readonly seat: Seat }[], verdicts: readonly (Verdict | null)[], seat: Seat): { readonly index: number; readonly mistake: boolean } | null {
+  const mistake = plies.findIndex((p, i) => p.seat === seat && verdicts[i] != null && !verdicts[i]!.optimal);
+  if (mistake >= 0) return { index: mistake, mistake: true };
+  const first = plies.findIndex((p) => p.seat === seat);
+  return first >= 0 ? { index: first, mistake: false } : null;
+}
