@@ -543,6 +543,32 @@ function clearWord(x: number, a: number, stamp: number, left: number): number {
 }
 
 /**
+ * Clears the pending values among a trip's eight pairs from a on, given as four XOR words: the
+ * values still pending after them (`left` at the start), or −a′ for the pair a′ that cleared the
+ * last one. One test of the eight values first: most trips meet none.
+ */
+function clearTrip(x0: number, x1: number, x2: number, x3: number, a: number, stamp: number, left: number): number {
+  const pend = pendingAt;
+  if (
+    pend[x0 & 0xffff] !== stamp &&
+    pend[x0 >>> 16] !== stamp &&
+    pend[x1 & 0xffff] !== stamp &&
+    pend[x1 >>> 16] !== stamp &&
+    pend[x2 & 0xffff] !== stamp &&
+    pend[x2 >>> 16] !== stamp &&
+    pend[x3 & 0xffff] !== stamp &&
+    pend[x3 >>> 16] !== stamp
+  ) {
+    return left;
+  }
+  left = clearWord(x0, a, stamp, left);
+  if (left > 0) left = clearWord(x1, (a + 2) | 0, stamp, left);
+  if (left > 0) left = clearWord(x2, (a + 4) | 0, stamp, left);
+  if (left > 0) left = clearWord(x3, (a + 6) | 0, stamp, left);
+  return left;
+}
+
+/**
  * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
  * last of `pending` values was cleared, or −(values still pending) when the pairs ran out.
  *
@@ -550,7 +576,7 @@ function clearWord(x: number, a: number, stamp: number, left: number): number {
  * half number i + `off`): two pairs (a, b), (a + 1, b − 1) are one word from each end and one XOR,
  * where 16-bit reads take four loads and four bounds checks, and the loop's own checks (maps,
  * interrupts) run once per eight pairs. A trip that meets a pending value clears its pairs' values
- * in the order of a (`clearWord`), so the last one is found where the plain scan finds it. The
+ * in the order of a (`clearTrip`), so the last one is found where the plain scan finds it. The
  * pairs before the first word and after the last trip are read one by one. Its own function, so
  * that TurboFan gives the hottest loop of the kernel registers of its own.
  */
@@ -583,22 +609,8 @@ function scanPairsFor(g: Uint16Array, w: Uint32Array, off: number, m: number, ha
       const x1 = w[(ka + 1) | 0]! ^ ((b1 >>> 16) | (b1 << 16));
       const x2 = w[(ka + 2) | 0]! ^ ((b2 >>> 16) | (b2 << 16));
       const x3 = w[(ka + 3) | 0]! ^ ((b3 >>> 16) | (b3 << 16));
-      if (
-        pend[x0 & 0xffff] === stamp ||
-        pend[x0 >>> 16] === stamp ||
-        pend[x1 & 0xffff] === stamp ||
-        pend[x1 >>> 16] === stamp ||
-        pend[x2 & 0xffff] === stamp ||
-        pend[x2 >>> 16] === stamp ||
-        pend[x3 & 0xffff] === stamp ||
-        pend[x3 >>> 16] === stamp
-      ) {
-        left = clearWord(x0, a, stamp, left);
-        if (left > 0) left = clearWord(x1, (a + 2) | 0, stamp, left);
-        if (left > 0) left = clearWord(x2, (a + 4) | 0, stamp, left);
-        if (left > 0) left = clearWord(x3, (a + 6) | 0, stamp, left);
-        if (left < 0) return -left;
-      }
+      left = clearTrip(x0, x1, x2, x3, a, stamp, left);
+      if (left < 0) return -left;
     }
   } else {
     // g[b] is the even half of its word, g[b − 1] the odd half of the one before: one carried.
@@ -613,22 +625,8 @@ function scanPairsFor(g: Uint16Array, w: Uint32Array, off: number, m: number, ha
       const x2 = w[(ka + 2) | 0]! ^ ((b2 & even) | (b3 & ~even));
       const x3 = w[(ka + 3) | 0]! ^ ((b3 & even) | (b4 & ~even));
       carry = b4;
-      if (
-        pend[x0 & 0xffff] === stamp ||
-        pend[x0 >>> 16] === stamp ||
-        pend[x1 & 0xffff] === stamp ||
-        pend[x1 >>> 16] === stamp ||
-        pend[x2 & 0xffff] === stamp ||
-        pend[x2 >>> 16] === stamp ||
-        pend[x3 & 0xffff] === stamp ||
-        pend[x3 >>> 16] === stamp
-      ) {
-        left = clearWord(x0, a, stamp, left);
-        if (left > 0) left = clearWord(x1, (a + 2) | 0, stamp, left);
-        if (left > 0) left = clearWord(x2, (a + 4) | 0, stamp, left);
-        if (left > 0) left = clearWord(x3, (a + 6) | 0, stamp, left);
-        if (left < 0) return -left;
-      }
+      left = clearTrip(x0, x1, x2, x3, a, stamp, left);
+      if (left < 0) return -left;
     }
   }
   // The last pairs one by one: −(values still pending), or (cleared) the a that cleared the last.
