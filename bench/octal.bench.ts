@@ -5,6 +5,8 @@
  *
  * OCTAL_N: heaps per table (an integer or 2^k; default the issue's 2^28: about 20 min of CPU per
  * game and side on this project's VM). OCTAL_GAMES: comma-separated rules (default `grundy,0.6`).
+ * OCTAL_PROGRESS=1: a line every 2^24 heaps (heap, CPU seconds, rare heaps) from both sides, for
+ * runs that may not finish. OCTAL_C=0: the TS side alone (the C run separately, as docs/PERFORMANCE.md shows).
  * OCTAL_PROVE=0.1777: instead, proves that code's period by computing far enough (Flammenkamp's
  * 60,620,715 from 160,949,018 needs G to 2·160,949,018 + 2·60,620,715 + 4 − 1 = 443,139,469 heaps:
  * 0.9 GB of table), and says how far short a table falls when it does.
@@ -52,17 +54,26 @@ if (prove) {
   report('  peak RSS', `${rssMb().toFixed(0)} MB`);
 } else {
   const n = sizeFromEnv('OCTAL_N', 2 ** 28);
+  const showProgress = Boolean(process.env.OCTAL_PROGRESS);
+  const withC = process.env.OCTAL_C !== '0';
   for (const text of (process.env.OCTAL_GAMES ?? 'grundy,0.6').split(',')) {
     const rule = ruleOf(text.trim());
     const values = new Uint16Array(n + 1);
     const [ts, c] = onOneCpu(() => {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      const table = octalNimTable(rule, n, { into: values });
+      const progress = showProgress
+        ? (heap: number, rare: number): void => {
+            const cpu = process.cpuUsage(c0);
+            console.log(`  progress TS ${ruleText(rule)} n=${heap} cpu_s=${((cpu.user + cpu.system) / 1e6).toFixed(1)} rare=${rare}`);
+          }
+        : undefined;
+      const table = octalNimTable(rule, n, progress ? { into: values, progress } : { into: values });
       const wallMs = performance.now() - t0;
       const cpu = process.cpuUsage(c0);
       const space = table.space ?? { mask: 0xffff, kind: 'range' };
-      return [{ table, wallMs, cpuMs: (cpu.user + cpu.system) / 1000 }, runC('octal', [ruleText(rule), String(n), '1', String(space.mask), space.kind])] as const;
+      const cArgs = [ruleText(rule), String(n), '1', String(space.mask), space.kind];
+      return [{ table, wallMs, cpuMs: (cpu.user + cpu.system) / 1000 }, withC ? runC('octal', cArgs) : null] as const;
     });
     let sum = 0;
     let max = 0;

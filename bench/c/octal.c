@@ -7,7 +7,8 @@
  *   CODE  an octal code such as 0.6 or 4.07, or `grundy`
  *   MASK  the sparse space's 16-bit mask, KIND `range` or `domain` (the TS side's choice)
  * prints rare=, full_scans=, scan_pairs=, max=, sum= (over G(0..UPTO)), median_ms=, cpu_median_ms=,
- * rss_mb= (peak resident set).
+ * rss_mb= (peak resident set). With OCTAL_PROGRESS set in the environment, a progress line on stderr every
+ * 2^24 heaps.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -87,6 +88,8 @@ static void push_rare(int32_t n, int32_t v) {
 }
 
 static int64_t full_scans, scan_pairs;
+/* OCTAL_PROGRESS set: a line on stderr every 2^24 heaps (for the long runs of bench/octal.bench.ts). */
+static int progress;
 
 static void sparse_fill(uint16_t *g, int domain, int t0, int32_t from, int32_t upto) {
   int same = unequal ? 1 : 0;
@@ -166,6 +169,10 @@ static void sparse_fill(uint16_t *g, int domain, int t0, int32_t from, int32_t u
     }
     g[n] = (uint16_t)value;
     if (par[value] != cp) push_rare(n, value);
+    if ((n & 0xffffff) == 0 && progress) {
+      fprintf(stderr, "progress n=%d cpu_s=%.1f rare=%d\n", n, clock_ms(CLOCK_PROCESS_CPUTIME_ID) / 1000, rare_count);
+      fflush(stderr);
+    }
   }
 }
 
@@ -203,6 +210,7 @@ int main(int argc, char **argv) {
   int runs = atoi(argv[3]);
   int mask = atoi(argv[4]);
   int domain = strcmp(argv[5], "domain") == 0;
+  progress = getenv("OCTAL_PROGRESS") != NULL;
   rare_cap = 1024;
   rare_heaps = malloc(sizeof(int32_t) * rare_cap);
   rare_values = malloc(sizeof(int32_t) * rare_cap);

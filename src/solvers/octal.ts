@@ -296,16 +296,25 @@ interface KernelState {
   rareCount: number;
   fullScans: number;
   scanPairs: number;
+  readonly progress: ((heap: number, rare: number) => void) | undefined;
 }
+
+/** Heaps between two `progress` calls of `octalNimTable` (a power of two). */
+const PROGRESS_HEAPS = 1 << 24;
 
 /**
  * Nim-values of heaps 0..upto (GAMES.md 7), by the sparse space method past the first
  * `PROBE_HEAPS` heaps (see the module comment); exact for every rule. `space` forces a sparse space
  * instead of choosing one (benches and tests; a domain space only where every split take has the
  * same parity, else RangeError); `into` is a table of at least upto + 1 entries to
- * fill instead of a new one.
+ * fill instead of a new one; `progress` is called with the heap reached and the rare heaps so far
+ * every 2^24 heaps of the sparse kernel (the record-scale runs of the benches).
  */
-export function octalNimTable(rule: TakeBreakRule, upto: number, options: { space?: SparseSpace; into?: Uint16Array } = {}): NimTable {
+export function octalNimTable(
+  rule: TakeBreakRule,
+  upto: number,
+  options: { space?: SparseSpace; into?: Uint16Array; progress?: (heap: number, rare: number) => void } = {},
+): NimTable {
   checkUpto(upto);
   const moves = ruleMoves(rule);
   const g = options.into ?? new Uint16Array(upto + 1);
@@ -333,8 +342,11 @@ export function octalNimTable(rule: TakeBreakRule, upto: number, options: { spac
       count++;
     }
   }
-  const stats: KernelState = { rareCount: count, fullScans: 0, scanPairs: 0 };
-  const stop = sparseFill(g, moves, domain, t0, stats, probe + 1, upto);
+  const stats: KernelState = { rareCount: count, fullScans: 0, scanPairs: 0, progress: options.progress };
+  // g's buffer as words for the pair scan: g[i] is half i + off of them (off 1 when g starts mid-word).
+  const off = (g.byteOffset >> 1) & 1;
+  const w = new Uint32Array(g.buffer, g.byteOffset - 2 * off, (g.length + off) >> 1);
+  const stop = sparseFill(g, w, off, moves, domain, t0, stats, probe + 1, upto);
   // Too many rare heaps for the space to help: the rest by definition.
   if (stop <= upto) fillByDefinition(g, moves, stop, upto);
   return { values: g, upto, space, rare: RARE_HEAPS.slice(0, stats.rareCount), fullScans: stats.fullScans, scanPairs: stats.scanPairs };
@@ -347,7 +359,7 @@ export function octalNimTable(rule: TakeBreakRule, upto: number, options: { spac
  * the last one filled: upto + 1, or earlier once MAX_RARE_HEAPS rare heaps are listed. A function
  * of its own, entered once, so TurboFan compiles the whole loop with its feedback.
  */
-function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number, state: KernelState, from: number, upto: number): number {
+function sparseFill(g: Uint16Array, w: Uint32Array, off: number, moves: RuleMoves, domain: number, t0: number, state: KernelState, from: number, upto: number): number {
   const { takeAll, leaveOne, split, unequal } = moves;
   const nAll = takeAll.length;
   const nOne = leaveOne.length;
@@ -356,6 +368,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
   const rareHeaps = RARE_HEAPS;
   const rareValues = RARE_VALUES;
   const par = PARITY;
+  const progress = state.progress;
   let count = state.rareCount;
   let fullScans = 0;
   let scanPairs = 0;
@@ -375,14 +388,12 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
         end = 0;
         while (rareHeaps[end]! < m) end = (end + 1) | 0;
       }
-      if (same === 1) {
-        for (let i = 0; i < end; i = (i + 1) | 0) {
-          const r = rareHeaps[i]!;
-          const b = (m - r) | 0;
-          if (b !== r) marks[rareValues[i]! ^ g[b]!] = stamp;
-        }
-      } else {
-        for (let i = 0; i < end; i = (i + 1) | 0) marks[rareValues[i]! ^ g[(m - rareHeaps[i]!) | 0]!] = stamp;
+      // Grundy's game: not the rare heap m / 2 with itself (two equal heaps).
+      const self = same === 1 && (m & 1) === 0 ? rareIndex(m >> 1, end) : -1;
+      if (self < 0) markRare(g, m, 0, end, stamp);
+      else {
+        markRare(g, m, 0, self, stamp);
+        markRare(g, m, (self + 1) | 0, end, stamp);
       }
     }
     // Common class of n: parity(v & mask) = cp. Values below c of the other class are pending.
@@ -406,7 +417,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
       for (let s = 0; s < nSplit && pending > 0; s++) {
         const m = (n - split[s]!) | 0;
         const half = (m - same) >> 1;
-        const a = scanPairsFor(g, m, half, stamp, pending);
+        const a = scanPairsFor(g, w, off, m, half, stamp, pending);
         if (a > 0) {
           scanPairs += a;
           pending = 0;
@@ -437,6 +448,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
       rareValues[count] = value;
       count++;
     }
+    if ((n & (PROGRESS_HEAPS - 1)) === 0 && progress !== undefined) progress(n, count);
   }
   state.rareCount = count;
   state.fullScans += fullScans;
@@ -444,40 +456,181 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
   return upto + 1;
 }
 
-/**
- * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
- * last of `pending` values was cleared, or −(values still pending) when the pairs ran out. Its own
- * small function, so that TurboFan gives the hottest loop of the kernel registers of its own.
- */
-function scanPairsFor(g: Uint16Array, m: number, half: number, stamp: number, pending: number): number {
-  const pend = pendingAt;
-  let left = pending | 0;
-  // Two pairs a trip: the four loads are independent, and the loop's own checks run half as often.
-  let a = 1;
-  let b = (m - 1) | 0;
-  for (; a < half; a = (a + 2) | 0, b = (b - 2) | 0) {
-    const x0 = g[a]! ^ g[b]!;
-    const x1 = g[(a + 1) | 0]! ^ g[(b - 1) | 0]!;
-    if (pend[x0] === stamp) {
-      pend[x0] = 0;
-      left = (left - 1) | 0;
-      if (left === 0) return a;
-    }
-    if (pend[x1] === stamp) {
-      pend[x1] = 0;
-      left = (left - 1) | 0;
-      if (left === 0) return (a + 1) | 0;
-    }
+/** The index of heap `r` in the first `end` rare heaps (ascending), or −1 when it is not among them. */
+function rareIndex(r: number, end: number): number {
+  const heaps = RARE_HEAPS;
+  let lo = 0;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (heaps[mid]! < r) lo = (mid + 1) | 0;
+    else hi = mid;
   }
-  if (a === half) {
-    const x = g[a]! ^ g[b]!;
+  return lo < end && heaps[lo] === r ? lo : -1;
+}
+
+/**
+ * Marks G(r) ⊕ G(m − r) for the rare heaps r of indices from..to − 1 (stamp `stamp`): four a trip,
+ * so that the loop's own checks (maps, interrupts) run once per four marks.
+ */
+function markRare(g: Uint16Array, m: number, from: number, to: number, stamp: number): void {
+  const heaps = RARE_HEAPS;
+  const values = RARE_VALUES;
+  const mk = marks;
+  // Int32 from here on: a parameter is a tagged number, converted again at every use in the loop.
+  m |= 0;
+  stamp |= 0;
+  let i = from;
+  for (; i + 4 <= to; i = (i + 4) | 0) {
+    const x0 = values[i]! ^ g[(m - heaps[i]!) | 0]!;
+    const x1 = values[(i + 1) | 0]! ^ g[(m - heaps[(i + 1) | 0]!) | 0]!;
+    const x2 = values[(i + 2) | 0]! ^ g[(m - heaps[(i + 2) | 0]!) | 0]!;
+    const x3 = values[(i + 3) | 0]! ^ g[(m - heaps[(i + 3) | 0]!) | 0]!;
+    mk[x0] = stamp;
+    mk[x1] = stamp;
+    mk[x2] = stamp;
+    mk[x3] = stamp;
+  }
+  for (; i < to; i = (i + 1) | 0) mk[values[i]! ^ g[(m - heaps[i]!) | 0]!] = stamp;
+}
+
+/**
+ * True where a 32-bit word of a table's buffer holds its even-position value in the low half (every
+ * platform Node runs on but big-endian s390x): decides which half of a pair word is which pair.
+ */
+const LOW_HALF_FIRST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/**
+ * Reads the pairs (a, m − a) for a = from..to − 1 one by one, clearing each pending value it
+ * meets: the values still pending after them (`left` at the start), or −a for the pair a that
+ * cleared the last one.
+ */
+function clearPairs(g: Uint16Array, m: number, from: number, to: number, stamp: number, left: number): number {
+  const pend = pendingAt;
+  for (let a = from; a < to; a = (a + 1) | 0) {
+    const x = g[a]! ^ g[(m - a) | 0]!;
     if (pend[x] === stamp) {
       pend[x] = 0;
       left = (left - 1) | 0;
-      if (left === 0) return a;
+      if (left === 0) return -a;
     }
   }
-  return -left;
+  return left;
+}
+
+/** Where an XOR word's first pair (its even position's) comes out: the low half where LOW_HALF_FIRST. */
+const FIRST_SHIFT = LOW_HALF_FIRST ? 0 : 16;
+
+/**
+ * Clears the pending values among an XOR word's two pairs, a then a + 1: the values still pending
+ * after them (`left` at the start), or −a for the pair a that cleared the last one.
+ */
+function clearWord(x: number, a: number, stamp: number, left: number): number {
+  const pend = pendingAt;
+  const first = (x >>> FIRST_SHIFT) & 0xffff;
+  if (pend[first] === stamp) {
+    pend[first] = 0;
+    left = (left - 1) | 0;
+    if (left === 0) return -a;
+  }
+  const second = (x >>> (16 - FIRST_SHIFT)) & 0xffff;
+  if (pend[second] === stamp) {
+    pend[second] = 0;
+    left = (left - 1) | 0;
+    if (left === 0) return -((a + 1) | 0);
+  }
+  return left;
+}
+
+/**
+ * Clears the pending values among a trip's eight pairs from a on, given as four XOR words: the
+ * values still pending after them (`left` at the start), or −a′ for the pair a′ that cleared the
+ * last one. One test of the eight values first: most trips meet none.
+ */
+function clearTrip(x0: number, x1: number, x2: number, x3: number, a: number, stamp: number, left: number): number {
+  const pend = pendingAt;
+  if (
+    pend[x0 & 0xffff] !== stamp &&
+    pend[x0 >>> 16] !== stamp &&
+    pend[x1 & 0xffff] !== stamp &&
+    pend[x1 >>> 16] !== stamp &&
+    pend[x2 & 0xffff] !== stamp &&
+    pend[x2 >>> 16] !== stamp &&
+    pend[x3 & 0xffff] !== stamp &&
+    pend[x3 >>> 16] !== stamp
+  ) {
+    return left;
+  }
+  left = clearWord(x0, a, stamp, left);
+  if (left > 0) left = clearWord(x1, (a + 2) | 0, stamp, left);
+  if (left > 0) left = clearWord(x2, (a + 4) | 0, stamp, left);
+  if (left > 0) left = clearWord(x3, (a + 6) | 0, stamp, left);
+  return left;
+}
+
+/**
+ * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
+ * last of `pending` values was cleared, or −(values still pending) when the pairs ran out.
+ *
+ * Eight pairs a trip from four 32-bit words at each end of `w` (g's buffer as words, g[i] being its
+ * half number i + `off`): two pairs (a, b), (a + 1, b − 1) are one word from each end and one XOR,
+ * where 16-bit reads take four loads and four bounds checks, and the loop's own checks (maps,
+ * interrupts) run once per eight pairs. A trip that meets a pending value clears its pairs' values
+ * in the order of a (`clearTrip`), so the last one is found where the plain scan finds it. The
+ * pairs before the first word and after the last trip are read one by one. Its own function, so
+ * that TurboFan gives the hottest loop of the kernel registers of its own.
+ */
+function scanPairsFor(g: Uint16Array, w: Uint32Array, off: number, m: number, half: number, stamp: number, pending: number): number {
+  const pend = pendingAt;
+  m |= 0;
+  half |= 0;
+  stamp |= 0;
+  let left = pending | 0;
+  let a = 1;
+  // One pair alone when g[1] ends a word, so that a starts one.
+  if (((a + off) & 1) === 1) {
+    left = clearPairs(g, m, a, Math.min(2, half + 1), stamp, left);
+    if (left < 0) return -left;
+    a = 2;
+  }
+  // The half of a word that holds its even position (g[a], and in an XOR word the pair a).
+  const even = LOW_HALF_FIRST ? 0xffff : 0xffff0000;
+  let ka = (a + off) >> 1;
+  const pb = (m - a + off) | 0;
+  let kb = pb >> 1;
+  if ((pb & 1) === 1) {
+    // g[b − 1] and g[b] share a word: its halves swapped line g[b] up with g[a].
+    for (; a + 7 <= half; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
+      const b0 = w[kb]!;
+      const b1 = w[(kb - 1) | 0]!;
+      const b2 = w[(kb - 2) | 0]!;
+      const b3 = w[(kb - 3) | 0]!;
+      const x0 = w[ka]! ^ ((b0 >>> 16) | (b0 << 16));
+      const x1 = w[(ka + 1) | 0]! ^ ((b1 >>> 16) | (b1 << 16));
+      const x2 = w[(ka + 2) | 0]! ^ ((b2 >>> 16) | (b2 << 16));
+      const x3 = w[(ka + 3) | 0]! ^ ((b3 >>> 16) | (b3 << 16));
+      left = clearTrip(x0, x1, x2, x3, a, stamp, left);
+      if (left < 0) return -left;
+    }
+  } else {
+    // g[b] is the even half of its word, g[b − 1] the odd half of the one before: one carried.
+    let carry = w[kb]!;
+    for (; a + 7 <= half; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
+      const b1 = w[(kb - 1) | 0]!;
+      const b2 = w[(kb - 2) | 0]!;
+      const b3 = w[(kb - 3) | 0]!;
+      const b4 = w[(kb - 4) | 0]!;
+      const x0 = w[ka]! ^ ((carry & even) | (b1 & ~even));
+      const x1 = w[(ka + 1) | 0]! ^ ((b1 & even) | (b2 & ~even));
+      const x2 = w[(ka + 2) | 0]! ^ ((b2 & even) | (b3 & ~even));
+      const x3 = w[(ka + 3) | 0]! ^ ((b3 & even) | (b4 & ~even));
+      carry = b4;
+      left = clearTrip(x0, x1, x2, x3, a, stamp, left);
+      if (left < 0) return -left;
+    }
+  }
+  // The last pairs one by one: −(values still pending), or (cleared) the a that cleared the last.
+  return -clearPairs(g, m, a, (half + 1) | 0, stamp, left);
 }
 
 /** A period proven by the Guy–Smith theorem. */

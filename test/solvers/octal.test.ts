@@ -151,6 +151,19 @@ describe('sparse space tables', () => {
     );
   });
 
+  it('is exact in a table that starts anywhere in its buffer (the pair scan reads it as 32-bit words)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('0.6', '0.77', '0.137', 'grundy', '4.07'), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 2049, max: 3200 }), (code, start, upto) => {
+        const r = code === 'grundy' ? GRUNDY : rule(code);
+        // One entry to spare or none, so the table ends at its buffer's end as well as before it.
+        const buffer = new Uint16Array(start + upto + 1 + (upto & 1));
+        const got = octalNimTable(r, upto, { into: buffer.subarray(start) }).values;
+        expect(Array.from(got.subarray(0, upto + 1))).toEqual(Array.from(nimValuesByDefinition(r, upto)));
+      }),
+      { numRuns: 16 },
+    );
+  });
+
   it('random codes: the definition table equals the brute force', () => {
     fc.assert(
       fc.property(fc.constantFrom('0', '4'), fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 5 }), (d0, digits) => {
