@@ -38,7 +38,7 @@ export function RecentResults({ results, max, selected, dir, command }: Props) {
   if (results.length === 0) return <Text {...theme.muted}>no finished games yet</Text>;
   const shown = resultsOrder(results);
   const at = selectedPlace(shown, selected);
-  const [from, to] = windowAround(shown.length, at, Math.max(1, max - 3));
+  const [from, to] = windowAround(shown.length, at, Math.max(1, max - 4));
   const pick = shown[at]!;
   return (
     <Box flexDirection="column">
@@ -60,9 +60,9 @@ export function RecentResults({ results, max, selected, dir, command }: Props) {
         );
       })}
       <Text {...theme.muted}>{to < shown.length ? `↓ ${shown.length - to} older (the oldest are in games.jsonl)` : ' '}</Text>
-      <Text {...theme.muted} wrap="truncate-end">
-        {`↑↓ pgup pgdn home end: choose · enter opens #${pick.index + 1} here · later: ${command(['replay', dir, '--game', String(pick.index + 1)])}`}
-      </Text>
+      <Text {...theme.muted} wrap="truncate-end">{`↑↓ pgup pgdn home end: choose · enter: open #${pick.index + 1} here`}</Text>
+      {/* A command is never cut: it wraps. */}
+      <Text {...theme.muted}>{`later: ${command(['replay', dir, '--game', String(pick.index + 1)])}`}</Text>
     </Box>
   );
 }
