@@ -70,11 +70,13 @@ export function StandingsTable({ table, width, maxRows = 50 }: Props) {
         </Text>
       ))}
       {table.bots.length > bots.length ? <Text {...theme.muted}>{`… ${table.bots.length - bots.length} more bots`}</Text> : null}
-      {/* The legend where two lines are to spare (it is under ? too). */}
+      {/* The legend where two lines are to spare (it is under ? too), wrapped to the table's width. */}
       {table.bots.length + 2 <= maxRows ? (
-        <Text {...theme.muted} wrap="wrap">
-          {standingsLegend(theme.color)}
-        </Text>
+        <Box width={Math.max(header.length, ...rows.map((r) => r.length))}>
+          <Text {...theme.muted} wrap="wrap">
+            {standingsLegend(theme.color)}
+          </Text>
+        </Box>
       ) : null}
       <Text {...theme.muted}>
         {`${table.games} games · first-seat advantage ${table.ratings.firstSeatElo >= 0 ? '+' : ''}${table.ratings.firstSeatElo.toFixed(0)} ±${table.ratings.firstSeatCi95.toFixed(0)} Elo${anchor ? ` · ${anchor}` : ''}`}
