@@ -101,7 +101,7 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   // At most a few test bars: a gauntlet against many bots keeps its undecided tests in view first.
   const bars = [...model.sprt].sort((x, y) => Number(x.decision !== null) - Number(y.decision !== null)).slice(0, 6);
   // Header (3), tabs, footer, a spare line; at the end, the results folder and the commands that read it.
-  const body = height - 8 - model.failedBots.length - bars.length - (model.time ? 1 : 0) - (live.finished ? 3 : 0);
+  const body = height - 8 - model.failedBots.length - bars.length - (model.time ? 1 : 0) - (live.finished && !live.finished.interrupted ? 3 : 0);
   useInput((input, key) => {
     if (opened) return; // the game opened from the results takes the keys until it goes back
     if (shownViewOf(view) === 'results' && !help) {
@@ -223,14 +223,19 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
         {!help && shownView === 'crosstable' ? (
           table ? <Crosstable table={table} width={width} {...(model.format?.format === 'swiss' ? { order: model.format.lines.map((l) => l.bot) } : {})} /> : <Text {...theme.muted}>crosstable after the first games…</Text>
         ) : null}
-        {!help && shownView === 'results' ? <RecentResults results={model.recent} max={Math.max(3, body)} selected={selected} dir={model.dir} command={command} /> : null}
+        {!help && shownView === 'results' ? <RecentResults results={model.recent} max={Math.max(3, body)} width={width} selected={selected} dir={model.dir} command={command} /> : null}
         {live.finished ? (
           <Box flexDirection="column" marginTop={1}>
             <Text bold {...(live.finished.interrupted ? theme.warn : theme.good)}>
               {live.finished.interrupted ? `Stopped after ${live.done} of ${live.total} games; results saved in ${live.finished.dir}` : `Finished: results in ${live.finished.dir}`}
             </Text>
-            <Text {...theme.muted} wrap="truncate-middle">{`its HTML report: ${command(['report', live.finished.dir])}`}</Text>
-            <Text {...theme.muted} wrap="truncate-middle">{`its games one by one: ${command(['replay', live.finished.dir])}`}</Text>
+            {/* A stopped run's last word is its resume command, printed below the torn-down dashboard. */}
+            {live.finished.interrupted ? null : (
+              <>
+                <Text {...theme.muted} wrap="truncate-middle">{`its HTML report: ${command(['report', live.finished.dir])}`}</Text>
+                <Text {...theme.muted} wrap="truncate-middle">{`its games one by one: ${command(['replay', live.finished.dir])}`}</Text>
+              </>
+            )}
             {live.finished.interrupted ? null : controls.close ? (
               <Text {...theme.muted} wrap="truncate-end">
                 {footer([KEYS.nextView, 'views'], [KEYS.view, 'a view'], [KEYS.help, 'help'], [KEYS.quit, 'close'])}

@@ -8,8 +8,9 @@ import { useTheme } from '../text/theme.ts';
 type Props = {
   /** Finished games, newest last. */
   readonly results: readonly GameRecord[];
-  /** Lines for the list. */
+  /** Lines for the list, and its width. */
   readonly max: number;
+  readonly width: number;
   /** The highlighted game (its schedule index), or null for the newest. */
   readonly selected: number | null;
   /** The results folder, for the command that replays the highlighted game later. */
@@ -33,13 +34,15 @@ export function selectedPlace(shown: readonly GameRecord[], selected: number | n
  * marked with the faulty bot, the kind and the reason. Under the list: how to open the game under
  * the cursor, here and later (`arena replay DIR --game N`).
  */
-export function RecentResults({ results, max, selected, dir, command }: Props) {
+export function RecentResults({ results, max, width, selected, dir, command }: Props) {
   const theme = useTheme();
   if (results.length === 0) return <Text {...theme.muted}>no finished games yet</Text>;
   const shown = resultsOrder(results);
   const at = selectedPlace(shown, selected);
-  const [from, to] = windowAround(shown.length, at, Math.max(1, max - 4));
   const pick = shown[at]!;
+  const later = `later: ${command(['replay', dir, '--game', String(pick.index + 1)])}`;
+  // The list, the lines above and below it, the keys, and the command (wrapped, never cut) fit in `max`.
+  const [from, to] = windowAround(shown.length, at, Math.max(1, max - 3 - Math.ceil(later.length / Math.max(1, width))));
   return (
     <Box flexDirection="column">
       <Text {...theme.muted}>{from > 0 ? `↑ ${from} newer` : ' '}</Text>
@@ -62,7 +65,7 @@ export function RecentResults({ results, max, selected, dir, command }: Props) {
       <Text {...theme.muted}>{to < shown.length ? `↓ ${shown.length - to} older (the oldest are in games.jsonl)` : ' '}</Text>
       <Text {...theme.muted} wrap="truncate-end">{`↑↓ pgup pgdn home end: choose · enter: open #${pick.index + 1} here`}</Text>
       {/* A command is never cut: it wraps. */}
-      <Text {...theme.muted}>{`later: ${command(['replay', dir, '--game', String(pick.index + 1)])}`}</Text>
+      <Text {...theme.muted}>{later}</Text>
     </Box>
   );
 }
