@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { GameRecord } from '../../arena/match.ts';
 import { visible } from '../../core/text.ts';
 import { windowAround } from '../text/layout.ts';
+import { wrapLines } from '../text/wrap-lines.ts';
 import { resultText } from '../text/result-text.ts';
 import { useTheme } from '../text/theme.ts';
 
@@ -42,7 +43,7 @@ export function RecentResults({ results, max, width, selected, dir, command }: P
   const pick = shown[at]!;
   const later = `later: ${command(['replay', dir, '--game', String(pick.index + 1)])}`;
   // The list, the lines above and below it, the keys, and the command (wrapped, never cut) fit in `max`.
-  const [from, to] = windowAround(shown.length, at, Math.max(1, max - 3 - Math.ceil(later.length / Math.max(1, width))));
+  const [from, to] = windowAround(shown.length, at, Math.max(1, max - 3 - wrapLines(later, Math.max(1, width)).length));
   return (
     <Box flexDirection="column">
       <Text {...theme.muted}>{from > 0 ? `↑ ${from} newer` : ' '}</Text>

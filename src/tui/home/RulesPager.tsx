@@ -6,29 +6,13 @@ import { moveCursor } from '../ui/list-cursor.ts';
 import { useTerminalSize } from '../ui/Screen.tsx';
 import { useKeys } from '../ui/use-keys.ts';
 import type { RulesSection } from './rules.ts';
+import { wrapLines } from '../text/wrap-lines.ts';
 
 type Props = {
   readonly section: RulesSection;
   /** Lines of the screen the pager may not use (the menu's title above it). */
   readonly reserved: number;
 };
-
-/** Splits text into lines of at most `width` columns at spaces, keeping its own line breaks and indents. */
-export function wrapLines(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const indent = /^\s*(?:[-*] |\d+\. )?/.exec(line)![0].length;
-    let rest = line;
-    while (rest.length > width) {
-      const cut = rest.lastIndexOf(' ', width);
-      const at = cut > indent ? cut : width;
-      out.push(rest.slice(0, at));
-      rest = ' '.repeat(Math.min(indent, width / 2)) + rest.slice(at).trimStart();
-    }
-    out.push(rest);
-  }
-  return out;
-}
 
 /** One part of the rulebook, a screen at a time: ↑↓ a line, PgUp/PgDn a page, Home/End. */
 export function RulesPager({ section, reserved }: Props) {
