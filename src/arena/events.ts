@@ -38,6 +38,12 @@ export interface TournamentStartedEvent {
    * to; absent when every line verified.
    */
   readonly repaired?: { readonly dropped: DropCounts; readonly quarantine: string };
+  /**
+   * The standings as they stand now, for a sink that draws them: call it when drawing, not per
+   * event (it costs a snapshot of the fold). They count exactly the games whose `game-ended` has
+   * been sent, where the throttled `standings` events lag behind them.
+   */
+  readonly standingsNow?: () => Omit<StandingsEvent, 'type'>;
 }
 
 /** A bot could not be loaded: it forfeits every game (reported once, here). */
@@ -120,6 +126,11 @@ export interface GameStartedEvent {
    * position, refreshed about ten times a second, not every move.
    */
   readonly worker?: string;
+  /**
+   * Games the local pool keeps in flight as this one starts: the spec's `concurrency`, or as many
+   * as the pool has learned pay (in-flight.ts).
+   */
+  readonly inFlight?: number;
 }
 
 /** A game finished and its line is on disk. */

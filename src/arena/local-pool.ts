@@ -123,7 +123,7 @@ export class LocalPool implements Executor {
         }
         let judge = judges.get(job.variant);
         if (!judge) judges.set(job.variant, (judge = ctx.follow(job.variant)));
-        const watch = ctx.wantLive ? (live: LiveTracker) => ctx.emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats: seatLabels(job), live }) : undefined;
+        const watch = ctx.wantLive ? (live: LiveTracker) => ctx.emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats: seatLabels(job), live, inFlight: lanes }) : undefined;
         const seats = this.#seatHosts(job);
         const rec = await player.play(job, games.get(job.variant)!, seats, judge, watch);
         if (rec.termination === 'interrupted') {

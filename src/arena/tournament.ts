@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { writeFileAtomic } from '../platform/files.ts';
 import { GroupCommit } from './commit.ts';
 import { ScheduleCursor } from './cursor.ts';
-import type { ArenaEvent, EventSink } from './events.ts';
+import type { ArenaEvent, EventSink, StandingsEvent } from './events.ts';
 import type { ExecutionContext, Executor } from './executor.ts';
 import type { GameJudgement } from './fold/accuracy.ts';
 import { TournamentFold } from './fold/fold.ts';
@@ -223,7 +223,8 @@ class RunEvents {
     const { spec } = t;
     const { dir, repaired } = folder;
     const done = this.#fold.done;
-    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: t.variants.map((g) => g.id), total: this.#total(), done, concurrency, isolation: spec.isolation, ...(repaired ? { repaired } : {}) });
+    const standingsNow = (): Omit<StandingsEvent, 'type'> => this.#standings(this.#fold.done);
+    this.emit({ type: 'tournament-started', name: spec.name, seed: spec.seed, dir, bots: spec.bots, variants: t.variants.map((g) => g.id), total: this.#total(), done, concurrency, isolation: spec.isolation, standingsNow, ...(repaired ? { repaired } : {}) });
     for (const result of this.#fold.sprt() ?? []) this.emit({ type: 'sprt', result });
   }
 
@@ -236,9 +237,14 @@ class RunEvents {
     if (sprt) sink.emit({ type: 'sprt', result: sprt });
     if (performance.now() - this.#lastStandings >= this.#everyMs) {
       this.#lastStandings = performance.now();
-      const format = this.#staged?.standings();
-      sink.emit({ type: 'standings', standings: this.#fold.snapshot(), ...(format ? { format } : {}), done, total: this.#total() });
+      sink.emit({ type: 'standings', ...this.#standings(done) });
     }
+  }
+
+  /** The standings after `done` games, as a `standings` event carries them. */
+  #standings(done: number): Omit<StandingsEvent, 'type'> {
+    const format = this.#staged?.standings();
+    return { standings: this.#fold.snapshot(), ...(format ? { format } : {}), done, total: this.#total() };
   }
 
   finished(summary: TournamentSummary, interrupted: boolean): void {

@@ -17,6 +17,7 @@ import { COMPILED } from '../platform/paths.ts';
 import { expectation, integerText, numberText, refuseReportPath } from './flags.ts';
 import { EXIT_INTERRUPTED, RUN, type WithRun } from './io.ts';
 import { cliName } from './invocation.ts';
+import { commandText } from '../tui/text/command.ts';
 import { loadUserGames, specGameDirs } from './user-games.ts';
 import { themeChoice, type ScreenFlags } from './load-ink.ts';
 
@@ -299,7 +300,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const dashboard =
     out.isTTY && !args.plain && !args.json
       ? (await loadDashboardSink()).dashboardSink({
-          controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand },
+          controls: { pause: () => pause.pause(), resume: () => pause.resume(), resumeCommand, command: (words) => commandText(words, cliName()) },
           stayOpen: args.exit !== true,
           theme: themeChoice({ theme: args.theme }),
         })

@@ -169,6 +169,22 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
+  it('home menu: an analysis started from it returns to the menu', { timeout: 60_000 }, async () => {
+    session = new TmuxSession(`${PATH} node bin/arena.mjs`, ROOT, 100, 30);
+    const t = session;
+    await t.waitFor('Run a tournament');
+    t.burst('Down', 'Down', 'Down', 'Enter');
+    await t.waitFor('Analyse which game?');
+    t.send('Enter');
+    await t.waitFor('enter alone: arena analyze subtraction');
+    t.burst('-', '-', 'u', 'p', 't', 'o', ' ', '2', '0', 'Enter');
+    // The analysis is printed, then the menu is back below it and still answers.
+    await t.waitFor((s) => /P-positions up to 20/.test(s) && s.lastIndexOf('Run a tournament') > s.indexOf('P-positions up to 20'));
+    expect(t.exitStatus()).toBeNull();
+    t.send('q');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('home menu: "List the bots" lists them wrapped between words, aligned, and returns to the menu', { timeout: 60_000 }, async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs`, ROOT, 80, 24);
     const t = session;

@@ -81,6 +81,73 @@ describe('replay screen', () => {
   });
 });
 
+describe('replay picker', () => {
+  const PGDN = '\u001B[6~';
+  const PGUP = '\u001B[5~';
+  const pointed = (f: string): string => f.split('\n').find((l) => l.startsWith('❯'))?.slice(2).split(' ')[0] ?? '';
+  /** Waits until the frame passes `ok` (then lets the input handlers re-attach). */
+  const when = async (frame: () => string | undefined, ok: (f: string) => boolean): Promise<string> => {
+    for (let i = 0; i < 1000 && !ok(frame() ?? ''); i++) await settle(20);
+    expect(ok(frame() ?? ''), frame()).toBe(true);
+    await settle();
+    return frame() ?? '';
+  };
+  it('pages with PgUp/PgDn, jumps with Home/End (g/G), and shows its keys under ?', async () => {
+    const r = render(<ReplayApp records={RECORDS} />);
+    unmount = r.unmount;
+    let f = await until(r.lastFrame, 'Which game?');
+    expect(pointed(f)).toBe('#1');
+    r.stdin.write(PGDN);
+    f = await when(r.lastFrame, (x) => pointed(x) !== '#1');
+    expect(Number(pointed(f).slice(1))).toBeGreaterThan(2); // a page, not a line
+    r.stdin.write('G');
+    f = await when(r.lastFrame, (x) => pointed(x) === '#18');
+    expect(f).toContain('↑');
+    r.stdin.write(PGUP);
+    f = await when(r.lastFrame, (x) => pointed(x) !== '#18');
+    r.stdin.write('g');
+    await when(r.lastFrame, (x) => pointed(x) === '#1');
+    r.stdin.write('?');
+    f = await until(r.lastFrame, 'Keys');
+    expect(f).toMatch(/pgdn\s+a page down/);
+    expect(f).toMatch(/\/\s+filter/);
+  });
+  it('filters the games by the words typed after /, and opens the one under the cursor', async () => {
+    const r = render(<ReplayApp records={RECORDS} />);
+    unmount = r.unmount;
+    await until(r.lastFrame, 'Which game?');
+    r.stdin.write('/');
+    await until(r.lastFrame, 'filter:');
+    for (const c of 'greedy random') r.stdin.write(c);
+    const want = RECORDS.filter((x) => [x.seats.first, x.seats.second].sort().join() === 'greedy,random');
+    let f = await until(r.lastFrame, `, ${want.length} shown)`);
+    const listed = f.split('\n').filter((l) => /^. #\d+ /.test(l));
+    expect(listed).toHaveLength(want.length);
+    expect(listed.every((l) => l.includes('greedy') && l.includes('random'))).toBe(true);
+    r.stdin.write('\r'); // keeps the filter; a second enter opens
+    await until(r.lastFrame, 'filter: greedy random');
+    r.stdin.write('\u001B[B');
+    f = await when(r.lastFrame, (x) => pointed(x) === `#${want[1]!.index + 1}`);
+    r.stdin.write('\r');
+    await until(r.lastFrame, new RegExp(`^#${want[1]!.index + 1} `, 'm'));
+    r.stdin.write('l'); // back: the same game under the cursor, the filter kept
+    f = await until(r.lastFrame, 'Which game?');
+    expect(pointed(f)).toBe(`#${want[1]!.index + 1}`);
+    expect(f).toContain('filter: greedy random');
+    r.stdin.write('\u001B'); // esc clears the filter
+    f = await until(r.lastFrame, `Which game? (${RECORDS.length} in the log)`);
+    expect(pointed(f)).toBe(`#${want[1]!.index + 1}`);
+  });
+  it('comes back from a game opened with --game on that game, not the first', async () => {
+    const r = render(<ReplayApp records={RECORDS} initial={9} />);
+    unmount = r.unmount;
+    await until(r.lastFrame, 'ply 0/');
+    r.stdin.write('l');
+    const f = await until(r.lastFrame, 'Which game?');
+    expect(pointed(f)).toBe(`#${RECORDS[9]!.index + 1}`);
+  });
+});
+
 describe('replay --plain', () => {
   it('writes each move and its verdict a word apart (1.3 ok, not 1.3ok)', async () => {
     const r = render(

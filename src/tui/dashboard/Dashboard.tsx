@@ -10,7 +10,11 @@ import { FormatPanel } from './FormatPanel.tsx';
 import type { DashboardModel, DashboardStore, LogEntry } from './dashboard-store.ts';
 import { footer, KEYS } from '../text/keys.ts';
 import { LiveGames } from './LiveGames.tsx';
-import { RecentResults } from './RecentResults.tsx';
+import { RecentResults, resultsOrder, selectedPlace } from './RecentResults.tsx';
+import type { GameRecord } from '../../arena/match.ts';
+import { ReplayGame } from '../replay/ReplayGame.tsx';
+import { moveCursor } from '../ui/list-cursor.ts';
+import { commandText } from '../text/command.ts';
 import { RatingsChart } from './RatingsChart.tsx';
 import { SprtBar } from './SprtBar.tsx';
 import { StandingsTable } from './StandingsTable.tsx';
@@ -29,6 +33,8 @@ export interface DashboardControls {
   resume?(): void;
   /** The command line that continues a stopped run, shown at the end (the CLI's words). */
   resumeCommand?(dir: string): string;
+  /** A command line in the CLI's words (`arena replay DIR --game 3`), for the hints; default `arena` and the words. */
+  command?(words: readonly string[]): string;
 }
 
 /** The four views, in tab order (keys 1–4). */
@@ -67,6 +73,10 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
   const [view, setView] = useState<View>('live');
   const [help, setHelp] = useState(false);
   const [quitting, setQuitting] = useState(false);
+  // The results view's highlighted game (its schedule index; null follows the newest), and the game opened from it.
+  const [selected, setSelected] = useState<number | null>(null);
+  const [opened, setOpened] = useState<GameRecord | null>(null);
+  const command = (words: readonly string[]): string => controls.command?.(words) ?? commandText(words);
   const pauseWorks = controls.pause !== undefined && controls.resume !== undefined;
   // With pause controls `p` holds the run itself and the display stays live (games in flight
   // finish on screen); without them it can only freeze the display.
@@ -88,7 +98,25 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
     return games.get(variant);
   };
 
+  // At most a few test bars: a gauntlet against many bots keeps its undecided tests in view first.
+  const bars = [...model.sprt].sort((x, y) => Number(x.decision !== null) - Number(y.decision !== null)).slice(0, 6);
+  // Header (3), tabs, footer, a spare line; at the end, the results folder and the commands that read it.
+  const body = height - 8 - model.failedBots.length - bars.length - (model.time ? 1 : 0) - (live.finished && !live.finished.interrupted ? 3 : 0);
   useInput((input, key) => {
+    if (opened) return; // the game opened from the results takes the keys until it goes back
+    if (shownViewOf(view) === 'results' && !help) {
+      const shown = resultsOrder(model.recent);
+      const moved = moveCursor(selectedPlace(shown, selected), shown.length, Math.max(1, body - 4), input, key);
+      if (moved !== null) {
+        setSelected(moved === 0 ? null : shown[moved]!.index);
+        return;
+      }
+      if (key.return && shown.length > 0) {
+        const pick = shown[selectedPlace(shown, selected)]!;
+        if (gameOf(pick.variant)) setOpened(pick);
+        return;
+      }
+    }
     if (KEYS.quit.match(input, key)) {
       if (live.finished) controls.close?.();
       else if (!quitting) {
@@ -110,6 +138,10 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
     }
   });
 
+  /** The view drawn for the one chosen: a finished run has no live games. */
+  function shownViewOf(v: View): View {
+    return live.finished && v === 'live' ? 'standings' : v;
+  }
   // A terminal too small for the layout gets one line saying so; the keys still work.
   const small = tooSmall(w ?? terminal.columns, h ?? terminal.rows);
   // Printed once above everything; kept mounted (a remount would print the log again).
@@ -130,10 +162,15 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
       </>
     );
   }
-  const shownView: View = live.finished && view === 'live' ? 'standings' : view;
-  // At most a few test bars: a gauntlet against many bots keeps its undecided tests in view first.
-  const bars = [...model.sprt].sort((x, y) => Number(x.decision !== null) - Number(y.decision !== null)).slice(0, 6);
-  const body = height - 8 - model.failedBots.length - bars.length - (model.time ? 1 : 0); // header (3), tabs, footer, a spare line
+  if (opened) {
+    return (
+      <>
+        {log}
+        <ReplayGame record={opened} onBack={() => setOpened(null)} backTo="the results" />
+      </>
+    );
+  }
+  const shownView = shownViewOf(view);
   const table = model.standings?.pooled;
   return (
     <>
@@ -184,14 +221,21 @@ export function Dashboard({ store, controls, width: w, height: h }: Props) {
           )
         ) : null}
         {!help && shownView === 'crosstable' ? (
-          table ? <Crosstable table={table} width={width} /> : <Text {...theme.muted}>crosstable after the first games…</Text>
+          table ? <Crosstable table={table} width={width} {...(model.format?.format === 'swiss' ? { order: model.format.lines.map((l) => l.bot) } : {})} /> : <Text {...theme.muted}>crosstable after the first games…</Text>
         ) : null}
-        {!help && shownView === 'results' ? <RecentResults results={model.recent} max={Math.max(3, body)} /> : null}
+        {!help && shownView === 'results' ? <RecentResults results={model.recent} max={Math.max(3, body)} width={width} selected={selected} dir={model.dir} command={command} /> : null}
         {live.finished ? (
           <Box flexDirection="column" marginTop={1}>
             <Text bold {...(live.finished.interrupted ? theme.warn : theme.good)}>
               {live.finished.interrupted ? `Stopped after ${live.done} of ${live.total} games; results saved in ${live.finished.dir}` : `Finished: results in ${live.finished.dir}`}
             </Text>
+            {/* A stopped run's last word is its resume command, printed below the torn-down dashboard. */}
+            {live.finished.interrupted ? null : (
+              <>
+                <Text {...theme.muted} wrap="truncate-middle">{`its HTML report: ${command(['report', live.finished.dir])}`}</Text>
+                <Text {...theme.muted} wrap="truncate-middle">{`its games one by one: ${command(['replay', live.finished.dir])}`}</Text>
+              </>
+            )}
             {live.finished.interrupted ? null : controls.close ? (
               <Text {...theme.muted} wrap="truncate-end">
                 {footer([KEYS.nextView, 'views'], [KEYS.view, 'a view'], [KEYS.help, 'help'], [KEYS.quit, 'close'])}

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { etaMs, gamesPerSecond, workersText, type DashboardModel } from './dashboard-store.ts';
+import { notPlayedWhy } from './plain.ts';
 import { fmtDuration, fmtInt } from '../text/layout.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { useTheme } from '../text/theme.ts';
@@ -15,9 +16,14 @@ export function DashboardHeader({ model, width, paused }: Props) {
   const theme = useTheme();
   const rate = gamesPerSecond(model);
   const eta = etaMs(model);
-  const pct = model.total > 0 ? `${((100 * model.done) / model.total).toFixed(model.done === model.total ? 0 : 1)}%` : '';
-  const counts = `${fmtInt(model.done)}/${fmtInt(model.total)} ${pct}`;
+  // A run that ended complete has played all it needed: games its tests made needless are not owed.
+  const complete = model.finished !== null && !model.finished.interrupted && model.finished.summary.complete;
+  const total = complete ? model.done : model.total;
+  const skipped = model.total - total;
+  const pct = total > 0 ? `${((100 * model.done) / total).toFixed(model.done === total ? 0 : 1)}%` : '';
+  const counts = `${fmtInt(model.done)}/${fmtInt(total)} ${pct}${skipped > 0 ? ` · ${fmtInt(skipped)} not played: ${notPlayedWhy(model.finished!.summary)}` : ''}`;
   const barW = Math.max(5, Math.min(40, width - counts.length - 2));
+  const inFlight = model.inFlight !== null && !model.finished && !model.queue ? ` · ${fmtInt(model.inFlight)} in flight` : '';
   const state = model.finished ? (model.finished.interrupted ? 'interrupted' : 'finished') : paused ? 'paused' : 'running';
   return (
     <Box flexDirection="column">
@@ -28,12 +34,12 @@ export function DashboardHeader({ model, width, paused }: Props) {
         <Text {...theme.muted}>{`  seed ${model.seed ?? '–'} · ${model.bots.length} bot${model.bots.length === 1 ? '' : 's'} · ${model.variants.length} variant${model.variants.length === 1 ? '' : 's'} · `}</Text>
         <Text {...(state === 'running' ? theme.good : theme.warn)}>{state}</Text>
       </Text>
-      <Text>
-        <ProgressBar done={model.done} total={model.total} width={barW} />
+      <Text wrap="truncate-end">
+        <ProgressBar done={model.done} total={total} width={barW} />
         {` ${counts}`}
       </Text>
       <Text {...theme.muted} wrap="truncate-end">
-        {`elapsed ${fmtDuration(model.now - model.startedAt)} · ETA ${model.finished ? '–' : eta === null ? '…' : fmtDuration(eta)} · ${rate === null ? '…' : rate >= 100 ? fmtInt(Math.round(rate)) : rate.toFixed(1)} games/s`}
+        {`elapsed ${fmtDuration(model.now - model.startedAt)} · ETA ${model.finished ? '–' : eta === null ? '…' : fmtDuration(eta)} · ${rate === null ? '…' : rate >= 100 ? fmtInt(Math.round(rate)) : rate.toFixed(1)} games/s${inFlight}`}
         {model.resumed > 0 ? ` · ${fmtInt(model.resumed)} resumed` : ''}
       </Text>
       {model.queue ? (

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { KEYS } from '../text/keys.ts';
 import { useTheme } from '../text/theme.ts';
+import { standingsLegend } from './StandingsTable.tsx';
 
 type Props = {
   readonly pauseWorks: boolean;
@@ -21,6 +22,13 @@ export function DashboardHelp({ pauseWorks, finished = false }: Props) {
           {b === KEYS.pause && !pauseWorks ? 'freeze or unfreeze the display (games go on)' : b === KEYS.quit && finished ? 'close the dashboard' : b.help}
         </Text>
       ))}
+      <Text>
+        <Text {...theme.accent}>{'↑↓ pgup pgdn'.padEnd(14)}</Text>
+        results view: choose a game, enter opens it (l goes back)
+      </Text>
+      <Text bold>Marks</Text>
+      <Text wrap="wrap">{standingsLegend(theme.color)}</Text>
+      <Text wrap="wrap">{`results: ${theme.glyph.mistake} a forfeit, with the bot at fault and why`}</Text>
     </Box>
   );
 }

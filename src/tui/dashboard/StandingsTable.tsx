@@ -70,9 +70,22 @@ export function StandingsTable({ table, width, maxRows = 50 }: Props) {
         </Text>
       ))}
       {table.bots.length > bots.length ? <Text {...theme.muted}>{`… ${table.bots.length - bots.length} more bots`}</Text> : null}
+      {/* The legend where two lines are to spare (it is under ? too), wrapped to the table's width. */}
+      {table.bots.length + 2 <= maxRows ? (
+        <Box width={Math.max(header.length, ...rows.map((r) => r.length))}>
+          <Text {...theme.muted} wrap="wrap">
+            {standingsLegend(theme.color)}
+          </Text>
+        </Box>
+      ) : null}
       <Text {...theme.muted}>
         {`${table.games} games · first-seat advantage ${table.ratings.firstSeatElo >= 0 ? '+' : ''}${table.ratings.firstSeatElo.toFixed(0)} ±${table.ratings.firstSeatCi95.toFixed(0)} Elo${anchor ? ` · ${anchor}` : ''}`}
       </Text>
     </Box>
   );
+}
+
+/** What the standings' colours and marks mean (the row colours only where there are colours). */
+export function standingsLegend(color: boolean): string {
+  return `${color ? 'green: the leader · yellow: a bot with forfeits · ' : ''}accuracy: its moves that kept the solver's best result · n✗: moves that threw a won position away`;
 }

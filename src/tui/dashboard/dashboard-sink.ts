@@ -59,6 +59,7 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
     ...(options.controls?.pause ? { pause: options.controls.pause } : {}),
     ...(options.controls?.resume ? { resume: options.controls.resume } : {}),
     ...(options.controls?.resumeCommand ? { resumeCommand: options.controls.resumeCommand } : {}),
+    ...(options.controls?.command ? { command: options.controls.command } : {}),
     ...(options.stayOpen ? { close: () => close() } : {}),
   };
   let app: Instance | null = null;

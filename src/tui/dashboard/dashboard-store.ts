@@ -1,4 +1,4 @@
-import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot, WorkerStatus } from '../../arena/events.ts';
+import type { ArenaEvent, FinishedEvent, GameStartedEvent, LiveSnapshot, StandingsEvent, WorkerStatus } from '../../arena/events.ts';
 import type { GameRecord } from '../../arena/match.ts';
 import type { Standings } from '../../arena/fold/standings.ts';
 import type { FormatStandings } from '../../arena/staged/format.ts';
@@ -36,6 +36,8 @@ export interface DashboardModel {
   readonly pausedMs: number;
   /** Games in flight, oldest first. */
   readonly live: readonly LiveBoard[];
+  /** Games the local pool keeps in flight (its `concurrency`, or what it learned), as of the last game started; null unknown. */
+  readonly inFlight: number | null;
   /** Finished games, newest last (at most `RECENT_KEPT`). */
   readonly recent: readonly GameRecord[];
   /**
@@ -44,6 +46,7 @@ export interface DashboardModel {
    * one per forfeit (a line per game at thousands of games a second would cost more than the games).
    */
   readonly log: readonly LogEntry[];
+  /** The standings after exactly `done` games (read from the run when drawn, where it offers them). */
   readonly standings: Standings | null;
   /** A Swiss's score table or a knockout's bracket as it stands (null in other formats). */
   readonly format: FormatStandings | null;
@@ -171,6 +174,9 @@ export class DashboardStore {
   #pausedSince: number | null = null;
   /** By schedule index, in start order. */
   #live = new Map<number, InFlight>();
+  #inFlight: number | null = null;
+  /** The run's standings as they stand, read at each render (`tournament-started`'s `standingsNow`). */
+  #standingsNow: (() => Omit<StandingsEvent, 'type'>) | null = null;
   #recent: GameRecord[] = [];
   #batch: Batch = emptyBatch();
   readonly #log: LogEntry[] = [];
@@ -207,6 +213,7 @@ export class DashboardStore {
         this.#done = e.done;
         this.#resumed = e.done;
         this.#startedAt = this.#clock();
+        this.#standingsNow = e.standingsNow ?? null;
         if (e.repaired) this.#note({ kind: 'repaired', warn: true, text: repairedLine(e.repaired) });
         break;
       case 'bot-failed':
@@ -216,6 +223,7 @@ export class DashboardStore {
         this.#note({ kind: 'store-reset', warn: true, text: storeResetLine(e) });
         break;
       case 'game-started':
+        if (e.inFlight !== undefined) this.#inFlight = e.inFlight;
         // In-process bots often play a whole game before the sink hears of it: nothing to show,
         // and the store keeps no reference to it until its `game-ended`, after the group commit
         // (docs/PERFORMANCE.md: records that die young).
@@ -286,9 +294,10 @@ export class DashboardStore {
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    // Reading the standings is part of what a render costs: it counts against the budget.
+    const t0 = performance.now();
     this.#drainPending();
     this.#snapshot = this.#build();
-    const t0 = performance.now();
     for (const l of this.#listeners) l();
     if (this.#budget > 0 && this.#listeners.size > 0) {
       // React schedules the render in a microtask and Ink writes in its commit: a microtask queued
@@ -347,6 +356,12 @@ export class DashboardStore {
 
   #build(): DashboardModel {
     const now = this.#clock();
+    if (this.#standingsNow && !this.#finished) {
+      // The standings of exactly the games counted in the header and listed in the results.
+      const s = this.#standingsNow();
+      this.#standings = s.standings;
+      this.#format = s.format ?? null;
+    }
     return {
       name: this.#name,
       dir: this.#dir,
@@ -361,6 +376,7 @@ export class DashboardStore {
       paused: this.#pausedSince !== null,
       pausedMs: this.#pausedMs + (this.#pausedSince === null ? 0 : now - this.#pausedSince),
       live: this.#liveBoards(),
+      inFlight: this.#inFlight,
       recent: this.#recent.slice(-RECENT_KEPT),
       // A fresh array whenever it grew: Ink's <Static> memoises on the array's identity.
       log: this.#log.slice(),

@@ -167,8 +167,7 @@ export function plainReporter(
           }
           const { standings, games } = e.summary;
           write('');
-          const why = e.summary.spec['format'] === 'knockout' ? 'extra pairs their matches did not need' : 'the sequential test had decided';
-          const notPlayed = games.skipped ? `; ${games.skipped} not played: ${why}` : '';
+          const notPlayed = games.skipped ? `; ${games.skipped} not played: ${notPlayedWhy(e.summary)}` : '';
           write(`Standings (${games.played} games${games.played + games.skipped < games.total ? ` of ${games.total}` : ''}${notPlayed}):`);
           for (const l of standingsLines(standings.pooled)) write(l);
           const h = standings.pooled.ratings;
@@ -230,4 +229,9 @@ export function plainReporter(
       }
     },
   };
+}
+
+/** Why a finished run left scheduled games unplayed (`games.skipped`): a knockout's needless extra pairs, or decided tests. */
+export function notPlayedWhy(summary: TournamentSummary): string {
+  return summary.spec['format'] === 'knockout' ? 'extra pairs their matches did not need' : 'the sequential test had decided';
 }

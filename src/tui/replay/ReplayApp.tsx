@@ -1,11 +1,8 @@
-import { Box, Text, useApp } from 'ink';
+import { useApp } from 'ink';
 import { useState } from 'react';
 import type { GameRecord } from '../../arena/match.ts';
-import { footer, KEYS } from '../text/keys.ts';
-import { resultText } from '../text/result-text.ts';
 import { ReplayGame } from './ReplayGame.tsx';
-import { Menu } from '../ui/Menu.tsx';
-import { useKeys } from '../ui/use-keys.ts';
+import { ReplayPicker } from './ReplayPicker.tsx';
 
 type Props = {
   readonly records: readonly GameRecord[];
@@ -13,30 +10,17 @@ type Props = {
   readonly initial?: number;
 };
 
-/** `arena replay`: pick a logged game, then step through it with the arrow keys, each move judged by the solver. */
+/**
+ * `arena replay`: pick a logged game, then step through it with the arrow keys, each move judged by
+ * the solver. Back in the list (`l`), the cursor and the filter are where they were.
+ */
 export function ReplayApp({ records, initial }: Props) {
   const { exit } = useApp();
   const [picked, setPicked] = useState<number | null>(initial ?? null);
-  useKeys((input, key) => {
-    if (picked === null && KEYS.quit.match(input, key)) exit();
-  });
+  const [cursor, setCursor] = useState(initial ?? 0);
+  const [filter, setFilter] = useState('');
   if (picked === null) {
-    return (
-      <Box flexDirection="column">
-        <Text bold>{`Which game? (${records.length} in the log)`}</Text>
-        <Menu
-          limit={15}
-          items={records.map((r, i) => ({
-            key: String(i),
-            label: `#${r.index + 1} ${r.seats.first} vs ${r.seats.second} ${resultText(r)} · ${r.variant}${r.faulty !== null ? ` · forfeit: ${r.termination}` : r.termination === 'adjudicated' ? ' · adjudicated' : ''}`,
-            value: i,
-          }))}
-          onSelect={(value) => setPicked(value)}
-        />
-        <Text dimColor>{footer([KEYS.up, 'and ↓ choose'], [KEYS.choose, 'open'], [KEYS.quit, 'quit'])}</Text>
-      </Box>
-    );
+    return <ReplayPicker records={records} cursor={cursor} onCursor={setCursor} filter={filter} onFilter={setFilter} onOpen={(i) => (setCursor(i), setPicked(i))} onQuit={exit} />;
   }
   return <ReplayGame key={picked} record={records[picked]!} onBack={() => setPicked(null)} onQuit={exit} />;
 }
-

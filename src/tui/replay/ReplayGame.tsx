@@ -16,13 +16,16 @@ import { useKeys } from '../ui/use-keys.ts';
 
 type Props = {
   readonly record: GameRecord;
-  /** Back to the list of games. */
+  /** Back to the list of games (`l`, esc). */
   readonly onBack: () => void;
-  readonly onQuit: () => void;
+  /** `q`; without it `q` goes back too (a game opened from the dashboard's results). */
+  readonly onQuit?: () => void;
+  /** What `l` goes back to, as the keys say it (default: the list of games). */
+  readonly backTo?: string;
 };
 
 /** One logged game stepped through with the arrow keys; each move is marked by the solver's verdict. */
-export function ReplayGame({ record, onBack, onQuit }: Props) {
+export function ReplayGame({ record, onBack, onQuit = onBack, backTo = 'the list of games' }: Props) {
   const theme = useTheme();
   const width = useWidth();
   const replay = useMemo(() => replayRecord(record), [record]);
@@ -39,9 +42,9 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
     [KEYS.start, 'start position (also g)'],
     [KEYS.end, 'final position (also G)'],
     [KEYS.explain, 'why the position shown is won or lost'],
-    [KEYS.list, 'back to the list of games (also esc)'],
+    [KEYS.list, `back to ${backTo} (also esc)`],
     [KEYS.help, 'show or hide this help'],
-    [KEYS.quit, 'quit'],
+    [KEYS.quit, onQuit === onBack ? `back to ${backTo}` : 'quit'],
   ] as const;
   useKeys((input, key) => {
     if (KEYS.help.match(input, key)) setHelp((h) => !h);
@@ -111,7 +114,7 @@ export function ReplayGame({ record, onBack, onQuit }: Props) {
       {replay.problem ? <Text {...theme.bad}>{replay.problem}</Text> : null}
       {help ? <KeyHelp keys={keys} /> : null}
       <Text {...theme.muted}>
-        {footer([KEYS.back, 'back'], [KEYS.forward, 'forward'], [KEYS.start, 'start'], [KEYS.end, 'end'], [KEYS.explain, explain ? 'hide why' : 'why'], [KEYS.list, 'games'], [KEYS.help, 'keys'], [KEYS.quit, 'quit'])}
+        {footer([KEYS.back, 'back'], [KEYS.forward, 'forward'], [KEYS.start, 'start'], [KEYS.end, 'end'], [KEYS.explain, explain ? 'hide why' : 'why'], [KEYS.list, onQuit === onBack ? 'back' : 'games'], [KEYS.help, 'keys'], ...(onQuit === onBack ? [] : [[KEYS.quit, 'quit'] as const]))}
       </Text>
     </Box>
   );

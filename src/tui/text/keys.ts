@@ -54,6 +54,10 @@ export const KEYS = {
   start: { label: 'home', help: 'start position', match: (i: string, k: Key) => k.home || char('g')(i, k) },
   end: { label: 'end', help: 'final position', match: (i: string, k: Key) => k.end || char('G')(i, k) },
   list: { label: 'l', help: 'back to the list of games', match: (i: string, k: Key) => char('l')(i, k) || k.escape },
+  // lists (replay's games, the dashboard's results, the rules)
+  pageUp: { label: 'pgup', help: 'a page up', match: (_i: string, k: Key) => k.pageUp },
+  pageDown: { label: 'pgdn', help: 'a page down', match: (_i: string, k: Key) => k.pageDown },
+  filter: { label: '/', help: 'filter the list: type words, esc clears', match: char('/') },
 } as const satisfies Record<string, Binding>;
 
 /** Characters that may be typed into a move (move notation of every family: `5`, `2:9`, `13-15`, `L`). */

@@ -7,7 +7,7 @@ export interface Column {
   readonly align: 'left' | 'right';
   /** Lower is kept longer: when the width runs out, the highest priorities go first. */
   readonly priority: number;
-  /** The column may be cut to this many characters before being dropped (names). */
+  /** The column may be cut to this many characters before being dropped (names: cut to distinct names, see `shortNames`). */
   readonly minWidth?: number;
 }
 
@@ -33,11 +33,33 @@ export function layoutTable(columns: readonly Column[], width: number): { header
     }
     if (keep.length > 1) keep = keep.filter((i) => i !== drop);
   }
+  // A cut column of names stays a column of different names.
+  const cells = columns.map((c, i) => (c.minWidth !== undefined && widths[i]! < natural[i]! ? shortNames(c.cells, widths[i]!) : c.cells));
   const line = (cell: (i: number) => string): string =>
     keep
       .map((i) => fit(cell(i), widths[i]!, columns[i]!.align))
       .join('  ')
       .trimEnd();
-  const rows = (columns[0]?.cells ?? []).map((_, r) => line((i) => columns[i]!.cells[r] ?? ''));
+  const rows = (columns[0]?.cells ?? []).map((_, r) => line((i) => cells[i]![r] ?? ''));
   return { header: line((i) => columns[i]!.header), rows };
+}
+
+/**
+ * Names cut to at most `width` characters that stay as different as they were: a name that fits
+ * is kept; a longer one is cut with an ellipsis, and names that would then read the same keep
+ * their ends too (`optim…asy`, `optim…ium` for optimal:strength=easy and =medium), the ends as
+ * short as tells them apart.
+ */
+export function shortNames(names: readonly string[], width: number): string[] {
+  const cut = (name: string, tail: number): string =>
+    name.length <= width ? name : width <= 1 ? '…' : `${name.slice(0, Math.max(0, width - 1 - tail))}…${tail > 0 ? name.slice(-tail) : ''}`;
+  const out = names.map((n) => cut(n, 0));
+  for (let tail = 1; tail < width; tail++) {
+    const seen = new Map<string, number>();
+    for (const s of out) seen.set(s, (seen.get(s) ?? 0) + 1);
+    const clash = names.flatMap((n, i) => (n.length > width && seen.get(out[i]!)! > 1 ? [i] : []));
+    if (clash.length === 0) break;
+    for (const i of clash) out[i] = cut(names[i]!, tail);
+  }
+  return out;
 }
