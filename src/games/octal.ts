@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MoveError, ParamError, TooLargeError, show } from '../core/errors.ts';
-import { otherSeat, type Game, type Seat, type Solver, type Tabulation } from '../core/game.ts';
+import { otherSeat, type Game, type GameGoal, type Seat, type Solver, type Tabulation } from '../core/game.ts';
 import { defineFamily, rangeSchema, variantId, type ParamSpec, type Range } from '../core/params.ts';
 import { MAX_MISERE_POSITIONS, MisereSearch, partitionCount } from '../solvers/misere.ts';
 import {
@@ -21,6 +21,7 @@ import {
   type RuleMoves,
   type TakeBreakRule,
 } from '../solvers/octal.ts';
+import { lastMoveGoal } from './goals.ts';
 import { misereParam, misereTitle, noMoveWinner } from './misere.ts';
 import { countOrSizesSchema, countOrSizesText } from './piles.ts';
 
@@ -197,6 +198,29 @@ function misereSolver(options: (n: number) => readonly HeapOption[], legalMoves:
 }
 
 /** Builds a variant of either family. */
+/** What a move may do under a take-and-break rule, in a sentence (GAMES.md 7): each digit of the code read out. */
+function ruleSentence(rule: TakeBreakRule): string {
+  if (rule.kind === 'grundy') return 'A move splits one heap into two heaps of different sizes.';
+  const takes = rule.digits.flatMap((d, i) => {
+    const k = i + 1;
+    const ways = [d & 1 ? 'a heap of exactly that many' : '', d & 2 ? 'leaving the rest as one heap' : '', d & 4 ? 'leaving the rest as two heaps' : ''].filter(Boolean);
+    return ways.length > 0 ? [`${k} token${k === 1 ? '' : 's'} (${ways.join('; or ')})`] : [];
+  });
+  const split = rule.splitFree ? ' Or it splits a heap into two without taking any.' : '';
+  return `A move takes from one heap: ${takes.join(', ')}.${split}`;
+}
+
+/** How a take-and-break game is won; Grundy's game takes no token, so its goal speaks of the last split. */
+function takeBreakGoal(rule: TakeBreakRule, misere: boolean): GameGoal<OctalState> {
+  const goal = lastMoveGoal<OctalState>({ misere, moves: ruleSentence(rule), stone: 'token', toMove: (s) => s.turn });
+  if (rule.kind !== 'grundy') return goal;
+  return {
+    ...goal,
+    short: misere ? 'Goal: make your opponent make the last split. Misère: who makes the last move loses.' : 'Goal: make the last split, leaving only heaps of 1 and 2. Who cannot move loses.',
+    full: [goal.full[0]!, misere ? 'Misère play: the player who makes the last split loses.' : 'Normal play: the player who cannot split a heap on their turn loses.'],
+  };
+}
+
 function createTakeBreak(family: 'octal' | 'grundy', rule: TakeBreakRule, params: OctalParams | GrundyParams): Game<OctalState, OctalMove> {
   const misere = params.misere === true;
   const explicit = typeof params.heaps === 'object' ? params.heaps : null;
@@ -240,6 +264,7 @@ function createTakeBreak(family: 'octal' | 'grundy', rule: TakeBreakRule, params
     heuristic: (s, m) => (misere && afterMove(s.heaps, m).every((h) => options(h).length === 0) ? -1 : m.take),
     // Tokens in heaps that can still move: Grundy's game never removes a token, so all tokens would never shrink.
     size: (s) => s.heaps.reduce((a, h) => (options(h).length > 0 ? a + h : a), 0),
+    goal: takeBreakGoal(rule, misere),
   };
   return game;
 }

@@ -93,9 +93,16 @@ describe('the play screen says how to win', () => {
     expect(f).toContain('may not take 2');
   });
 
-  it('a built-in family without a goal of its own (octal) shows its rules in a sentence', async () => {
-    const r = playScreen(parseVariant('octal{code=0.77;n=5}'));
-    expect(flat(await until(r.lastFrame, 'Your move'))).toContain('Who cannot move loses (misère: who moves last loses).');
+  it("octal games read their code out under ?, and Grundy's game speaks of splits, not of taking", async () => {
+    const r = playScreen(parseVariant('octal{code=0.07;n=5}'));
+    expect(flat(await until(r.lastFrame, 'Your move'))).toContain('Goal: take the last token, leaving your opponent no move.');
+    r.stdin.write('?');
+    expect(flat(await until(r.lastFrame, 'How to win'))).toContain('A move takes from one heap: 2 tokens (a heap of exactly that many; or leaving the rest as one heap; or leaving the rest as two heaps).');
+    r.unmount();
+    const g = playScreen(parseVariant('grundy{n=7}'));
+    expect(flat(await until(g.lastFrame, 'Your move'))).toContain('Goal: make the last split, leaving only heaps of 1 and 2.');
+    g.stdin.write('?');
+    expect(flat(await until(g.lastFrame, 'How to win'))).toContain('A move splits one heap into two heaps of different sizes.');
   });
 
   it("a user's game shows its own goal, and a generic one when it gives none", async () => {
