@@ -87,6 +87,7 @@ export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings:
       stderrLog: settings.stderrLog ?? stderrLogFor(entry.name, settings),
       clock,
       ...grace,
+      ...(settings.prepareTimeoutMs !== undefined ? { prepareTimeoutMs: settings.prepareTimeoutMs } : {}),
     };
     return entry.transport === 'process'
       ? sandboxProgramHost(spec.label, entry, { ...sandbox, ...store })

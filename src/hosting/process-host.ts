@@ -18,7 +18,7 @@ import { processTreeCpuMs, type ClockKind } from '../platform/cpu-clock.ts';
 import { pidNamespacePlan, type SandboxPlan } from '../platform/sandbox.ts';
 import { BotLog, DEFAULT_STDERR_LIMIT, DRAIN_FALLBACK_MS, exitReason, killGroup, OomWatch, trackChild } from './bot-child.ts';
 import { WarmPool } from './pool.ts';
-import { BotStartError, DEFAULT_GRACE_MS, errorText, wallCapMs, wallCapReason, type BotHost, type BotSession, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
+import { BotStartError, DEFAULT_GRACE_MS, errorText, prepareTimeout, wallCapMs, wallCapReason, type BotHost, type BotSession, type FaultReply, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
 import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
 
 /** Settings of a process host. */
@@ -57,6 +57,13 @@ export interface ProcessHostOptions {
   readonly launch?: () => Promise<SandboxPlan>;
   /** Send each position and its legal moves as the runner's own values too (sandboxed module bots). */
   readonly native?: boolean;
+  /**
+   * The program is the sandbox runner of a module bot, which runs the bot's \`prepare\` once per
+   * variant when asked: each process is asked before its first move in a variant, on a budget of
+   * its own (this many ms, charged on the move clock), so a warm-up is never charged to a move.
+   * A prepare that fails or runs past it forfeits that game and every later game of the variant.
+   */
+  readonly prepareTimeoutMs?: number;
   /**
    * Tell the bot the game's key, which names both bots, and the reason of its opponent's forfeits
    * (default: an opaque id, and no such reason).
@@ -103,7 +110,7 @@ interface Pending {
 }
 
 /** A move request as the session asks it: the protocol's fields, the runner's own values for a sandboxed module bot, and the clock. */
-type MoveAsk = Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type' | 'timeLeftMs' | 'incrementMs' | 'opponentTimeLeftMs'> & {
+type MoveAsk = Omit<Extract<ToBot, { type: 'move-request' }>, 'id' | 'type' | 'timeLeftMs' | 'incrementMs' | 'opponentTimeLeftMs' | 'native'> & {
   readonly nativeOf?: () => string;
   readonly clock?: BotClock | undefined;
 };
@@ -117,6 +124,8 @@ class BotProcess {
   readonly launched: boolean;
   /** Settles once the program answered `hello` (rejects with BotStartError otherwise). */
   readonly ready: Promise<void>;
+  /** Variants whose \`prepare\` this process has run (see \`ProcessHostOptions.prepareTimeoutMs\`). */
+  readonly prepared = new Set<string>();
   #buffer = '';
   #pending: Pending | null = null;
   #hello: ((line: string) => void) | null = null;
@@ -330,11 +339,8 @@ class BotProcess {
       const c = msg.clock;
       this.#pending = { id, t0, cpu0, timer, timed: c !== undefined, resolve };
       const clock = c ? { timeLeftMs: c.remainingMs, incrementMs: c.incrementMs, opponentTimeLeftMs: c.opponentRemainingMs } : {};
-      this.send(
-        msg.nativeOf
-          ? { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, ...clock, native: msg.nativeOf() }
-          : { type: 'move-request', id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, ...clock },
-      );
+      const ask = { type: 'move-request' as const, id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, ...clock, ...(msg.prepare ? { prepare: true as const } : {}) };
+      this.send(msg.nativeOf ? { ...ask, native: msg.nativeOf() } : ask);
     });
   }
 
@@ -373,6 +379,8 @@ export class ProcessHost implements BotHost {
   readonly #games = new Map<string, AnyGame>();
   readonly #pool: WarmPool<BotProcess>;
   readonly #log: BotLog;
+  /** Variants whose \`prepare\` failed: every later game of the variant forfeits with that fault. */
+  readonly #prepareFailed = new Map<string, FaultReply>();
 
   constructor(label: string, options: ProcessHostOptions) {
     this.label = label;
@@ -426,7 +434,25 @@ export class ProcessHost implements BotHost {
       seat: info.seat,
       seed: info.rngSeed,
     });
-    return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true, this.#opts.revealOpponents === true);
+    const fault = await this.#prepare(proc, game.id);
+    return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true, this.#opts.revealOpponents === true, fault);
+  }
+
+  /** Runs the bot's \`prepare\` for \`variant\` on \`proc\` when the program is a runner that has not yet: null when ready, else the game's fault. */
+  async #prepare(proc: BotProcess, variant: string): Promise<FaultReply | null> {
+    const limitMs = this.#opts.prepareTimeoutMs;
+    if (limitMs === undefined || proc.prepared.has(variant)) return null;
+    const failed = this.#prepareFailed.get(variant);
+    if (failed) return failed;
+    const answer = await proc.request({ position: null, moves: [], timeMs: limitMs, prepare: true });
+    if (answer.ok) {
+      proc.prepared.add(variant);
+      return null;
+    }
+    // The runner names a throw `prepare failed: …`; a process that died or went past the budget is said here.
+    const fault = answer.kind === 'timeout' ? prepareTimeout(limitMs, answer.ms) : { ...answer, reason: answer.reason.startsWith('prepare failed') ? answer.reason : `prepare failed: ${answer.reason}` };
+    this.#prepareFailed.set(variant, fault);
+    return fault;
   }
 
   /** Kills every process of the bot now: the games they play are lost as `crash` with `reason`. */
@@ -449,6 +475,8 @@ class ProcessSession implements BotSession {
   readonly #release: (p: BotProcess) => void;
   readonly #native: boolean;
   readonly #revealOpponents: boolean;
+  /** Why every move of this game forfeits at once (its variant's \`prepare\` failed), or null. */
+  readonly #fault: FaultReply | null;
 
   constructor(
     proc: BotProcess,
@@ -457,6 +485,7 @@ class ProcessSession implements BotSession {
     release: (p: BotProcess) => void,
     native: boolean,
     revealOpponents: boolean,
+    fault: FaultReply | null,
   ) {
     this.#proc = proc;
     this.#game = game;
@@ -464,9 +493,11 @@ class ProcessSession implements BotSession {
     this.#release = release;
     this.#native = native;
     this.#revealOpponents = revealOpponents;
+    this.#fault = fault;
   }
 
   async move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): Promise<MoveReply> {
+    if (this.#fault) return this.#fault;
     const game = this.#game;
     const answer = await this.#proc.request(
       this.#native

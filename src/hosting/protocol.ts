@@ -50,6 +50,11 @@ export type ToBot =
       readonly opponentTimeLeftMs?: number;
       /** Sandboxed module bots only: the position and moves as v8-serialized values (base64). */
       readonly native?: string;
+      /**
+       * Sandboxed module bots only: no position; the runner runs the bot's \`prepare\` for the game
+       * just opened and answers \`{"move": ""}\` once it is done (\`timeMs\` is the prepare's budget).
+       */
+      readonly prepare?: true;
     }
   | {
       readonly type: 'game-over';

@@ -14,6 +14,7 @@ import { bundleScript } from '../platform/bundle.ts';
 import { siblingModule } from '../platform/paths.ts';
 import { nodeRuntimeDir, SANDBOX_PATH, sandboxPlan, which, type SandboxBind, type SandboxLimits, type SandboxPlan } from '../platform/sandbox.ts';
 import type { ExternalBot } from './manifest.ts';
+import { DEFAULT_PREPARE_TIMEOUT_MS } from './host.ts';
 import { ProcessHost, type ProcessHostOptions } from './process-host.ts';
 import { warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { SandboxStore, STORE_IN_SANDBOX } from '../platform/sandbox-store.ts';
@@ -30,6 +31,8 @@ export interface SandboxSettings {
   readonly graceMs?: number;
   /** What a move is charged (see `ProcessHostOptions.clock`). */
   readonly clock?: ClockKind;
+  /** Budget of a module bot's \`prepare\` per variant (ms; see \`ProcessHostOptions.prepareTimeoutMs\`). */
+  readonly prepareTimeoutMs?: number;
 }
 
 /**
@@ -119,6 +122,7 @@ export function sandboxModuleHost(
       stderrLog: settings.stderrLog,
       launch,
       native: true,
+      prepareTimeoutMs: settings.prepareTimeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS,
       revealOpponents: settings.revealOpponents,
       // A cold start inside a fresh namespace on a busy machine takes far longer than a warm one.
       startTimeoutMs: 20_000,

@@ -128,6 +128,10 @@ export async function runSandboxedBot(load: () => Promise<unknown>): Promise<voi
           return;
         }
         case 'move-request':
+          if (msg['prepare'] === true) {
+            const failed = await ready;
+            return write(failed ? { type: 'error', id: msg['id'], reason: failed } : { type: 'move', id: msg['id'], move: '' });
+          }
           return onMove(msg['id'] as number, msg['native'] as string, msg['timeMs'] as number, clockOf(msg));
         case 'quit':
           process.exit(0);

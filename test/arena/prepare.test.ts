@@ -3,6 +3,7 @@ import { InProcessHost } from '../../src/hosting/index.ts';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { defineBot, type AnyBot } from '../../src/core/bot.ts';
 import { readLog, runSpec } from './helpers.ts';
+import { sandboxProblem } from '../../src/platform/sandbox.ts';
 
 const BASE = {
   name: 'prepare',
@@ -19,7 +20,8 @@ function of(log: readonly GameRecord[], bot: string): { played: GameRecord[]; fo
   return { played, forfeited: played.filter((r) => r.faulty !== null && r.seats[r.faulty] === bot) };
 }
 
-describe.each(['none', 'worker'] as const)('bot prepare (isolation %s)', (isolation) => {
+// The sandbox runs each bot in a process of its own, which the arena asks to prepare before its first move there.
+describe.each(['none', 'worker', ...(sandboxProblem() === null || process.env['CI'] ? (['sandbox'] as const) : [])] as const)('bot prepare (isolation %s)', (isolation) => {
   it('gives a slow warm-up its own budget: 300 ms of prepare with a 50 ms move limit forfeits nothing', async () => {
     const { dir, summary } = await runSpec({ ...BASE, isolation, bots: ['fx-prepare-slow', 'fx-first'] });
     const log = readLog(dir);

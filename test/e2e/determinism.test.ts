@@ -41,7 +41,7 @@ describe('determinism of the built-in bots (real bin)', () => {
   it.each(['none', 'worker', ...(sandboxProblem() === null || process.env['CI'] ? ['sandbox'] : [])])('when the clock cuts a search short, the game record says so (clockStops per seat; isolation %s)', { timeout: 120_000 }, async (isolation) => {
     const out = mkdtempSync(join(tmpdir(), 'arena-det-clock-'));
     // A node budget far beyond 40 ms a move: the clock, the safety net, ends the searches.
-    const r = await arena(['tournament', '--bots', 'minimax:nodes=100000000,random', '--games', 'coins{board=triangle;rows=6}', '--deals', '1', '--time-per-move', '40', '--isolation', isolation, '--plain', '--out', out]);
+    const r = await arena(['tournament', '--bots', 'minimax:nodes=100000000,random', '--games', 'coins{board=triangle;rows=8}', '--deals', '1', '--time-per-move', '40', '--isolation', isolation, '--plain', '--out', out]);
     expect(r.code, r.err).toBe(0);
     const stopped = games(out).filter((g) => g.clockStops);
     expect(stopped.length).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LogChain, readLogKey } from '../../src/arena/results/index.ts';
 import { HAVE_TMUX, TmuxSession } from './tmux.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,9 +88,12 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     const made = await run('tournament', 'tournaments/quick.json', '--isolation', 'none', '--deals', '1', '--out', out);
     expect(made.code).toBe(0);
     const dir = join(out, readdirSync(out)[0]!);
-    // Concurrent games are logged as they finish: here, last scheduled first.
+    // Concurrent games are logged as they finish: here, last scheduled first, each line sealed with
+    // the folder's key as its runner would have written it (a reordered log fails its checksums).
     const log = join(dir, 'games.jsonl');
-    writeFileSync(log, `${readFileSync(log, 'utf8').trimEnd().split('\n').reverse().join('\n')}\n`);
+    const chain = new LogChain(readLogKey(dir));
+    const reversed = readFileSync(log, 'utf8').trimEnd().split('\n').reverse();
+    writeFileSync(log, reversed.map((l) => `${chain.seal(l.replace(/,"chk":"[0-9a-f]+"\}$/, '}'))}\n`).join(''));
     session = new TmuxSession(`${PATH} node bin/arena.mjs replay ${dir}`, ROOT, 100, 30);
     const screen = await session.waitFor(/Which game\? \(18 in the log\)/);
     const numbers = [...screen.matchAll(/#(\d+) /g)].map((m) => Number(m[1]));
