@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { KeyObject } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { AnyGame } from '../../core/game.ts';
 import { parseVariant } from '../../games/index.ts';
@@ -24,6 +25,7 @@ import type { GameRecord } from '../match.ts';
 import { pairSettings, runBotData, type PreparedTournament } from '../prepare.ts';
 import {
   bundleKey,
+  checksKey,
   connectRedis,
   leaseKey,
   leftKey,
@@ -52,13 +54,11 @@ import { scheduleCount, type PairJob } from '../schedule.ts';
 import { WorkerBoard } from './board.ts';
 import { RemoteBoards } from './remote-live.ts';
 import { RecordRefusal, verifyRecord, type RecordRules } from './verify.ts';
-import { signatureProblem, signed } from './auth.ts';
+import { jobSigningKey, signedJob, WORKER_NAME, workerSignatureProblem } from './auth.ts';
+import { pauseReason, PAUSE_RULE, type PauseRule } from './health.ts';
 import { shownUrl } from './url.ts';
 import { CoordinatorLease } from './lease.ts';
 import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
-
-/** What a worker's name may be (`arena worker --name`): a result naming anything else is named by its BullMQ worker. */
-const WORKER_NAME = /^[\w.-]{1,64}$/;
 
 /** A worker whose heartbeat changed within this many seconds is alive. */
 const LIVE_BEAT_S = 10;
@@ -95,6 +95,10 @@ export interface QueueExecutorOptions {
   readonly key?: Buffer | null;
   /** This coordinator's version (default: this installation's, `queueVersion()`): results of another are refused. */
   readonly version?: QueueVersion;
+  /** Workers refused by name (`--refuse-worker`): they are told not to serve the tournament, and their results are refused. */
+  readonly refuseWorkers?: readonly string[];
+  /** When a worker is paused for its crashes and time losses (default `PAUSE_RULE`). */
+  readonly pause?: PauseRule;
 }
 
 /** The tournament's id in Redis: the results folder's name and a hash of its spec (same on `--resume`). */
@@ -125,6 +129,10 @@ export class QueueExecutor implements Executor {
   async run(ctx: ExecutionContext): Promise<void> {
     const run = (this.#run = new Coordination(this.#o, this.id, this.concurrency, ctx));
     await run.play();
+  }
+
+  pausedWorkers(): Readonly<Record<string, string>> {
+    return this.#run?.paused() ?? {};
   }
 
   /** Closes the queues; when the tournament is complete its keys are removed from Redis. */
@@ -183,6 +191,10 @@ class Coordination {
   #missing = new Set<number>();
   /** Pairs whose results were refused: the workers that sent them (the pair is then played elsewhere). */
   readonly #refused = new Map<number, string[]>();
+  /** The key that signs jobs (from the tournament's key), or null for unsigned ones. */
+  readonly #signer: KeyObject | null;
+  /** Workers paused for their health, with why. */
+  readonly #paused = new Map<string, string>();
 
   constructor(o: QueueExecutorOptions, id: string, window: number, ctx: ExecutionContext) {
     this.#o = o;
@@ -190,6 +202,19 @@ class Coordination {
     this.#window = window;
     this.#ctx = ctx;
     this.#version = o.version ?? queueVersion();
+    this.#signer = o.key ? jobSigningKey(o.key) : null;
+  }
+
+  /** Workers paused for their health, with why. */
+  paused(): Record<string, string> {
+    return Object.fromEntries(this.#paused);
+  }
+
+  /** Why results from `worker` are not taken (refused by name, or paused), or null. */
+  #barred(worker: string): string | null {
+    if (this.#o.refuseWorkers?.includes(worker)) return `worker ${worker} is refused by this tournament (--refuse-worker)`;
+    const paused = this.#paused.get(worker);
+    return paused === undefined ? null : `worker ${worker} is paused: ${paused}`;
   }
 
   async play(): Promise<void> {
@@ -206,6 +231,8 @@ class Coordination {
     pairs.on('error', redisAway); // connection errors: shown by the link status, retried
     this.#pairs = pairs;
     this.#board = await WorkerBoard.load(redis, this.#id);
+    // Resumed: workers paused before are paused again (their counts carried over).
+    await this.#checkHealth(this.#board.counts().keys());
     this.#statusTimer = setInterval(() => void this.#status().catch(redisAway), this.#o.statusEveryMs ?? 1000);
     this.#statusTimer.unref();
     // Live boards: the workers' games in flight, as they publish them (when the sink watches).
@@ -227,6 +254,8 @@ class Coordination {
     await this.#feeding;
     // Results being folded finish first: nothing is handed over once `run` has returned.
     await intake;
+    // The dashboard's worker lines end with every game folded, not as the last tick left them.
+    if (this.#link === 'connected') await this.#workerStatus().catch(redisAway);
     await this.#wrapUp(pairs);
   }
 
@@ -267,7 +296,17 @@ class Coordination {
 
   #register(): Promise<unknown> {
     const o = this.#o;
-    const entry: TournamentEntry = { name: o.name, dir: o.dir, total: o.total, host: hostname(), pid: process.pid, ...(this.#ctx.wantLive ? { live: true } : {}) };
+    const refused = o.refuseWorkers ?? [];
+    const entry: TournamentEntry = {
+      name: o.name,
+      dir: o.dir,
+      total: o.total,
+      host: hostname(),
+      pid: process.pid,
+      ...(this.#ctx.wantLive ? { live: true } : {}),
+      ...(refused.length ? { refused } : {}),
+      ...(this.#paused.size ? { paused: Object.fromEntries(this.#paused) } : {}),
+    };
     return this.#redis!.hset(TOURNAMENTS_KEY, this.#id, JSON.stringify(entry));
   }
 
@@ -303,7 +342,7 @@ class Coordination {
     const avoid = this.#refused.get(pair.index);
     return {
       name: 'pair',
-      data: signed(this.#o.key ?? null, 'job', { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, version: this.#version, ...(avoid ? { avoid } : {}) }),
+      data: signedJob(this.#signer, { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, version: this.#version, ...(avoid ? { avoid } : {}) }),
       opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
     };
   }
@@ -382,14 +421,19 @@ class Coordination {
       return;
     }
     await this.#stores?.copyBack();
-    const workers = await this.#board!.workers();
-    this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers, queued: this.#outstanding.size });
-    this.#stalled(workers);
+    this.#stalled(await this.#workerStatus());
     // Every fifth status (about every 5 s): the queued pairs' jobs are still in Redis.
     if (performance.now() - this.#auditAt >= 5 * (this.#o.statusEveryMs ?? 1000)) {
       this.#auditAt = performance.now();
       this.#step(() => this.#audit());
     }
+  }
+
+  /** Reads the workers and tells the dashboard (the workers' games as folded up to now); returns them. */
+  async #workerStatus(): Promise<WorkerStatus[]> {
+    const workers = await this.#board!.workers(this.#paused);
+    this.#ctx.emit({ type: 'queue-status', link: this.#link, detail: this.#linkDetail, workers, queued: this.#outstanding.size });
+    return workers;
   }
 
   /**
@@ -459,8 +503,10 @@ class Coordination {
     const pair = index === undefined ? undefined : this.#outstanding.get(Number(index));
     if (!pair) return refused(`job ${JSON.stringify(job.id)} is not a pair this coordinator queued`);
     if (result === null || typeof result !== 'object') return refused(`its result is ${result === null ? 'null' : typeof result}, not a pair's records`);
-    const forged = signatureProblem(this.#o.key ?? null, 'result', result);
+    const forged = workerSignatureProblem(this.#o.key ?? null, 'result', result);
     if (forged) return refused(forged);
+    const barred = this.#barred(worker);
+    if (barred) return refused(barred);
     const other = versionMismatch(this.#version, (result as { version?: unknown }).version, 'the result', 'this coordinator');
     if (other) return refused(other);
     const data = result as Partial<Record<keyof PairResultData, unknown>>;
@@ -498,6 +544,24 @@ class Coordination {
     this.#refused.delete(pair.index);
     this.#progressAt = performance.now();
     this.#stallSaid = false;
+  }
+
+  /**
+   * Pauses the workers among `workers` whose crashes and time losses are past the rule (health.ts):
+   * said in one line, and the registry tells them to take no more of this tournament's jobs.
+   */
+  async #checkHealth(workers: Iterable<string>): Promise<void> {
+    const counts = this.#board!.counts();
+    let changed = false;
+    for (const worker of workers) {
+      if (this.#paused.has(worker)) continue;
+      const reason = pauseReason(counts, worker, this.#o.pause ?? PAUSE_RULE);
+      if (reason === null) continue;
+      this.#paused.set(worker, reason);
+      changed = true;
+      this.#ctx.emit({ type: 'queue-problem', worker, reason: `paused: ${reason}; it gets no more jobs` });
+    }
+    if (changed) await this.#register().catch(redisAway);
   }
 
   /**
@@ -554,6 +618,7 @@ class Coordination {
       for (const { result } of good) this.#folding.add(result.pair.index);
       for (const { result } of good) await this.#foldPair(result);
       await this.#ctx.committed();
+      await this.#checkHealth(new Set(good.map(({ result }) => result.worker)));
       // Durable: the jobs may go (one pipelined round trip for the batch). A job that cannot be
       // removed now (Redis away) is found completed again: its pair is no longer queued, so it is dropped.
       await Promise.all(good.map(({ job }) => job.remove().catch(redisAway)));
@@ -599,7 +664,7 @@ class Coordination {
 
   /** A worker's report, counted only when signed with the tournament's key (a rogue's report could otherwise stop the run). */
   async #onReport(data: ResultJobData, id: string | undefined): Promise<void> {
-    const forged = signatureProblem(this.#o.key ?? null, 'report', data);
+    const forged = workerSignatureProblem(this.#o.key ?? null, 'report', data);
     if (forged) {
       const said = (data as Partial<ResultJobData> | null)?.worker;
       this.#ctx.emit({ type: 'queue-problem', worker: typeof said === 'string' && WORKER_NAME.test(said) ? said : 'unknown', reason: `ignored report ${id ?? ''}: ${forged}` });
@@ -650,7 +715,7 @@ class Coordination {
     await results.obliterate({ force: true }).catch(redisAway);
     await results.close().catch(redisAway);
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
-    await redis.del(gamesKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
+    await redis.del(gamesKey(this.#id), checksKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
     await this.#stores?.remove();
     await releaseShared(redis, this.#id, Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [bundleKey(b.bundle)] : [])));
   }
@@ -672,7 +737,7 @@ class Coordination {
  * The `executor` option of `runTournament` for a queued tournament: the coordinator side, on the
  * Redis at `url`. Loaded only when `--queue` is given (BullMQ is not imported otherwise).
  */
-export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'idleWarnMs' | 'key' | 'version'> = {}): (t: PreparedTournament, dir: string) => Executor {
+export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'window' | 'resultLockMs' | 'statusEveryMs' | 'idleWarnMs' | 'key' | 'version' | 'refuseWorkers' | 'pause'> = {}): (t: PreparedTournament, dir: string) => Executor {
   return (t, dir) =>
     new QueueExecutor({
       url,

@@ -39,6 +39,8 @@ export const TOURNAMENTS_KEY = `${PREFIX}:tournaments`;
 export const WORKERS_KEY = `${PREFIX}:workers`;
 /** Games played per worker for one tournament. */
 export const gamesKey = (id: string): string => `${PREFIX}:t:${id}:games`;
+/** Each worker's check against the others (worker-check.ts) for one tournament, as the coordinator last made it. */
+export const checksKey = (id: string): string => `${PREFIX}:t:${id}:checks`;
 /** The pub/sub channel of a tournament's live games. */
 export const liveChannel = (id: string): string => `${PREFIX}:t:${id}:live`;
 /** How often a worker publishes the positions of its games in flight (ms): at most one message per tick and tournament. */
@@ -170,6 +172,10 @@ export interface TournamentEntry {
   readonly total: number;
   readonly host: string;
   readonly pid: number;
+  /** Workers refused by name (`--refuse-worker`): they do not serve the tournament. */
+  readonly refused?: readonly string[];
+  /** Workers paused for their health, with why: they take no more of its jobs. */
+  readonly paused?: Readonly<Record<string, string>>;
 }
 
 /** A worker's heartbeat. */

@@ -58,7 +58,8 @@ import {
 import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './stores.ts';
 import { shownUrl } from './url.ts';
 import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
-import { DEFAULT_ISOLATION_FLOOR, meetsFloor, signatureProblem, signed } from './auth.ts';
+import { randomUUID } from 'node:crypto';
+import { credentialOf, DEFAULT_ISOLATION_FLOOR, jobSignatureProblem, meetsFloor, signed, type WorkerCredential } from './auth.ts';
 
 /** The store helper's script (store-helper.ts bundled with what it imports), built once per process. */
 let helperScript: Promise<URL> | undefined;
@@ -70,6 +71,22 @@ function storeHelperScript(): Promise<URL> {
   );
   return helperScript;
 }
+
+/** The claim on a worker's name (see `QueueWorker.#claim`). */
+const nameKey = (name: string): string => `${PREFIX}:worker-name:${name}`;
+
+/** Takes or renews a name's claim for this instance (ARGV[2]) for ARGV[3] ms; returns nil, or the live holder's value. */
+const CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held and not string.find(held, ARGV[2], 1, true) then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[3]))
+return nil`;
+
+/** Gives a name's claim up, if it is still this instance's (ARGV[1]). */
+const RELEASE_CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held and string.find(held, ARGV[1], 1, true) then redis.call('DEL', KEYS[1]) end
+return 1`;
 
 /** How long a worker leaves a job whose result from it was refused to other workers before it plays it itself (ms). */
 const LEAVE_MS = 30_000;
@@ -89,8 +106,14 @@ export interface QueueWorkerOptions {
   readonly log?: (line: string) => void;
   /** How often the registry is read and the heartbeat written (ms, default 1000). */
   readonly pollMs?: number;
-  /** The tournaments' key (auth.ts): with it, only jobs signed with it are played; without, only unsigned ones. */
+  /** The tournaments' key (auth.ts): this worker's credential is derived from it (see `credential`). */
   readonly key?: Buffer | null;
+  /**
+   * This worker's credential (auth.ts, `arena queue credential`): with one, only jobs signed by the
+   * coordinator are played, and results are signed with its secret; without one (nor a key), only
+   * unsigned jobs. Its name is the worker's.
+   */
+  readonly credential?: WorkerCredential | null;
   /** The least isolation a job may ask for its bots (default `DEFAULT_ISOLATION_FLOOR`); a job asking less is refused. */
   readonly isolation?: Isolation;
   /** This worker's version (default: this installation's, `queueVersion()`): jobs of another are refused. */
@@ -148,12 +171,48 @@ export class QueueWorker {
   readonly #leaving = new Map<string, number>();
 
   readonly #version: QueueVersion;
+  /** What it signs its results and checks jobs with (auth.ts), or null: unsigned jobs only. */
+  readonly #cred: WorkerCredential | null;
+  /** This process's claim on its name (see `#claim`). */
+  readonly #instance = randomUUID();
+  /** Tournaments that refused or paused this worker, said once each. */
+  readonly #barred = new Set<string>();
 
   constructor(options: QueueWorkerOptions) {
     this.#o = options;
     this.#version = options.version ?? queueVersion();
     this.failed = new Promise((resolve) => (this.#fail = resolve));
-    this.id = options.id ?? `${hostname()}-${process.pid}`;
+    const named = options.credential?.name;
+    if (named !== undefined && options.id !== undefined && options.id !== named) throw new QueueError(`the credential is worker ${named}'s, not ${options.id}'s: run it as --name ${named} (or without --name)`);
+    this.id = options.id ?? named ?? `${hostname()}-${process.pid}`;
+    this.#cred = options.credential ?? (options.key ? credentialOf(options.key, this.id) : null);
+  }
+
+  /** The secret this worker signs with, or null. */
+  get #secret(): Buffer | null {
+    return this.#cred?.secret ?? null;
+  }
+
+  /** How long a claim on a name outlives its last renewal (ms): a worker gone this long frees its name. */
+  #claimMs(): number {
+    return Math.max(10_000, 3 * (this.#o.pollMs ?? 1000));
+  }
+
+  /**
+   * Claims this worker's name in Redis (at start, then at every poll): two live workers never share
+   * a name (fishtest's rule), so every result, every health count and every refusal names one
+   * machine. Returns the holder's description when another live worker holds it.
+   */
+  async #claim(): Promise<string | null> {
+    const value = JSON.stringify({ instance: this.#instance, host: hostname(), pid: process.pid });
+    const got = (await this.#redis!.eval(CLAIM, 1, nameKey(this.id), value, this.#instance, String(this.#claimMs()))) as string | null;
+    if (got === null) return null;
+    try {
+      const holder = JSON.parse(got) as { host?: string; pid?: number };
+      return `on ${String(holder.host)}, pid ${String(holder.pid)}`;
+    } catch {
+      return 'unknown';
+    }
   }
 
   #log(line: string): void {
@@ -185,6 +244,11 @@ export class QueueWorker {
       throw err;
     }
     this.#link = 'connected';
+    const holder = await this.#claim();
+    if (holder !== null) {
+      redis.disconnect();
+      throw new QueueError(`a worker named ${this.id} is already running (${holder}): give this one another --name`);
+    }
     this.#registry = discoverBots(this.#o.botDirs ?? []);
     this.#found = await this.#registry;
     const tick = (): void => {
@@ -218,6 +282,12 @@ export class QueueWorker {
   async #poll(): Promise<void> {
     const redis = this.#redis!;
     if (redis.status !== 'ready' || this.#stopping) return;
+    const holder = await this.#claim();
+    if (holder !== null) {
+      // Its claim lapsed (Redis away, the process stopped) and another worker took the name.
+      this.#giveUp(new QueueError(`another worker named ${this.id} started (${holder}) while this one was away: stopped; give one of them another --name`));
+      return;
+    }
     this.#beat++;
     const state = redis.status === 'ready' ? this.#state : 'reconnecting';
     await redis.hset(
@@ -227,20 +297,36 @@ export class QueueWorker {
     );
     this.#heardOthers(await redis.hgetall(WORKERS_KEY));
     const registry = await redis.hgetall(TOURNAMENTS_KEY);
-    const ids = Object.keys(registry);
-    for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
-    for (const [id, served] of this.#served) {
+    const entries = new Map<string, Partial<TournamentEntry>>();
+    for (const [id, text] of Object.entries(registry)) {
       try {
-        served.live = (JSON.parse(registry[id] ?? '{}') as Partial<TournamentEntry>).live === true;
+        entries.set(id, JSON.parse(text) as Partial<TournamentEntry>);
       } catch {
-        served.live = false;
+        entries.set(id, {}); // not an entry of ours: served as one that says nothing more
       }
     }
+    // A tournament that refused or paused this worker is not served (jobs in play finish).
+    const ids = [...entries.keys()].filter((id) => {
+      const why = this.#barredBy(entries.get(id)!);
+      if (why === null) return true;
+      if (!this.#barred.has(id)) this.#log(`tournament ${id} ${why}: not serving it`);
+      this.#barred.add(id);
+      return false;
+    });
+    for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
+    for (const [id, served] of this.#served) served.live = entries.get(id)?.live === true;
     for (const [id, served] of this.#served) {
       if (ids.includes(id)) continue;
       this.#served.delete(id);
       void this.#retire(served);
     }
+  }
+
+  /** Why a tournament's entry bars this worker (refused by name, or paused), or null. */
+  #barredBy(entry: Partial<TournamentEntry>): string | null {
+    if (Array.isArray(entry.refused) && entry.refused.includes(this.id)) return 'refuses this worker (--refuse-worker)';
+    const paused = entry.paused && typeof entry.paused === 'object' ? entry.paused[this.id] : undefined;
+    return typeof paused === 'string' ? `paused this worker: ${paused}` : null;
   }
 
   /** Notes the other workers' heartbeats (a beat that changes is a worker alive: no clocks are compared across machines). */
@@ -286,7 +372,7 @@ export class QueueWorker {
    * the job is run or fetched first.
    */
   #refusal(job: Job<PairJobData>, served: Served): string | null {
-    const forged = signatureProblem(this.#o.key ?? null, 'job', job.data);
+    const forged = jobSignatureProblem(this.#cred?.jobKey ?? null, job.data);
     if (forged) return forged;
     const data = job.data;
     const other = versionMismatch(this.#version, data.version, 'the job', 'this worker');
@@ -329,7 +415,7 @@ export class QueueWorker {
       if (!(err instanceof JobRefused) || !job) return;
       const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pair?.index;
       const report = { kind: 'problem' as const, pairIndex: typeof pairIndex === 'number' ? pairIndex : -1, worker: this.id, reason: err.message, final: false, refused: true, job: job.id ?? '' };
-      results.add('problem', signed(this.#o.key ?? null, 'report', report)).catch(redisAway);
+      results.add('problem', signed(this.#secret, 'report', report)).catch(redisAway);
     });
     results.on('error', redisAway);
     const served: Served = { id: tournament, worker, results, player: null, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
@@ -457,7 +543,7 @@ export class QueueWorker {
         const failure = await startHost(h);
         if (failure !== null) {
           this.#log(`bot ${spec.label} cannot start: ${failure}`);
-          await served.results.add('bot-failed', signed(this.#o.key ?? null, 'report', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure }));
+          await served.results.add('bot-failed', signed(this.#secret, 'report', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure }));
         }
         return h;
       })();
@@ -522,7 +608,7 @@ export class QueueWorker {
       if (!(err instanceof QueueError)) throw err;
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       this.#log(`cannot play pair ${pair.index}: ${err.message}`);
-      await served.results.add('problem', signed(this.#o.key ?? null, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
+      await served.results.add('problem', signed(this.#secret, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
       throw err;
     }
     if (records.some((r) => r.termination === 'interrupted')) {
@@ -533,7 +619,7 @@ export class QueueWorker {
     this.#played += 2;
     this.#state = 'idle';
     // The result travels as the job's return value: completing the job stores it (one round trip).
-    return signed(this.#o.key ?? null, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!], version: this.#version });
+    return signed(this.#secret, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!], version: this.#version });
   }
 
   /**
@@ -551,8 +637,9 @@ export class QueueWorker {
       await this.#polling;
       await Promise.all([...this.#served.values()].map((s) => this.#retire(s)));
       this.#served.clear();
-      // With Redis away the heartbeat stays; the coordinator drops a silent worker from its list.
+      // With Redis away the heartbeat and the name's claim stay; the coordinator drops a silent worker from its list, the claim lapses.
       await this.#redis?.hdel(WORKERS_KEY, this.id).catch(redisAway);
+      await this.#redis?.eval(RELEASE_CLAIM, 1, nameKey(this.id), this.#instance).catch(redisAway);
       if (this.#helper) await (await this.#helper).terminate();
     })();
     const closing = this.#closing;
