@@ -289,11 +289,6 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   if (args['refuse-worker'] !== undefined && spec.queue === undefined) throw new UsageError('--refuse-worker names a worker of a queued tournament: give --queue redis://host:6379 too');
   const badName = args['refuse-worker']?.find((n) => !WORKER_NAME.test(n));
   if (badName !== undefined) throw new UsageError(`Expected --refuse-worker to be a worker's name (1 to 64 letters, digits, '.', '-' or '_'), got ${JSON.stringify(badName)}`);
-  if (spec.queue !== undefined) {
-    // A queue's workers build each variant from its id, and they have no copy of a user's game file.
-    const own = resolveVariants(spec.games, where).find((g) => userFamilies().some((e) => e.family.id === g.family));
-    if (own) throw new UsageError(`${own.id} is a game from ${userFamilies().find((e) => e.family.id === own.family)!.file}; users' games do not run on \`arena worker\` processes yet: play it without --queue`);
-  }
   const registry = await discoverBots(spec.botDirs, discoverySettings(spec, where));
   const prepared = prepareTournament(spec, registry, where);
 

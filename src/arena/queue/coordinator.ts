@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { KeyObject } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { AnyGame } from '../../core/game.ts';
-import { parseVariant } from '../../games/index.ts';
+import { parseVariant, userFamilies } from '../../games/index.ts';
 import type { Redis } from 'ioredis';
 import { DEFAULT_GRACE_MS, PACKAGE_ENTRY, type BotEntry, type BotSpec } from '../../hosting/index.ts';
 import type { BotDataSettings } from '../../platform/bot-store.ts';
@@ -99,6 +99,8 @@ export interface QueueExecutorOptions {
   readonly refuseWorkers?: readonly string[];
   /** When a worker is paused for its crashes and time losses (default `PAUSE_RULE`). */
   readonly pause?: PauseRule;
+  /** Users' game families the tournament plays (games/, --games-dir): bundled and shipped to the workers like bots. */
+  readonly games?: readonly { readonly family: string; readonly file: string }[];
 }
 
 /** The tournament's id in Redis: the results folder's name and a hash of its spec (same on `--resume`). */
@@ -106,7 +108,7 @@ export function tournamentId(dir: string, specText: string): string {
   return `${basename(dir).replace(/[^\w.-]/g, '_')}-${contentHash(specText).slice(0, 8)}`;
 }
 
-/** Bundles a module bot into one self-contained ES module (the bot and everything it imports). */
+/** Bundles a module bot or a user's game file into one self-contained ES module (its default export and everything it imports). */
 export async function bundleBot(file: string, name: string): Promise<Buffer> {
   // A bot outside the package imports `take-arena` by name: resolved to this package, as every bundler here does.
   const url = await bundleScript(`export { default } from ${JSON.stringify(file)};`, dirname(file), `queue-${name}`, { 'take-arena': PACKAGE_ENTRY });
@@ -158,6 +160,8 @@ class Coordination {
   #linkDetail = '';
   #stores: QueueStores | null = null;
   #bots: Record<string, QueueBot> = {};
+  /** The users' games shipped with the jobs: family id → bundle hash. */
+  #games: Record<string, string> = {};
   #pairs: Queue<PairJobData> | null = null;
   #results: Worker<ResultJobData> | null = null;
   #board: WorkerBoard | null = null;
@@ -291,6 +295,7 @@ class Coordination {
       this.#stores = new QueueStores(redis, this.#id, o.botData, [...labelOf.keys()], (bot, reason) => this.#ctx.emit({ type: 'bot-store-reset', bot: labelOf.get(bot) ?? bot, reason }));
     }
     this.#bots = await this.#publishBots(redis);
+    this.#games = await this.#publishGames(redis);
     await this.#register();
   }
 
@@ -334,15 +339,29 @@ class Coordination {
     return bots;
   }
 
+  /** Bundles the users' game files the tournament plays and stores each under its hash, for the workers to load. */
+  async #publishGames(redis: Redis): Promise<Record<string, string>> {
+    const games: Record<string, string> = {};
+    for (const { family, file } of this.#o.games ?? []) {
+      const bytes = await bundleBot(file, `game-${family}`);
+      const hash = contentHash(bytes);
+      await putShared(redis, this.#id, bundleKey(hash), bytes);
+      games[family] = hash;
+    }
+    return games;
+  }
+
   /**
    * A pair's job. Its id is the pair's place in the schedule: adding it again while it waits, runs
    * or holds its result is a no-op. A completed job holds the result until the coordinator removes it.
    */
   #jobOf(pair: PairJob): { name: string; data: PairJobData; opts: PairJobOptions } {
     const avoid = this.#refused.get(pair.index);
+    const family = this.#variant(pair.games[0].variant).game.family;
+    const game = this.#games[family];
     return {
       name: 'pair',
-      data: signedJob(this.#signer, { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, version: this.#version, ...(avoid ? { avoid } : {}) }),
+      data: signedJob(this.#signer, { tournament: this.#id, pair, bots: this.#bots, settings: this.#o.settings, version: this.#version, ...(avoid ? { avoid } : {}), ...(game ? { games: { [family]: game } } : {}) }),
       opts: { jobId: `p${pair.index}`, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: true },
     };
   }
@@ -379,6 +398,7 @@ class Coordination {
     this.#step(async () => {
       await this.#register();
       await this.#publishBots(this.#redis!);
+      await this.#publishGames(this.#redis!);
       // Jobs still waiting or running are left alone (same ids); lost ones are queued again.
       const pending = [...this.#outstanding.values()];
       if (pending.length) await this.#pairs!.addBulk(pending.map((p) => this.#jobOf(p)));
@@ -717,7 +737,8 @@ class Coordination {
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
     await redis.del(gamesKey(this.#id), checksKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
     await this.#stores?.remove();
-    await releaseShared(redis, this.#id, Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [bundleKey(b.bundle)] : [])));
+    const bundles = [...Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [b.bundle] : [])), ...Object.values(this.#games)];
+    await releaseShared(redis, this.#id, bundles.map(bundleKey));
   }
 
   async close(): Promise<void> {
@@ -748,6 +769,7 @@ export function queueExecutor(url: string, extra: Pick<QueueExecutorOptions, 'wi
       entrants: t.entrants,
       settings: pairSettings(t.spec),
       botData: runBotData(t.spec, dir),
+      games: userFamilies().flatMap((e) => (t.variants.some((v) => v.family === e.family.id) ? [{ family: e.family.id, file: e.file }] : [])),
       ...extra,
     });
 }

@@ -9,7 +9,8 @@
  * - BullMQ queues `pairs-<id>` (one job per game pair; a completed job's return value is the pair's
  *   two records, kept until the coordinator has them on disk) and `results-<id>` (a worker's report
  *   of a job it cannot play);
- * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot (workers verify the hash);
+ * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot or of a user's game file
+ *   (workers verify the hash);
  * - `take-arena:store:<sha256>`: a module bot's store as the run began (workers verify the hash), and
  *   `take-arena:t:<id>:live:<bot>`: its live copy during the run (see stores.ts);
  * - `take-arena:workers`: hash, worker id → JSON `WorkerBeat`;
@@ -90,6 +91,8 @@ export interface PairJobData {
   readonly settings: QueueSettings;
   /** The coordinator's version: a worker of another one refuses the job. */
   readonly version: QueueVersion;
+  /** Users' game families the pair's variant needs (games/, --games-dir), by family id: the hash of each one's bundle. */
+  readonly games?: Readonly<Record<string, string>>;
   /**
    * Workers whose results for this pair the coordinator refused: each of them leaves the job to
    * another live worker when there is one (and plays it when none turns up).

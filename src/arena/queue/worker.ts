@@ -9,7 +9,7 @@
  * other workers) puts the job back in the queue, and whoever plays it next reports how many times
  * it had been started before (`retries` in the record).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +17,8 @@ import { MessageChannel, Worker as Thread } from 'node:worker_threads';
 import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../../core/game.ts';
-import { parseVariant } from '../../games/index.ts';
-import { bundledBotWorkerScript, discoverBots, loadBotFile, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../../hosting/index.ts';
+import { allFamilies, parseVariant } from '../../games/index.ts';
+import { bundledBotWorkerScript, discoverBots, loadBotFile, loadGameDirs, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../../hosting/index.ts';
 import { mirrorStoreFolder } from '../../platform/bot-store.ts';
 import { bundleScript } from '../../platform/bundle.ts';
 import { siblingModule } from '../../platform/paths.ts';
@@ -175,6 +175,8 @@ export class QueueWorker {
   readonly #cred: WorkerCredential | null;
   /** This process's claim on its name (see `#claim`). */
   readonly #instance = randomUUID();
+  /** Users' game families loaded from jobs: family id → its bundle's hash, and the load. */
+  readonly #shipped = new Map<string, { readonly hash: string; readonly loaded: Promise<void> }>();
   /** Tournaments that refused or paused this worker, said once each. */
   readonly #barred = new Set<string>();
 
@@ -488,6 +490,37 @@ export class QueueWorker {
   }
 
   /**
+   * Loads the users' game families a job ships (bundles checked against their hashes), once each,
+   * as the arena loads `games/`: this worker and its bots' processes then build their variants. A
+   * family this worker knows from another file is refused rather than played by other rules.
+   */
+  async #userGames(games: Readonly<Record<string, string>> | undefined): Promise<void> {
+    for (const [family, hash] of Object.entries(games ?? {})) {
+      let shipped = this.#shipped.get(family);
+      if (shipped && shipped.hash !== hash) throw new QueueError(`game ${family} is another file on worker ${this.id} (loaded for another tournament): restart the worker to play this one`);
+      if (!shipped) {
+        if (allFamilies().some((f) => f.id === family)) throw new QueueError(`game ${family} is already a game of worker ${this.id} (built in, or in its games/): the tournament's file is not loaded over it`);
+        shipped = { hash, loaded: this.#loadGame(family, hash) };
+        this.#shipped.set(family, shipped);
+        // A bundle that did not load is fetched again by the next job (it may have been republished).
+        shipped.loaded.catch(() => this.#shipped.delete(family));
+      }
+      await shipped.loaded;
+    }
+  }
+
+  async #loadGame(family: string, hash: string): Promise<void> {
+    const bytes = verifiedBundle(hash, await this.#redis!.getBuffer(bundleKey(hash)));
+    const dir = join(this.#cacheDir(), `game-${hash}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${family}.mjs`), bytes);
+    const { games, problems } = await loadGameDirs([dir], null);
+    const problem = problems.find((p) => p.file.startsWith(dir));
+    if (problem) throw new QueueError(`the game file of ${family} did not load on worker ${this.id}: ${problem.reason}`);
+    if (!games.some((g) => g.id === family)) throw new QueueError(`the game file shipped as ${family} holds another game`);
+  }
+
+  /**
    * A module bot's store on this worker: its run snapshot, fetched and checked against the job's
    * hash, laid out as the run's kept snapshot (what every read sees), and its live copy in Redis
    * (where every write goes, `updateBlob` by compare-and-set).
@@ -583,6 +616,7 @@ export class QueueWorker {
     const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1 - left);
     let records: GameRecord[];
     try {
+      await this.#userGames(job.data.games);
       const [first, second] = pair.games;
       const hosts = {
         a: await this.#host(served, first.seats.first, job.data),
