@@ -8,7 +8,7 @@ import { expandStarts } from '../arena/starts.ts';
 import { parseQueueUrl } from '../arena/queue/url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
-import { FAMILIES, userFamilies } from '../games/index.ts';
+import { FAMILIES } from '../games/index.ts';
 import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
 import { coordinatorKey } from './queue-key.ts';
