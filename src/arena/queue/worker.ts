@@ -1,8 +1,8 @@
 /**
  * The worker side of a queued tournament (`arena worker --queue redis://…`): it watches the
  * registry of tournaments in Redis, serves each one's BullMQ queue of game pairs, plays every pair
- * with the same hosts, isolation and time rules as a local run, and sends the two records back as
- * the pair job's return value. Module bots come as bundles fetched from Redis and checked
+ * with the same hosts, isolation and time rules as a local run, and sends the records of a job's
+ * pairs back as its return value. Module bots come as bundles fetched from Redis and checked
  * against the job's content hash; external bots must be installed here under the same name.
  *
  * A worker killed mid-game holds its job's lock no longer: BullMQ's stalled-job check (run by the
@@ -26,6 +26,7 @@ import { createStoreCall, type StoreBridgeEnd, type StoreCall } from '../../plat
 import type { StoreHelperRequest } from './store-helper.ts';
 import type { LiveTracker } from '../live.ts';
 import type { GameRecord } from '../match.ts';
+import type { PairJob } from '../schedule.ts';
 import { isolationOf, PairPlayer, startHost } from '../pair-player.ts';
 import {
   authRefused,
@@ -49,6 +50,7 @@ import {
   type LiveGameData,
   type LiveMessage,
   type PairJobData,
+  type PairRecords,
   type PairResultData,
   type QueueBot,
   type ResultJobData,
@@ -379,10 +381,11 @@ export class QueueWorker {
     const data = job.data;
     const other = versionMismatch(this.#version, data.version, 'the job', 'this worker');
     if (other) return other;
-    if (!data.pair?.games?.[0]?.seats || !data.settings || !data.bots) return 'the job is not a game pair this worker can read';
+    if (!Array.isArray(data.pairs) || data.pairs.length === 0 || !data.pairs.every((p) => p?.games?.[0]?.seats && p.games[1]) || !data.settings || !data.bots) return 'the job is not a batch of game pairs this worker can read';
     if (data.tournament !== served.id) return `the job names tournament ${JSON.stringify(data.tournament)}, its queue is ${served.id}'s`;
     const floor = this.#o.isolation ?? DEFAULT_ISOLATION_FLOOR;
-    for (const spec of [data.pair.games[0].seats.first, data.pair.games[0].seats.second]) {
+    const seats = new Map(data.pairs.flatMap((p) => [p.games[0].seats.first, p.games[0].seats.second]).map((spec) => [spec.label, spec]));
+    for (const spec of seats.values()) {
       const asked = isolationOf(data.settings, spec);
       if (!meetsFloor(asked, floor)) return `bot ${spec.label} asks for isolation \`${asked}\`, below this worker's floor \`${floor}\` (arena worker --isolation)`;
       // An external bot this worker lacks: the pair goes to a worker that has it.
@@ -415,7 +418,7 @@ export class QueueWorker {
     // queues its pair again under the same id, which must then be free).
     worker.on('failed', (job, err) => {
       if (!(err instanceof JobRefused) || !job) return;
-      const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pair?.index;
+      const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pairs?.[0]?.index;
       const report = { kind: 'problem' as const, pairIndex: typeof pairIndex === 'number' ? pairIndex : -1, worker: this.id, reason: err.message, final: false, refused: true, job: job.id ?? '' };
       results.add('problem', signed(this.#secret, 'report', report)).catch(redisAway);
     });
@@ -596,9 +599,8 @@ export class QueueWorker {
     return game;
   }
 
-  /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
+  /** Plays a job's pairs and sends their records; a job it cannot play is reported and retried. */
   async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<PairResultData> {
-    const { pair } = job.data;
     // Left to another worker first: a job this worker would refuse again is not refused twice.
     if (this.#leaves(job)) {
       await this.#redis!.hincrby(leftKey(served.id), job.id!, 1);
@@ -614,46 +616,58 @@ export class QueueWorker {
     // Starts of this job that were only a worker leaving it to another are not retries.
     const left = job.data.avoid ? Number((await this.#redis!.hget(leftKey(served.id), job.id ?? '')) ?? 0) : 0;
     const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1 - left);
-    let records: GameRecord[];
-    try {
-      await this.#userGames(job.data.games);
-      const [first, second] = pair.games;
-      const hosts = {
-        a: await this.#host(served, first.seats.first, job.data),
-        b: await this.#host(served, first.seats.second, job.data),
-      };
-      const game = this.#game(first.variant);
-      const player = this.#player(served, job.data);
-      records = [];
-      for (const g of [first, second]) {
-        const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
-        // Watched: the match writes its moves into a live view, published by the tick.
-        const meta = { index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: { first: g.seats.first.label, second: g.seats.second.label } };
-        const watch = served.live ? (tracker: LiveTracker) => void served.inFlight.set(g.index, { meta, tracker, sent: -1 }) : undefined;
-        try {
-          const rec = await player.play(g, game, seats, undefined, watch);
-          if (watch && rec.termination === 'interrupted') served.aborted.push(g.index);
-          records.push(rec);
-        } finally {
-          served.inFlight.delete(g.index);
-        }
+    const results: PairRecords[] = [];
+    let interrupted = false;
+    for (const pair of job.data.pairs) {
+      let records: GameRecord[];
+      try {
+        records = await this.#playPair(pair, job.data, served);
+      } catch (err) {
+        if (!(err instanceof QueueError)) throw err;
+        const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        this.#log(`cannot play pair ${pair.index}: ${err.message}`);
+        await served.results.add('problem', signed(this.#secret, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
+        throw err;
       }
-    } catch (err) {
-      if (!(err instanceof QueueError)) throw err;
-      const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      this.#log(`cannot play pair ${pair.index}: ${err.message}`);
-      await served.results.add('problem', signed(this.#secret, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
-      throw err;
+      if ((interrupted = records.some((r) => r.termination === 'interrupted'))) break;
+      results.push({ pairIndex: pair.index, records: [records[0]!, records[1]!] });
+      this.#played += 2;
     }
-    if (records.some((r) => r.termination === 'interrupted')) {
+    if (interrupted) {
       // Stopped now (a second Ctrl-C): the job goes back to the queue for another worker.
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    this.#played += 2;
     this.#state = 'idle';
-    // The result travels as the job's return value: completing the job stores it (one round trip).
-    return signed(this.#secret, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!], version: this.#version });
+    // The results travel as the job's return value: completing the job stores them (one round trip).
+    return signed(this.#secret, 'result', { kind: 'pairs', worker: this.id, retries, pairs: results, version: this.#version });
+  }
+
+  /** Plays one pair of a job: its two games, seating 0 then seating 1. */
+  async #playPair(pair: PairJob, data: PairJobData, served: Served): Promise<GameRecord[]> {
+    await this.#userGames(data.games);
+    const [first, second] = pair.games;
+    const hosts = {
+      a: await this.#host(served, first.seats.first, data),
+      b: await this.#host(served, first.seats.second, data),
+    };
+    const game = this.#game(first.variant);
+    const player = this.#player(served, data);
+    const records: GameRecord[] = [];
+    for (const g of [first, second]) {
+      const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
+      // Watched: the match writes its moves into a live view, published by the tick.
+      const meta = { index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: { first: g.seats.first.label, second: g.seats.second.label } };
+      const watch = served.live ? (tracker: LiveTracker) => void served.inFlight.set(g.index, { meta, tracker, sent: -1 }) : undefined;
+      try {
+        const rec = await player.play(g, game, seats, undefined, watch);
+        if (watch && rec.termination === 'interrupted') served.aborted.push(g.index);
+        records.push(rec);
+      } finally {
+        served.inFlight.delete(g.index);
+      }
+    }
+    return records;
   }
 
   /**

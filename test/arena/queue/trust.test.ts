@@ -40,9 +40,14 @@ const PASSWORD = 'hunter2-of-the-queue';
 /** The tournament's key of the signed runs (shared by the coordinator and the honest worker). */
 const KEY = Buffer.from('a shared secret of the tournament');
 
-/** A pair's result as a worker sends it, with its two records. */
+/** A job's result as a worker sends it: each pair's index and two records. */
+function batchResult(pairs: readonly (readonly [number, unknown])[], worker = 'rogue'): unknown {
+  return { kind: 'pairs', worker, retries: 0, pairs: pairs.map(([pairIndex, records]) => ({ pairIndex, records })), version: queueVersion() };
+}
+
+/** A one-pair job's result as a worker sends it, with the pair's two records. */
 function pairResult(pairIndex: number, records: unknown, worker = 'rogue'): unknown {
-  return { kind: 'pair', pairIndex, worker, retries: 0, records, version: queueVersion() };
+  return batchResult([[pairIndex, records]], worker);
 }
 
 /** A version of take-arena other than this one. */
@@ -50,15 +55,15 @@ const OLD = { protocol: PROTOCOL_VERSION, build: '0.0.9+0123456789ab' };
 
 /**
  * A rogue client on a tournament's pairs queue: it answers each job with the next forged result
- * listed for its pair, and leaves the jobs it has nothing for (they wait for an honest worker).
+ * listed for its id, and leaves the jobs it has nothing for (they wait for an honest worker).
  */
-function rogueWorker(url: string, id: string, forged: Map<number, unknown[]>): { close(): Promise<void> } {
+function rogueWorker(url: string, id: string, forged: Map<string, unknown[]>): { close(): Promise<void> } {
   const connection = new Redis(url, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
   const rogue = new Worker(
     pairsQueueName(id),
     async (job: Job, token?: string) => {
-      const next = forged.get(Number(String(job.id).slice(1)))?.shift();
+      const next = forged.get(String(job.id))?.shift();
       if (next !== undefined) return next;
       await job.moveToDelayed(Date.now() + 200, token);
       throw new DelayedError();
@@ -113,9 +118,9 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     const id = await registeredId(client);
     const [g0, g1, g2, g3] = localLog as [GameRecord, GameRecord, GameRecord, GameRecord];
     const { seats: _s, ...seatless } = g2;
-    const forged = new Map<number, unknown[]>([
+    const forged = new Map<string, unknown[]>([
       [
-        0,
+        'p0',
         [
           pairResult(0, null),
           pairResult(0, [{ ...g0, moves: 5 }, g1]),
@@ -125,7 +130,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
         ],
       ],
       [
-        1,
+        'p1',
         [
           pairResult(1, [seatless, g3]),
           // The rogue client of the issue: no moves from a pile of 1, the random bot the winner.
@@ -137,7 +142,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
         ],
       ],
       // Pair 3 has not been queued: a perfectly legal copy of its games is refused all the same.
-      [3, [pairResult(3, [localLog[6]!, localLog[7]!])]],
+      ['p3', [pairResult(3, [localLog[6]!, localLog[7]!])]],
     ]);
     const expected = [...forged.values()].reduce((n, list) => n + list.length, 0);
     const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
@@ -184,11 +189,59 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       /pair 1: game 2 \(seating 0\): its `seats` are missing/,
       /pair 1: game 2 \(seating 0\): its start position is not the deal of its seed/,
       /pair 1: game 3 \(seating 1\): move \d+ \(999\) is not/,
-      /pair 3: job "p3" is not a pair this coordinator queued/,
+      /pair 3: job "p3" is not a job this coordinator queued/,
       /pair 1: the result is from take-arena 0\.0\.9\+0123456789ab \(queue protocol \d+\), this coordinator runs take-arena \S+\+[0-9a-f]{12} \(queue protocol \d+\): run the same version/,
     ]) {
       expect(reasons.some((r) => pattern.test(r)), String(pattern)).toBe(true);
     }
+  }, 120_000);
+
+  it('several pairs in one job: a result refused as a whole refuses each pair, named; within a batch each pair is checked on its own, the good ones folded, the bad ones played again', async () => {
+    const events: ArenaEvent[] = [];
+    // One job of the four pairs: p0+3.
+    const running = runSpec({ ...SMALL, queue: redis.url }, { executor: queueExecutor(redis.url, { batch: 4 }), sink: { emit: (e) => events.push(e) } });
+    const id = await registeredId(client);
+    const [g0, g1, g2, g3, g4, g5] = localLog as [GameRecord, GameRecord, GameRecord, GameRecord, GameRecord, GameRecord];
+    const rogue = rogueWorker(
+      redis.url,
+      id,
+      new Map([
+        [
+          'p0+3',
+          [
+            // The very games of every pair, from a worker of another version: each pair refused.
+            { ...(batchResult([[0, [g0, g1]], [1, [g2, g3]], [2, [g4, g5]], [3, [localLog[6], localLog[7]]]]) as object), version: OLD },
+            // Pairs 0 and 2 right, pair 1 with an illegal last move, pair 3 left out, and a pair the job does not hold.
+            batchResult([[0, [g0, g1]], [1, [g2, { ...g3, moves: [...g3.moves.slice(0, -1), '999'] }]], [2, [g4, g5]], [7, [g0, g1]]]),
+          ],
+        ],
+      ]),
+    );
+    const refusals = (): string[] => events.flatMap((e) => (e.type === 'queue-problem' && /refused its result/.test(e.reason) ? [`${e.worker}: ${e.reason}`] : []));
+    try {
+      await until(() => refusals().length >= 6, 30_000, 'the forged results to be refused');
+    } finally {
+      await rogue.close();
+    }
+    const honest = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 5000, pollMs: 200, isolation: 'none' });
+    await honest.start();
+    try {
+      const { dir, summary } = await running;
+      expect(summary.complete).toBe(true);
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      // The good pairs of the second answer were folded from it; the refused ones were played again.
+      expect(Object.fromEntries(readLog(dir).map((r) => [r.index, r.worker]))).toEqual({ 0: 'rogue', 1: 'rogue', 2: 'honest', 3: 'honest', 4: 'rogue', 5: 'rogue', 6: 'honest', 7: 'honest' });
+    } finally {
+      await honest.stop(true);
+    }
+    const old = /the result is from take-arena 0\.0\.9\+0123456789ab \(queue protocol \d+\), this coordinator runs .*; the pair is queued again$/;
+    const lines = refusals();
+    expect(lines).toHaveLength(6);
+    for (const index of [0, 1, 2, 3]) expect(lines.some((l) => l.startsWith(`rogue: refused its result for pair ${index}: `) && old.test(l)), `pair ${index}`).toBe(true);
+    expect(lines.slice(4).sort()).toEqual([
+      expect.stringMatching(/^rogue: refused its result for pair 1: game 3 \(seating 1\): move \d+ \(999\) is not .*; the pair is queued again$/),
+      'rogue: refused its result for pair 3: its result has no records for it; the pair is queued again',
+    ]);
   }, 120_000);
 
   it('with a key, a worker runs only signed jobs and the coordinator counts only results signed by the worker they name: a forged job is never run, a forged result never folded, a refused worker never counted', async () => {
@@ -204,7 +257,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
     await pairs.add(
       'pair',
-      { tournament: id, pair: { id: 'forged', index: 0, games: [game, { ...game, seating: 1 }] }, bots: { evil: { kind: 'module', name: 'evil', bundle: contentHash(bundle) } }, settings: { isolation: 'none', memoryMb: 256, prepareTimeoutMs: 5000 } },
+      { tournament: id, pairs: [{ id: 'forged', index: 0, games: [game, { ...game, seating: 1 }] }], bots: { evil: { kind: 'module', name: 'evil', bundle: contentHash(bundle) } }, settings: { isolation: 'none', memoryMb: 256, prepareTimeoutMs: 5000 } },
       { jobId: 'evil' },
     );
     await pairs.close();
@@ -216,8 +269,8 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       redis.url,
       id,
       new Map([
-        [0, [pairResult(0, [localLog[0], localLog[1]])]],
-        [1, [signed(mallory.secret, 'result', { ...copy, worker: 'honest' }), signed(mallory.secret, 'result', copy)]],
+        ['p0', [pairResult(0, [localLog[0], localLog[1]])]],
+        ['p1', [signed(mallory.secret, 'result', { ...copy, worker: 'honest' }), signed(mallory.secret, 'result', copy)]],
       ]),
     );
     const refused = (worker: string, pattern: RegExp): boolean => events.some((e) => e.type === 'queue-problem' && e.worker === worker && pattern.test(e.reason));
