@@ -72,8 +72,10 @@ const MAX_REFUSALS = 5;
 const JOB_TARGET_MS = 250;
 /** The most pairs in one job. */
 const MAX_BATCH = 64;
-/** Pairs queued before the first result tells how long a pair takes (one pair a job until then). */
+/** Jobs timed before a pair's time is taken as known (one pair a job, this many queued, until then). */
 const PROBE_PAIRS = 8;
+/** The last jobs whose times make the estimate of a pair's time. */
+const TIMED_JOBS = 32;
 
 /** A pair of a completed job whose records replayed: ready to fold. */
 interface GoodPair {
@@ -199,8 +201,8 @@ class Coordination {
   readonly #jobs = new Map<string, readonly PairJob[]>();
   /** Jobs in the queue before this coordinator registered (its predecessor's, on `--resume`): their pairs are folded when this one has queued them too. */
   readonly #inherited = new Set<string>();
-  /** A pair's time on a worker (ms, smoothed over the jobs folded), or null before the first. */
-  #pairMs: number | null = null;
+  /** A pair's time on a worker (ms) in each of the last `TIMED_JOBS` jobs folded. */
+  readonly #pairTimes: number[] = [];
   /** Pairs whose completed jobs are being folded (not to be withdrawn meanwhile). */
   readonly #folding = new Set<number>();
   #exhausted = false;
@@ -420,15 +422,26 @@ class Coordination {
   #batchSize(): number {
     const cap = Math.max(1, Math.min(MAX_BATCH, Math.floor(this.#window / 8)));
     if (this.#o.batch !== undefined) return Math.max(1, Math.min(this.#o.batch, this.#window));
-    if (this.#pairMs === null) return 1;
-    return Math.max(1, Math.min(cap, Math.round(JOB_TARGET_MS / Math.max(this.#pairMs, 0.01))));
+    const ms = this.#pairMs();
+    if (ms === null) return 1;
+    return Math.max(1, Math.min(cap, Math.round(JOB_TARGET_MS / Math.max(ms, 0.01))));
   }
 
-  /** Learns a pair's time from a completed job of `n` pairs (both times on the worker's clock). */
+  /**
+   * A pair's time on a worker (ms): the median of the last jobs' (a worker's first job, which
+   * also starts its bots, does not pull it up), or null before `PROBE_PAIRS` jobs were timed.
+   */
+  #pairMs(): number | null {
+    if (this.#pairTimes.length < PROBE_PAIRS) return null;
+    const sorted = [...this.#pairTimes].sort((a, b) => a - b);
+    return sorted[sorted.length >> 1]!;
+  }
+
+  /** Notes a pair's time from a completed job of `n` pairs (both times on the worker's clock). */
   #learn(job: Job<PairJobData, unknown>, n: number): void {
     if (!job.processedOn || !job.finishedOn || n === 0) return;
-    const ms = Math.max(0, job.finishedOn - job.processedOn) / n;
-    this.#pairMs = this.#pairMs === null ? ms : 0.7 * this.#pairMs + 0.3 * ms;
+    this.#pairTimes.push(Math.max(0, job.finishedOn - job.processedOn) / n);
+    if (this.#pairTimes.length > TIMED_JOBS) this.#pairTimes.shift();
   }
 
   /** Runs one feeding step after the others; a step that fails fails the run (rather than stall the feed). */
@@ -447,7 +460,7 @@ class Coordination {
     this.#step(async () => {
       if (this.#failure || this.#ctx.pause?.paused) return;
       const size = this.#batchSize();
-      const limit = this.#pairMs === null && this.#o.batch === undefined ? Math.min(this.#window, PROBE_PAIRS) : this.#window;
+      const limit = this.#pairMs() === null && this.#o.batch === undefined ? Math.min(this.#window, PROBE_PAIRS) : this.#window;
       const batches: PairJob[][] = [];
       let batch: PairJob[] = [];
       while (!this.#exhausted && this.#outstanding.size < limit) {

@@ -647,10 +647,9 @@ export class QueueWorker {
   async #playPair(pair: PairJob, data: PairJobData, served: Served): Promise<GameRecord[]> {
     await this.#userGames(data.games);
     const [first, second] = pair.games;
-    const hosts = {
-      a: await this.#host(served, first.seats.first, data),
-      b: await this.#host(served, first.seats.second, data),
-    };
+    // Both bots start at once (a bundle is read in a child, a host starts its thread or process).
+    const [a, b] = await Promise.all([this.#host(served, first.seats.first, data), this.#host(served, first.seats.second, data)]);
+    const hosts = { a, b };
     const game = this.#game(first.variant);
     const player = this.#player(served, data);
     const records: GameRecord[] = [];
