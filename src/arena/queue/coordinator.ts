@@ -110,7 +110,7 @@ export interface QueueExecutorOptions {
   readonly resultLockMs?: number;
   /** How often the dashboard hears about the workers (ms, default 1000). */
   readonly statusEveryMs?: number;
-  /** Pairs per job (default: as many as about `JOB_TARGET_MS` of play, from the pairs' times so far, at most 64 and an eighth of the window). */
+  /** Pairs per job (default: as many as about `JOB_TARGET_MS` of play, from the pairs' times so far, within the caps of `#batchSize`). */
   readonly batch?: number;
   /** How long (ms, default 30000) no game may be folded, with no live worker, before the coordinator says so. */
   readonly idleWarnMs?: number;
@@ -201,6 +201,8 @@ class Coordination {
   readonly #jobs = new Map<string, readonly PairJob[]>();
   /** Jobs in the queue before this coordinator registered (its predecessor's, on `--resume`): their pairs are folded when this one has queued them too. */
   readonly #inherited = new Set<string>();
+  /** Pairs taken from the schedule so far. */
+  #queued = 0;
   /** A pair's time on a worker (ms) in each of the last `TIMED_JOBS` jobs folded. */
   readonly #pairTimes: number[] = [];
   /** Pairs whose completed jobs are being folded (not to be withdrawn meanwhile). */
@@ -416,11 +418,13 @@ class Coordination {
 
   /**
    * Pairs per job: the `batch` option, or as many as take about `JOB_TARGET_MS` on a worker (one
-   * until a pair's time is known), at most `MAX_BATCH` and an eighth of the window, so that the
-   * window still holds jobs for several workers.
+   * until a pair's time is known), at most `MAX_BATCH`, an eighth of the window and an eighth of
+   * the pairs not yet queued, so that the window still holds jobs for several workers and the
+   * jobs shrink towards the end of the run (the last ones spread over the workers).
    */
   #batchSize(): number {
-    const cap = Math.max(1, Math.min(MAX_BATCH, Math.floor(this.#window / 8)));
+    const rest = Math.ceil((this.#o.total / 2 - this.#queued) / 8);
+    const cap = Math.max(1, Math.min(MAX_BATCH, Math.floor(this.#window / 8), rest));
     if (this.#o.batch !== undefined) return Math.max(1, Math.min(this.#o.batch, this.#window));
     const ms = this.#pairMs();
     if (ms === null) return 1;
@@ -459,7 +463,6 @@ class Coordination {
   #feed(): void {
     this.#step(async () => {
       if (this.#failure || this.#ctx.pause?.paused) return;
-      const size = this.#batchSize();
       const limit = this.#pairMs() === null && this.#o.batch === undefined ? Math.min(this.#window, PROBE_PAIRS) : this.#window;
       const batches: PairJob[][] = [];
       let batch: PairJob[] = [];
@@ -470,6 +473,8 @@ class Coordination {
           break;
         }
         this.#outstanding.set(pair.index, pair);
+        const size = this.#batchSize();
+        this.#queued++;
         batch.push(pair);
         if (batch.length >= size) {
           batches.push(batch);

@@ -415,7 +415,7 @@ export class QueueWorker {
     // Connection errors: reported by the link status, retried by BullMQ.
     worker.on('error', redisAway);
     // A refused job is told to the coordinator once it has failed here (not before: the coordinator
-    // queues its pair again under the same id, which must then be free).
+    // queues its pairs again under the same id, which must then be free).
     worker.on('failed', (job, err) => {
       if (!(err instanceof JobRefused) || !job) return;
       const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pairs?.[0]?.index;
