@@ -78,4 +78,6 @@ export interface Executor {
   run(ctx: ExecutionContext): Promise<void>;
   /** Releases what it holds (bot hosts, connections); called once, after `run`, even when it threw. */
   close(): Promise<void>;
+  /** Workers it stopped giving games to, with why (a queue's unhealthy workers), for the summary. */
+  pausedWorkers?(): Readonly<Record<string, string>>;
 }

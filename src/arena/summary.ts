@@ -1,4 +1,5 @@
 import { cpus as cpuList, platform, release } from 'node:os';
+import { WorkerResults, type WorkerCheck } from './worker-check.ts';
 import type { GameRecord, Termination } from './match.ts';
 import type { SprtStatus } from './fold/sprt.ts';
 import type { Standings, StandingsTable } from './fold/standings.ts';
@@ -125,6 +126,10 @@ export interface WorkerHealth {
   readonly illegal: number;
   /** Mean time of a move on that worker (ms, as the records' `us`). */
   readonly meanMoveMs: number;
+  /** Why the coordinator paused it (it got no more jobs): its share of crashes and time losses. */
+  readonly paused?: string;
+  /** Its results against the others' (worker-check.ts); absent when it was not checked. */
+  readonly check?: WorkerCheck;
 }
 
 /** A worker's health as sums (moves and their µs), which add up in any order; `healthOf` reads them. */
@@ -157,15 +162,24 @@ export function healthOf({ games, crashes, timeouts, illegal, moves, us }: Worke
 /** Folds records into each worker's `WorkerHealth` (sums: the same in any order and after a resume). */
 export class WorkerTally {
   readonly #by = new Map<string, WorkerCounts>();
+  readonly #results = new WorkerResults();
 
   add(rec: GameRecord): void {
-    if (rec.worker !== undefined) this.#by.set(rec.worker, countGame(this.#by.get(rec.worker), rec));
+    if (rec.worker === undefined) return;
+    this.#by.set(rec.worker, countGame(this.#by.get(rec.worker), rec));
+    this.#results.add(rec);
   }
 
-  /** Each worker's health by name (sorted), or null when no game was played on a worker. */
+  /** Each worker's health by name (sorted), with its check against the others, or null when no game was played on a worker. */
   totals(): Record<string, WorkerHealth> | null {
     if (this.#by.size === 0) return null;
-    return Object.fromEntries([...this.#by.keys()].sort().map((name) => [name, healthOf(this.#by.get(name)!)]));
+    const checks = this.#results.checks();
+    return Object.fromEntries(
+      [...this.#by.keys()].sort().map((name) => {
+        const check = checks.get(name);
+        return [name, { ...healthOf(this.#by.get(name)!), ...(check ? { check } : {}) }];
+      }),
+    );
   }
 }
 
@@ -176,7 +190,8 @@ export function healthText(h: WorkerHealth): string {
     h.timeouts ? `${h.timeouts} time loss${h.timeouts === 1 ? '' : 'es'}` : '',
     h.illegal ? `${h.illegal} illegal move${h.illegal === 1 ? '' : 's'}` : '',
   ].filter((f) => f !== '');
-  return [`${h.games} game${h.games === 1 ? '' : 's'}`, ...faults, `${h.meanMoveMs} ms a move`].join(', ');
+  const check = h.check ? [`results vs the others: chi-square ${h.check.chi2} on ${h.check.df} df, p ${h.check.p}${h.check.outlier ? ' (OUTLIER)' : ''}`] : [];
+  return [`${h.games} game${h.games === 1 ? '' : 's'}`, ...faults, `${h.meanMoveMs} ms a move`, ...check, ...(h.paused ? [`PAUSED: ${h.paused}`] : [])].join(', ');
 }
 
 /** The clock and machine facts of a run, for reports. */

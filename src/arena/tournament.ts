@@ -131,7 +131,7 @@ export async function runTournament(t: PreparedTournament, options: RunOptions =
   }
   if (commit.failure) throw commit.failure;
   const interrupted = fold.done + cursor.skipped < cursor.total;
-  const summary = summaryOf(t, folder, fold, cursor, events.failedBots, !interrupted, wallStart);
+  const summary = summaryOf(t, folder, fold, cursor, events.failedBots, !interrupted, wallStart, executor.pausedWorkers?.());
   if (!interrupted) {
     writeFileAtomic(join(folder.dir, RESULTS_FILES.summary), `${JSON.stringify(summary, null, 2)}\n`);
     writeFileAtomic(join(folder.dir, RESULTS_FILES.standings), standingsCsv(summary.standings));
@@ -171,11 +171,21 @@ function executionContext(options: RunOptions, events: RunEvents, cursor: Schedu
 }
 
 /** The summary of a run as it stands. */
-function summaryOf(t: PreparedTournament, folder: RunFolder, fold: TournamentFold, cursor: ScheduleCursor | StagedCursor, failedBots: TournamentSummary['failedBots'], complete: boolean, wallStart: number): TournamentSummary {
+function summaryOf(
+  t: PreparedTournament,
+  folder: RunFolder,
+  fold: TournamentFold,
+  cursor: ScheduleCursor | StagedCursor,
+  failedBots: TournamentSummary['failedBots'],
+  complete: boolean,
+  wallStart: number,
+  paused: Readonly<Record<string, string>> = {},
+): TournamentSummary {
   const { spec } = t;
   const sprt = fold.sprt();
   const time = fold.time();
-  const workers = fold.workers();
+  const folded = fold.workers();
+  const workers = folded && Object.fromEntries(Object.entries(folded).map(([name, h]) => [name, paused[name] ? { ...h, paused: paused[name] } : h]));
   return {
     name: spec.name,
     seed: spec.seed,

@@ -8,10 +8,11 @@ import { expandStarts } from '../arena/starts.ts';
 import { parseQueueUrl } from '../arena/queue/url.ts';
 import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
-import { FAMILIES, userFamilies } from '../games/index.ts';
+import { FAMILIES } from '../games/index.ts';
 import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
-import { queueKey } from './queue-key.ts';
+import { coordinatorKey } from './queue-key.ts';
+import { WORKER_NAME } from '../arena/queue/auth.ts';
 import { plainReporter } from '../tui/dashboard/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
 import { expectation, integerText, numberText, refuseReportPath } from './flags.ts';
@@ -56,7 +57,8 @@ export function runOptions(y: Argv): Argv {
     .option('sprt', { type: 'string', describe: 'sequential test per gauntlet pairing: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]' })
     .option('adjudicate', { type: 'boolean', describe: 'end a game once the solver knows its exact result (both bots having moved)' })
     .option('queue', { type: 'string', describe: 'play on `arena worker` processes through this Redis: redis://host:6379[/db]' })
-    .option('queue-key-file', { type: 'string', describe: "with --queue: file holding the tournament's key (else $TAKE_ARENA_QUEUE_KEY), shared with the workers: jobs and results are signed with it (never saved)" })
+    .option('queue-key-file', { type: 'string', describe: "with --queue: file holding the tournament's key (else $TAKE_ARENA_QUEUE_KEY): jobs are signed with it, workers' results with their credentials made from it (never saved)" })
+    .option('refuse-worker', { type: 'string', array: true, describe: 'with --queue: a worker (by name) that may not play this run (repeatable)' })
     .option('plain', { type: 'boolean', default: false, describe: 'plain text output (no dashboard)' })
     .option('exit', { type: 'boolean', default: false, describe: 'close the dashboard when the run ends (default: it stays on the final standings until q)' })
     .option('json', { type: 'boolean', default: false, describe: 'print summary.json at the end instead of tables' })
@@ -97,6 +99,7 @@ export type RunArgs = WithRun<{
   adjudicate?: boolean;
   queue?: string;
   'queue-key-file'?: string;
+  'refuse-worker'?: string[];
   plain: boolean;
   json: boolean;
   /** Close the dashboard when the run ends (default: it stays on the final standings until q). */
@@ -284,11 +287,9 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   // A report that could not be written is said now, not after the whole tournament.
   if (args.report) refuseReportPath(args.report);
   if (args['queue-key-file'] !== undefined && spec.queue === undefined) throw new UsageError('--queue-key-file signs the jobs of a queued tournament: give --queue redis://host:6379 too');
-  if (spec.queue !== undefined) {
-    // A queue's workers build each variant from its id, and they have no copy of a user's game file.
-    const own = resolveVariants(spec.games, where).find((g) => userFamilies().some((e) => e.family.id === g.family));
-    if (own) throw new UsageError(`${own.id} is a game from ${userFamilies().find((e) => e.family.id === own.family)!.file}; users' games do not run on \`arena worker\` processes yet: play it without --queue`);
-  }
+  if (args['refuse-worker'] !== undefined && spec.queue === undefined) throw new UsageError('--refuse-worker names a worker of a queued tournament: give --queue redis://host:6379 too');
+  const badName = args['refuse-worker']?.find((n) => !WORKER_NAME.test(n));
+  if (badName !== undefined) throw new UsageError(`Expected --refuse-worker to be a worker's name (1 to 64 letters, digits, '.', '-' or '_'), got ${JSON.stringify(badName)}`);
   const registry = await discoverBots(spec.botDirs, discoverySettings(spec, where));
   const prepared = prepareTournament(spec, registry, where);
 
@@ -308,7 +309,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const lines = lineBatch(out.out);
   const sink = dashboard ?? plainReporter(lines.write, { json: args.json, resumeCommand });
   // Queued: this process coordinates and `arena worker` processes play (BullMQ is loaded only then).
-  const executor = spec.queue !== undefined ? (await import('../arena/queue/coordinator.ts')).queueExecutor(spec.queue, { key: queueKey(args['queue-key-file']) }) : undefined;
+  const executor = spec.queue !== undefined ? (await import('../arena/queue/coordinator.ts')).queueExecutor(spec.queue, { key: coordinatorKey(args['queue-key-file']), refuseWorkers: args['refuse-worker'] ?? [] }) : undefined;
   const controller = new AbortController();
   let signals = 0;
   // Ctrl-C, or SIGTERM (a `kill`, a CI runner's cancel): the same stop, with the resume line.

@@ -55,7 +55,8 @@ export function workerScript(files: readonly string[]): Promise<URL> {
   return bundle([...new Set(files)]).catch(() => TSX_ENTRY);
 }
 
-let prebuilt: Promise<URL> | undefined;
+/** `bundledBotWorkerScript`'s scripts, by the users' games they register. */
+const prebuilt = new Map<string, Promise<URL>>();
 
 /**
  * The worker script for bots that are already self-contained ES modules (the bundles `arena
@@ -63,10 +64,14 @@ let prebuilt: Promise<URL> | undefined;
  * is imported at run time, so a bundle is never bundled a second time.
  */
 export function bundledBotWorkerScript(): Promise<URL> {
-  const entry = [
-    `import { pathToFileURL } from 'node:url';`,
-    `import { runBotWorker } from ${JSON.stringify(WORKER_MODULE)};`,
-    `await runBotWorker((file) => import(pathToFileURL(file).href));`,
-  ].join('\n');
-  return (prebuilt ??= bundleScript(entry, process.cwd(), 'bundled-bots').catch(() => TSX_ENTRY));
+  // The users' games loaded so far (a queue worker loads those its jobs ship): one script per set.
+  const games = gameRegistrations();
+  const key = games.join('\n');
+  let script = prebuilt.get(key);
+  if (!script) {
+    const entry = [...games, `import { pathToFileURL } from 'node:url';`, `import { runBotWorker } from ${JSON.stringify(WORKER_MODULE)};`, `await runBotWorker((file) => import(pathToFileURL(file).href));`].join('\n');
+    script = bundleScript(entry, process.cwd(), 'bundled-bots').catch(() => TSX_ENTRY);
+    prebuilt.set(key, script);
+  }
+  return script;
 }

@@ -15,7 +15,7 @@ import { openResultsFolder, readFinishedGames, RESULTS_FILES, type LogReading } 
 import { anchorStandings, StandingsBuilder, type Standings } from '../arena/fold/standings.ts';
 import { parseAnchor, readRatingsFile } from '../arena/ratings-file.ts';
 import type { FormatStandings } from '../arena/staged/format.ts';
-import type { TimeTotals } from '../arena/summary.ts';
+import { healthText, type TimeTotals, type WorkerHealth } from '../arena/summary.ts';
 import { DEFAULT_GRACE_MS } from '../hosting/index.ts';
 
 /** Whether a summary's `time` block has the shape `TimeTotals` (a summary is read back from disk). */
@@ -134,6 +134,16 @@ export interface ReportRun {
   readonly machine: string | null;
 }
 
+/** `summary.json`'s `workers` in words (healthText), those of a known shape; null when there are none. */
+function workerHealthOf(value: unknown): Record<string, string> | null {
+  const health = Object.entries(obj(value)).flatMap(([w, h]) => {
+    const x = obj(h);
+    const known = ['games', 'crashes', 'timeouts', 'illegal', 'meanMoveMs'].every((k) => typeof x[k] === 'number');
+    return known ? [[w, healthText(x as unknown as WorkerHealth)] as const] : [];
+  });
+  return health.length ? Object.fromEntries(health) : null;
+}
+
 /** Whether the log's lines were checked against the folder's checksum chain, what was left out, and where games were played. */
 export interface LogTrust extends LogReading {
   /**
@@ -246,6 +256,8 @@ export interface ReportData {
   readonly clocks: Readonly<Record<string, string>> | null;
   /** Think time and arena overhead of the moves under the time control (`summary.json` `time`). */
   readonly time: TimeTotals | null;
+  /** Each queue worker's health in words (`summary.json` `workers`: faults, pause, check against the others), when workers played. */
+  readonly workerHealth: Readonly<Record<string, string>> | null;
   /** The standings from the log, ratings shifted to the spec's anchor when it has one. */
   readonly standings: Standings;
   /** A Swiss's score table or a knockout's bracket (`summary.json` `format`), with those formats. */
@@ -521,6 +533,7 @@ export function loadReportData(dir: string, view: BoardViewFn, options: ReportOp
     timeControl: typeof spec['timeControl'] === 'string' ? { notation: spec['timeControl'], marginMs: timeMarginMs } : null,
     clocks: Object.keys(obj(summary['clocks'])).length ? (obj(summary['clocks']) as Record<string, string>) : null,
     time: isTimeTotals(summary['time']) ? summary['time'] : null,
+    workerHealth: workerHealthOf(summary['workers']),
     standings: typeof spec['anchor'] === 'string' ? anchorStandings(builder.snapshot(), parseAnchor(spec['anchor'])) : builder.snapshot(),
     format: formatOf(summary['format']),
     ratingsHistory: ratingsHistoryOf(spec),

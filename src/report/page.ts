@@ -89,6 +89,7 @@ function header(d: ReportData): string {
     ...(d.clocks ? [['time odds', Object.entries(d.clocks).map(([bot, clock]) => `${bot} ${clock}`).join('; ')] as [string, string]] : []),
     ['log', d.trust.verified ? (d.trust.dropped ? `checksums verified; ${d.trust.dropped}` : 'every line’s checksum verified') : 'not verified (no games.key: an older folder)'],
     ...(Object.keys(d.trust.workers).length ? [['workers', workersText(d.trust.workers)] as [string, string]] : []),
+    ...(d.workerHealth ? [['worker health', Object.entries(d.workerHealth).map(([w, h]) => `${w}: ${h}`).join('; ')] as [string, string]] : []),
   ];
   const description = typeof d.spec['description'] === 'string' ? `<p class="note">${esc(d.spec['description'])}</p>` : '';
   return `<header>

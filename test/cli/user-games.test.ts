@@ -73,10 +73,6 @@ describe('a game from a temporary folder', () => {
     const unknown = await arena(['tournament', '--games-dir', dir, '--games', 'take{m=3}', '--bots', 'random,greedy', '--plain']);
     expect(isUsageError(unknown)).toBe(true);
     expect(unknown.err).toContain('Unknown parameter `m` for take');
-    // A queue's workers have no copy of the file: refused before anything is queued.
-    const queued = await arena(['tournament', '--games-dir', dir, '--games', 'take', '--bots', 'random,greedy', '--queue', 'redis://127.0.0.1:1', '--plain']);
-    expect(isUsageError(queued)).toBe(true);
-    expect(queued.err).toContain("users' games do not run on `arena worker` processes yet");
   });
 
   it("keeps what a game file's child said until the file changes", { timeout: 600_000 }, async () => {

@@ -5,6 +5,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  checksKey,
   connectRedis,
   firstConnection,
   gamesKey,
@@ -23,6 +24,7 @@ import {
 import { shownUrl } from './url.ts';
 import { parseCounts } from './board.ts';
 import { healthOf, healthText, type WorkerHealth } from '../summary.ts';
+import type { WorkerCheck } from '../worker-check.ts';
 
 /** One tournament as `queue status` shows it. */
 export interface QueuedTournament extends TournamentEntry {
@@ -78,9 +80,13 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
       const entry = JSON.parse(text) as TournamentEntry;
       const p = await counts(redis, pairsQueueName(id));
       const r = await counts(redis, resultsQueueName(id));
+      const checks = await redis.hgetall(checksKey(id));
       const health = Object.entries(await redis.hgetall(gamesKey(id))).flatMap(([w, text]) => {
         const counts = parseCounts(text);
-        return counts ? [[w, healthOf(counts)] as const] : [];
+        if (!counts) return [];
+        const check = parseCheck(checks[w]);
+        const paused = entry.paused?.[w];
+        return [[w, { ...healthOf(counts), ...(check ? { check } : {}), ...(paused ? { paused } : {}) }] as const];
       });
       tournaments.push({
         ...entry,
@@ -101,6 +107,17 @@ export function queueStatus(url: string, only?: string): Promise<QueueStatus> {
   });
 }
 
+/** A worker's check as the coordinator saved it, or undefined when there is none (or it is not one). */
+function parseCheck(text: string | undefined): WorkerCheck | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const c = JSON.parse(text) as Partial<WorkerCheck> | null;
+    return c && typeof c.chi2 === 'number' && typeof c.df === 'number' && typeof c.p === 'number' && typeof c.outlier === 'boolean' ? (c as WorkerCheck) : undefined;
+  } catch {
+    return undefined; // not a check of ours: shown without one
+  }
+}
+
 /** `queue status` as text. */
 export function formatQueueStatus(s: QueueStatus): string {
   const lines: string[] = [`Redis ${s.url}`];
@@ -108,6 +125,7 @@ export function formatQueueStatus(s: QueueStatus): string {
   for (const t of s.tournaments) {
     lines.push(`tournament ${t.id} (${t.name}; coordinator ${t.host} pid ${t.pid}${t.running ? '' : ', not running'}; results in ${t.dir})`);
     lines.push(`  pairs: ${t.pairs.waiting} waiting, ${t.pairs.active} being played, ${t.pairs.failed} failed; results not yet folded: ${t.results}${t.problems ? `; problem reports: ${t.problems}` : ''}`);
+    if (t.refused?.length) lines.push(`  refused workers: ${t.refused.join(', ')}`);
     for (const [w, h] of Object.entries(t.workers)) lines.push(`  worker ${w}: ${healthText(h)}`);
   }
   if (s.workers.length === 0) lines.push('No worker has reported.');

@@ -7,7 +7,8 @@ import type { Redis } from 'ioredis';
 import type { WorkerStatus } from '../events.ts';
 import type { GameRecord } from '../match.ts';
 import { countGame, type WorkerCounts } from '../summary.ts';
-import { gamesKey, WORKERS_KEY, type WorkerBeat } from './protocol.ts';
+import { WorkerResults } from '../worker-check.ts';
+import { checksKey, gamesKey, WORKERS_KEY, type WorkerBeat } from './protocol.ts';
 
 /** A worker's saved counts (`take-arena:t:<id>:games`), or null when the text is not such counts. */
 export function parseCounts(text: string): WorkerCounts | null {
@@ -30,6 +31,8 @@ export class WorkerBoard {
   /** Each worker's games and faults for this tournament (`queue status` shows them as its health). */
   readonly #games: Map<string, WorkerCounts>;
   #changed = false;
+  /** The games folded by this coordinator, for each worker's check against the others. */
+  readonly #results = new WorkerResults();
   /** When each worker's heartbeat last changed, on this clock. */
   readonly #seen = new Map<string, { beat: number; at: number }>();
 
@@ -49,15 +52,26 @@ export class WorkerBoard {
   played(rec: GameRecord): void {
     if (rec.worker === undefined) return;
     this.#games.set(rec.worker, countGame(this.#games.get(rec.worker), rec));
+    this.#results.add(rec);
     this.#changed = true;
   }
 
-  /** Reads the heartbeats (and saves the counts when they changed): the workers as the dashboard lists them. */
-  async workers(): Promise<WorkerStatus[]> {
+  /** Each worker's games and faults for this tournament so far. */
+  counts(): ReadonlyMap<string, WorkerCounts> {
+    return this.#games;
+  }
+
+  /**
+   * Reads the heartbeats (and saves the counts when they changed): the workers as the dashboard
+   * lists them, those in `paused` in the state `paused`.
+   */
+  async workers(paused: ReadonlyMap<string, string> = new Map()): Promise<WorkerStatus[]> {
     const beats = await this.#redis.hgetall(WORKERS_KEY);
     if (this.#changed) {
       this.#changed = false;
       await this.#redis.hset(gamesKey(this.#id), Object.fromEntries([...this.#games].map(([w, c]) => [w, JSON.stringify(c)])));
+      const checks = this.#results.checks();
+      if (checks.size) await this.#redis.hset(checksKey(this.#id), Object.fromEntries([...checks].map(([w, c]) => [w, JSON.stringify(c)])));
     }
     const now = performance.now();
     const workers: WorkerStatus[] = [];
@@ -73,7 +87,7 @@ export class WorkerBoard {
       const since = Math.round((now - this.#seen.get(wid)!.at) / 1000);
       const played = this.#games.get(wid)?.games ?? 0;
       if (since > GONE_AFTER_S && played === 0) continue;
-      workers.push({ id: wid, host: beat.host, state: beat.state, games: played, lastBeatS: since });
+      workers.push({ id: wid, host: beat.host, state: paused.has(wid) ? 'paused' : beat.state, games: played, lastBeatS: since });
     }
     return workers.sort((a, b) => a.id.localeCompare(b.id));
   }

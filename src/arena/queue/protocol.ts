@@ -6,10 +6,11 @@
  * Keys (all under the prefix `take-arena`):
  * - `take-arena:tournaments`: hash, tournament id → JSON `TournamentEntry` (workers poll it to find
  *   the queues to serve);
- * - BullMQ queues `pairs-<id>` (one job per game pair; a completed job's return value is the pair's
- *   two records, kept until the coordinator has them on disk) and `results-<id>` (a worker's report
- *   of a job it cannot play);
- * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot (workers verify the hash);
+ * - BullMQ queues `pairs-<id>` (one job per batch of game pairs, `jobIdOf`; a completed job's
+ *   return value is each pair's two records, kept until the coordinator has them on disk) and
+ *   `results-<id>` (a worker's report of a job it cannot play);
+ * - `take-arena:bundle:<sha256>`: the esbuild bundle of a module bot or of a user's game file
+ *   (workers verify the hash);
  * - `take-arena:store:<sha256>`: a module bot's store as the run began (workers verify the hash), and
  *   `take-arena:t:<id>:live:<bot>`: its live copy during the run (see stores.ts);
  * - `take-arena:workers`: hash, worker id → JSON `WorkerBeat`;
@@ -39,6 +40,8 @@ export const TOURNAMENTS_KEY = `${PREFIX}:tournaments`;
 export const WORKERS_KEY = `${PREFIX}:workers`;
 /** Games played per worker for one tournament. */
 export const gamesKey = (id: string): string => `${PREFIX}:t:${id}:games`;
+/** Each worker's check against the others (worker-check.ts) for one tournament, as the coordinator last made it. */
+export const checksKey = (id: string): string => `${PREFIX}:t:${id}:checks`;
 /** The pub/sub channel of a tournament's live games. */
 export const liveChannel = (id: string): string => `${PREFIX}:t:${id}:live`;
 /** How often a worker publishes the positions of its games in flight (ms): at most one message per tick and tournament. */
@@ -76,37 +79,54 @@ export type QueueBot =
 export type QueueSettings = PairSettings;
 
 /**
- * One BullMQ job: a game pair with everything needed to play it anywhere (DESIGN.md "Growing past
- * one machine"): the pair (variant with parameters, deal seed, both bot specs with options and
- * seeds), how to find each bot (bundle hash or external name), and the host settings.
+ * One BullMQ job: a batch of game pairs with everything needed to play them anywhere (DESIGN.md
+ * "Growing past one machine"): the pairs (variant with parameters, deal seed, both bot specs with
+ * options and seeds), how to find each bot (bundle hash or external name), and the host settings.
+ * Several pairs per job spare the queue's per-job work (BullMQ's scripts, a round trip each way);
+ * each pair's result is still checked, signed and folded on its own.
  */
 export interface PairJobData {
   readonly tournament: string;
-  readonly pair: PairJob;
+  /** At least one pair, played in this order. */
+  readonly pairs: readonly PairJob[];
   /** By bot label. */
   readonly bots: Readonly<Record<string, QueueBot>>;
   readonly settings: QueueSettings;
   /** The coordinator's version: a worker of another one refuses the job. */
   readonly version: QueueVersion;
+  /** Users' game families the pair's variant needs (games/, --games-dir), by family id: the hash of each one's bundle. */
+  readonly games?: Readonly<Record<string, string>>;
   /**
-   * Workers whose results for this pair the coordinator refused: each of them leaves the job to
+   * Workers whose results for these pairs the coordinator refused: each of them leaves the job to
    * another live worker when there is one (and plays it when none turns up).
    */
   readonly avoid?: readonly string[];
 }
 
+/** The id of the job of `pairs`: `p<index>` for one pair, `p<first index>+<more>` for a batch. */
+export function jobIdOf(pairs: readonly { readonly index: number }[]): string {
+  return `p${pairs[0]!.index}${pairs.length > 1 ? `+${pairs.length - 1}` : ''}`;
+}
+
+/** One pair's answer in a job's result. */
+export interface PairRecords {
+  readonly pairIndex: number;
+  /** Exactly two records: seating 0, then seating 1. */
+  readonly records: readonly [GameRecord, GameRecord];
+}
+
 /**
- * A worker's answer for one pair: the return value of its completed job. The completed job stays in
- * Redis until the coordinator has made both records durable, then the coordinator removes it.
+ * A worker's answer for a job: the return value of its completed job, signed as a whole. The
+ * completed job stays in Redis until the coordinator has made its records durable, then the
+ * coordinator removes it.
  */
 export interface PairResultData {
-  readonly kind: 'pair';
-  readonly pairIndex: number;
+  readonly kind: 'pairs';
   readonly worker: string;
   /** Times the job had been started before the run that produced this result. */
   readonly retries: number;
-  /** Exactly two records: seating 0, then seating 1. */
-  readonly records: readonly [GameRecord, GameRecord];
+  /** Each pair of the job, in the job's order. */
+  readonly pairs: readonly PairRecords[];
   /** The worker's version: the coordinator refuses a result of another one. */
   readonly version: QueueVersion;
 }
@@ -117,6 +137,7 @@ export type ResultJobData = ProblemData | BotFailedData;
 /** A worker cannot play a job (a refused bundle, a missing external bot). */
 export interface ProblemData {
   readonly kind: 'problem';
+  /** The job's first pair. */
   readonly pairIndex: number;
   readonly worker: string;
   readonly reason: string;
@@ -127,7 +148,7 @@ export interface ProblemData {
    * version): the job failed there for good, and the coordinator queues its pair again.
    */
   readonly refused?: boolean;
-  /** The job's id (`p<pair index>` for the coordinator's own). */
+  /** The job's id (`jobIdOf` for the coordinator's own). */
   readonly job?: string;
 }
 
@@ -170,6 +191,10 @@ export interface TournamentEntry {
   readonly total: number;
   readonly host: string;
   readonly pid: number;
+  /** Workers refused by name (`--refuse-worker`): they do not serve the tournament. */
+  readonly refused?: readonly string[];
+  /** Workers paused for their health, with why: they take no more of its jobs. */
+  readonly paused?: Readonly<Record<string, string>>;
 }
 
 /** A worker's heartbeat. */

@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { PACKAGE_ROOT } from '../../platform/paths.ts';
 
 /** The queue's protocol: raised whenever a job's or a result's shape changes. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 4;
 
 /** A side's version as jobs and results carry it. */
 export interface QueueVersion {

@@ -1,15 +1,15 @@
 /**
  * The worker side of a queued tournament (`arena worker --queue redis://…`): it watches the
  * registry of tournaments in Redis, serves each one's BullMQ queue of game pairs, plays every pair
- * with the same hosts, isolation and time rules as a local run, and sends the two records back as
- * the pair job's return value. Module bots come as bundles fetched from Redis and checked
+ * with the same hosts, isolation and time rules as a local run, and sends the records of a job's
+ * pairs back as its return value. Module bots come as bundles fetched from Redis and checked
  * against the job's content hash; external bots must be installed here under the same name.
  *
  * A worker killed mid-game holds its job's lock no longer: BullMQ's stalled-job check (run by the
  * other workers) puts the job back in the queue, and whoever plays it next reports how many times
  * it had been started before (`retries` in the record).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +17,8 @@ import { MessageChannel, Worker as Thread } from 'node:worker_threads';
 import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../../core/game.ts';
-import { parseVariant } from '../../games/index.ts';
-import { bundledBotWorkerScript, discoverBots, loadBotFile, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../../hosting/index.ts';
+import { allFamilies, parseVariant } from '../../games/index.ts';
+import { bundledBotWorkerScript, discoverBots, loadBotFile, loadGameDirs, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../../hosting/index.ts';
 import { mirrorStoreFolder } from '../../platform/bot-store.ts';
 import { bundleScript } from '../../platform/bundle.ts';
 import { siblingModule } from '../../platform/paths.ts';
@@ -26,6 +26,7 @@ import { createStoreCall, type StoreBridgeEnd, type StoreCall } from '../../plat
 import type { StoreHelperRequest } from './store-helper.ts';
 import type { LiveTracker } from '../live.ts';
 import type { GameRecord } from '../match.ts';
+import type { PairJob } from '../schedule.ts';
 import { isolationOf, PairPlayer, startHost } from '../pair-player.ts';
 import {
   authRefused,
@@ -49,6 +50,7 @@ import {
   type LiveGameData,
   type LiveMessage,
   type PairJobData,
+  type PairRecords,
   type PairResultData,
   type QueueBot,
   type ResultJobData,
@@ -58,7 +60,8 @@ import {
 import { liveStoreKey, redisStoreBackend, storeSnapshotKey, verifiedSnapshot } from './stores.ts';
 import { shownUrl } from './url.ts';
 import { queueVersion, versionMismatch, type QueueVersion } from './version.ts';
-import { DEFAULT_ISOLATION_FLOOR, meetsFloor, signatureProblem, signed } from './auth.ts';
+import { randomUUID } from 'node:crypto';
+import { credentialOf, DEFAULT_ISOLATION_FLOOR, jobSignatureProblem, meetsFloor, signed, type WorkerCredential } from './auth.ts';
 
 /** The store helper's script (store-helper.ts bundled with what it imports), built once per process. */
 let helperScript: Promise<URL> | undefined;
@@ -70,6 +73,22 @@ function storeHelperScript(): Promise<URL> {
   );
   return helperScript;
 }
+
+/** The claim on a worker's name (see `QueueWorker.#claim`). */
+const nameKey = (name: string): string => `${PREFIX}:worker-name:${name}`;
+
+/** Takes or renews a name's claim for this instance (ARGV[2]) for ARGV[3] ms; returns nil, or the live holder's value. */
+const CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held and not string.find(held, ARGV[2], 1, true) then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[3]))
+return nil`;
+
+/** Gives a name's claim up, if it is still this instance's (ARGV[1]). */
+const RELEASE_CLAIM = `
+local held = redis.call('GET', KEYS[1])
+if held and string.find(held, ARGV[1], 1, true) then redis.call('DEL', KEYS[1]) end
+return 1`;
 
 /** How long a worker leaves a job whose result from it was refused to other workers before it plays it itself (ms). */
 const LEAVE_MS = 30_000;
@@ -89,8 +108,14 @@ export interface QueueWorkerOptions {
   readonly log?: (line: string) => void;
   /** How often the registry is read and the heartbeat written (ms, default 1000). */
   readonly pollMs?: number;
-  /** The tournaments' key (auth.ts): with it, only jobs signed with it are played; without, only unsigned ones. */
+  /** The tournaments' key (auth.ts): this worker's credential is derived from it (see `credential`). */
   readonly key?: Buffer | null;
+  /**
+   * This worker's credential (auth.ts, `arena queue credential`): with one, only jobs signed by the
+   * coordinator are played, and results are signed with its secret; without one (nor a key), only
+   * unsigned jobs. Its name is the worker's.
+   */
+  readonly credential?: WorkerCredential | null;
   /** The least isolation a job may ask for its bots (default `DEFAULT_ISOLATION_FLOOR`); a job asking less is refused. */
   readonly isolation?: Isolation;
   /** This worker's version (default: this installation's, `queueVersion()`): jobs of another are refused. */
@@ -148,12 +173,50 @@ export class QueueWorker {
   readonly #leaving = new Map<string, number>();
 
   readonly #version: QueueVersion;
+  /** What it signs its results and checks jobs with (auth.ts), or null: unsigned jobs only. */
+  readonly #cred: WorkerCredential | null;
+  /** This process's claim on its name (see `#claim`). */
+  readonly #instance = randomUUID();
+  /** Users' game families loaded from jobs: family id → its bundle's hash, and the load. */
+  readonly #shipped = new Map<string, { readonly hash: string; readonly loaded: Promise<void> }>();
+  /** Tournaments that refused or paused this worker, said once each. */
+  readonly #barred = new Set<string>();
 
   constructor(options: QueueWorkerOptions) {
     this.#o = options;
     this.#version = options.version ?? queueVersion();
     this.failed = new Promise((resolve) => (this.#fail = resolve));
-    this.id = options.id ?? `${hostname()}-${process.pid}`;
+    const named = options.credential?.name;
+    if (named !== undefined && options.id !== undefined && options.id !== named) throw new QueueError(`the credential is worker ${named}'s, not ${options.id}'s: run it as --name ${named} (or without --name)`);
+    this.id = options.id ?? named ?? `${hostname()}-${process.pid}`;
+    this.#cred = options.credential ?? (options.key ? credentialOf(options.key, this.id) : null);
+  }
+
+  /** The secret this worker signs with, or null. */
+  get #secret(): Buffer | null {
+    return this.#cred?.secret ?? null;
+  }
+
+  /** How long a claim on a name outlives its last renewal (ms): a worker gone this long frees its name. */
+  #claimMs(): number {
+    return Math.max(10_000, 3 * (this.#o.pollMs ?? 1000));
+  }
+
+  /**
+   * Claims this worker's name in Redis (at start, then at every poll): two live workers never share
+   * a name (fishtest's rule), so every result, every health count and every refusal names one
+   * machine. Returns the holder's description when another live worker holds it.
+   */
+  async #claim(): Promise<string | null> {
+    const value = JSON.stringify({ instance: this.#instance, host: hostname(), pid: process.pid });
+    const got = (await this.#redis!.eval(CLAIM, 1, nameKey(this.id), value, this.#instance, String(this.#claimMs()))) as string | null;
+    if (got === null) return null;
+    try {
+      const holder = JSON.parse(got) as { host?: string; pid?: number };
+      return `on ${String(holder.host)}, pid ${String(holder.pid)}`;
+    } catch {
+      return 'unknown';
+    }
   }
 
   #log(line: string): void {
@@ -185,6 +248,11 @@ export class QueueWorker {
       throw err;
     }
     this.#link = 'connected';
+    const holder = await this.#claim();
+    if (holder !== null) {
+      redis.disconnect();
+      throw new QueueError(`a worker named ${this.id} is already running (${holder}): give this one another --name`);
+    }
     this.#registry = discoverBots(this.#o.botDirs ?? []);
     this.#found = await this.#registry;
     const tick = (): void => {
@@ -218,6 +286,12 @@ export class QueueWorker {
   async #poll(): Promise<void> {
     const redis = this.#redis!;
     if (redis.status !== 'ready' || this.#stopping) return;
+    const holder = await this.#claim();
+    if (holder !== null) {
+      // Its claim lapsed (Redis away, the process stopped) and another worker took the name.
+      this.#giveUp(new QueueError(`another worker named ${this.id} started (${holder}) while this one was away: stopped; give one of them another --name`));
+      return;
+    }
     this.#beat++;
     const state = redis.status === 'ready' ? this.#state : 'reconnecting';
     await redis.hset(
@@ -227,20 +301,36 @@ export class QueueWorker {
     );
     this.#heardOthers(await redis.hgetall(WORKERS_KEY));
     const registry = await redis.hgetall(TOURNAMENTS_KEY);
-    const ids = Object.keys(registry);
-    for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
-    for (const [id, served] of this.#served) {
+    const entries = new Map<string, Partial<TournamentEntry>>();
+    for (const [id, text] of Object.entries(registry)) {
       try {
-        served.live = (JSON.parse(registry[id] ?? '{}') as Partial<TournamentEntry>).live === true;
+        entries.set(id, JSON.parse(text) as Partial<TournamentEntry>);
       } catch {
-        served.live = false;
+        entries.set(id, {}); // not an entry of ours: served as one that says nothing more
       }
     }
+    // A tournament that refused or paused this worker is not served (jobs in play finish).
+    const ids = [...entries.keys()].filter((id) => {
+      const why = this.#barredBy(entries.get(id)!);
+      if (why === null) return true;
+      if (!this.#barred.has(id)) this.#log(`tournament ${id} ${why}: not serving it`);
+      this.#barred.add(id);
+      return false;
+    });
+    for (const id of ids) if (!this.#served.has(id)) this.#serve(id);
+    for (const [id, served] of this.#served) served.live = entries.get(id)?.live === true;
     for (const [id, served] of this.#served) {
       if (ids.includes(id)) continue;
       this.#served.delete(id);
       void this.#retire(served);
     }
+  }
+
+  /** Why a tournament's entry bars this worker (refused by name, or paused), or null. */
+  #barredBy(entry: Partial<TournamentEntry>): string | null {
+    if (Array.isArray(entry.refused) && entry.refused.includes(this.id)) return 'refuses this worker (--refuse-worker)';
+    const paused = entry.paused && typeof entry.paused === 'object' ? entry.paused[this.id] : undefined;
+    return typeof paused === 'string' ? `paused this worker: ${paused}` : null;
   }
 
   /** Notes the other workers' heartbeats (a beat that changes is a worker alive: no clocks are compared across machines). */
@@ -286,15 +376,16 @@ export class QueueWorker {
    * the job is run or fetched first.
    */
   #refusal(job: Job<PairJobData>, served: Served): string | null {
-    const forged = signatureProblem(this.#o.key ?? null, 'job', job.data);
+    const forged = jobSignatureProblem(this.#cred?.jobKey ?? null, job.data);
     if (forged) return forged;
     const data = job.data;
     const other = versionMismatch(this.#version, data.version, 'the job', 'this worker');
     if (other) return other;
-    if (!data.pair?.games?.[0]?.seats || !data.settings || !data.bots) return 'the job is not a game pair this worker can read';
+    if (!Array.isArray(data.pairs) || data.pairs.length === 0 || !data.pairs.every((p) => p?.games?.[0]?.seats && p.games[1]) || !data.settings || !data.bots) return 'the job is not a batch of game pairs this worker can read';
     if (data.tournament !== served.id) return `the job names tournament ${JSON.stringify(data.tournament)}, its queue is ${served.id}'s`;
     const floor = this.#o.isolation ?? DEFAULT_ISOLATION_FLOOR;
-    for (const spec of [data.pair.games[0].seats.first, data.pair.games[0].seats.second]) {
+    const seats = new Map(data.pairs.flatMap((p) => [p.games[0].seats.first, p.games[0].seats.second]).map((spec) => [spec.label, spec]));
+    for (const spec of seats.values()) {
       const asked = isolationOf(data.settings, spec);
       if (!meetsFloor(asked, floor)) return `bot ${spec.label} asks for isolation \`${asked}\`, below this worker's floor \`${floor}\` (arena worker --isolation)`;
       // An external bot this worker lacks: the pair goes to a worker that has it.
@@ -324,12 +415,12 @@ export class QueueWorker {
     // Connection errors: reported by the link status, retried by BullMQ.
     worker.on('error', redisAway);
     // A refused job is told to the coordinator once it has failed here (not before: the coordinator
-    // queues its pair again under the same id, which must then be free).
+    // queues its pairs again under the same id, which must then be free).
     worker.on('failed', (job, err) => {
       if (!(err instanceof JobRefused) || !job) return;
-      const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pair?.index;
+      const pairIndex = (job.data as Partial<PairJobData> | undefined)?.pairs?.[0]?.index;
       const report = { kind: 'problem' as const, pairIndex: typeof pairIndex === 'number' ? pairIndex : -1, worker: this.id, reason: err.message, final: false, refused: true, job: job.id ?? '' };
-      results.add('problem', signed(this.#o.key ?? null, 'report', report)).catch(redisAway);
+      results.add('problem', signed(this.#secret, 'report', report)).catch(redisAway);
     });
     results.on('error', redisAway);
     const served: Served = { id: tournament, worker, results, player: null, hosts: new Map(), dir, live: false, inFlight: new Map(), aborted: [], liveTimer: setInterval(() => this.#publishLive(tournament, served), LIVE_EVERY_MS) };
@@ -402,6 +493,37 @@ export class QueueWorker {
   }
 
   /**
+   * Loads the users' game families a job ships (bundles checked against their hashes), once each,
+   * as the arena loads `games/`: this worker and its bots' processes then build their variants. A
+   * family this worker knows from another file is refused rather than played by other rules.
+   */
+  async #userGames(games: Readonly<Record<string, string>> | undefined): Promise<void> {
+    for (const [family, hash] of Object.entries(games ?? {})) {
+      let shipped = this.#shipped.get(family);
+      if (shipped && shipped.hash !== hash) throw new QueueError(`game ${family} is another file on worker ${this.id} (loaded for another tournament): restart the worker to play this one`);
+      if (!shipped) {
+        if (allFamilies().some((f) => f.id === family)) throw new QueueError(`game ${family} is already a game of worker ${this.id} (built in, or in its games/): the tournament's file is not loaded over it`);
+        shipped = { hash, loaded: this.#loadGame(family, hash) };
+        this.#shipped.set(family, shipped);
+        // A bundle that did not load is fetched again by the next job (it may have been republished).
+        shipped.loaded.catch(() => this.#shipped.delete(family));
+      }
+      await shipped.loaded;
+    }
+  }
+
+  async #loadGame(family: string, hash: string): Promise<void> {
+    const bytes = verifiedBundle(hash, await this.#redis!.getBuffer(bundleKey(hash)));
+    const dir = join(this.#cacheDir(), `game-${hash}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${family}.mjs`), bytes);
+    const { games, problems } = await loadGameDirs([dir], null);
+    const problem = problems.find((p) => p.file.startsWith(dir));
+    if (problem) throw new QueueError(`the game file of ${family} did not load on worker ${this.id}: ${problem.reason}`);
+    if (!games.some((g) => g.id === family)) throw new QueueError(`the game file shipped as ${family} holds another game`);
+  }
+
+  /**
    * A module bot's store on this worker: its run snapshot, fetched and checked against the job's
    * hash, laid out as the run's kept snapshot (what every read sees), and its live copy in Redis
    * (where every write goes, `updateBlob` by compare-and-set).
@@ -457,7 +579,7 @@ export class QueueWorker {
         const failure = await startHost(h);
         if (failure !== null) {
           this.#log(`bot ${spec.label} cannot start: ${failure}`);
-          await served.results.add('bot-failed', signed(this.#o.key ?? null, 'report', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure }));
+          await served.results.add('bot-failed', signed(this.#secret, 'report', { kind: 'bot-failed', bot: spec.label, worker: this.id, reason: failure }));
         }
         return h;
       })();
@@ -477,9 +599,8 @@ export class QueueWorker {
     return game;
   }
 
-  /** Plays one pair and sends its two records; a job it cannot play is reported and retried. */
+  /** Plays a job's pairs and sends their records; a job it cannot play is reported and retried. */
   async #play(job: Job<PairJobData>, token: string | undefined, served: Served): Promise<PairResultData> {
-    const { pair } = job.data;
     // Left to another worker first: a job this worker would refuse again is not refused twice.
     if (this.#leaves(job)) {
       await this.#redis!.hincrby(leftKey(served.id), job.id!, 1);
@@ -495,45 +616,57 @@ export class QueueWorker {
     // Starts of this job that were only a worker leaving it to another are not retries.
     const left = job.data.avoid ? Number((await this.#redis!.hget(leftKey(served.id), job.id ?? '')) ?? 0) : 0;
     const retries = Math.max(0, (job.attemptsStarted ?? 1) - 1 - left);
-    let records: GameRecord[];
-    try {
-      const [first, second] = pair.games;
-      const hosts = {
-        a: await this.#host(served, first.seats.first, job.data),
-        b: await this.#host(served, first.seats.second, job.data),
-      };
-      const game = this.#game(first.variant);
-      const player = this.#player(served, job.data);
-      records = [];
-      for (const g of [first, second]) {
-        const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
-        // Watched: the match writes its moves into a live view, published by the tick.
-        const meta = { index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: { first: g.seats.first.label, second: g.seats.second.label } };
-        const watch = served.live ? (tracker: LiveTracker) => void served.inFlight.set(g.index, { meta, tracker, sent: -1 }) : undefined;
-        try {
-          const rec = await player.play(g, game, seats, undefined, watch);
-          if (watch && rec.termination === 'interrupted') served.aborted.push(g.index);
-          records.push(rec);
-        } finally {
-          served.inFlight.delete(g.index);
-        }
+    const results: PairRecords[] = [];
+    let interrupted = false;
+    for (const pair of job.data.pairs) {
+      let records: GameRecord[];
+      try {
+        records = await this.#playPair(pair, job.data, served);
+      } catch (err) {
+        if (!(err instanceof QueueError)) throw err;
+        const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        this.#log(`cannot play pair ${pair.index}: ${err.message}`);
+        await served.results.add('problem', signed(this.#secret, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
+        throw err;
       }
-    } catch (err) {
-      if (!(err instanceof QueueError)) throw err;
-      const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      this.#log(`cannot play pair ${pair.index}: ${err.message}`);
-      await served.results.add('problem', signed(this.#o.key ?? null, 'report', { kind: 'problem', pairIndex: pair.index, worker: this.id, reason: err.message, final }));
-      throw err;
+      if ((interrupted = records.some((r) => r.termination === 'interrupted'))) break;
+      results.push({ pairIndex: pair.index, records: [records[0]!, records[1]!] });
+      this.#played += 2;
     }
-    if (records.some((r) => r.termination === 'interrupted')) {
+    if (interrupted) {
       // Stopped now (a second Ctrl-C): the job goes back to the queue for another worker.
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    this.#played += 2;
     this.#state = 'idle';
-    // The result travels as the job's return value: completing the job stores it (one round trip).
-    return signed(this.#o.key ?? null, 'result', { kind: 'pair', pairIndex: pair.index, worker: this.id, retries, records: [records[0]!, records[1]!], version: this.#version });
+    // The results travel as the job's return value: completing the job stores them (one round trip).
+    return signed(this.#secret, 'result', { kind: 'pairs', worker: this.id, retries, pairs: results, version: this.#version });
+  }
+
+  /** Plays one pair of a job: its two games, seating 0 then seating 1. */
+  async #playPair(pair: PairJob, data: PairJobData, served: Served): Promise<GameRecord[]> {
+    await this.#userGames(data.games);
+    const [first, second] = pair.games;
+    // Both bots start at once (a bundle is read in a child, a host starts its thread or process).
+    const [a, b] = await Promise.all([this.#host(served, first.seats.first, data), this.#host(served, first.seats.second, data)]);
+    const hosts = { a, b };
+    const game = this.#game(first.variant);
+    const player = this.#player(served, data);
+    const records: GameRecord[] = [];
+    for (const g of [first, second]) {
+      const seats = g === first ? { first: hosts.a, second: hosts.b } : { first: hosts.b, second: hosts.a };
+      // Watched: the match writes its moves into a live view, published by the tick.
+      const meta = { index: g.index, key: g.key, variant: g.variant, deal: g.deal, seats: { first: g.seats.first.label, second: g.seats.second.label } };
+      const watch = served.live ? (tracker: LiveTracker) => void served.inFlight.set(g.index, { meta, tracker, sent: -1 }) : undefined;
+      try {
+        const rec = await player.play(g, game, seats, undefined, watch);
+        if (watch && rec.termination === 'interrupted') served.aborted.push(g.index);
+        records.push(rec);
+      } finally {
+        served.inFlight.delete(g.index);
+      }
+    }
+    return records;
   }
 
   /**
@@ -551,8 +684,9 @@ export class QueueWorker {
       await this.#polling;
       await Promise.all([...this.#served.values()].map((s) => this.#retire(s)));
       this.#served.clear();
-      // With Redis away the heartbeat stays; the coordinator drops a silent worker from its list.
+      // With Redis away the heartbeat and the name's claim stay; the coordinator drops a silent worker from its list, the claim lapses.
       await this.#redis?.hdel(WORKERS_KEY, this.id).catch(redisAway);
+      await this.#redis?.eval(RELEASE_CLAIM, 1, nameKey(this.id), this.#instance).catch(redisAway);
       if (this.#helper) await (await this.#helper).terminate();
     })();
     const closing = this.#closing;

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { parseQueueUrl } from '../../arena/queue/url.ts';
-import { DEFAULT_ISOLATION_FLOOR, QUEUE_KEY_ENV } from '../../arena/queue/auth.ts';
+import { DEFAULT_ISOLATION_FLOOR, parseCredential, QUEUE_KEY_ENV, WORKER_NAME } from '../../arena/queue/auth.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { Isolation } from '../../hosting/index.ts';
 import { sandboxProblem } from '../../platform/sandbox.ts';
@@ -15,7 +15,7 @@ type Args = WithRun<{ queue?: string; concurrency?: string; 'bots-dir'?: string[
 /** The worker's flags, read by their schemas. */
 const CONCURRENCY = integerFlag(z.number().int().min(1).max(256)).default(1);
 const LOCK_MS = integerFlag(z.number().int().min(1000).max(3_600_000)).default(30_000);
-const NAME = z.string().regex(/^[\w.-]{1,64}$/).optional();
+const NAME = z.string().regex(WORKER_NAME).optional();
 
 /** `arena worker --queue redis://…`: plays the game pairs of queued tournaments until Ctrl-C. */
 export const workerCommand: CommandModule<object, Args> = {
@@ -26,7 +26,7 @@ export const workerCommand: CommandModule<object, Args> = {
       .option('queue', { type: 'string', describe: 'the Redis of the tournaments: redis://host:6379[/db]' })
       .option('concurrency', { type: 'string', describe: 'game pairs played at once per tournament (default 1)' })
       .option('bots-dir', { type: 'string', array: true, describe: 'extra folder of bots (external bots must be installed here under their names)' })
-      .option('name', { type: 'string', describe: 'this worker\'s name on the dashboard (default <host>-<pid>)' })
+      .option('name', { type: 'string', describe: "this worker's name (default: its credential's, else <host>-<pid>); two live workers never share one" })
       .option('lock-ms', { type: 'string', describe: 'how long a job of a worker that stopped answering stays locked before another worker retries it (default 30000)' })
       .option('isolation', {
         choices: ['none', 'worker', 'sandbox'] as const,
@@ -34,14 +34,21 @@ export const workerCommand: CommandModule<object, Args> = {
         describe:
           "the least isolation a job may ask for its bots; jobs asking less are refused. Default worker: none would run a job's bot inside this process; sandbox (bubblewrap) is what a worker open to other people's bots must use, since a bot under worker can open network connections",
       })
-      .option('queue-key-file', { type: 'string', describe: `file holding the tournaments' key (else $TAKE_ARENA_QUEUE_KEY): only jobs signed with it are played, and results are signed with it` }) as unknown as Argv<Args>,
+      .option('queue-key-file', {
+        type: 'string',
+        describe: `file holding this worker's credential (\`arena queue credential --name NAME\` on the coordinator's machine) or the tournaments' key (else $TAKE_ARENA_QUEUE_KEY): only jobs signed by the coordinator are played, and results are signed with it`,
+      }) as unknown as Argv<Args>,
   async handler(args) {
     if (args.queue === undefined) throw new UsageError('arena worker needs --queue redis://host:6379 (the Redis of the coordinator, `arena tournament --queue`)');
     const url = parseQueueUrl(args.queue);
     const concurrency = flagValue('--concurrency', CONCURRENCY, args.concurrency);
     const lockMs = flagValue('--lock-ms', LOCK_MS, args['lock-ms']);
     const name = flagValue('--name', NAME, args.name, "letters, digits, '.', '-' or '_'");
-    const key = queueKey(args['queue-key-file']);
+    const secret = queueKey(args['queue-key-file']);
+    // A credential (this worker's name and secret) or the tournaments' key itself.
+    const credential = secret ? parseCredential(secret.toString('utf8')) : null;
+    const key = credential ? null : secret;
+    if (credential && name !== undefined && name !== credential.name) throw new UsageError(`Expected --name ${credential.name}, the name of the credential in ${args['queue-key-file'] ?? QUEUE_KEY_ENV}, got ${name}`);
     if (args.isolation === 'sandbox') {
       const problem = sandboxProblem();
       if (problem !== null) throw new UsageError(`--isolation sandbox needs a working bubblewrap: ${problem}`);
@@ -57,11 +64,12 @@ export const workerCommand: CommandModule<object, Args> = {
       botDirs: args['bots-dir'] ?? [],
       log: stamp,
       key,
+      credential,
       isolation: args.isolation,
       ...(name !== undefined ? { id: name } : {}),
     });
     await worker.start();
-    stamp(`worker ${worker.id}: waiting for game pairs (${concurrency} at a time; isolation at least ${args.isolation}; ${key ? 'signed jobs only' : `unsigned jobs only: no key (${QUEUE_KEY_ENV})`}); Ctrl-C finishes the pairs in play, twice hands them back`);
+    stamp(`worker ${worker.id}: waiting for game pairs (${concurrency} at a time; isolation at least ${args.isolation}; ${secret ? 'signed jobs only' : `unsigned jobs only: no key (${QUEUE_KEY_ENV})`}); Ctrl-C finishes the pairs in play, twice hands them back`);
     let signals = 0;
     let stopping: Promise<void> | null = null;
     let failure: Error | null = null;

@@ -3,7 +3,7 @@
  * without persistence) and real `arena worker` processes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
@@ -14,6 +14,7 @@ import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../../src/arena/queue/protocol.ts';
 import { encodeSnapshot, verifiedSnapshot } from '../../../src/arena/queue/stores.ts';
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
+import { loadGameDirs } from '../../../src/hosting/index.ts';
 import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard/dashboard-store.ts';
 import { run } from '../../cli/run.ts';
 import { readLog, runSpec, tempDir, timeless } from '../helpers.ts';
@@ -93,6 +94,27 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     tampered[tampered.length - 1] = 9;
     expect(() => verifiedSnapshot(contentHash(snapshot), tampered)).toThrow(/refused bot store snapshot .* hashes to/);
   });
+
+  it("a user's game (games/, --games-dir) travels to the workers as a bundle, as bots do: the same games as the local run", async () => {
+    const games = tempDir();
+    copyFileSync(join(ROOT, 'test', 'fixtures', 'games', 'take.ts'), join(games, 'take.ts'));
+    // `take-arena` as a user's folder finds it when the package is installed (the CLI resolves it itself).
+    mkdirSync(join(games, 'node_modules'));
+    symlinkSync(ROOT, join(games, 'node_modules', 'take-arena'));
+    // Loaded here as the CLI loads --games-dir; the worker process has no copy of the file.
+    await loadGameDirs([games]);
+    const spec = { name: 'user-game', seed: 4, games: ['take{n=10..20}'], bots: ['random', 'greedy'], deals: 3 };
+    const local = await runSpec(spec);
+    const worker = startWorker(redis.url, 'gw');
+    try {
+      const { dir, interrupted } = await runSpec(spec, { executor: queueExecutor(redis.url) });
+      expect(interrupted).toBe(false);
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      expect(readLog(dir).every((r) => r.worker === 'gw' && r.termination === 'normal')).toBe(true);
+    } finally {
+      await stopWorkers([worker]);
+    }
+  }, 120_000);
 
   it("a learning bot's store travels with the queue: same games as the local run from the same store, same store after", async () => {
     // The learner proves positions within a small node budget and merges them into its store

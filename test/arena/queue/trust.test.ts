@@ -14,10 +14,12 @@ import type { GameRecord } from '../../../src/arena/match.ts';
 import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
 import { formatQueueStatus, queueClean, queueStatus } from '../../../src/arena/queue/admin.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX } from '../../../src/arena/queue/protocol.ts';
+import { credentialOf, signed } from '../../../src/arena/queue/auth.ts';
 import { PROTOCOL_VERSION, queueVersion } from '../../../src/arena/queue/version.ts';
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
 import { loadReportData, reportHtml } from '../../../src/report/index.ts';
 import { boardView } from '../../../src/tui/boards/board-view.ts';
+import { workersText } from '../../../src/tui/dashboard/dashboard-store.ts';
 import { discoverBots } from '../../../src/hosting/index.ts';
 import { validateSpec } from '../../../src/arena/spec.ts';
 import { prepareTournament, runTournament } from '../../../src/arena/tournament.ts';
@@ -38,9 +40,14 @@ const PASSWORD = 'hunter2-of-the-queue';
 /** The tournament's key of the signed runs (shared by the coordinator and the honest worker). */
 const KEY = Buffer.from('a shared secret of the tournament');
 
-/** A pair's result as a worker sends it, with its two records. */
+/** A job's result as a worker sends it: each pair's index and two records. */
+function batchResult(pairs: readonly (readonly [number, unknown])[], worker = 'rogue'): unknown {
+  return { kind: 'pairs', worker, retries: 0, pairs: pairs.map(([pairIndex, records]) => ({ pairIndex, records })), version: queueVersion() };
+}
+
+/** A one-pair job's result as a worker sends it, with the pair's two records. */
 function pairResult(pairIndex: number, records: unknown, worker = 'rogue'): unknown {
-  return { kind: 'pair', pairIndex, worker, retries: 0, records, version: queueVersion() };
+  return batchResult([[pairIndex, records]], worker);
 }
 
 /** A version of take-arena other than this one. */
@@ -48,15 +55,15 @@ const OLD = { protocol: PROTOCOL_VERSION, build: '0.0.9+0123456789ab' };
 
 /**
  * A rogue client on a tournament's pairs queue: it answers each job with the next forged result
- * listed for its pair, and leaves the jobs it has nothing for (they wait for an honest worker).
+ * listed for its id, and leaves the jobs it has nothing for (they wait for an honest worker).
  */
-function rogueWorker(url: string, id: string, forged: Map<number, unknown[]>): { close(): Promise<void> } {
+function rogueWorker(url: string, id: string, forged: Map<string, unknown[]>): { close(): Promise<void> } {
   const connection = new Redis(url, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
   const rogue = new Worker(
     pairsQueueName(id),
     async (job: Job, token?: string) => {
-      const next = forged.get(Number(String(job.id).slice(1)))?.shift();
+      const next = forged.get(String(job.id))?.shift();
       if (next !== undefined) return next;
       await job.moveToDelayed(Date.now() + 200, token);
       throw new DelayedError();
@@ -111,9 +118,9 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     const id = await registeredId(client);
     const [g0, g1, g2, g3] = localLog as [GameRecord, GameRecord, GameRecord, GameRecord];
     const { seats: _s, ...seatless } = g2;
-    const forged = new Map<number, unknown[]>([
+    const forged = new Map<string, unknown[]>([
       [
-        0,
+        'p0',
         [
           pairResult(0, null),
           pairResult(0, [{ ...g0, moves: 5 }, g1]),
@@ -123,7 +130,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
         ],
       ],
       [
-        1,
+        'p1',
         [
           pairResult(1, [seatless, g3]),
           // The rogue client of the issue: no moves from a pile of 1, the random bot the winner.
@@ -135,7 +142,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
         ],
       ],
       // Pair 3 has not been queued: a perfectly legal copy of its games is refused all the same.
-      [3, [pairResult(3, [localLog[6]!, localLog[7]!])]],
+      ['p3', [pairResult(3, [localLog[6]!, localLog[7]!])]],
     ]);
     const expected = [...forged.values()].reduce((n, list) => n + list.length, 0);
     const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
@@ -182,16 +189,64 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       /pair 1: game 2 \(seating 0\): its `seats` are missing/,
       /pair 1: game 2 \(seating 0\): its start position is not the deal of its seed/,
       /pair 1: game 3 \(seating 1\): move \d+ \(999\) is not/,
-      /pair 3: job "p3" is not a pair this coordinator queued/,
+      /pair 3: job "p3" is not a job this coordinator queued/,
       /pair 1: the result is from take-arena 0\.0\.9\+0123456789ab \(queue protocol \d+\), this coordinator runs take-arena \S+\+[0-9a-f]{12} \(queue protocol \d+\): run the same version/,
     ]) {
       expect(reasons.some((r) => pattern.test(r)), String(pattern)).toBe(true);
     }
   }, 120_000);
 
-  it('with a key, a worker runs only signed jobs and the coordinator counts only signed results: a forged job is never run, a forged result never folded', async () => {
+  it('several pairs in one job: a result refused as a whole refuses each pair, named; within a batch each pair is checked on its own, the good ones folded, the bad ones played again', async () => {
     const events: ArenaEvent[] = [];
-    const running = runSpec(SMALL, { executor: queueExecutor(redis.url, { window: 2, key: KEY }), sink: { emit: (e) => events.push(e) } });
+    // One job of the four pairs: p0+3.
+    const running = runSpec({ ...SMALL, queue: redis.url }, { executor: queueExecutor(redis.url, { batch: 4 }), sink: { emit: (e) => events.push(e) } });
+    const id = await registeredId(client);
+    const [g0, g1, g2, g3, g4, g5] = localLog as [GameRecord, GameRecord, GameRecord, GameRecord, GameRecord, GameRecord];
+    const rogue = rogueWorker(
+      redis.url,
+      id,
+      new Map([
+        [
+          'p0+3',
+          [
+            // The very games of every pair, from a worker of another version: each pair refused.
+            { ...(batchResult([[0, [g0, g1]], [1, [g2, g3]], [2, [g4, g5]], [3, [localLog[6], localLog[7]]]]) as object), version: OLD },
+            // Pairs 0 and 2 right, pair 1 with an illegal last move, pair 3 left out, and a pair the job does not hold.
+            batchResult([[0, [g0, g1]], [1, [g2, { ...g3, moves: [...g3.moves.slice(0, -1), '999'] }]], [2, [g4, g5]], [7, [g0, g1]]]),
+          ],
+        ],
+      ]),
+    );
+    const refusals = (): string[] => events.flatMap((e) => (e.type === 'queue-problem' && /refused its result/.test(e.reason) ? [`${e.worker}: ${e.reason}`] : []));
+    try {
+      await until(() => refusals().length >= 6, 30_000, 'the forged results to be refused');
+    } finally {
+      await rogue.close();
+    }
+    const honest = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 5000, pollMs: 200, isolation: 'none' });
+    await honest.start();
+    try {
+      const { dir, summary } = await running;
+      expect(summary.complete).toBe(true);
+      expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
+      // The good pairs of the second answer were folded from it; the refused ones were played again.
+      expect(Object.fromEntries(readLog(dir).map((r) => [r.index, r.worker]))).toEqual({ 0: 'rogue', 1: 'rogue', 2: 'honest', 3: 'honest', 4: 'rogue', 5: 'rogue', 6: 'honest', 7: 'honest' });
+    } finally {
+      await honest.stop(true);
+    }
+    const old = /the result is from take-arena 0\.0\.9\+0123456789ab \(queue protocol \d+\), this coordinator runs .*; the pair is queued again$/;
+    const lines = refusals();
+    expect(lines).toHaveLength(6);
+    for (const index of [0, 1, 2, 3]) expect(lines.some((l) => l.startsWith(`rogue: refused its result for pair ${index}: `) && old.test(l)), `pair ${index}`).toBe(true);
+    expect(lines.slice(4).sort()).toEqual([
+      expect.stringMatching(/^rogue: refused its result for pair 1: game 3 \(seating 1\): move \d+ \(999\) is not .*; the pair is queued again$/),
+      'rogue: refused its result for pair 3: its result has no records for it; the pair is queued again',
+    ]);
+  }, 120_000);
+
+  it('with a key, a worker runs only signed jobs and the coordinator counts only results signed by the worker they name: a forged job is never run, a forged result never folded, a refused worker never counted', async () => {
+    const events: ArenaEvent[] = [];
+    const running = runSpec(SMALL, { executor: queueExecutor(redis.url, { window: 2, key: KEY, refuseWorkers: ['mallory'] }), sink: { emit: (e) => events.push(e) } });
     const id = await registeredId(client);
     // A job written straight into Redis: its bot (published as a bundle) leaves a mark when loaded.
     const marker = join(tempDir(), 'ran');
@@ -202,28 +257,46 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
     await pairs.add(
       'pair',
-      { tournament: id, pair: { id: 'forged', index: 0, games: [game, { ...game, seating: 1 }] }, bots: { evil: { kind: 'module', name: 'evil', bundle: contentHash(bundle) } }, settings: { isolation: 'none', memoryMb: 256, prepareTimeoutMs: 5000 } },
+      { tournament: id, pairs: [{ id: 'forged', index: 0, games: [game, { ...game, seating: 1 }] }], bots: { evil: { kind: 'module', name: 'evil', bundle: contentHash(bundle) } }, settings: { isolation: 'none', memoryMb: 256, prepareTimeoutMs: 5000 } },
       { jobId: 'evil' },
     );
     await pairs.close();
     // A rogue without the key answers pair 0 with a perfect copy of its games: unsigned, refused.
-    const rogue = rogueWorker(redis.url, id, new Map([[0, [pairResult(0, [localLog[0], localLog[1]])]]]));
-    const refusal = (): boolean => events.some((e) => e.type === 'queue-problem' && e.worker === 'rogue' && /refused its result for pair 0: the result is not signed with the tournament's key/.test(e.reason));
+    // Mallory holds a credential of her own: she cannot sign as the honest worker, and this run refuses her by name.
+    const mallory = credentialOf(KEY, 'mallory');
+    const copy = pairResult(1, [localLog[2], localLog[3]], 'mallory') as object;
+    const rogue = rogueWorker(
+      redis.url,
+      id,
+      new Map([
+        ['p0', [pairResult(0, [localLog[0], localLog[1]])]],
+        ['p1', [signed(mallory.secret, 'result', { ...copy, worker: 'honest' }), signed(mallory.secret, 'result', copy)]],
+      ]),
+    );
+    const refused = (worker: string, pattern: RegExp): boolean => events.some((e) => e.type === 'queue-problem' && e.worker === worker && pattern.test(e.reason));
     try {
-      await until(refusal, 30_000, 'the unsigned result to be refused');
+      await until(() => refused('rogue', /refused its result for pair 0: the result is not signed with the tournament's key/), 30_000, 'the unsigned result to be refused');
+      await until(() => refused('honest', /refused its result for pair 1: the result's signature does not verify with the tournament's key/), 30_000, "the result signed with another's credential to be refused");
+      await until(() => refused('mallory', /refused its result for pair 1: worker mallory is refused by this tournament \(--refuse-worker\)/), 30_000, "the refused worker's result to be refused");
     } finally {
       await rogue.close();
     }
     const lines: string[] = [];
+    const malloryLines: string[] = [];
     // The honest worker's floor lets this run's bots play in its process: only the key keeps the forged job out.
-    const honest = new QueueWorker({ url: redis.url, id: 'honest', lockMs: 5000, pollMs: 200, isolation: 'none', key: KEY, log: (l) => lines.push(l) });
-    await honest.start();
+    // It holds its credential, not the key: the coordinator's signature of a job is checked with the credential's public key.
+    const honest = new QueueWorker({ url: redis.url, pollMs: 200, lockMs: 5000, isolation: 'none', credential: credentialOf(KEY, 'honest'), log: (l) => lines.push(l) });
+    const refusedWorker = new QueueWorker({ url: redis.url, pollMs: 200, lockMs: 5000, isolation: 'none', credential: mallory, log: (l) => malloryLines.push(l) });
+    await Promise.all([honest.start(), refusedWorker.start()]);
     try {
+      // Two live workers never share a name.
+      await expect(new QueueWorker({ url: redis.url, credential: credentialOf(KEY, 'honest') }).start()).rejects.toThrow(/^a worker named honest is already running \(on \S+, pid \d+\): give this one another --name$/);
       const { dir, summary } = await running;
       expectLocalGames(dir, summary.complete, 'honest');
       await until(() => lines.some((l) => /refused job evil/.test(l)), 10_000, 'the forged job to be refused');
+      expect(malloryLines).toContain(`tournament ${id} refuses this worker (--refuse-worker): not serving it`);
     } finally {
-      await honest.stop(true);
+      await Promise.all([honest.stop(true), refusedWorker.stop(true)]);
     }
     expect(existsSync(marker)).toBe(false);
     expect(lines.filter((l) => /refused job evil/.test(l))).toEqual(["refused job evil: the job is not signed with the tournament's key"]);
@@ -339,7 +412,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     }
   }, 120_000);
 
-  it('a pair whose external bot is missing on one worker is played by a worker that has it', async () => {
+  it('a pair whose external bot is missing on one worker is played by a worker that has it; missing on every worker, the run ends naming the pair and why', async () => {
     const external = join(ROOT, 'test', 'fixtures', 'external');
     const lines: string[] = [];
     const has = new QueueWorker({ url: redis.url, id: 'has', lockMs: 5000, pollMs: 200, botDirs: [external] });
@@ -355,12 +428,57 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       expect(log.every((r) => r.worker === 'has' && r.termination === 'normal' && r.retries === undefined)).toBe(true);
       expect(Object.keys(summary.workers ?? {})).toEqual(['has']);
       expect(lines.some((l) => /^refused job p\d+: external bot `fx-ext-first` is not installed on worker lacks \(looked for fx-ext-first\.bot\.json in bots\/\)$/.test(l))).toBe(true);
+      // No worker left that has it: the pair is refused by every worker, and the run ends saying so.
+      await has.stop(true);
+      const alone = validateSpec({ name: 'unplayable', seed: 5, games: ['subtraction{n=20..40}'], bots: ['fx-ext-first', 'random'], deals: 1, out: tempDir() });
+      await expect(runTournament(prepareTournament(alone, await discoverBots([external])), { executor: queueExecutor(redis.url) })).rejects.toThrow(
+        /^pair 0 failed 5 times \(on lacks\); the last: external bot `fx-ext-first` is not installed on worker lacks/,
+      );
     } finally {
       await Promise.all([has.stop(true), lacks.stop(true)]);
     }
   }, 120_000);
 
-  it('queue status shows each worker\'s health for a tournament: games, crashes, time losses, mean move time', () => {
+  it('a worker that crashes its bots far more than the others is paused: it gets no more jobs, and the dashboard, the summary and the report name it', async () => {
+    const external = join(ROOT, 'test', 'fixtures', 'external');
+    // A broken machine: its fx-ext-first crashes at every move request.
+    const broken = tempDir();
+    writeFileSync(join(broken, 'fx-ext-first.bot.json'), JSON.stringify({ name: 'fx-ext-first', description: 'broken here', command: ['sh', join(external, 'fx-ext.sh'), 'exit'] }));
+    const badLines: string[] = [];
+    const good = new QueueWorker({ url: redis.url, id: 'good', lockMs: 5000, pollMs: 200, botDirs: [external] });
+    const bad = new QueueWorker({ url: redis.url, id: 'bad', lockMs: 5000, pollMs: 200, botDirs: [broken], log: (l) => badLines.push(l) });
+    await Promise.all([good.start(), bad.start()]);
+    const events: ArenaEvent[] = [];
+    try {
+      const spec = validateSpec({ name: 'health', seed: 9, games: ['subtraction{n=20..40}'], bots: ['fx-ext-first', 'random'], deals: 16, out: tempDir() });
+      const { summary } = await runTournament(prepareTournament(spec, await discoverBots([external])), {
+        executor: queueExecutor(redis.url, { pause: { minGames: 4, share: 0.25 } }),
+        sink: { emit: (e) => events.push(e) },
+      });
+      expect(summary.complete).toBe(true);
+      const paused = events.flatMap((e) => (e.type === 'queue-problem' && /^paused: /.test(e.reason) ? [`${e.worker}: ${e.reason}`] : []));
+      expect(paused).toHaveLength(1);
+      expect(paused[0]).toMatch(/^bad: paused: (\d+) of its \1 games lost by a crash or on time \(100 %; the other workers 0 %\); it gets no more jobs$/);
+      expect(badLines.some((l) => /^tournament \S+ paused this worker: \d+ of its \d+ games lost by a crash or on time/.test(l))).toBe(true);
+      const workers = summary.workers!;
+      expect(workers['bad']!.paused).toMatch(/^\d+ of its \d+ games lost by a crash or on time/);
+      expect(workers['good']!.paused).toBeUndefined();
+      // From its pause on, its results were refused (played again by the good worker): its count stopped there.
+      expect(workers['bad']!.games).toBe(Number(/of its (\d+) games/.exec(paused[0]!)![1]));
+      expect(workers['good']!.games + workers['bad']!.games).toBe(32);
+      // The dashboard's last word on the workers is the run's end: every game folded, the bad one paused.
+      const last = events.filter((e) => e.type === 'queue-status').at(-1);
+      expect(last?.type === 'queue-status' && Object.fromEntries(last.workers.map((w) => [w.id, [w.games, w.state]]))).toEqual({ good: [workers['good']!.games, expect.any(String)], bad: [workers['bad']!.games, 'paused'] });
+      expect(last?.type === 'queue-status' && workersText(last)).toMatch(/bad \d+ games \(\d+ s, paused\)/);
+      // The report's page names it too, from summary.json.
+      const html = await reportHtml(loadReportData(summary.dir, boardView));
+      expect(html).toMatch(/worker health.*bad: \d+ games, \d+ crash(es)?, [^;]*PAUSED: \d+ of its \d+ games lost by a crash or on time/s);
+    } finally {
+      await Promise.all([good.stop(true), bad.stop(true)]);
+    }
+  }, 120_000);
+
+  it('queue status shows each worker\'s health for a tournament: games, crashes, time losses, mean move time, its check, a pause', () => {
     const status = {
       url: 'redis://127.0.0.1:6379',
       tournaments: [
@@ -375,16 +493,21 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
           results: 0,
           problems: 0,
           running: false,
-          workers: { w1: { games: 6, crashes: 1, timeouts: 2, illegal: 0, meanMoveMs: 0.4 }, w2: { games: 1, crashes: 0, timeouts: 0, illegal: 1, meanMoveMs: 12 } },
+          refused: ['mallory'],
+          workers: {
+            w1: { games: 6, crashes: 1, timeouts: 2, illegal: 0, meanMoveMs: 0.4, paused: '3 of its 6 games lost by a crash or on time (50 %; the other workers 0 %)' },
+            w2: { games: 12, crashes: 0, timeouts: 0, illegal: 1, meanMoveMs: 12, check: { chi2: 11.5, df: 2, p: 0.00318, outlier: false } },
+          },
         },
       ],
       workers: [],
     };
-    expect(formatQueueStatus(status).split('\n').slice(1, 5)).toEqual([
+    expect(formatQueueStatus(status).split('\n').slice(1, 6)).toEqual([
       'tournament t-1 (t; coordinator h pid 1, not running; results in /r/t-1)',
       '  pairs: 0 waiting, 1 being played, 0 failed; results not yet folded: 0',
-      '  worker w1: 6 games, 1 crash, 2 time losses, 0.4 ms a move',
-      '  worker w2: 1 game, 1 illegal move, 12 ms a move',
+      '  refused workers: mallory',
+      '  worker w1: 6 games, 1 crash, 2 time losses, 0.4 ms a move, PAUSED: 3 of its 6 games lost by a crash or on time (50 %; the other workers 0 %)',
+      '  worker w2: 12 games, 1 illegal move, 12 ms a move, results vs the others: chi-square 11.5 on 2 df, p 0.00318',
     ]);
   });
 });
