@@ -78,7 +78,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     command: 'queue <action>',
-    describe: 'Show (status) or remove (clean) what queued tournaments and workers keep in Redis',
+    describe: "Show (status) or remove (clean) what queued tournaments and workers keep in Redis, or make a worker's credential",
     load: async () => (await import('./commands/queue.ts')).queueCommand,
   },
 ];

@@ -449,10 +449,12 @@ export class ProcessHost implements BotHost {
       proc.prepared.add(variant);
       return null;
     }
-    // The runner names a throw `prepare failed: …`; a process that died or went past the budget is said here.
-    const fault = answer.kind === 'timeout' ? prepareTimeout(limitMs, answer.ms) : { ...answer, reason: answer.reason.startsWith('prepare failed') ? answer.reason : `prepare failed: ${answer.reason}` };
-    this.#prepareFailed.set(variant, fault);
-    return fault;
+    // A prepare past its budget, or one that threw (the runner says `prepare failed: …`), fails the
+    // variant; a process that died meanwhile (killed for its store, say) loses this game only, with
+    // what killed it, and the next game's process prepares again.
+    if (answer.kind === 'timeout') this.#prepareFailed.set(variant, prepareTimeout(limitMs, answer.ms));
+    else if (answer.reason.startsWith('prepare failed')) this.#prepareFailed.set(variant, answer);
+    return this.#prepareFailed.get(variant) ?? answer;
   }
 
   /** Kills every process of the bot now: the games they play are lost as `crash` with `reason`. */

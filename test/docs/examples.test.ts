@@ -106,6 +106,8 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   'tournament tournaments/quick.json --isolation sandbox --bots all --bots-dir test/fixtures/attackers': 'attacker bots; test/hosting/sandbox-attacks.test.ts runs them in bubblewrap',
   'tournament tournaments/classic.json --queue redis://127.0.0.1:6379': 'a coordinator waits for `arena worker` processes; test/arena/queue/queue.test.ts runs both',
   'worker --queue redis://127.0.0.1:6379 --concurrency 4': 'runs until Ctrl-C; test/arena/queue/queue.test.ts runs workers',
+  'queue credential --name alice --queue-key-file key': "needs the tournaments' key file; test/arena/queue/trust.test.ts makes workers' credentials from one",
+  'worker --queue redis://… --queue-key-file alice.cred --isolation sandbox': 'runs until Ctrl-C with a credential; test/arena/queue/trust.test.ts runs workers with theirs',
 };
 
 /** What the examples need that the docs leave to the reader. */
