@@ -154,17 +154,9 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it('keys sent in one burst each count, in order: the home menu, and a move typed with Enter in play', { timeout: 60_000 }, async () => {
-    session = new TmuxSession(`${PATH} node bin/arena.mjs`, ROOT, 100, 30);
-    let t = session;
-    await t.waitFor('Run a tournament');
-    t.burst('Down', 'Down', 'Down', 'Enter');
-    await t.waitFor('Analyse which game?');
-    t.send('q');
-    expect(await t.exited()).toBe(0);
-    t.kill();
+  it('keys sent in one burst each count, in order: a move typed with Enter in play (the home menu: below)', { timeout: 60_000 }, async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs play "partizan{left=2,5,9;right=3,4,8;n=25}" --bot optimal --first me --seed 1`, ROOT, 100, 30);
-    t = session;
+    const t = session;
     await t.waitFor('Your move');
     t.burst('9', 'Enter');
     // 25 − 9: the typed move, not the highlighted one (2).
@@ -173,7 +165,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it('home menu: an analysis started from it returns to the menu', { timeout: 60_000 }, async () => {
+  it('home menu: keys sent in one burst each count, in order, and an analysis started from it returns to the menu', { timeout: 60_000 }, async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs`, ROOT, 100, 30);
     const t = session;
     await t.waitFor('Run a tournament');
