@@ -58,7 +58,7 @@ export interface ProcessHostOptions {
   /** Send each position and its legal moves as the runner's own values too (sandboxed module bots). */
   readonly native?: boolean;
   /**
-   * The program is the sandbox runner of a module bot, which runs the bot's \`prepare\` once per
+   * The program is the sandbox runner of a module bot, which runs the bot's `prepare` once per
    * variant when asked: each process is asked before its first move in a variant, on a budget of
    * its own (this many ms, charged on the move clock), so a warm-up is never charged to a move.
    * A prepare that fails or runs past it forfeits that game and every later game of the variant.
@@ -124,7 +124,7 @@ class BotProcess {
   readonly launched: boolean;
   /** Settles once the program answered `hello` (rejects with BotStartError otherwise). */
   readonly ready: Promise<void>;
-  /** Variants whose \`prepare\` this process has run (see \`ProcessHostOptions.prepareTimeoutMs\`). */
+  /** Variants whose `prepare` this process has run (see `ProcessHostOptions.prepareTimeoutMs`). */
   readonly prepared = new Set<string>();
   #buffer = '';
   #pending: Pending | null = null;
@@ -379,7 +379,7 @@ export class ProcessHost implements BotHost {
   readonly #games = new Map<string, AnyGame>();
   readonly #pool: WarmPool<BotProcess>;
   readonly #log: BotLog;
-  /** Variants whose \`prepare\` failed: every later game of the variant forfeits with that fault. */
+  /** Variants whose `prepare` failed: every later game of the variant forfeits with that fault. */
   readonly #prepareFailed = new Map<string, FaultReply>();
 
   constructor(label: string, options: ProcessHostOptions) {
@@ -438,7 +438,7 @@ export class ProcessHost implements BotHost {
     return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true, this.#opts.revealOpponents === true, fault);
   }
 
-  /** Runs the bot's \`prepare\` for \`variant\` on \`proc\` when the program is a runner that has not yet: null when ready, else the game's fault. */
+  /** Runs the bot's `prepare` for `variant` on `proc` when the program is a runner that has not yet: null when ready, else the game's fault. */
   async #prepare(proc: BotProcess, variant: string): Promise<FaultReply | null> {
     const limitMs = this.#opts.prepareTimeoutMs;
     if (limitMs === undefined || proc.prepared.has(variant)) return null;
@@ -477,7 +477,7 @@ class ProcessSession implements BotSession {
   readonly #release: (p: BotProcess) => void;
   readonly #native: boolean;
   readonly #revealOpponents: boolean;
-  /** Why every move of this game forfeits at once (its variant's \`prepare\` failed), or null. */
+  /** Why every move of this game forfeits at once (its variant's `prepare` failed), or null. */
   readonly #fault: FaultReply | null;
 
   constructor(

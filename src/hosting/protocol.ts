@@ -51,8 +51,8 @@ export type ToBot =
       /** Sandboxed module bots only: the position and moves as v8-serialized values (base64). */
       readonly native?: string;
       /**
-       * Sandboxed module bots only: no position; the runner runs the bot's \`prepare\` for the game
-       * just opened and answers \`{"move": ""}\` once it is done (\`timeMs\` is the prepare's budget).
+       * Sandboxed module bots only: no position; the runner runs the bot's `prepare` for the game
+       * just opened and answers `{"move": ""}` once it is done (`timeMs` is the prepare's budget).
        */
       readonly prepare?: true;
     }

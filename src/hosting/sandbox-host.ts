@@ -31,7 +31,7 @@ export interface SandboxSettings {
   readonly graceMs?: number;
   /** What a move is charged (see `ProcessHostOptions.clock`). */
   readonly clock?: ClockKind;
-  /** Budget of a module bot's \`prepare\` per variant (ms; see \`ProcessHostOptions.prepareTimeoutMs\`). */
+  /** Budget of a module bot's `prepare` per variant (ms; see `ProcessHostOptions.prepareTimeoutMs`). */
   readonly prepareTimeoutMs?: number;
 }
 
