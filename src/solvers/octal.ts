@@ -291,6 +291,24 @@ const RARE_HEAPS = new Int32Array(MAX_RARE_HEAPS);
 const RARE_VALUES = new Int32Array(MAX_RARE_HEAPS);
 const PARITY = new Uint8Array(MAX_NIM_VALUE + 1);
 
+/** Largest (and default) working window of the sparse kernel, in heaps (see `WINDOW`). */
+export const MAX_WINDOW_HEAPS = 1 << 18;
+
+/**
+ * The sparse kernel's working window: copies of the table's values where its hot loops read them,
+ * in a module-level constant for the same reason as RARE_HEAPS (the table itself is a parameter).
+ * WINDOW[0, w/4) holds G(0..w/4 − 1), the small parts of the pair scan; WINDOW[LOW_PART, LOW_PART
+ * + w) holds G(base..), the heaps just below the one being decided, read by the marks (m − r for
+ * small rare r) and the scan (m − a). w is the window's size in heaps (`MAX_WINDOW_HEAPS` but in
+ * tests); when the top part is full, its newer half moves down and base moves up, so at least w/2
+ * heaps below n are always there. Reads outside the window (a part past w/4 in a long scan, a rare
+ * heap past m − base) go to the table. Pages are committed as the window reaches them.
+ */
+const LOW_PART = MAX_WINDOW_HEAPS >> 2;
+const WINDOW = new Uint16Array(LOW_PART + MAX_WINDOW_HEAPS);
+/** WINDOW as 32-bit words, for the pair scan (LOW_PART is even, so the top part starts a word too). */
+const WINDOW_WORDS = new Uint32Array(WINDOW.buffer);
+
 /** The sparse kernel's rare count (in and out) and counters. */
 interface KernelState {
   rareCount: number;
@@ -308,14 +326,20 @@ const PROGRESS_HEAPS = 1 << 24;
  * instead of choosing one (benches and tests; a domain space only where every split take has the
  * same parity, else RangeError); `into` is a table of at least upto + 1 entries to
  * fill instead of a new one; `progress` is called with the heap reached and the rare heaps so far
- * every 2^24 heaps of the sparse kernel (the record-scale runs of the benches).
+ * every 2^24 heaps of the sparse kernel (the record-scale runs of the benches). `window` sets the
+ * kernel's working window (a power of two from 16 to `MAX_WINDOW_HEAPS`, the default): only the
+ * speed depends on it; tests shrink it so that the reads past it run.
  */
 export function octalNimTable(
   rule: TakeBreakRule,
   upto: number,
-  options: { space?: SparseSpace; into?: Uint16Array; progress?: (heap: number, rare: number) => void } = {},
+  options: { space?: SparseSpace; into?: Uint16Array; progress?: (heap: number, rare: number) => void; window?: number } = {},
 ): NimTable {
   checkUpto(upto);
+  const window = options.window ?? MAX_WINDOW_HEAPS;
+  if (!Number.isInteger(window) || window < 16 || window > MAX_WINDOW_HEAPS || (window & (window - 1)) !== 0) {
+    throw new RangeError(`Expected window to be a power of two from 16 to ${MAX_WINDOW_HEAPS}, got ${window}`);
+  }
   const moves = ruleMoves(rule);
   const g = options.into ?? new Uint16Array(upto + 1);
   if (g.length < upto + 1) throw new RangeError(`Expected a table of at least ${upto + 1} entries, got ${g.length}`);
@@ -343,10 +367,7 @@ export function octalNimTable(
     }
   }
   const stats: KernelState = { rareCount: count, fullScans: 0, scanPairs: 0, progress: options.progress };
-  // g's buffer as words for the pair scan: g[i] is half i + off of them (off 1 when g starts mid-word).
-  const off = (g.byteOffset >> 1) & 1;
-  const w = new Uint32Array(g.buffer, g.byteOffset - 2 * off, (g.length + off) >> 1);
-  const stop = sparseFill(g, w, off, moves, domain, t0, stats, probe + 1, upto);
+  const stop = sparseFill(g, moves, domain, t0, stats, window, probe + 1, upto);
   // Too many rare heaps for the space to help: the rest by definition.
   if (stop <= upto) fillByDefinition(g, moves, stop, upto);
   return { values: g, upto, space, rare: RARE_HEAPS.slice(0, stats.rareCount), fullScans: stats.fullScans, scanPairs: stats.scanPairs };
@@ -357,9 +378,10 @@ export function octalNimTable(
  * unmarked common-class value c, then scans pairs of parts until every unmarked value below c is
  * hit (or the pairs run out: the least one left is G(n), and n is rare). Returns the heap after
  * the last one filled: upto + 1, or earlier once MAX_RARE_HEAPS rare heaps are listed. A function
- * of its own, entered once, so TurboFan compiles the whole loop with its feedback.
+ * of its own, entered once, so TurboFan compiles the whole loop with its feedback. `window`: the
+ * working window's size in heaps (see WINDOW).
  */
-function sparseFill(g: Uint16Array, w: Uint32Array, off: number, moves: RuleMoves, domain: number, t0: number, state: KernelState, from: number, upto: number): number {
+function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number, state: KernelState, window: number, from: number, upto: number): number {
   const { takeAll, leaveOne, split, unequal } = moves;
   const nAll = takeAll.length;
   const nOne = leaveOne.length;
@@ -369,10 +391,22 @@ function sparseFill(g: Uint16Array, w: Uint32Array, off: number, moves: RuleMove
   const rareValues = RARE_VALUES;
   const par = PARITY;
   const progress = state.progress;
+  const low = window >> 2;
+  const keep = window >> 1;
+  // The top part holds G(base..n − 1) at WINDOW[p − shift]: base even, so words pair as in g.
+  let base = Math.max(0, from - keep) & ~1;
+  let shift = base - LOW_PART;
+  WINDOW.set(g.subarray(0, Math.min(from, low)), 0);
+  WINDOW.set(g.subarray(base, from), LOW_PART);
   let count = state.rareCount;
   let fullScans = 0;
   let scanPairs = 0;
   for (let n = from; n <= upto; n = (n + 1) | 0) {
+    if (n - base === window) {
+      base = (n - keep) & ~1;
+      WINDOW.copyWithin(LOW_PART, base - shift, n - shift);
+      shift = base - LOW_PART;
+    }
     const stamp = n;
     for (let i = 0; i < nAll; i++) if (takeAll[i] === n) marks[0] = stamp;
     for (let i = 0; i < nOne; i++) {
@@ -384,16 +418,15 @@ function sparseFill(g: Uint16Array, w: Uint32Array, off: number, moves: RuleMove
       const m = (n - split[s]!) | 0;
       // The rare heaps below m: all of them once m passes the last (the usual case, no test per heap).
       let end = count;
-      if (count > 0 && rareHeaps[count - 1]! >= m) {
-        end = 0;
-        while (rareHeaps[end]! < m) end = (end + 1) | 0;
-      }
+      if (count > 0 && rareHeaps[count - 1]! >= m) end = rareIndexAbove(m - 1, count);
+      // Those whose other part m − r is in the window's top part: r ≤ m − base.
+      const inWindow = end > 0 && rareHeaps[end - 1]! > m - base ? rareIndexAbove(m - base, end) : end;
       // Grundy's game: not the rare heap m / 2 with itself (two equal heaps).
       const self = same === 1 && (m & 1) === 0 ? rareIndex(m >> 1, end) : -1;
-      if (self < 0) markRare(g, m, 0, end, stamp);
+      if (self < 0) markRare(g, m, shift, inWindow, 0, end, stamp);
       else {
-        markRare(g, m, 0, self, stamp);
-        markRare(g, m, (self + 1) | 0, end, stamp);
+        markRare(g, m, shift, inWindow, 0, self, stamp);
+        markRare(g, m, shift, inWindow, (self + 1) | 0, end, stamp);
       }
     }
     // Common class of n: parity(v & mask) = cp. Values below c of the other class are pending.
@@ -417,7 +450,9 @@ function sparseFill(g: Uint16Array, w: Uint32Array, off: number, moves: RuleMove
       for (let s = 0; s < nSplit && pending > 0; s++) {
         const m = (n - split[s]!) | 0;
         const half = (m - same) >> 1;
-        const a = scanPairsFor(g, w, off, m, half, stamp, pending);
+        // Pairs whose both parts are in the window: a < low and m − a ≥ base.
+        const inWindow = Math.min(half, low - 1, m - base);
+        const a = scanPairsFor(g, m, shift, half, inWindow, stamp, pending);
         if (a > 0) {
           scanPairs += a;
           pending = 0;
@@ -437,6 +472,8 @@ function sparseFill(g: Uint16Array, w: Uint32Array, off: number, moves: RuleMove
       }
     }
     g[n] = value;
+    WINDOW[n - shift] = value;
+    if (n < low) WINDOW[n] = value;
     if (par[value] !== cp) {
       if (count === MAX_RARE_HEAPS) {
         state.rareCount = count;
@@ -456,54 +493,71 @@ function sparseFill(g: Uint16Array, w: Uint32Array, off: number, moves: RuleMove
   return upto + 1;
 }
 
-/** The index of heap `r` in the first `end` rare heaps (ascending), or −1 when it is not among them. */
-function rareIndex(r: number, end: number): number {
+/** The number of the first `end` rare heaps (ascending) that are at most `r`. */
+function rareIndexAbove(r: number, end: number): number {
   const heaps = RARE_HEAPS;
   let lo = 0;
   let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (heaps[mid]! < r) lo = (mid + 1) | 0;
+    if (heaps[mid]! <= r) lo = (mid + 1) | 0;
     else hi = mid;
   }
-  return lo < end && heaps[lo] === r ? lo : -1;
+  return lo;
+}
+
+/** The index of heap `r` in the first `end` rare heaps (ascending), or −1 when it is not among them. */
+function rareIndex(r: number, end: number): number {
+  const i = rareIndexAbove(r - 1, end);
+  return i < end && RARE_HEAPS[i] === r ? i : -1;
 }
 
 /**
- * Marks G(r) ⊕ G(m − r) for the rare heaps r of indices from..to − 1 (stamp `stamp`): four a trip,
- * so that the loop's own checks (maps, interrupts) run once per four marks.
+ * Marks G(r) ⊕ G(m − r) for the rare heaps r of indices from..to − 1 (stamp `stamp`): from the
+ * window's top part (WINDOW[m − r − shift]) below index `inWindow`, from the table past it.
  */
-function markRare(g: Uint16Array, m: number, from: number, to: number, stamp: number): void {
+function markRare(g: Uint16Array, m: number, shift: number, inWindow: number, from: number, to: number, stamp: number): void {
+  if (from < inWindow) markWindow((m - shift) | 0, from, Math.min(to, inWindow), stamp);
+  for (let i = Math.max(from, inWindow); i < to; i++) marks[RARE_VALUES[i]! ^ g[m - RARE_HEAPS[i]!]!] = stamp;
+}
+
+/**
+ * Marks G(r) ⊕ WINDOW[mw − r] for the rare heaps r of indices from..to − 1: four a trip, so that
+ * the loop's own checks (interrupts) run once per four marks. Every array here is a module-level
+ * constant, so TurboFan folds their addresses and lengths into the loop.
+ */
+function markWindow(mw: number, from: number, to: number, stamp: number): void {
   const heaps = RARE_HEAPS;
   const values = RARE_VALUES;
+  const win = WINDOW;
   const mk = marks;
   // Int32 from here on: a parameter is a tagged number, converted again at every use in the loop.
-  m |= 0;
+  mw |= 0;
   stamp |= 0;
-  let i = from;
+  let i = from | 0;
   for (; i + 4 <= to; i = (i + 4) | 0) {
-    const x0 = values[i]! ^ g[(m - heaps[i]!) | 0]!;
-    const x1 = values[(i + 1) | 0]! ^ g[(m - heaps[(i + 1) | 0]!) | 0]!;
-    const x2 = values[(i + 2) | 0]! ^ g[(m - heaps[(i + 2) | 0]!) | 0]!;
-    const x3 = values[(i + 3) | 0]! ^ g[(m - heaps[(i + 3) | 0]!) | 0]!;
+    const x0 = values[i]! ^ win[(mw - heaps[i]!) | 0]!;
+    const x1 = values[(i + 1) | 0]! ^ win[(mw - heaps[(i + 1) | 0]!) | 0]!;
+    const x2 = values[(i + 2) | 0]! ^ win[(mw - heaps[(i + 2) | 0]!) | 0]!;
+    const x3 = values[(i + 3) | 0]! ^ win[(mw - heaps[(i + 3) | 0]!) | 0]!;
     mk[x0] = stamp;
     mk[x1] = stamp;
     mk[x2] = stamp;
     mk[x3] = stamp;
   }
-  for (; i < to; i = (i + 1) | 0) mk[values[i]! ^ g[(m - heaps[i]!) | 0]!] = stamp;
+  for (; i < to; i = (i + 1) | 0) mk[values[i]! ^ win[(mw - heaps[i]!) | 0]!] = stamp;
 }
 
 /**
- * True where a 32-bit word of a table's buffer holds its even-position value in the low half (every
- * platform Node runs on but big-endian s390x): decides which half of a pair word is which pair.
+ * True where a 32-bit word holds its even-position 16-bit half low (every platform Node runs on
+ * but big-endian s390x): decides which half of a pair word is which pair.
  */
 const LOW_HALF_FIRST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 /**
- * Reads the pairs (a, m − a) for a = from..to − 1 one by one, clearing each pending value it
- * meets: the values still pending after them (`left` at the start), or −a for the pair a that
- * cleared the last one.
+ * Reads the pairs (a, m − a) for a = from..to − 1 of the table one by one, clearing each pending
+ * value it meets: the values still pending after them (`left` at the start), or −a for the pair a
+ * that cleared the last one.
  */
 function clearPairs(g: Uint16Array, m: number, from: number, to: number, stamp: number, left: number): number {
   const pend = pendingAt;
@@ -572,35 +626,31 @@ function clearTrip(x0: number, x1: number, x2: number, x3: number, a: number, st
  * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
  * last of `pending` values was cleared, or −(values still pending) when the pairs ran out.
  *
- * Eight pairs a trip from four 32-bit words at each end of `w` (g's buffer as words, g[i] being its
- * half number i + `off`): two pairs (a, b), (a + 1, b − 1) are one word from each end and one XOR,
- * where 16-bit reads take four loads and four bounds checks, and the loop's own checks (maps,
- * interrupts) run once per eight pairs. A trip that meets a pending value clears its pairs' values
- * in the order of a (`clearTrip`), so the last one is found where the plain scan finds it. The
- * pairs before the first word and after the last trip are read one by one. Its own function, so
- * that TurboFan gives the hottest loop of the kernel registers of its own.
+ * The pairs a ≤ `inWindow` (both parts in the window, the top one at WINDOW[m − a − shift]) eight a
+ * trip from four 32-bit words at each end of WINDOW_WORDS: two pairs (a, b), (a + 1, b − 1) are one
+ * word from each end and one XOR, where 16-bit reads take four loads and four bounds checks, and
+ * the loop's own checks run once per eight pairs. A trip that meets a pending value clears its
+ * pairs' values in the order of a (`clearTrip`), so the last one is found where the plain scan
+ * finds it. The first pair (a = 1, so that a starts a word) and the pairs after the last trip are
+ * read one by one from the table. Its own function, so that TurboFan gives the hottest loop of
+ * the kernel registers of its own.
  */
-function scanPairsFor(g: Uint16Array, w: Uint32Array, off: number, m: number, half: number, stamp: number, pending: number): number {
-  const pend = pendingAt;
+function scanPairsFor(g: Uint16Array, m: number, shift: number, half: number, inWindow: number, stamp: number, pending: number): number {
+  const w = WINDOW_WORDS;
   m |= 0;
-  half |= 0;
   stamp |= 0;
-  let left = pending | 0;
-  let a = 1;
-  // One pair alone when g[1] ends a word, so that a starts one.
-  if (((a + off) & 1) === 1) {
-    left = clearPairs(g, m, a, Math.min(2, half + 1), stamp, left);
-    if (left < 0) return -left;
-    a = 2;
-  }
-  // The half of a word that holds its even position (g[a], and in an XOR word the pair a).
+  const last = inWindow | 0;
+  let left = clearPairs(g, m, 1, Math.min(2, half + 1), stamp, pending | 0);
+  if (left < 0) return -left;
+  let a = 2;
+  // The half of a word that holds its even position (WINDOW[a], and in an XOR word the pair a).
   const even = LOW_HALF_FIRST ? 0xffff : 0xffff0000;
-  let ka = (a + off) >> 1;
-  const pb = (m - a + off) | 0;
+  let ka = a >> 1;
+  const pb = (m - a - shift) | 0;
   let kb = pb >> 1;
   if ((pb & 1) === 1) {
-    // g[b − 1] and g[b] share a word: its halves swapped line g[b] up with g[a].
-    for (; a + 7 <= half; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
+    // b − 1 and b share a word: its halves swapped line b up with a.
+    for (; a + 7 <= last; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
       const b0 = w[kb]!;
       const b1 = w[(kb - 1) | 0]!;
       const b2 = w[(kb - 2) | 0]!;
@@ -613,9 +663,9 @@ function scanPairsFor(g: Uint16Array, w: Uint32Array, off: number, m: number, ha
       if (left < 0) return -left;
     }
   } else {
-    // g[b] is the even half of its word, g[b − 1] the odd half of the one before: one carried.
+    // b is the even half of its word, b − 1 the odd half of the one before: one carried.
     let carry = w[kb]!;
-    for (; a + 7 <= half; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
+    for (; a + 7 <= last; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
       const b1 = w[(kb - 1) | 0]!;
       const b2 = w[(kb - 2) | 0]!;
       const b3 = w[(kb - 3) | 0]!;
@@ -629,7 +679,7 @@ function scanPairsFor(g: Uint16Array, w: Uint32Array, off: number, m: number, ha
       if (left < 0) return -left;
     }
   }
-  // The last pairs one by one: −(values still pending), or (cleared) the a that cleared the last.
+  // The rest one by one: −(values still pending), or (cleared) the a that cleared the last.
   return -clearPairs(g, m, a, (half + 1) | 0, stamp, left);
 }
 
