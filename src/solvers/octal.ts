@@ -299,14 +299,18 @@ export const MAX_WINDOW_HEAPS = 1 << 18;
  * in a module-level constant for the same reason as RARE_HEAPS (the table itself is a parameter).
  * WINDOW[0, w/4) holds G(0..w/4 − 1), the small parts of the pair scan; WINDOW[LOW_PART, LOW_PART
  * + w) holds G(base..), the heaps just below the one being decided, read by the marks (m − r for
- * small rare r) and the scan (m − a). w is the window's size in heaps (`MAX_WINDOW_HEAPS` but in
- * tests); when the top part is full, its newer half moves down and base moves up, so at least w/2
- * heaps below n are always there. Reads outside the window (a part past w/4 in a long scan, a rare
- * heap past m − base) go to the table. Pages are committed as the window reaches them.
+ * small rare r) and the scan (m − a), and WINDOW[ODD_PART, ODD_PART + w) the same one position off
+ * in word alignment, so that the scan finds b − 1 and b in one word for either parity of m. w is
+ * the window's size in heaps (`MAX_WINDOW_HEAPS` but in tests); when the top part is full, its
+ * newer half moves down and base moves up, so at least w/2 heaps below n are always there. Reads
+ * outside the window (a part past w/4 in a long scan, a rare heap past m − base) go to the table.
+ * Pages are committed as the window reaches them.
  */
 const LOW_PART = MAX_WINDOW_HEAPS >> 2;
-const WINDOW = new Uint16Array(LOW_PART + MAX_WINDOW_HEAPS);
-/** WINDOW as 32-bit words, for the pair scan (LOW_PART is even, so the top part starts a word too). */
+/** Where the top part's second copy starts: one position off the first's word alignment (see scanPairsFor). */
+const ODD_PART = LOW_PART + MAX_WINDOW_HEAPS + 1;
+const WINDOW = new Uint16Array(ODD_PART + MAX_WINDOW_HEAPS + 1);
+/** WINDOW as 32-bit words, for the pair scan. */
 const WINDOW_WORDS = new Uint32Array(WINDOW.buffer);
 
 /** The sparse kernel's rare count (in and out) and counters. */
@@ -393,11 +397,13 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
   const progress = state.progress;
   const low = window >> 2;
   const keep = window >> 1;
-  // The top part holds G(base..n − 1) at WINDOW[p − shift]: base even, so words pair as in g.
+  // The top part holds G(base..n − 1) at WINDOW[p − shift] and, its copy, at WINDOW[p − oddShift].
   let base = Math.max(0, from - keep) & ~1;
   let shift = base - LOW_PART;
+  let oddShift = base - ODD_PART;
   WINDOW.set(g.subarray(0, Math.min(from, low)), 0);
   WINDOW.set(g.subarray(base, from), LOW_PART);
+  WINDOW.set(g.subarray(base, from), ODD_PART);
   let count = state.rareCount;
   let fullScans = 0;
   let scanPairs = 0;
@@ -405,7 +411,9 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
     if (n - base === window) {
       base = (n - keep) & ~1;
       WINDOW.copyWithin(LOW_PART, base - shift, n - shift);
+      WINDOW.copyWithin(ODD_PART, base - oddShift, n - oddShift);
       shift = base - LOW_PART;
+      oddShift = base - ODD_PART;
     }
     const stamp = n;
     for (let i = 0; i < nAll; i++) if (takeAll[i] === n) marks[0] = stamp;
@@ -452,7 +460,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
         const half = (m - same) >> 1;
         // Pairs whose both parts are in the window: a < low and m − a ≥ base.
         const inWindow = Math.min(half, low - 1, m - base);
-        const a = scanPairsFor(g, m, shift, half, inWindow, stamp, pending);
+        const a = scanPairsFor(g, m, ((m - shift) & 1) === 1 ? shift : oddShift, half, inWindow, stamp, pending);
         if (a > 0) {
           scanPairs += a;
           pending = 0;
@@ -473,6 +481,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
     }
     g[n] = value;
     WINDOW[n - shift] = value;
+    WINDOW[n - oddShift] = value;
     if (n < low) WINDOW[n] = value;
     if (par[value] !== cp) {
       if (count === MAX_RARE_HEAPS) {
@@ -597,24 +606,11 @@ function clearWord(x: number, a: number, stamp: number, left: number): number {
 }
 
 /**
- * Clears the pending values among a trip's eight pairs from a on, given as four XOR words: the
- * values still pending after them (`left` at the start), or −a′ for the pair a′ that cleared the
- * last one. One test of the eight values first: most trips meet none.
+ * Clears the pending values among a trip's eight pairs from a on, given as four XOR words, in the
+ * order of a: the values still pending after them (`left` at the start), or −a′ for the pair a′
+ * that cleared the last one.
  */
 function clearTrip(x0: number, x1: number, x2: number, x3: number, a: number, stamp: number, left: number): number {
-  const pend = pendingAt;
-  if (
-    pend[x0 & 0xffff] !== stamp &&
-    pend[x0 >>> 16] !== stamp &&
-    pend[x1 & 0xffff] !== stamp &&
-    pend[x1 >>> 16] !== stamp &&
-    pend[x2 & 0xffff] !== stamp &&
-    pend[x2 >>> 16] !== stamp &&
-    pend[x3 & 0xffff] !== stamp &&
-    pend[x3 >>> 16] !== stamp
-  ) {
-    return left;
-  }
   left = clearWord(x0, a, stamp, left);
   if (left > 0) left = clearWord(x1, (a + 2) | 0, stamp, left);
   if (left > 0) left = clearWord(x2, (a + 4) | 0, stamp, left);
@@ -626,61 +622,54 @@ function clearTrip(x0: number, x1: number, x2: number, x3: number, a: number, st
  * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
  * last of `pending` values was cleared, or −(values still pending) when the pairs ran out.
  *
- * The pairs a ≤ `inWindow` (both parts in the window, the top one at WINDOW[m − a − shift]) eight a
- * trip from four 32-bit words at each end of WINDOW_WORDS: two pairs (a, b), (a + 1, b − 1) are one
- * word from each end and one XOR, where 16-bit reads take four loads and four bounds checks, and
- * the loop's own checks run once per eight pairs. A trip that meets a pending value clears its
- * pairs' values in the order of a (`clearTrip`), so the last one is found where the plain scan
- * finds it. The first pair (a = 1, so that a starts a word) and the pairs after the last trip are
- * read one by one from the table. Its own function, so that TurboFan gives the hottest loop of
- * the kernel registers of its own.
+ * The pairs a ≤ `inWindow` (both parts in the window) eight a trip from four 32-bit words at each
+ * end of WINDOW_WORDS: two pairs (a, b), (a + 1, b − 1), a even, are the word of a and a + 1 and
+ * the word of b − 1 and b with its halves swapped, one XOR, where 16-bit reads take four loads and
+ * four bounds checks. `shift` is that of the top copy in which b − 1 starts a word (m − a − shift
+ * odd), so one loop does for every m. Most trips meet no pending value: one test of the eight
+ * values; a trip that meets one clears its pairs' values in the order of a (`clearTrip`), so the
+ * last one is found where the plain scan finds it. The first pair (a = 1, so that a starts a
+ * word) and the pairs after the last trip are read one by one from the table. Its own function,
+ * so that TurboFan gives the hottest loop of the kernel registers of its own.
  */
 function scanPairsFor(g: Uint16Array, m: number, shift: number, half: number, inWindow: number, stamp: number, pending: number): number {
   const w = WINDOW_WORDS;
+  const pend = pendingAt;
   m |= 0;
   stamp |= 0;
-  const last = inWindow | 0;
   let left = clearPairs(g, m, 1, Math.min(2, half + 1), stamp, pending | 0);
   if (left < 0) return -left;
-  let a = 2;
-  // The half of a word that holds its even position (WINDOW[a], and in an XOR word the pair a).
-  const even = LOW_HALF_FIRST ? 0xffff : 0xffff0000;
-  let ka = a >> 1;
-  const pb = (m - a - shift) | 0;
-  let kb = pb >> 1;
-  if ((pb & 1) === 1) {
-    // b − 1 and b share a word: its halves swapped line b up with a.
-    for (; a + 7 <= last; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
-      const b0 = w[kb]!;
-      const b1 = w[(kb - 1) | 0]!;
-      const b2 = w[(kb - 2) | 0]!;
-      const b3 = w[(kb - 3) | 0]!;
-      const x0 = w[ka]! ^ ((b0 >>> 16) | (b0 << 16));
-      const x1 = w[(ka + 1) | 0]! ^ ((b1 >>> 16) | (b1 << 16));
-      const x2 = w[(ka + 2) | 0]! ^ ((b2 >>> 16) | (b2 << 16));
-      const x3 = w[(ka + 3) | 0]! ^ ((b3 >>> 16) | (b3 << 16));
-      left = clearTrip(x0, x1, x2, x3, a, stamp, left);
-      if (left < 0) return -left;
-    }
-  } else {
-    // b is the even half of its word, b − 1 the odd half of the one before: one carried.
-    let carry = w[kb]!;
-    for (; a + 7 <= last; a = (a + 8) | 0, ka = (ka + 4) | 0, kb = (kb - 4) | 0) {
-      const b1 = w[(kb - 1) | 0]!;
-      const b2 = w[(kb - 2) | 0]!;
-      const b3 = w[(kb - 3) | 0]!;
-      const b4 = w[(kb - 4) | 0]!;
-      const x0 = w[ka]! ^ ((carry & even) | (b1 & ~even));
-      const x1 = w[(ka + 1) | 0]! ^ ((b1 & even) | (b2 & ~even));
-      const x2 = w[(ka + 2) | 0]! ^ ((b2 & even) | (b3 & ~even));
-      const x3 = w[(ka + 3) | 0]! ^ ((b3 & even) | (b4 & ~even));
-      carry = b4;
-      left = clearTrip(x0, x1, x2, x3, a, stamp, left);
+  // Word ka holds a = 2·ka and a + 1; word k − ka holds b − 1 and b = m − a.
+  const k = (m - shift - 1) >> 1;
+  // Trips while a + 7 ≤ inWindow.
+  const lastKa = (inWindow - 7) >> 1;
+  let ka = 1;
+  for (; ka <= lastKa; ka = (ka + 4) | 0) {
+    const kb = (k - ka) | 0;
+    const b0 = w[kb]!;
+    const b1 = w[(kb - 1) | 0]!;
+    const b2 = w[(kb - 2) | 0]!;
+    const b3 = w[(kb - 3) | 0]!;
+    const x0 = w[ka]! ^ ((b0 >>> 16) | (b0 << 16));
+    const x1 = w[(ka + 1) | 0]! ^ ((b1 >>> 16) | (b1 << 16));
+    const x2 = w[(ka + 2) | 0]! ^ ((b2 >>> 16) | (b2 << 16));
+    const x3 = w[(ka + 3) | 0]! ^ ((b3 >>> 16) | (b3 << 16));
+    if (
+      pend[x0 & 0xffff] === stamp ||
+      pend[x0 >>> 16] === stamp ||
+      pend[x1 & 0xffff] === stamp ||
+      pend[x1 >>> 16] === stamp ||
+      pend[x2 & 0xffff] === stamp ||
+      pend[x2 >>> 16] === stamp ||
+      pend[x3 & 0xffff] === stamp ||
+      pend[x3 >>> 16] === stamp
+    ) {
+      left = clearTrip(x0, x1, x2, x3, 2 * ka, stamp, left);
       if (left < 0) return -left;
     }
   }
   // The rest one by one: −(values still pending), or (cleared) the a that cleared the last.
-  return -clearPairs(g, m, a, (half + 1) | 0, stamp, left);
+  return -clearPairs(g, m, 2 * ka, (half + 1) | 0, stamp, left);
 }
 
 /** A period proven by the Guy–Smith theorem. */
