@@ -250,25 +250,46 @@ function domainApplies(moves: RuleMoves): boolean {
  * The sparse space under which the fewest heaps in (probe/4, probe] of a table are rare: every mask
  * over the probe's value bits (the bits above set, as Flammenkamp's bitstrings are), both kinds
  * where the domain kind applies. Ties go to the smaller mask, range before domain.
+ *
+ * Counted for all masks at once: a heap is rare under mask = low | high when parity(u & low) = p,
+ * u its value's low bits and p the parity of the rest (its value's high bits, and for the domain
+ * kind n − t0); so with c_p[u] heaps of each (u, p), the count is (N + Σ_u (c_0[u] − c_1[u]) ·
+ * (−1)^parity(u & low)) / 2 over the N heaps, a Walsh–Hadamard transform of c_0 − c_1.
  */
 export function chooseSparseSpace(g: Uint16Array, probe: number, moves: RuleMoves): SparseSpace {
   let max = 1;
   for (let n = 0; n <= probe; n++) if (g[n]! > max) max = g[n]!;
   const bits = Math.min(12, 32 - Math.clz32(max));
+  const size = 1 << bits;
   const high = (0xffff << bits) & 0xffff;
   const t0 = moves.split[0] ?? 0;
   const kinds: ('range' | 'domain')[] = domainApplies(moves) ? ['range', 'domain'] : ['range'];
+  const from = (probe >> 2) + 1;
+  const heaps = probe - from + 1;
+  const rareCounts = kinds.map((kind) => {
+    const x = new Float64Array(size);
+    for (let n = from; n <= probe; n++) {
+      const p = parity16(g[n]! & high) ^ (kind === 'domain' ? (n - t0) & 1 : 0);
+      x[g[n]! & (size - 1)]! += p === 0 ? 1 : -1;
+    }
+    for (let len = 1; len < size; len <<= 1) {
+      for (let i = 0; i < size; i += 2 * len) {
+        for (let j = i; j < i + len; j++) {
+          const a = x[j]!;
+          const b = x[j + len]!;
+          x[j] = a + b;
+          x[j + len] = a - b;
+        }
+      }
+    }
+    return x.map((sum) => (heaps + sum) / 2);
+  });
   let best: SparseSpace = { mask: 0xffff, kind: 'range' };
   let bestCount = Infinity;
-  for (let low = 1; low < 1 << bits; low++) {
-    const mask = low | high;
-    for (const kind of kinds) {
-      let count = 0;
-      for (let n = (probe >> 2) + 1; n <= probe; n++) {
-        const d = kind === 'domain' ? (n - t0) & 1 : 0;
-        if ((parity16(g[n]! & mask) ^ d) === 0) count++;
-      }
-      if (count < bestCount) [best, bestCount] = [{ mask, kind }, count];
+  for (let low = 1; low < size; low++) {
+    for (let k = 0; k < kinds.length; k++) {
+      const count = rareCounts[k]![low]!;
+      if (count < bestCount) [best, bestCount] = [{ mask: low | high, kind: kinds[k]! }, count];
     }
   }
   return best;
@@ -606,19 +627,6 @@ function clearWord(x: number, a: number, stamp: number, left: number): number {
 }
 
 /**
- * Clears the pending values among a trip's eight pairs from a on, given as four XOR words, in the
- * order of a: the values still pending after them (`left` at the start), or −a′ for the pair a′
- * that cleared the last one.
- */
-function clearTrip(x0: number, x1: number, x2: number, x3: number, a: number, stamp: number, left: number): number {
-  left = clearWord(x0, a, stamp, left);
-  if (left > 0) left = clearWord(x1, (a + 2) | 0, stamp, left);
-  if (left > 0) left = clearWord(x2, (a + 4) | 0, stamp, left);
-  if (left > 0) left = clearWord(x3, (a + 6) | 0, stamp, left);
-  return left;
-}
-
-/**
  * Reads the pairs (a, m − a), a = 1..half, clearing each pending value it meets: the a at which the
  * last of `pending` values was cleared, or −(values still pending) when the pairs ran out.
  *
@@ -626,11 +634,12 @@ function clearTrip(x0: number, x1: number, x2: number, x3: number, a: number, st
  * end of WINDOW_WORDS: two pairs (a, b), (a + 1, b − 1), a even, are the word of a and a + 1 and
  * the word of b − 1 and b with its halves swapped, one XOR, where 16-bit reads take four loads and
  * four bounds checks. `shift` is that of the top copy in which b − 1 starts a word (m − a − shift
- * odd), so one loop does for every m. Most trips meet no pending value: one test of the eight
- * values; a trip that meets one clears its pairs' values in the order of a (`clearTrip`), so the
- * last one is found where the plain scan finds it. The first pair (a = 1, so that a starts a
- * word) and the pairs after the last trip are read one by one from the table. Its own function,
- * so that TurboFan gives the hottest loop of the kernel registers of its own.
+ * odd), so one loop does for every m. Most trips meet no pending value: each XOR word is tested as
+ * it is read (one live at a time, so TurboFan keeps the loop in registers), and a trip that meets
+ * one is read again by `clearTrip`, which clears its pairs' values in the order of a, so the last
+ * one is found where the plain scan finds it. The first pair (a = 1, so that a starts a word) and
+ * the pairs after the last trip are read one by one from the table. Its own function, so that
+ * TurboFan gives the hottest loop of the kernel registers of its own.
  */
 function scanPairsFor(g: Uint16Array, m: number, shift: number, half: number, inWindow: number, stamp: number, pending: number): number {
   const w = WINDOW_WORDS;
@@ -646,25 +655,28 @@ function scanPairsFor(g: Uint16Array, m: number, shift: number, half: number, in
   let ka = 1;
   for (; ka <= lastKa; ka = (ka + 4) | 0) {
     const kb = (k - ka) | 0;
-    const b0 = w[kb]!;
-    const b1 = w[(kb - 1) | 0]!;
-    const b2 = w[(kb - 2) | 0]!;
-    const b3 = w[(kb - 3) | 0]!;
-    const x0 = w[ka]! ^ ((b0 >>> 16) | (b0 << 16));
-    const x1 = w[(ka + 1) | 0]! ^ ((b1 >>> 16) | (b1 << 16));
-    const x2 = w[(ka + 2) | 0]! ^ ((b2 >>> 16) | (b2 << 16));
-    const x3 = w[(ka + 3) | 0]! ^ ((b3 >>> 16) | (b3 << 16));
-    if (
-      pend[x0 & 0xffff] === stamp ||
-      pend[x0 >>> 16] === stamp ||
-      pend[x1 & 0xffff] === stamp ||
-      pend[x1 >>> 16] === stamp ||
-      pend[x2 & 0xffff] === stamp ||
-      pend[x2 >>> 16] === stamp ||
-      pend[x3 & 0xffff] === stamp ||
-      pend[x3 >>> 16] === stamp
-    ) {
-      left = clearTrip(x0, x1, x2, x3, 2 * ka, stamp, left);
+    let b = w[kb]!;
+    let x = w[ka]! ^ ((b >>> 16) | (b << 16));
+    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
+      left = clearWord(x, 2 * ka, stamp, left);
+      if (left < 0) return -left;
+    }
+    b = w[(kb - 1) | 0]!;
+    x = w[(ka + 1) | 0]! ^ ((b >>> 16) | (b << 16));
+    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
+      left = clearWord(x, 2 * ka + 2, stamp, left);
+      if (left < 0) return -left;
+    }
+    b = w[(kb - 2) | 0]!;
+    x = w[(ka + 2) | 0]! ^ ((b >>> 16) | (b << 16));
+    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
+      left = clearWord(x, 2 * ka + 4, stamp, left);
+      if (left < 0) return -left;
+    }
+    b = w[(kb - 3) | 0]!;
+    x = w[(ka + 3) | 0]! ^ ((b >>> 16) | (b << 16));
+    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
+      left = clearWord(x, 2 * ka + 6, stamp, left);
       if (left < 0) return -left;
     }
   }

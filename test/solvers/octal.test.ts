@@ -203,6 +203,27 @@ describe('sparse space tables', () => {
     const g = nimValuesByDefinition(GRUNDY, 2048);
     expect(chooseSparseSpace(g, 2048, ruleMoves(GRUNDY))).toEqual({ mask: 0xfffe, kind: 'range' });
   });
+
+  it.each(['0.6', '0.77', '0.137', 'grundy', '4.07', '0.1777', '0.165', '0.51'])('%s: chooses the space with the fewest rare heaps, counted one by one', (code) => {
+    const r = code === 'grundy' ? GRUNDY : rule(code);
+    const moves = ruleMoves(r);
+    const probe = 2048;
+    const g = nimValuesByDefinition(r, probe);
+    const parity = (x: number): number => [...x.toString(2)].filter((c) => c === '1').length & 1;
+    const bits = Math.min(12, 32 - Math.clz32(Math.max(1, ...g)));
+    const high = (0xffff << bits) & 0xffff;
+    const sameParity = moves.split.length > 0 && moves.split.every((t) => ((t ^ moves.split[0]!) & 1) === 0);
+    let best = { mask: 0xffff, kind: 'range' };
+    let bestCount = Infinity;
+    for (let low = 1; low < 1 << bits; low++) {
+      for (const kind of sameParity ? ['range', 'domain'] : ['range']) {
+        let count = 0;
+        for (let n = probe / 4 + 1; n <= probe; n++) if (parity(g[n]! & (low | high)) === (kind === 'domain' ? (n - moves.split[0]!) & 1 : 0)) count++;
+        if (count < bestCount) [best, bestCount] = [{ mask: low | high, kind }, count];
+      }
+    }
+    expect(chooseSparseSpace(g, probe, moves)).toEqual(best);
+  });
 });
 
 describe('Guy–Smith certificates', () => {
