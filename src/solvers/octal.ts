@@ -334,13 +334,25 @@ const WINDOW = new Uint16Array(ODD_PART + MAX_WINDOW_HEAPS + 1);
 /** WINDOW as 32-bit words, for the pair scan. */
 const WINDOW_WORDS = new Uint32Array(WINDOW.buffer);
 
-/** The sparse kernel's rare count (in and out) and counters. */
+/** The sparse kernel's state between its calls: rare count, counters, and the window (see WINDOW). */
 interface KernelState {
   rareCount: number;
   fullScans: number;
   scanPairs: number;
   readonly progress: ((heap: number, rare: number) => void) | undefined;
+  /** The working window's size in heaps. */
+  readonly window: number;
+  /** The first heap of the window's top part (even). */
+  base: number;
 }
+
+/**
+ * Heaps per call of `sparseFill`. Its loop is entered afresh every so many heaps, so that after
+ * the first calls TurboFan compiles the function itself, not only on-stack replacement code for a
+ * loop already running: only the former is specialized to the module's constants (a loop's OSR
+ * code loads every module-level array from its context, with a hole check and a map check per use).
+ */
+const SPARSE_CHUNK = 1 << 12;
 
 /** Heaps between two `progress` calls of `octalNimTable` (a power of two). */
 const PROGRESS_HEAPS = 1 << 24;
@@ -391,10 +403,21 @@ export function octalNimTable(
       count++;
     }
   }
-  const stats: KernelState = { rareCount: count, fullScans: 0, scanPairs: 0, progress: options.progress };
-  const stop = sparseFill(g, moves, domain, t0, stats, window, probe + 1, upto);
+  const from = probe + 1;
+  // The window's top part starts at least window/2 heaps below `from`, as it will after every move.
+  const base = Math.max(0, from - (window >> 1)) & ~1;
+  const stats: KernelState = { rareCount: count, fullScans: 0, scanPairs: 0, progress: options.progress, window, base };
+  WINDOW.set(g.subarray(0, Math.min(from, window >> 2)), 0);
+  WINDOW.set(g.subarray(base, from), LOW_PART);
+  WINDOW.set(g.subarray(base, from), ODD_PART);
+  let next = from;
+  while (next <= upto) {
+    const to = Math.min(upto, next + SPARSE_CHUNK - 1);
+    next = sparseFill(g, moves, domain, t0, stats, next, to);
+    if (next <= to) break;
+  }
   // Too many rare heaps for the space to help: the rest by definition.
-  if (stop <= upto) fillByDefinition(g, moves, stop, upto);
+  if (next <= upto) fillByDefinition(g, moves, next, upto);
   return { values: g, upto, space, rare: RARE_HEAPS.slice(0, stats.rareCount), fullScans: stats.fullScans, scanPairs: stats.scanPairs };
 }
 
@@ -402,11 +425,10 @@ export function octalNimTable(
  * The sparse kernel over heaps from..upto: marks the options with a rare part, finds the smallest
  * unmarked common-class value c, then scans pairs of parts until every unmarked value below c is
  * hit (or the pairs run out: the least one left is G(n), and n is rare). Returns the heap after
- * the last one filled: upto + 1, or earlier once MAX_RARE_HEAPS rare heaps are listed. A function
- * of its own, entered once, so TurboFan compiles the whole loop with its feedback. `window`: the
- * working window's size in heaps (see WINDOW).
+ * the last one filled: upto + 1, or earlier once MAX_RARE_HEAPS rare heaps are listed. Called
+ * for SPARSE_CHUNK heaps at a time, carrying its state in `state`.
  */
-function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number, state: KernelState, window: number, from: number, upto: number): number {
+function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number, state: KernelState, from: number, upto: number): number {
   const { takeAll, leaveOne, split, unequal } = moves;
   const nAll = takeAll.length;
   const nOne = leaveOne.length;
@@ -416,15 +438,13 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
   const rareValues = RARE_VALUES;
   const par = PARITY;
   const progress = state.progress;
+  const window = state.window;
   const low = window >> 2;
   const keep = window >> 1;
   // The top part holds G(base..n − 1) at WINDOW[p − shift] and, its copy, at WINDOW[p − oddShift].
-  let base = Math.max(0, from - keep) & ~1;
+  let base = state.base;
   let shift = base - LOW_PART;
   let oddShift = base - ODD_PART;
-  WINDOW.set(g.subarray(0, Math.min(from, low)), 0);
-  WINDOW.set(g.subarray(base, from), LOW_PART);
-  WINDOW.set(g.subarray(base, from), ODD_PART);
   let count = state.rareCount;
   let fullScans = 0;
   let scanPairs = 0;
@@ -520,6 +540,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
   state.rareCount = count;
   state.fullScans += fullScans;
   state.scanPairs += scanPairs;
+  state.base = base;
   return upto + 1;
 }
 
