@@ -352,7 +352,7 @@ interface KernelState {
  * loop already running: only the former is specialized to the module's constants (a loop's OSR
  * code loads every module-level array from its context, with a hole check and a map check per use).
  */
-const SPARSE_CHUNK = 1 << 12;
+const SPARSE_CHUNK = 1 << 8;
 
 /** Heaps between two `progress` calls of `octalNimTable` (a power of two). */
 const PROGRESS_HEAPS = 1 << 24;
@@ -392,8 +392,9 @@ export function octalNimTable(
   if (space.kind === 'domain' && !domainApplies(moves)) {
     throw new RangeError(`A domain sparse space needs every split take of the same parity; ${ruleText(rule)} has splits after taking ${moves.split.join(', ')}`);
   }
-  for (let v = 0; v <= MAX_NIM_VALUE; v++) PARITY[v] = parity16(v & space.mask);
   const domain = space.kind === 'domain' ? 1 : 0;
+  const mask = space.mask;
+  for (let v = 0; v <= MAX_NIM_VALUE; v++) PARITY[v] = parity16(v & mask);
   const t0 = moves.split[0]!;
   let count = 0;
   for (let n = 1; n <= probe; n++) {
@@ -410,9 +411,11 @@ export function octalNimTable(
   WINDOW.set(g.subarray(0, Math.min(from, window >> 2)), 0);
   WINDOW.set(g.subarray(base, from), LOW_PART);
   WINDOW.set(g.subarray(base, from), ODD_PART);
+  const chunk = Math.min(SPARSE_CHUNK, window >> 2);
   let next = from;
   while (next <= upto) {
-    const to = Math.min(upto, next + SPARSE_CHUNK - 1);
+    const to = Math.min(upto, next + chunk - 1);
+    if (to - stats.base >= window) moveWindow(stats, next);
     next = sparseFill(g, moves, domain, t0, stats, next, to);
     if (next <= to) break;
   }
@@ -422,11 +425,22 @@ export function octalNimTable(
 }
 
 /**
+ * Moves the newer half of the window's top part down, before the kernel decides heap n: it then
+ * holds G(base..n − 1) from a new base about window/2 below n, room for window/4 heaps more.
+ */
+function moveWindow(state: KernelState, n: number): void {
+  const base = (n - (state.window >> 1)) & ~1;
+  WINDOW.copyWithin(LOW_PART, LOW_PART + base - state.base, LOW_PART + n - state.base);
+  WINDOW.copyWithin(ODD_PART, ODD_PART + base - state.base, ODD_PART + n - state.base);
+  state.base = base;
+}
+
+/**
  * The sparse kernel over heaps from..upto: marks the options with a rare part, finds the smallest
  * unmarked common-class value c, then scans pairs of parts until every unmarked value below c is
  * hit (or the pairs run out: the least one left is G(n), and n is rare). Returns the heap after
  * the last one filled: upto + 1, or earlier once MAX_RARE_HEAPS rare heaps are listed. Called
- * for SPARSE_CHUNK heaps at a time, carrying its state in `state`.
+ * for SPARSE_CHUNK heaps at a time (fewer with a small window), carrying its state in `state`.
  */
 function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number, state: KernelState, from: number, upto: number): number {
   const { takeAll, leaveOne, split, unequal } = moves;
@@ -438,24 +452,16 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
   const rareValues = RARE_VALUES;
   const par = PARITY;
   const progress = state.progress;
-  const window = state.window;
-  const low = window >> 2;
-  const keep = window >> 1;
-  // The top part holds G(base..n − 1) at WINDOW[p − shift] and, its copy, at WINDOW[p − oddShift].
-  let base = state.base;
-  let shift = base - LOW_PART;
-  let oddShift = base - ODD_PART;
+  const low = state.window >> 2;
+  // The top part holds G(base..n − 1) at WINDOW[p − shift] and, its copy, at WINDOW[p − oddShift]
+  // (the caller has made room for heaps to upto).
+  const base = state.base;
+  const shift = base - LOW_PART;
+  const oddShift = base - ODD_PART;
   let count = state.rareCount;
   let fullScans = 0;
   let scanPairs = 0;
   for (let n = from; n <= upto; n = (n + 1) | 0) {
-    if (n - base === window) {
-      base = (n - keep) & ~1;
-      WINDOW.copyWithin(LOW_PART, base - shift, n - shift);
-      WINDOW.copyWithin(ODD_PART, base - oddShift, n - oddShift);
-      shift = base - LOW_PART;
-      oddShift = base - ODD_PART;
-    }
     const stamp = n;
     for (let i = 0; i < nAll; i++) if (takeAll[i] === n) marks[0] = stamp;
     for (let i = 0; i < nOne; i++) {
@@ -540,7 +546,6 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
   state.rareCount = count;
   state.fullScans += fullScans;
   state.scanPairs += scanPairs;
-  state.base = base;
   return upto + 1;
 }
 
