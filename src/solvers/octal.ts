@@ -141,10 +141,11 @@ export function heapOptions(moves: RuleMoves, n: number): HeapOption[] {
 const marks = new Int32Array(MAX_NIM_VALUE + 2);
 
 /**
- * The sparse kernel's pending values: pending[v] === stamp while v is a rare-class value below c
- * that no option has hit yet. Its own array, so the pair scan tests one load per pair.
+ * The sparse kernel's pending values: pendingAt[v] is 1 while v is a rare-class value below c that
+ * no option has hit yet, else 0 (the kernel clears each value as it is hit, and the rest after a
+ * scan that runs out). Bytes, so that the pair scan tests a word's two values with one branch.
  */
-const pendingAt = new Int32Array(MAX_NIM_VALUE + 2);
+const pendingAt = new Uint8Array(MAX_NIM_VALUE + 2);
 
 /**
  * Clears `marks` for a new table: stamps are heap numbers, unique within one call but not across
@@ -493,7 +494,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
       if (marks[v] !== stamp) {
         if (par[v] === cp) break;
         if (pending === 0) first = v;
-        pendingAt[v] = stamp;
+        pendingAt[v] = 1;
         pending++;
       }
       v++;
@@ -507,7 +508,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
         const half = (m - same) >> 1;
         // Pairs whose both parts are in the window: a < low and m − a ≥ base.
         const inWindow = Math.min(half, low - 1, m - base);
-        const a = scanPairsFor(g, m, ((m - shift) & 1) === 1 ? shift : oddShift, half, inWindow, stamp, pending);
+        const a = scanPairsFor(g, m, ((m - shift) & 1) === 1 ? shift : oddShift, half, inWindow, pending);
         if (a > 0) {
           scanPairs += a;
           pending = 0;
@@ -519,9 +520,9 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
       if (pending > 0) {
         fullScans++;
         for (let u = first; u < c; u++) {
-          if (pendingAt[u] === stamp) {
-            value = u;
-            break;
+          if (pendingAt[u] !== 0) {
+            if (value === c) value = u;
+            pendingAt[u] = 0;
           }
         }
       }
@@ -615,11 +616,11 @@ const LOW_HALF_FIRST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
  * value it meets: the values still pending after them (`left` at the start), or −a for the pair a
  * that cleared the last one.
  */
-function clearPairs(g: Uint16Array, m: number, from: number, to: number, stamp: number, left: number): number {
+function clearPairs(g: Uint16Array, m: number, from: number, to: number, left: number): number {
   const pend = pendingAt;
   for (let a = from; a < to; a = (a + 1) | 0) {
     const x = g[a]! ^ g[(m - a) | 0]!;
-    if (pend[x] === stamp) {
+    if (pend[x] !== 0) {
       pend[x] = 0;
       left = (left - 1) | 0;
       if (left === 0) return -a;
@@ -635,16 +636,16 @@ const FIRST_SHIFT = LOW_HALF_FIRST ? 0 : 16;
  * Clears the pending values among an XOR word's two pairs, a then a + 1: the values still pending
  * after them (`left` at the start), or −a for the pair a that cleared the last one.
  */
-function clearWord(x: number, a: number, stamp: number, left: number): number {
+function clearWord(x: number, a: number, left: number): number {
   const pend = pendingAt;
   const first = (x >>> FIRST_SHIFT) & 0xffff;
-  if (pend[first] === stamp) {
+  if (pend[first] !== 0) {
     pend[first] = 0;
     left = (left - 1) | 0;
     if (left === 0) return -a;
   }
   const second = (x >>> (16 - FIRST_SHIFT)) & 0xffff;
-  if (pend[second] === stamp) {
+  if (pend[second] !== 0) {
     pend[second] = 0;
     left = (left - 1) | 0;
     if (left === 0) return -((a + 1) | 0);
@@ -660,19 +661,18 @@ function clearWord(x: number, a: number, stamp: number, left: number): number {
  * end of WINDOW_WORDS: two pairs (a, b), (a + 1, b − 1), a even, are the word of a and a + 1 and
  * the word of b − 1 and b with its halves swapped, one XOR, where 16-bit reads take four loads and
  * four bounds checks. `shift` is that of the top copy in which b − 1 starts a word (m − a − shift
- * odd), so one loop does for every m. Most trips meet no pending value: each XOR word is tested as
- * it is read (one live at a time, so TurboFan keeps the loop in registers), and a trip that meets
- * one is read again by `clearTrip`, which clears its pairs' values in the order of a, so the last
- * one is found where the plain scan finds it. The first pair (a = 1, so that a starts a word) and
- * the pairs after the last trip are read one by one from the table. Its own function, so that
- * TurboFan gives the hottest loop of the kernel registers of its own.
+ * odd), so one loop does for every m. Each XOR word is tested as it is read, its two values with
+ * one branch (most words meet no pending value), one word live at a time so that TurboFan keeps
+ * the loop in registers; a word that meets one clears its values in the order of a (`clearWord`),
+ * so the last one is found where the plain scan finds it. The first pair (a = 1, so that a starts
+ * a word) and the pairs after the last trip are read one by one from the table. Its own function,
+ * so that TurboFan gives the hottest loop of the kernel registers of its own.
  */
-function scanPairsFor(g: Uint16Array, m: number, shift: number, half: number, inWindow: number, stamp: number, pending: number): number {
+function scanPairsFor(g: Uint16Array, m: number, shift: number, half: number, inWindow: number, pending: number): number {
   const w = WINDOW_WORDS;
   const pend = pendingAt;
   m |= 0;
-  stamp |= 0;
-  let left = clearPairs(g, m, 1, Math.min(2, half + 1), stamp, pending | 0);
+  let left = clearPairs(g, m, 1, Math.min(2, half + 1), pending | 0);
   if (left < 0) return -left;
   // Word ka holds a = 2·ka and a + 1; word k − ka holds b − 1 and b = m − a.
   const k = (m - shift - 1) >> 1;
@@ -683,31 +683,31 @@ function scanPairsFor(g: Uint16Array, m: number, shift: number, half: number, in
     const kb = (k - ka) | 0;
     let b = w[kb]!;
     let x = w[ka]! ^ ((b >>> 16) | (b << 16));
-    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
-      left = clearWord(x, 2 * ka, stamp, left);
+    if ((pend[x & 0xffff]! | pend[x >>> 16]!) !== 0) {
+      left = clearWord(x, 2 * ka, left);
       if (left < 0) return -left;
     }
     b = w[(kb - 1) | 0]!;
     x = w[(ka + 1) | 0]! ^ ((b >>> 16) | (b << 16));
-    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
-      left = clearWord(x, 2 * ka + 2, stamp, left);
+    if ((pend[x & 0xffff]! | pend[x >>> 16]!) !== 0) {
+      left = clearWord(x, 2 * ka + 2, left);
       if (left < 0) return -left;
     }
     b = w[(kb - 2) | 0]!;
     x = w[(ka + 2) | 0]! ^ ((b >>> 16) | (b << 16));
-    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
-      left = clearWord(x, 2 * ka + 4, stamp, left);
+    if ((pend[x & 0xffff]! | pend[x >>> 16]!) !== 0) {
+      left = clearWord(x, 2 * ka + 4, left);
       if (left < 0) return -left;
     }
     b = w[(kb - 3) | 0]!;
     x = w[(ka + 3) | 0]! ^ ((b >>> 16) | (b << 16));
-    if (pend[x & 0xffff] === stamp || pend[x >>> 16] === stamp) {
-      left = clearWord(x, 2 * ka + 6, stamp, left);
+    if ((pend[x & 0xffff]! | pend[x >>> 16]!) !== 0) {
+      left = clearWord(x, 2 * ka + 6, left);
       if (left < 0) return -left;
     }
   }
   // The rest one by one: −(values still pending), or (cleared) the a that cleared the last.
-  return -clearPairs(g, m, 2 * ka, (half + 1) | 0, stamp, left);
+  return -clearPairs(g, m, 2 * ka, (half + 1) | 0, left);
 }
 
 /** A period proven by the Guy–Smith theorem. */
