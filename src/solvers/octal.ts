@@ -323,8 +323,9 @@ export const MAX_WINDOW_HEAPS = 1 << 18;
  * + w) holds G(base..), the heaps just below the one being decided, read by the marks (m − r for
  * small rare r) and the scan (m − a), and WINDOW[ODD_PART, ODD_PART + w) the same one position off
  * in word alignment, so that the scan finds b − 1 and b in one word for either parity of m. w is
- * the window's size in heaps (`MAX_WINDOW_HEAPS` but in tests); when the top part is full, its
- * newer half moves down and base moves up, so at least w/2 heaps below n are always there. Reads
+ * the window's size in heaps (`MAX_WINDOW_HEAPS` but in tests); before the top part would
+ * overflow, its newer half moves down and base moves up (`moveWindow`, between calls of the
+ * kernel), so at least w/2 heaps below n are always there. Reads
  * outside the window (a part past w/4 in a long scan, a rare heap past m − base) go to the table.
  * Pages are committed as the window reaches them.
  */
@@ -474,9 +475,9 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
       const m = (n - split[s]!) | 0;
       // The rare heaps below m: all of them once m passes the last (the usual case, no test per heap).
       let end = count;
-      if (count > 0 && rareHeaps[count - 1]! >= m) end = rareIndexAbove(m - 1, count);
+      if (count > 0 && rareHeaps[count - 1]! >= m) end = rareCountUpTo(m - 1, count);
       // Those whose other part m − r is in the window's top part: r ≤ m − base.
-      const inWindow = end > 0 && rareHeaps[end - 1]! > m - base ? rareIndexAbove(m - base, end) : end;
+      const inWindow = end > 0 && rareHeaps[end - 1]! > m - base ? rareCountUpTo(m - base, end) : end;
       // Grundy's game: not the rare heap m / 2 with itself (two equal heaps).
       const self = same === 1 && (m & 1) === 0 ? rareIndex(m >> 1, end) : -1;
       if (self < 0) markRare(g, m, shift, inWindow, 0, end, stamp);
@@ -551,7 +552,7 @@ function sparseFill(g: Uint16Array, moves: RuleMoves, domain: number, t0: number
 }
 
 /** The number of the first `end` rare heaps (ascending) that are at most `r`. */
-function rareIndexAbove(r: number, end: number): number {
+function rareCountUpTo(r: number, end: number): number {
   const heaps = RARE_HEAPS;
   let lo = 0;
   let hi = end;
@@ -565,7 +566,7 @@ function rareIndexAbove(r: number, end: number): number {
 
 /** The index of heap `r` in the first `end` rare heaps (ascending), or −1 when it is not among them. */
 function rareIndex(r: number, end: number): number {
-  const i = rareIndexAbove(r - 1, end);
+  const i = rareCountUpTo(r - 1, end);
   return i < end && RARE_HEAPS[i] === r ? i : -1;
 }
 
