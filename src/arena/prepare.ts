@@ -6,7 +6,8 @@
 import { join, resolve } from 'node:path';
 import { ArenaError, SpecError, UsageError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
-import { resolveBot, supportedBy, type BotEntry, type BotRegistry, type BotSpec } from '../hosting/index.ts';
+import { resolveBot, supportedBy, type BotEntry, type BotRegistry } from '../hosting/bot-registry.ts';
+import type { BotSpec } from '../hosting/host.ts';
 import { defaultBotDataRoot, type BotDataSettings } from '../platform/bot-store.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
 import type { PairSettings } from './executor.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { makeGame, parseVariant } from '../games/index.ts';
-import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, DEFAULT_SANDBOX_CPU_SECONDS } from '../hosting/index.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, DEFAULT_SANDBOX_CPU_SECONDS } from '../hosting/host.ts';
 import { jsonErrorPlace, type TextPlace } from '../platform/json.ts';
 import { TIME_CONTROL_EXPECTED, TIME_CONTROL_PATTERN, timeControlProblem } from './time-control.ts';
 

@@ -6,14 +6,15 @@ import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, valida
 import { parseSprt } from '../arena/fold/sprt.ts';
 import { expandStarts } from '../arena/starts.ts';
 import { parseQueueUrl } from '../arena/queue/url.ts';
-import { PauseGate, prepareTournament, runTournament } from '../arena/tournament.ts';
+import { PauseGate } from '../arena/pause.ts';
+import { prepareTournament } from '../arena/prepare.ts';
 import { SpecError, UsageError, show } from '../core/errors.ts';
 import { FAMILIES } from '../games/index.ts';
-import { discoverBots, type DiscoverySettings } from '../hosting/index.ts';
+import { discoverBots } from '../hosting/bot-registry.ts';
+import type { DiscoverySettings } from '../hosting/discovery.ts';
 import { sandboxProblem } from '../platform/sandbox.ts';
 import { coordinatorKey } from './queue-key.ts';
 import { WORKER_NAME } from '../arena/queue/auth.ts';
-import { plainReporter } from '../tui/dashboard/plain.ts';
 import { COMPILED } from '../platform/paths.ts';
 import { expectation, integerText, numberText, refuseReportPath } from './flags.ts';
 import { EXIT_INTERRUPTED, RUN, type WithRun } from './io.ts';
@@ -296,6 +297,8 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   const out = args[RUN].io;
   const clock = clockNote(spec.clock);
   if (clock !== null) out.err(`Note: ${clock}`);
+  // Queued: this process coordinates and `arena worker` processes play (BullMQ is loaded only then).
+  const executor = spec.queue !== undefined ? (await import('../arena/queue/coordinator.ts')).queueExecutor(spec.queue, { key: coordinatorKey(args['queue-key-file']), refuseWorkers: args['refuse-worker'] ?? [] }) : undefined;
   const pause = new PauseGate(); // the dashboard's `p`
   // The Ink dashboard on a terminal (loaded only then: Ink is slow to import), else plain lines.
   const dashboard =
@@ -307,9 +310,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
         })
       : null;
   const lines = lineBatch(out.out);
-  const sink = dashboard ?? plainReporter(lines.write, { json: args.json, resumeCommand });
-  // Queued: this process coordinates and `arena worker` processes play (BullMQ is loaded only then).
-  const executor = spec.queue !== undefined ? (await import('../arena/queue/coordinator.ts')).queueExecutor(spec.queue, { key: coordinatorKey(args['queue-key-file']), refuseWorkers: args['refuse-worker'] ?? [] }) : undefined;
+  const sink = dashboard ?? (await import('../tui/dashboard/plain.ts')).plainReporter(lines.write, { json: args.json, resumeCommand });
   const controller = new AbortController();
   let signals = 0;
   // Ctrl-C, or SIGTERM (a `kill`, a CI runner's cancel): the same stop, with the resume line.
@@ -325,7 +326,10 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let finished = false;
   try {
+    // The runner and the bots' hosts load after the dashboard's first frame.
+    const { runTournament } = await import('../arena/tournament.ts');
     const result = await runTournament(prepared, {
       sink,
       signal: controller.signal,
@@ -333,6 +337,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       ...(executor ? { executor } : {}),
       ...(resumeDir !== undefined ? { resumeDir } : {}),
     });
+    finished = true;
     lines.flush();
     // The dashboard stays on the final standings until q; nothing is printed below it before.
     await dashboard?.closed;
@@ -346,6 +351,8 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       (args.json ? out.err : out.out)(`Report in ${path}`);
     }
   } finally {
+    // A run that failed before its end gives the terminal back before its error is said.
+    if (!finished) await dashboard?.abandon();
     lines.flush();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

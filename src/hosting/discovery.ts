@@ -34,7 +34,7 @@ import { PACKAGE_ROOT, siblingModule } from '../platform/paths.ts';
 import { pidNamespacePlan, sandboxPlan, which, type SandboxPlan } from '../platform/sandbox.ts';
 import { oneLine } from './bot-module.ts';
 import { DISCOVERY_PREFIX, type BotMeta, type DiscoveryAnswer } from './discovery-runner.ts';
-import { permissionFlags } from './sandbox-host.ts';
+import { permissionFlags } from './host.ts';
 import { gameRegistrations, PACKAGE_ENTRY } from './worker-bundle.ts';
 import { makeDirs } from '../platform/files.ts';
 

@@ -121,6 +121,15 @@ export function wallCapReason(limitMs: number): string {
 /** Budget of a bot's `prepare` (per variant) when the spec sets none (ms). */
 export const DEFAULT_PREPARE_TIMEOUT_MS = 30_000;
 
+/** Default CPU seconds per sandboxed process. */
+export const DEFAULT_SANDBOX_CPU_SECONDS = 600;
+
+/** Node's permission flag: stable as `--permission` from Node 22, experimental before. */
+export function permissionFlags(versions: NodeJS.ProcessVersions = process.versions): string[] {
+  const major = Number(versions.node.split('.')[0]);
+  return major >= 22 ? ['--permission'] : ['--experimental-permission', '--no-warnings'];
+}
+
 /** The fault of a `prepare` that threw. */
 export function prepareCrash(err: unknown, ms: number): FaultReply {
   return { ok: false, kind: 'crash', reason: `prepare failed: ${errorText(err)}`, ms };

@@ -14,7 +14,7 @@ import { bundleScript } from '../platform/bundle.ts';
 import { siblingModule } from '../platform/paths.ts';
 import { nodeRuntimeDir, SANDBOX_PATH, sandboxPlan, which, type SandboxBind, type SandboxLimits, type SandboxPlan } from '../platform/sandbox.ts';
 import type { ExternalBot } from './manifest.ts';
-import { DEFAULT_PREPARE_TIMEOUT_MS } from './host.ts';
+import { DEFAULT_PREPARE_TIMEOUT_MS, permissionFlags } from './host.ts';
 import { ProcessHost, type ProcessHostOptions } from './process-host.ts';
 import { warnOnStderr, type StoreLocation } from '../platform/bot-store.ts';
 import { SandboxStore, STORE_IN_SANDBOX } from '../platform/sandbox-store.ts';
@@ -41,8 +41,7 @@ export interface SandboxSettings {
  */
 export const RUNTIME_ROOM_MB = 2048;
 
-/** Default CPU seconds per sandboxed process. */
-export const DEFAULT_SANDBOX_CPU_SECONDS = 600;
+export { DEFAULT_SANDBOX_CPU_SECONDS, permissionFlags } from './host.ts';
 
 /** The caps of one process; `node` says whether it runs Node (which needs `RUNTIME_ROOM_MB` of address space). */
 function limitsOf(settings: SandboxSettings, processes: number, node: boolean): SandboxLimits {
@@ -50,11 +49,6 @@ function limitsOf(settings: SandboxSettings, processes: number, node: boolean): 
   return { addressSpaceMb, cpuSeconds: settings.cpuSeconds, fileSizeMb: 16, processes, openFiles: 256 };
 }
 
-/** Node's permission flag: stable as `--permission` from Node 22, experimental before. */
-export function permissionFlags(versions: NodeJS.ProcessVersions = process.versions): string[] {
-  const major = Number(versions.node.split('.')[0]);
-  return major >= 22 ? ['--permission'] : ['--experimental-permission', '--no-warnings'];
-}
 
 const RUNNER = siblingModule(import.meta.url, 'sandbox-runner');
 

@@ -58,6 +58,14 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(session.screen()).toContain('Finished: results in');
   });
 
+  it('a run that fails after the first frame (no results folder can be made) erases the dashboard: its error stands alone, exit 2', { timeout: 60_000 }, async () => {
+    session = new TmuxSession(`${PATH} node bin/arena.mjs tournament --bots random,greedy --games 'subtraction{moves=1,2;n=5}' --deals 2 --isolation none --out /proc/nope`, ROOT, 100, 30);
+    expect(await session.exited(40_000)).toBe(2);
+    const screen = session.screen(true).trim();
+    expect(screen).toMatch(/^arena: Cannot create the results folder \/proc\/nope: /);
+    expect(screen).not.toMatch(/tournament|standings|q quit/);
+  });
+
   it('Ctrl-C on the results view at 80×24 prints the whole resume command after the dashboard', { timeout: 60_000 }, async () => {
     const out = mkdtempSync(join(tmpdir(), 'arena-resume-with-a-long-folder-name-'));
     session = new TmuxSession(

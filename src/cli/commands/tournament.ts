@@ -1,5 +1,4 @@
 import type { Argv, CommandModule } from 'yargs';
-import { resumeSpec } from '../../arena/tournament.ts';
 import { UsageError } from '../../core/errors.ts';
 import { loadUserGames, savedGameDirs } from '../user-games.ts';
 import { FORMATS, runOptions, runSpecCommand, specFromArgs, withFlags, type RunArgs } from '../run-tournament.ts';
@@ -39,6 +38,7 @@ export const tournamentCommand: CommandModule<object, RunArgs> = {
     }
     const where = `${args.resume}/spec.json`;
     await loadUserGames(savedGameDirs(args.resume));
+    const { resumeSpec } = await import('../../arena/tournament.ts');
     await runSpecCommand(withFlags(resumeSpec(args.resume), args, where), where, args, args.resume);
   },
 };

@@ -36,6 +36,8 @@ export interface DashboardSink extends EventSink {
    * stays open) and, for a stopped run, the resume command has been printed whole below it.
    */
   readonly closed: Promise<void>;
+  /** Erases the screen and gives the terminal back when the run failed before its `finished` event (its error is then said alone). */
+  abandon(): Promise<void>;
 }
 
 /** A broken screen, in one line on stderr. */
@@ -68,7 +70,7 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
   const mount = (): void => {
     // The terminal a key at a time (key-stdin.ts), unless the caller gives its own input.
     const stdin = options.stdin ?? (keyStdin() as unknown as NodeJS.ReadStream | undefined);
-    app ??= render(createElement(ThemeContext.Provider, { value: makeTheme(process.env, options.theme ?? {}) }, createElement(Dashboard, { store, controls })), {
+    app = render(createElement(ThemeContext.Provider, { value: makeTheme(process.env, options.theme ?? {}) }, createElement(Dashboard, { store, controls })), {
       exitOnCtrlC: false, // ctrl-c is `q`: a clean stop with the resume command, not a torn terminal
       patchConsole: false,
       stdout,
@@ -92,12 +94,26 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
       });
     }, 50);
   };
+  // The first frame now, while the run's modules load and its bots start: a person sees at once
+  // that the tournament is under way.
+  mount();
   return {
     detail: 'live',
     closed,
+    abandon() {
+      if (app === null) return Promise.resolve();
+      const done = app;
+      app = null;
+      // Nothing of it had happened yet: the frame goes, and the error stands alone.
+      done.clear();
+      done.unmount();
+      return done.waitUntilExit().then(
+        () => undefined,
+        (err: unknown) => reportError(err),
+      );
+    },
     emit(event) {
       try {
-        mount();
         store.push(event);
         if (event.type === 'finished') {
           if (options.stayOpen && !event.interrupted) close = () => teardown(null);
