@@ -312,12 +312,13 @@ class InProcessSession implements BotSession {
       list = movesForBot(moves);
       if (list === moves) this.#sharedMoves = moves;
     }
-    // One clock read per move: the deadline is on the `Date.now()` clock (see `deadlineOf`).
+    // Two clock reads per move, one before and one after: the deadline is on the `Date.now()`
+    // clock (see `deadlineOf`) and the CPU clock is read against them (`ThreadCpuClock.at`).
     const t0 = performance.now();
     const cpu = this.#cpu;
     const deadline = deadlineOf(t0, timeMs);
     if (cpu) {
-      this.#moveCpu = cpu.now();
+      this.#moveCpu = cpu.at(t0);
       this.#moveEpoch = deadline - timeMs;
     }
     let reply: unknown;
@@ -340,9 +341,10 @@ class InProcessSession implements BotSession {
     } catch (err) {
       return { ok: false, kind: 'crash', reason: errorText(err), ms: performance.now() - t0 };
     }
-    const wall = performance.now() - t0;
+    const t1 = performance.now();
+    const wall = t1 - t0;
     // Nothing else ran on this thread meanwhile: its CPU time is the bot's (a lazy read is at most a fraction of a ms behind, never past the wall time).
-    const ms = cpu ? Math.min(wall, cpu.now() - this.#moveCpu) : wall;
+    const ms = cpu ? Math.min(wall, cpu.at(t1) - this.#moveCpu) : wall;
     if (!isThenable(reply)) {
       if (ms > timeMs + this.#graceMs) return { ok: false, kind: 'timeout', reason: `took ${ms.toFixed(0)} ms${cpu ? ' of CPU time' : ''}, limit ${timeMs} ms`, ms };
       if (cpu && wall > wallCapMs(timeMs) + this.#graceMs) return { ok: false, kind: 'timeout', reason: wallCapReason(timeMs), ms };
