@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 const shared = tmpdir();
-const dir = mkdtempSync(join(shared, 'arena-tests-'));
+// A short name (/tmp/vt-XXXXXX): the paths under it are printed in terminals of fixed width.
+const dir = mkdtempSync(join(shared, 'vt-'));
 // Open as /tmp is: a sandboxed bot's user (nobody, when the tests run as root) reaches what is bound from here.
 chmodSync(dir, 0o1777);
 // Caches that must outlive the file: tsx's compiled sources and Node's compile cache (bin/arena.mjs),
