@@ -37,13 +37,17 @@ describe('a game from a temporary folder', () => {
     expect(made.code).toBe(0);
     expect(made.out).toContain(join(dir, 'kayles.ts'));
 
-    const check = await arena(['games', 'check', join(dir, 'kayles.ts'), '--variant', 'kayles{rows=3;pins=1..6}']);
+    // The check, the tournament (then its report) and the analysis each read the game on their own: side by side.
+    const out = tempDir();
+    const [check, t, analysis] = await Promise.all([
+      arena(['games', 'check', join(dir, 'kayles.ts'), '--variant', 'kayles{rows=3;pins=1..6}']),
+      arena(['tournament', '--games-dir', dir, '--games', 'kayles{rows=2}', '--bots', 'random,optimal,hybrid', '--deals', '4', '--plain', '--out', out]),
+      arena(['analyze', 'kayles', '--games-dir', dir, '--rows', '2', '--pins', '4']),
+    ]);
     expect(check.code).toBe(0);
     expect(check.out).toContain('pass  solver agrees with a brute-force search');
     expect(check.out).toMatch(/All checks passed\.\n$/);
 
-    const out = tempDir();
-    const t = await arena(['tournament', '--games-dir', dir, '--games', 'kayles{rows=2}', '--bots', 'random,optimal,hybrid', '--deals', '4', '--plain', '--out', out]);
     expect(t.err).toBe('');
     expect(t.code).toBe(0);
     const results = join(out, readdirSync(out)[0]!);
@@ -60,17 +64,18 @@ describe('a game from a temporary folder', () => {
     expect(report.code).toBe(0);
     expect(readFileSync(join(results, 'report.html'), 'utf8')).toContain('kayles{rows=2;pins=5..12}');
 
-    const analysis = await arena(['analyze', 'kayles', '--games-dir', dir, '--rows', '2', '--pins', '4']);
     expect(analysis.code).toBe(0);
     expect(analysis.out).toContain('P — the player to move loses');
   });
 
   it('validates its parameters as the built-ins are: one line naming the field', { timeout: 600_000 }, async () => {
     const dir = folderOf('take.ts');
-    const bad = await arena(['tournament', '--games-dir', dir, '--games', 'take{n=0}', '--bots', 'random,greedy', '--plain']);
+    const [bad, unknown] = await Promise.all([
+      arena(['tournament', '--games-dir', dir, '--games', 'take{n=0}', '--bots', 'random,greedy', '--plain']),
+      arena(['tournament', '--games-dir', dir, '--games', 'take{m=3}', '--bots', 'random,greedy', '--plain']),
+    ]);
     expect(isUsageError(bad)).toBe(true);
     expect(bad.err).toContain('Expected `n` to be a size or a range within 1..1000, got "0"');
-    const unknown = await arena(['tournament', '--games-dir', dir, '--games', 'take{m=3}', '--bots', 'random,greedy', '--plain']);
     expect(isUsageError(unknown)).toBe(true);
     expect(unknown.err).toContain('Unknown parameter `m` for take');
   });
@@ -119,8 +124,7 @@ describe('arena games check', () => {
       ['wrong-solver.ts', ['solver agrees with a brute-force search']],
       ['endless.ts', ['every game ends within the move bound', 'solver agrees']],
     ];
-    const runs = [];
-    for (const [file] of cases) runs.push(await arena(['games', 'check', join(FIXTURES, file)]));
+    const runs = await Promise.all(cases.map(([file]) => arena(['games', 'check', join(FIXTURES, file)])));
     for (const [i, [file, failing]] of cases.entries()) {
       const r = runs[i]!;
       const failed = r.out.split('\n').filter((l) => l.startsWith('  FAIL  '));
@@ -143,18 +147,20 @@ describe('arena games check', () => {
       'loops.ts': 'did not finish within 1 s of CPU time',
       'garbage.ts': 'default export is not a valid game: the default export was not made with defineGame',
     };
-    for (const [file, reason] of Object.entries(expected)) {
-      const check = await arena(['games', 'check', join(FIXTURES, file), '--cpu-seconds', '1']);
-      expect(isUsageError(check), `${file}: ${check.err}`).toBe(true);
-      expect(check.err).toContain(`Game file ${join(FIXTURES, file)} ${reason}`);
-    }
     // In a folder: the other games still load, and naming the broken one says why it is missing.
     const dir = folderOf('take.ts', ...Object.keys(expected));
     const name = 'throws';
-    const t = await arena(['tournament', '--games-dir', dir, '--games', name, '--bots', 'random,greedy', '--plain'], { env });
+    const [checks, t, listing] = await Promise.all([
+      Promise.all(Object.keys(expected).map((file) => arena(['games', 'check', join(FIXTURES, file), '--cpu-seconds', '1']))),
+      arena(['tournament', '--games-dir', dir, '--games', name, '--bots', 'random,greedy', '--plain'], { env }),
+      arena(['games', '--games-dir', dir], { env }),
+    ]);
+    for (const [i, [file, reason]] of Object.entries(expected).entries()) {
+      expect(isUsageError(checks[i]!), `${file}: ${checks[i]!.err}`).toBe(true);
+      expect(checks[i]!.err).toContain(`Game file ${join(FIXTURES, file)} ${reason}`);
+    }
     expect(isUsageError(t), t.err).toBe(true);
     expect(t.err).toContain(`Game family \`${name}\` could not be loaded: ${join(dir, 'throws.ts')} failed to load: the table file is missing`);
-    const listing = await arena(['games', '--games-dir', dir], { env });
     expect(listing.code).toBe(0);
     expect(listing.out).toContain(`take — take (${join(dir, 'take.ts')})`);
     for (const [file, reason] of Object.entries(expected)) expect(listing.out).toContain(`not loaded: ${join(dir, file)} ${reason}`);

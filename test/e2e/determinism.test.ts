@@ -38,7 +38,8 @@ describe('determinism of the built-in bots (real bin)', () => {
     expect(second).toEqual(first);
   });
 
-  it.each(['none', 'worker', ...(sandboxProblem() === null || process.env['CI'] ? ['sandbox'] : [])])('when the clock cuts a search short, the game record says so (clockStops per seat; isolation %s)', { timeout: 120_000 }, async (isolation) => {
+  // Side by side: each run is mostly the start of the bin and of its bots.
+  it.concurrent.each(['none', 'worker', ...(sandboxProblem() === null || process.env['CI'] ? ['sandbox'] : [])])('when the clock cuts a search short, the game record says so (clockStops per seat; isolation %s)', { timeout: 120_000 }, async (isolation) => {
     const out = mkdtempSync(join(tmpdir(), 'arena-det-clock-'));
     // A node budget far beyond 40 ms a move: the clock, the safety net, ends the searches.
     const r = await arena(['tournament', '--bots', 'minimax:nodes=100000000,random', '--games', 'coins{board=triangle;rows=8}', '--deals', '1', '--time-per-move', '40', '--isolation', isolation, '--plain', '--out', out]);

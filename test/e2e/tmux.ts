@@ -23,7 +23,8 @@ export class TmuxSession {
     command = `${command}; echo $? > ${status}.tmp && mv ${status}.tmp ${status}`;
     // CI=false: the pane is a person's terminal. Under CI (which sets CI=true) Ink would otherwise
     // render only the final frame, leaving the screen blank while the app runs.
-    execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), '-c', cwd, '-e', 'CI=false', command]);
+    // TMPDIR: this test file's (test/temp-folder.ts), not that of the file that started the tmux server.
+    execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), '-c', cwd, '-e', 'CI=false', '-e', `TMPDIR=${tmpdir()}`, command]);
     // Keep the pane after the command exits, so its last screen can still be read.
     execFileSync('tmux', ['set-option', '-t', this.name, 'remain-on-exit', 'on']);
   }

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../arena/helpers.ts';
 import { HAVE_TMUX, TmuxSession } from './tmux.ts';
 
@@ -18,10 +18,15 @@ let session: TmuxSession | undefined;
 afterEach(() => session?.kill());
 
 describe.skipIf(!HAVE_TMUX)('arena play on a game from --games-dir', () => {
-  it('plays Kayles with three pins against optimal to a win and quits', { timeout: 300_000 }, async () => {
-    const dir = tempDir('arena-games-');
+  /** The folder `arena new-game kayles` wrote (once: both tests only read it). */
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('arena-games-');
     const made = spawnSync(process.execPath, ['bin/arena.mjs', 'new-game', 'kayles', '--dir', dir], { cwd: ROOT, encoding: 'utf8' });
-    expect(made.status).toBe(0);
+    expect(made.status, made.stderr).toBe(0);
+  });
+
+  it('plays Kayles with three pins against optimal to a win and quits', { timeout: 300_000 }, async () => {
     session = new TmuxSession(`node bin/arena.mjs play "kayles{pins=3}" --games-dir ${dir} --bot optimal --first me --seed 1`, ROOT);
     const t = session;
     let screen = await t.waitFor('Your move', 240_000);
@@ -43,8 +48,6 @@ describe.skipIf(!HAVE_TMUX)('arena play on a game from --games-dir', () => {
   });
 
   it("replays a tournament's game of it, the folder found from the saved spec", { timeout: 300_000 }, async () => {
-    const dir = tempDir('arena-games-');
-    expect(spawnSync(process.execPath, ['bin/arena.mjs', 'new-game', 'kayles', '--dir', dir], { cwd: ROOT }).status).toBe(0);
     const out = tempDir();
     const played = spawnSync(
       process.execPath,

@@ -5,11 +5,11 @@
  * arena. The descriptors built from the children's metadata validate options exactly as the bots
  * themselves do.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyBot } from '../../src/core/bot.ts';
 import { parseVariant } from '../../src/games/index.ts';
 import { botOptions, BUILTIN_BOTS_DIR, discoverBots, importModuleBot, supportedBy, type ModuleBotEntry } from '../../src/hosting/index.ts';
@@ -206,12 +206,23 @@ export default defineBot({ name: 'cached', description: pick('${description}'), 
 
 describe('the CLI with a folder of import-time attackers', () => {
   // A second of CPU time for a file's import (the documented override of the 5 s default): the looping attacker costs that much, not five.
-  const arena = (args: readonly string[]) =>
-    spawnSync(process.execPath, ['bin/arena.mjs', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000, env: { ...process.env, CI: 'true', TAKE_ARENA_DISCOVERY_CPU_SECONDS: '1' } });
+  // These tests run side by side: each is mostly the bin's start and its discovery children's.
+  const arena = (args: readonly string[]): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['bin/arena.mjs', ...args],
+        { cwd: ROOT, encoding: 'utf8', timeout: 180_000, maxBuffer: 1 << 26, env: { ...process.env, CI: 'true', TAKE_ARENA_DISCOVERY_CPU_SECONDS: '1' } },
+        (err, stdout, stderr) => resolve({ status: child.exitCode, signal: err?.signal ?? null, stdout, stderr }),
+      );
+      child.stdin?.end();
+    });
 
-  it('`arena bots` finishes, reports each broken file in one line and writes no marker', () => {
-    rmSync(MARKER, { force: true });
-    const run = arena(['bots', '--bots-dir', ATTACKERS]);
+  // Once for the three: a test removing it while another runs could hide that other's marker.
+  beforeAll(() => rmSync(MARKER, { force: true }));
+
+  it.concurrent('`arena bots` finishes, reports each broken file in one line and writes no marker', async () => {
+    const run = await arena(['bots', '--bots-dir', ATTACKERS]);
     expect(run.signal).toBeNull();
     expect(run.status).toBe(2);
     expect(run.stdout).toMatch(/^dx-marker — tries to write a file at import$/m);
@@ -222,9 +233,8 @@ describe('the CLI with a folder of import-time attackers', () => {
     expect(existsSync(MARKER)).toBe(false);
   });
 
-  it.skipIf(sandboxProblem() !== null && !process.env['CI'])('`arena bots --sandbox` reads them in bubblewrap, with the same reports, and says which caps apply', () => {
-    rmSync(MARKER, { force: true });
-    const run = arena(['bots', '--sandbox', '--bots-dir', ATTACKERS]);
+  it.skipIf(sandboxProblem() !== null && !process.env['CI']).concurrent('`arena bots --sandbox` reads them in bubblewrap, with the same reports, and says which caps apply', async () => {
+    const run = await arena(['bots', '--sandbox', '--bots-dir', ATTACKERS]);
     expect(run.signal).toBeNull();
     expect(run.status).toBe(2);
     expect(run.stdout).toMatch(/^dx-marker — tries to write a file at import$/m);
@@ -234,12 +244,11 @@ describe('the CLI with a folder of import-time attackers', () => {
     expect(existsSync(MARKER)).toBe(false);
   });
 
-  it('a tournament of random and greedy with the attackers beside them is honest: the same games as without them', () => {
+  it.concurrent('a tournament of random and greedy with the attackers beside them is honest: the same games as without them', async () => {
     const withAttackers = tempDir();
     const without = tempDir();
     const common = ['tournament', '--bots', 'random,greedy', '--games', 'subtraction{n=10..30}', '--deals', '4', '--seed', '7', '--plain', '--exit'];
-    const a = arena([...common, '--bots-dir', ATTACKERS, '--out', withAttackers]);
-    const b = arena([...common, '--out', without]);
+    const [a, b] = await Promise.all([arena([...common, '--bots-dir', ATTACKERS, '--out', withAttackers]), arena([...common, '--out', without])]);
     expect(a.signal).toBeNull();
     expect(a.status, a.stderr).toBe(0);
     expect(b.status, b.stderr).toBe(0);

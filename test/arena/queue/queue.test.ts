@@ -221,7 +221,8 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     try {
       await until(() => ended >= 6, 60_000, 'some games to be logged');
       await redis.stop();
-      await new Promise((r) => setTimeout(r, 700));
+      // Down until the coordinator has seen it go (not a fixed time, which a loaded machine may not notice within).
+      await until(() => events.some((e) => e.type === 'queue-link' && e.state === 'reconnecting'), 60_000, 'the coordinator to lose Redis');
       await redis.start();
       const { dir, interrupted } = await running;
       expect(interrupted).toBe(false);
