@@ -276,8 +276,8 @@ class Coordination {
     for (const job of await pairs.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'completed'])) if (job?.id) this.#inherited.add(job.id);
     await this.#publish(redis);
     this.#lease.registered();
-    this.#board = await WorkerBoard.load(redis, this.#id);
-    // Resumed: workers paused before are paused again (their counts carried over).
+    this.#board = new WorkerBoard(redis, this.#id, ctx.workers);
+    // Resumed: workers paused before are paused again (their counts folded from the log).
     await this.#checkHealth(this.#board.counts().keys());
     this.#statusTimer = setInterval(() => void this.#status().catch(redisAway), this.#o.statusEveryMs ?? 1000);
     this.#statusTimer.unref();
@@ -717,13 +717,10 @@ class Coordination {
 
   /** Folds a checked pair's two records, each saying which worker played it. */
   async #foldPair({ pair, records, judgements }: GoodPair, worker: string, retries: number): Promise<void> {
-    const { pairs } = this.#ctx;
     for (const rec of records) this.#boards.folded(rec.index);
     for (let s = 0; s < 2; s++) {
       const rec: GameRecord = { ...records[s]!, worker, ...(retries > 0 ? { retries } : {}) };
-      const fresh = !pairs.isDone(rec.index);
       const behind = this.#ctx.finish(rec, judgements[s]);
-      if (fresh) this.#board!.played(rec);
       if (behind) await behind;
     }
     this.#refused.delete(pair.index);
