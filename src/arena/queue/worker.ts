@@ -401,6 +401,12 @@ export class QueueWorker {
       const missing = bot?.kind === 'external' ? this.#external(bot.name) : null;
       if (typeof missing === 'string') return missing;
     }
+    // A user's game runs in this process (the referee plays by its rules), outside any bot's
+    // isolation: behind a sandbox, only a game its coordinator signed, never one anyone could queue.
+    const games = Object.keys(data.games ?? {});
+    if (floor === 'sandbox' && this.#cred === null && games.length > 0) {
+      return `the job ships game ${games.join(', ')}, whose rules would run in this worker's own process, outside the sandbox: a worker with --isolation sandbox plays users' games only from signed jobs (--queue-key-file)`;
+    }
     return null;
   }
 
