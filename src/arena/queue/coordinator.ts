@@ -910,6 +910,8 @@ class Coordination {
     await results.obliterate({ force: true }).catch(redisAway);
     await results.close().catch(redisAway);
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
+    // Announced too: the workers retire the tournament (its bots' processes) now, not at their next poll.
+    await redis.publish(TOURNAMENTS_CHANNEL, this.#id);
     await redis.del(gamesKey(this.#id), checksKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
     await this.#stores?.remove();
     const bundles = [...Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [b.bundle] : [])), ...Object.values(this.#games)];

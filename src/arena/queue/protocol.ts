@@ -37,7 +37,7 @@ export { parseQueueUrl } from './url.ts';
 export const PREFIX = 'take-arena';
 /** The registry of running tournaments. */
 export const TOURNAMENTS_KEY = `${PREFIX}:tournaments`;
-/** The pub/sub channel on which a coordinator announces that its registry entry changed (a new tournament, a worker paused): workers read the registry at once rather than at their next poll. */
+/** The pub/sub channel on which a coordinator announces that its registry entry changed (a new tournament, a worker paused, the tournament removed): workers read the registry at once rather than at their next poll. */
 export const TOURNAMENTS_CHANNEL = `${PREFIX}:tournaments:changed`;
 /** Worker heartbeats. */
 export const WORKERS_KEY = `${PREFIX}:workers`;
