@@ -12,6 +12,7 @@ import type { GameRecord } from './match.ts';
 import type { PauseGate } from './pause.ts';
 import type { PairSource } from './cursor.ts';
 import type { GameJudgement, MoveJudge } from './fold/accuracy.ts';
+import type { WorkerHealthView } from './summary.ts';
 
 /** How a run's bots are hosted and judged: settings that travel with every pair, whoever plays it. */
 export interface PairSettings {
@@ -65,6 +66,11 @@ export interface ExecutionContext {
   finish(record: GameRecord, judgement?: GameJudgement): Promise<void> | undefined;
   /** Settles once every game handed over so far is durable in the log (rejects when the log failed). */
   committed(): Promise<void>;
+  /**
+   * Each worker's health over the games folded so far (those a resumed run read from its log
+   * included): games played on queue workers, as the summary will count them.
+   */
+  readonly workers: WorkerHealthView;
 }
 
 /** Plays a tournament's game pairs: a local pool, or a queue of remote workers. */

@@ -4,7 +4,7 @@
  * match options built once, and a live view for watchers.
  */
 import type { AnyGame } from '../core/game.ts';
-import { createHost, type BotEntry, type BotHost, type BotSpec, type HostSettings } from '../hosting/index.ts';
+import { createHost, type BotHost, type HostedBot, type BotSpec, type HostSettings } from '../hosting/index.ts';
 import { usableClock } from '../platform/cpu-clock.ts';
 import type { PairSettings } from './executor.ts';
 import { exactJudge } from './fold/accuracy.ts';
@@ -39,7 +39,7 @@ export class PairPlayer {
   }
 
   /** A host for one bot of the run (not started). */
-  host(entry: BotEntry, bot: BotSpec, place: HostPlace): BotHost {
+  host(entry: HostedBot, bot: BotSpec, place: HostPlace): BotHost {
     const { botIsolation: _b, adjudicate: _a, ...host } = this.settings;
     return createHost(entry, bot, { ...host, ...place, isolation: isolationOf(this.settings, bot) });
   }

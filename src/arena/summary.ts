@@ -159,8 +159,19 @@ export function healthOf({ games, crashes, timeouts, illegal, moves, us }: Worke
   return { games, crashes, timeouts, illegal, meanMoveMs: moves ? Math.round(us / moves) / 1000 : 0 };
 }
 
-/** Folds records into each worker's `WorkerHealth` (sums: the same in any order and after a resume). */
-export class WorkerTally {
+/** Each worker's health as a run's fold holds it so far (see `WorkerTally`): what a queue's coordinator reads to pause a worker and to show `queue status`. */
+export interface WorkerHealthView {
+  /** Each worker's sums, by name. */
+  counts(): ReadonlyMap<string, WorkerCounts>;
+  /** Each checked worker's results against the others' (worker-check.ts). */
+  checks(): ReadonlyMap<string, WorkerCheck>;
+}
+
+/**
+ * Folds records into each worker's `WorkerHealth` (sums: the same in any order and after a resume,
+ * whose log is folded again first, so every figure covers the whole tournament).
+ */
+export class WorkerTally implements WorkerHealthView {
   readonly #by = new Map<string, WorkerCounts>();
   readonly #results = new WorkerResults();
 
@@ -168,6 +179,14 @@ export class WorkerTally {
     if (rec.worker === undefined) return;
     this.#by.set(rec.worker, countGame(this.#by.get(rec.worker), rec));
     this.#results.add(rec);
+  }
+
+  counts(): ReadonlyMap<string, WorkerCounts> {
+    return this.#by;
+  }
+
+  checks(): ReadonlyMap<string, WorkerCheck> {
+    return this.#results.checks();
   }
 
   /** Each worker's health by name (sorted), with its check against the others, or null when no game was played on a worker. */

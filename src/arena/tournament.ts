@@ -167,6 +167,7 @@ function executionContext(options: RunOptions, events: RunEvents, cursor: Schedu
     follow: (variant) => fold.follow(variant),
     finish: (rec: GameRecord, judgement?: GameJudgement) => (cursor.markPlayed(rec.index) ? commit.add(rec, judgement) : undefined),
     committed: () => commit.committed(),
+    workers: fold.workerHealth,
   };
 }
 

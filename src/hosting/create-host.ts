@@ -5,7 +5,7 @@
  * (isolation `worker`, worker-host.ts) or, with isolation `none`, on the runner's thread.
  */
 import type { AnyBot } from '../core/bot.ts';
-import { importModuleBot, type BotEntry } from './bot-registry.ts';
+import { importModuleBot, type BotEntry, type ModuleBotEntry, type ProcessBotEntry } from './bot-registry.ts';
 import type { BotHost, BotSpec } from './host.ts';
 import { InProcessHost } from './in-process-host.ts';
 import { stderrLogPath, tempStderrLogPath } from './bot-child.ts';
@@ -55,6 +55,16 @@ export interface InlineBot {
   readonly bot: AnyBot;
 }
 
+/**
+ * A module bot known by its file and name alone, with no descriptor read from it: what a queue
+ * worker holds for a bundle it fetched (the coordinator's discovery read the bot; its host checks
+ * that the module exports the bot of that name when it loads it, at the job's isolation).
+ */
+export type ModuleBotFile = Pick<ModuleBotEntry, 'transport' | 'name' | 'file'>;
+
+/** What a host can be made for: a discovered bot, a module known by its file, or an inline bot. */
+export type HostedBot = ModuleBotFile | ProcessBotEntry | InlineBot;
+
 /** The module files among the entries (what the worker bundle needs; manifests are not modules). */
 export function moduleFiles(entries: readonly BotEntry[]): string[] {
   // (Sandboxed bots are bundled one by one, each with the sandbox runner: leave them out.)
@@ -70,7 +80,7 @@ export function stderrLogFor(name: string, settings: Pick<HostSettings, 'results
 export type Isolation = 'none' | 'worker' | 'sandbox';
 
 /** A host for one bot of a run, by the entry's transport. */
-export function createHost(entry: BotEntry | InlineBot, spec: BotSpec, settings: HostSettings): BotHost {
+export function createHost(entry: HostedBot, spec: BotSpec, settings: HostSettings): BotHost {
   const grace = settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {};
   const clock = usableClock(settings.clock ?? 'wall');
   const data = settings.botData;

@@ -6,7 +6,7 @@
  * The only module of `src/hosting` imported from outside it; hosting never imports the tournament.
  */
 export * from './host.ts';
-export { createHost, moduleFiles, stderrLogFor, type HostSettings, type InlineBot, type Isolation } from './create-host.ts';
+export { createHost, moduleFiles, stderrLogFor, type HostedBot, type HostSettings, type InlineBot, type Isolation, type ModuleBotFile } from './create-host.ts';
 export { DEFAULT_SANDBOX_CPU_SECONDS, permissionFlags, RUNTIME_ROOM_MB } from './sandbox-host.ts';
 export { opaqueGameId } from './process-host.ts';
 export { DEFAULT_STDERR_LIMIT, stderrLogPath, tempStderrLogPath } from './bot-child.ts';

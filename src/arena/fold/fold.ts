@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { GameRecord, Termination } from '../match.ts';
 import { pairings, type ScheduleInput } from '../schedule.ts';
-import { TimeTally, WorkerTally, type SprtResult, type TimeTotals, type WorkerHealth } from '../summary.ts';
+import { TimeTally, WorkerTally, type SprtResult, type TimeTotals, type WorkerHealth, type WorkerHealthView } from '../summary.ts';
 import type { GameJudgement, MoveJudge } from './accuracy.ts';
 import type { CompletedPair } from './pairs.ts';
 import { InOrder, SprtTest, type PairScore, type SprtConfig } from './sprt.ts';
@@ -126,6 +126,11 @@ export class TournamentFold {
   /** The time tally of the games under a time control (undefined when none was). */
   time(): TimeTotals | undefined {
     return this.#time.totals() ?? undefined;
+  }
+
+  /** Each worker's sums and checks as they stand (every game folded so far, a resumed run's log included). */
+  get workerHealth(): WorkerHealthView {
+    return this.#workers;
   }
 
   /** Each worker's health (undefined when no game was played on a worker). */

@@ -1,13 +1,12 @@
 /**
- * The workers as the coordinator's dashboard shows them: their heartbeats, and the games each has
- * played for this tournament (counted here from the results folded, so a worker spends no round
- * trip on it; carried over from before a `--resume`, and copied to Redis for `arena queue status`).
+ * The workers as the coordinator's dashboard shows them: their heartbeats, and each one's games and
+ * health for this tournament, read from the run's fold (every game folded, those a resumed run read
+ * from its log included, so a worker's counts and its check against the others cover the whole
+ * tournament), and copied to Redis for `arena queue status`.
  */
 import type { Redis } from 'ioredis';
 import type { WorkerStatus } from '../events.ts';
-import type { GameRecord } from '../match.ts';
-import { countGame, type WorkerCounts } from '../summary.ts';
-import { WorkerResults } from '../worker-check.ts';
+import type { WorkerCounts, WorkerHealthView } from '../summary.ts';
 import { checksKey, gamesKey, WORKERS_KEY, type WorkerBeat } from './protocol.ts';
 
 /** A worker's saved counts (`take-arena:t:<id>:games`), or null when the text is not such counts. */
@@ -28,37 +27,22 @@ const GONE_AFTER_S = 60;
 export class WorkerBoard {
   readonly #redis: Redis;
   readonly #id: string;
-  /** Each worker's games and faults for this tournament (`queue status` shows them as its health). */
-  readonly #games: Map<string, WorkerCounts>;
-  #changed = false;
-  /** The games folded by this coordinator, for each worker's check against the others. */
-  readonly #results = new WorkerResults();
+  /** Each worker's games, faults and check for this tournament: the run's fold. */
+  readonly #health: WorkerHealthView;
+  /** The games counted when the health was last copied to Redis (-1: never). */
+  #saved = -1;
   /** When each worker's heartbeat last changed, on this clock. */
   readonly #seen = new Map<string, { beat: number; at: number }>();
 
-  private constructor(redis: Redis, id: string, games: Map<string, WorkerCounts>) {
+  constructor(redis: Redis, id: string, health: WorkerHealthView) {
     this.#redis = redis;
     this.#id = id;
-    this.#games = games;
-  }
-
-  /** The board of tournament `id`, with the games counted before a resume. */
-  static async load(redis: Redis, id: string): Promise<WorkerBoard> {
-    const saved = await redis.hgetall(gamesKey(id));
-    return new WorkerBoard(redis, id, new Map(Object.entries(saved).flatMap(([w, text]) => (parseCounts(text) ? [[w, parseCounts(text)!]] : []))));
-  }
-
-  /** A game played by its worker (`rec.worker`) was folded. */
-  played(rec: GameRecord): void {
-    if (rec.worker === undefined) return;
-    this.#games.set(rec.worker, countGame(this.#games.get(rec.worker), rec));
-    this.#results.add(rec);
-    this.#changed = true;
+    this.#health = health;
   }
 
   /** Each worker's games and faults for this tournament so far. */
   counts(): ReadonlyMap<string, WorkerCounts> {
-    return this.#games;
+    return this.#health.counts();
   }
 
   /**
@@ -67,11 +51,17 @@ export class WorkerBoard {
    */
   async workers(paused: ReadonlyMap<string, string> = new Map()): Promise<WorkerStatus[]> {
     const beats = await this.#redis.hgetall(WORKERS_KEY);
-    if (this.#changed) {
-      this.#changed = false;
-      await this.#redis.hset(gamesKey(this.#id), Object.fromEntries([...this.#games].map(([w, c]) => [w, JSON.stringify(c)])));
-      const checks = this.#results.checks();
-      if (checks.size) await this.#redis.hset(checksKey(this.#id), Object.fromEntries([...checks].map(([w, c]) => [w, JSON.stringify(c)])));
+    const counts = this.#health.counts();
+    let games = 0;
+    for (const c of counts.values()) games += c.games;
+    if (games !== this.#saved && counts.size) {
+      this.#saved = games;
+      // Replaced whole, at once: what a killed predecessor saved is not left beside the fold's figures.
+      const save = this.#redis.multi().del(gamesKey(this.#id), checksKey(this.#id));
+      save.hset(gamesKey(this.#id), Object.fromEntries([...counts].map(([w, c]) => [w, JSON.stringify(c)])));
+      const checks = this.#health.checks();
+      if (checks.size) save.hset(checksKey(this.#id), Object.fromEntries([...checks].map(([w, c]) => [w, JSON.stringify(c)])));
+      await save.exec();
     }
     const now = performance.now();
     const workers: WorkerStatus[] = [];
@@ -85,7 +75,7 @@ export class WorkerBoard {
       const last = this.#seen.get(wid);
       if (!last || last.beat !== beat.beat) this.#seen.set(wid, { beat: beat.beat, at: now });
       const since = Math.round((now - this.#seen.get(wid)!.at) / 1000);
-      const played = this.#games.get(wid)?.games ?? 0;
+      const played = counts.get(wid)?.games ?? 0;
       if (since > GONE_AFTER_S && played === 0) continue;
       workers.push({ id: wid, host: beat.host, state: paused.has(wid) ? 'paused' : beat.state, games: played, lastBeatS: since });
     }

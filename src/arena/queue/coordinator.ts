@@ -38,6 +38,7 @@ import {
   QueueError,
   redisAway,
   resultsQueueName,
+  TOURNAMENTS_CHANNEL,
   TOURNAMENTS_KEY,
   gamesKey,
   type LinkState,
@@ -188,6 +189,8 @@ class Coordination {
   #linkDetail = '';
   #stores: QueueStores | null = null;
   #bots: Record<string, QueueBot> = {};
+  /** The bundles of the module bots and users' games, by file (see `#bundles`). */
+  #bundled: Map<string, Promise<Buffer>> | null = null;
   /** The users' games shipped with the jobs: family id → bundle hash. */
   #games: Record<string, string> = {};
   #pairs: Queue<PairJobData> | null = null;
@@ -259,6 +262,7 @@ class Coordination {
 
   async play(): Promise<void> {
     const ctx = this.#ctx;
+    this.#bundles();
     const redis = await this.#connect();
     this.#lease = new CoordinatorLease(redis, this.#id, (err) => {
       this.#failure ??= new QueueError(`${err.message}: the games logged so far are kept; continue with \`arena tournament --resume ${this.#o.dir} --queue <url>\``);
@@ -272,8 +276,8 @@ class Coordination {
     for (const job of await pairs.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'completed'])) if (job?.id) this.#inherited.add(job.id);
     await this.#publish(redis);
     this.#lease.registered();
-    this.#board = await WorkerBoard.load(redis, this.#id);
-    // Resumed: workers paused before are paused again (their counts carried over).
+    this.#board = new WorkerBoard(redis, this.#id, ctx.workers);
+    // Resumed: workers paused before are paused again (their counts folded from the log).
     await this.#checkHealth(this.#board.counts().keys());
     this.#statusTimer = setInterval(() => void this.#status().catch(redisAway), this.#o.statusEveryMs ?? 1000);
     this.#statusTimer.unref();
@@ -350,7 +354,9 @@ class Coordination {
       ...(refused.length ? { refused } : {}),
       ...(this.#paused.size ? { paused: Object.fromEntries(this.#paused) } : {}),
     };
-    return this.#redis!.hset(TOURNAMENTS_KEY, this.#id, JSON.stringify(entry));
+    const redis = this.#redis!;
+    // Announced: the workers serve a new tournament (or stop serving a worker paused) now, not at their next poll.
+    return redis.hset(TOURNAMENTS_KEY, this.#id, JSON.stringify(entry)).then(() => redis.publish(TOURNAMENTS_CHANNEL, this.#id));
   }
 
   /**
@@ -360,15 +366,13 @@ class Coordination {
   async #publishBots(redis: Redis): Promise<Record<string, QueueBot>> {
     const bots: Record<string, QueueBot> = {};
     await this.#stores?.publish();
-    const bundles = new Map<string, Promise<Buffer>>();
+    const bundles = this.#bundles();
     for (const e of this.#o.entrants) {
       if (e.entry.transport === 'process') {
         bots[e.spec.label] = { kind: 'external', name: e.entry.name };
         continue;
       }
-      const file = e.entry.file;
-      if (!bundles.has(file)) bundles.set(file, bundleBot(file, e.entry.name));
-      const bytes = await bundles.get(file)!;
+      const bytes = await bundles.get(e.entry.file)!;
       const hash = contentHash(bytes);
       await putShared(redis, this.#id, bundleKey(hash), bytes);
       const store = this.#stores?.of(e.entry.name);
@@ -377,11 +381,28 @@ class Coordination {
     return bots;
   }
 
+  /**
+   * The bundles of the module bots and of the users' game files, by file: all built at once, once
+   * per run (started before Redis is reached, and kept for a republish after an outage).
+   */
+  #bundles(): ReadonlyMap<string, Promise<Buffer>> {
+    if (!this.#bundled) {
+      const bundled = (this.#bundled = new Map<string, Promise<Buffer>>());
+      const add = (file: string, name: string): void => void (bundled.has(file) || bundled.set(file, bundleBot(file, name)));
+      for (const e of this.#o.entrants) if (e.entry.transport !== 'process') add(e.entry.file, e.entry.name);
+      for (const { family, file } of this.#o.games ?? []) add(file, `game-${family}`);
+      // A failure is handled where each bundle is awaited (the run fails there); until then it is no unhandled rejection.
+      for (const bytes of bundled.values()) bytes.catch(() => undefined);
+    }
+    return this.#bundled;
+  }
+
   /** Bundles the users' game files the tournament plays and stores each under its hash, for the workers to load. */
   async #publishGames(redis: Redis): Promise<Record<string, string>> {
     const games: Record<string, string> = {};
+    const bundles = this.#bundles();
     for (const { family, file } of this.#o.games ?? []) {
-      const bytes = await bundleBot(file, `game-${family}`);
+      const bytes = await bundles.get(file)!;
       const hash = contentHash(bytes);
       await putShared(redis, this.#id, bundleKey(hash), bytes);
       games[family] = hash;
@@ -696,13 +717,10 @@ class Coordination {
 
   /** Folds a checked pair's two records, each saying which worker played it. */
   async #foldPair({ pair, records, judgements }: GoodPair, worker: string, retries: number): Promise<void> {
-    const { pairs } = this.#ctx;
     for (const rec of records) this.#boards.folded(rec.index);
     for (let s = 0; s < 2; s++) {
       const rec: GameRecord = { ...records[s]!, worker, ...(retries > 0 ? { retries } : {}) };
-      const fresh = !pairs.isDone(rec.index);
       const behind = this.#ctx.finish(rec, judgements[s]);
-      if (fresh) this.#board!.played(rec);
       if (behind) await behind;
     }
     this.#refused.delete(pair.index);
@@ -892,6 +910,8 @@ class Coordination {
     await results.obliterate({ force: true }).catch(redisAway);
     await results.close().catch(redisAway);
     await redis.hdel(TOURNAMENTS_KEY, this.#id);
+    // Announced too: the workers retire the tournament (its bots' processes) now, not at their next poll.
+    await redis.publish(TOURNAMENTS_CHANNEL, this.#id);
     await redis.del(gamesKey(this.#id), checksKey(this.#id), leaseKey(this.#id), leftKey(this.#id));
     await this.#stores?.remove();
     const bundles = [...Object.values(this.#bots).flatMap((b) => (b.kind === 'module' ? [b.bundle] : [])), ...Object.values(this.#games)];

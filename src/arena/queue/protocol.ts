@@ -5,7 +5,8 @@
  *
  * Keys (all under the prefix `take-arena`):
  * - `take-arena:tournaments`: hash, tournament id → JSON `TournamentEntry` (workers poll it to find
- *   the queues to serve);
+ *   the queues to serve, and read it at once when a coordinator publishes on
+ *   `take-arena:tournaments:changed`);
  * - BullMQ queues `pairs-<id>` (one job per batch of game pairs, `jobIdOf`; a completed job's
  *   return value is each pair's two records, kept until the coordinator has them on disk) and
  *   `results-<id>` (a worker's report of a job it cannot play);
@@ -36,6 +37,8 @@ export { parseQueueUrl } from './url.ts';
 export const PREFIX = 'take-arena';
 /** The registry of running tournaments. */
 export const TOURNAMENTS_KEY = `${PREFIX}:tournaments`;
+/** The pub/sub channel on which a coordinator announces that its registry entry changed (a new tournament, a worker paused, the tournament removed): workers read the registry at once rather than at their next poll. */
+export const TOURNAMENTS_CHANNEL = `${PREFIX}:tournaments:changed`;
 /** Worker heartbeats. */
 export const WORKERS_KEY = `${PREFIX}:workers`;
 /** Games played per worker for one tournament. */

@@ -18,8 +18,9 @@ import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job
 import type { Redis } from 'ioredis';
 import type { AnyGame } from '../../core/game.ts';
 import { allFamilies, parseVariant } from '../../games/index.ts';
-import { bundledBotWorkerScript, discoverBots, loadBotFile, loadGameDirs, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostSettings, type Isolation } from '../../hosting/index.ts';
+import { bundledBotWorkerScript, discoverBots, loadGameDirs, type BotEntry, type BotHost, type BotRegistry, type BotSpec, type HostedBot, type HostSettings, type Isolation } from '../../hosting/index.ts';
 import { mirrorStoreFolder } from '../../platform/bot-store.ts';
+import { writeFileAtomic } from '../../platform/files.ts';
 import { bundleScript } from '../../platform/bundle.ts';
 import { siblingModule } from '../../platform/paths.ts';
 import { createStoreCall, type StoreBridgeEnd, type StoreCall } from '../../platform/store-bridge.ts';
@@ -44,6 +45,7 @@ import {
   QueueError,
   redisAway,
   resultsQueueName,
+  TOURNAMENTS_CHANNEL,
   TOURNAMENTS_KEY,
   verifiedBundle,
   WORKERS_KEY,
@@ -159,6 +161,8 @@ export class QueueWorker {
   #found: BotRegistry | null = null;
   #cache: string | null = null;
   #timer: NodeJS.Timeout | null = null;
+  /** The connection that hears coordinators announce their tournaments (`TOURNAMENTS_CHANNEL`). */
+  #sub: Redis | null = null;
   #played = 0;
   #beat = 0;
   #state = 'idle';
@@ -261,7 +265,11 @@ export class QueueWorker {
     };
     tick();
     this.#timer = setInterval(tick, this.#o.pollMs ?? 1000);
-    await this.#polling;
+    // A coordinator announces each change of its registry entry: read at once (a message lost costs one poll's wait).
+    const sub = (this.#sub = redis.duplicate({ connectionName: `take-arena-worker-${this.id}-sub` }));
+    sub.on('error', redisAway); // the main connection says when Redis is away; this one reconnects and subscribes again by itself
+    sub.on('message', tick);
+    await Promise.all([this.#polling, sub.subscribe(TOURNAMENTS_CHANNEL)]);
   }
 
   /** Says when the link to Redis is lost and found again (once each, not at every attempt between). */
@@ -393,6 +401,12 @@ export class QueueWorker {
       const missing = bot?.kind === 'external' ? this.#external(bot.name) : null;
       if (typeof missing === 'string') return missing;
     }
+    // A user's game runs in this process (the referee plays by its rules), outside any bot's
+    // isolation: behind a sandbox, only a game its coordinator signed, never one anyone could queue.
+    const games = Object.keys(data.games ?? {});
+    if (floor === 'sandbox' && this.#cred === null && games.length > 0) {
+      return `the job ships game ${games.join(', ')}, whose rules would run in this worker's own process, outside the sandbox: a worker with --isolation sandbox plays users' games only from signed jobs (--queue-key-file)`;
+    }
     return null;
   }
 
@@ -475,8 +489,12 @@ export class QueueWorker {
     return entry ?? `external bot \`${name}\` is not installed on worker ${this.id} (looked for ${name}.bot.json in ${['bots/', ...(this.#o.botDirs ?? [])].join(', ')})`;
   }
 
-  /** The entry of a job's bot: a verified bundle, or an external program installed here. */
-  async #entry(bot: QueueBot): Promise<BotEntry> {
+  /**
+   * The entry of a job's bot: a verified bundle, or an external program installed here. A bundle is
+   * not read here: its host loads it at the job's isolation and checks that it exports the bot the
+   * job names (a bundle that does not load is that bot's failure to start, reported as `bot-failed`).
+   */
+  async #entry(bot: QueueBot): Promise<HostedBot> {
     if (bot.kind === 'external') {
       const entry = this.#external(bot.name);
       if (typeof entry === 'string') throw new QueueError(entry);
@@ -484,12 +502,9 @@ export class QueueWorker {
     }
     const bytes = verifiedBundle(bot.bundle, await this.#redis!.getBuffer(bundleKey(bot.bundle)));
     const file = join(this.#cacheDir(), `${bot.bundle}.mjs`);
-    writeFileSync(file, bytes);
-    // A fetched bundle is a one-off file: read in a child like any bot file, but not cached.
-    const loaded = await loadBotFile(file, { cacheDir: null });
-    if ('reason' in loaded) throw new QueueError(`bundle of bot \`${bot.name}\` ${loaded.reason}`);
-    if (loaded.name !== bot.name) throw new QueueError(`bundle ${bot.bundle.slice(0, 12)}… holds bot \`${loaded.name}\`, expected \`${bot.name}\``);
-    return loaded;
+    // Named by its content: a host may be loading the file already (another bot label of the same module), so it is replaced whole.
+    writeFileAtomic(file, bytes, { fsync: false });
+    return { transport: 'module', name: bot.name, file };
   }
 
   /**
@@ -692,6 +707,7 @@ export class QueueWorker {
     const closing = this.#closing;
     if (now) await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     else await closing;
+    this.#sub?.disconnect();
     this.#redis?.disconnect();
   }
 }

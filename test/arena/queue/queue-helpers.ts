@@ -1,7 +1,10 @@
-/** What the queue tests share: waiting for a condition, the registered tournament, comparable logs. */
+/** What the queue tests share: waiting for a condition, the registered tournament, comparable logs, a run's own bots. */
 import type { Redis } from 'ioredis';
 import { TOURNAMENTS_KEY } from '../../../src/arena/queue/protocol.ts';
-import { comparableLog } from '../helpers.ts';
+import { validateSpec, type TournamentSpecInput } from '../../../src/arena/spec.ts';
+import { prepareTournament, runTournament, type RunOptions, type RunResult } from '../../../src/arena/tournament.ts';
+import { loadBotFile, type BotRegistry, type DiscoverySettings } from '../../../src/hosting/index.ts';
+import { comparableLog, tempDir } from '../helpers.ts';
 
 /** Waits until `check` holds (polling), or fails after `ms`. */
 export async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
@@ -25,4 +28,24 @@ export function comparableDir(dir: string): unknown[] {
     const { retries: _r, worker: _w, ...rest } = r as { retries?: number; worker?: string };
     return rest;
   });
+}
+
+/**
+ * A registry of these bot files, read afresh (no cache) with `settings`, as the CLI reads a run's
+ * bots: read after a user's game was loaded and asked about its variants, a bot's `supports` knows it.
+ */
+export async function botsOf(files: readonly string[], settings: DiscoverySettings = {}): Promise<BotRegistry> {
+  const bots = await Promise.all(
+    files.map(async (file) => {
+      const entry = await loadBotFile(file, { cacheDir: null, ...settings });
+      if ('reason' in entry) throw new Error(`${file}: ${entry.reason}`);
+      return entry;
+    }),
+  );
+  return { bots, problems: [] };
+}
+
+/** Runs a tournament from a raw spec with the bots of `registry`. */
+export function runWith(registry: BotRegistry, raw: TournamentSpecInput, options: RunOptions = {}): Promise<RunResult> {
+  return runTournament(prepareTournament(validateSpec({ out: tempDir(), ...raw }), registry), options);
 }

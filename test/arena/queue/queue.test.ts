@@ -14,11 +14,11 @@ import { queueExecutor } from '../../../src/arena/queue/coordinator.ts';
 import { bundleKey, contentHash, pairsQueueName, PREFIX, TOURNAMENTS_KEY, verifiedBundle } from '../../../src/arena/queue/protocol.ts';
 import { encodeSnapshot, verifiedSnapshot } from '../../../src/arena/queue/stores.ts';
 import { QueueWorker } from '../../../src/arena/queue/worker.ts';
-import { loadGameDirs } from '../../../src/hosting/index.ts';
+import { BUILTIN_BOTS_DIR, loadGameDirs } from '../../../src/hosting/index.ts';
 import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard/dashboard-store.ts';
 import { run } from '../../cli/run.ts';
 import { readLog, runSpec, tempDir, timeless } from '../helpers.ts';
-import { comparableDir, registeredId, until } from './queue-helpers.ts';
+import { botsOf, comparableDir, registeredId, runWith, until } from './queue-helpers.ts';
 import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -103,11 +103,14 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     symlinkSync(ROOT, join(games, 'node_modules', 'take-arena'));
     // Loaded here as the CLI loads --games-dir; the worker process has no copy of the file.
     await loadGameDirs([games]);
-    const spec = { name: 'user-game', seed: 4, games: ['take{n=10..20}'], bots: ['random', 'greedy'], deals: 3 };
-    const local = await runSpec(spec);
+    // Bots read now, asked about the game (greedy would not play it: the game has no heuristic).
+    const spec = { name: 'user-game', seed: 4, games: ['take{n=10..20}'], bots: ['random', 'optimal'], deals: 3 };
+    const registry = await botsOf(spec.bots.map((b) => join(BUILTIN_BOTS_DIR, `${b}.ts`)), { variants: spec.games });
+    const local = await runWith(registry, spec);
+    expect(readLog(local.dir)).toHaveLength(6);
     const worker = startWorker(redis.url, 'gw');
     try {
-      const { dir, interrupted } = await runSpec(spec, { executor: queueExecutor(redis.url) });
+      const { dir, interrupted } = await runWith(registry, spec, { executor: queueExecutor(redis.url) });
       expect(interrupted).toBe(false);
       expect(comparableDir(dir)).toEqual(comparableDir(local.dir));
       expect(readLog(dir).every((r) => r.worker === 'gw' && r.termination === 'normal')).toBe(true);
