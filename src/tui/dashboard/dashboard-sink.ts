@@ -1,5 +1,5 @@
 import { render, type Instance } from 'ink';
-import { createElement } from 'react';
+import { createElement, Fragment } from 'react';
 import type { EventSink } from '../../arena/events.ts';
 import { Dashboard, type DashboardControls } from './Dashboard.tsx';
 import { DashboardStore } from './dashboard-store.ts';
@@ -104,8 +104,9 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
       if (app === null) return Promise.resolve();
       const done = app;
       app = null;
-      // Nothing of it had happened yet: the frame goes, and the error stands alone.
-      done.clear();
+      // Nothing of it had happened yet: the frame goes (an empty tree is the last frame Ink
+      // writes, whatever render was pending), and the error stands alone.
+      done.rerender(createElement(Fragment));
       done.unmount();
       return done.waitUntilExit().then(
         () => undefined,
