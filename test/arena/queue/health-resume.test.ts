@@ -4,7 +4,6 @@
  * record names its worker), in `queue status`, in the summary and in the report. Real
  * redis-server, a real coordinator process killed with SIGKILL, real workers.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +18,9 @@ import { reportHtml } from '../../../src/report/page.ts';
 import { boardView } from '../../../src/tui/boards/board-view.ts';
 import { fixtureRegistry, readLog, tempDir } from '../helpers.ts';
 import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
-import { until } from './queue-helpers.ts';
+import { coordinatorKilledAfter } from './queue-helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const ARENA = join(ROOT, 'bin', 'arena.mjs');
 
 /** Each worker's health as the whole log says: what every view must show. */
 function healthOfLog(dir: string): ReturnType<WorkerTally['totals']> {
@@ -51,15 +49,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('worker health across a resum
     const workers = ['h1', 'h2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 5000, pollMs: 200 }));
     await Promise.all(workers.map((w) => w.start()));
     try {
-      const coordinator = spawn(process.execPath, [ARENA, 'tournament', specFile, '--queue', redis.url, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      coordinator.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-      coordinator.stderr!.resume();
-      await until(() => /\[\s*30\/\d+\]/.test(text), 90_000, 'thirty games from the coordinator');
-      const exited = new Promise((resolve) => coordinator.once('exit', resolve));
-      coordinator.kill('SIGKILL');
-      await exited;
-      const dir = /Results: (.*)/.exec(text)![1]!.trim();
+      const dir = await coordinatorKilledAfter(specFile, redis.url, 30, 90_000);
       const before = readLog(dir);
       expect(new Set(before.map((r) => r.worker))).toEqual(new Set(['h1', 'h2']));
 

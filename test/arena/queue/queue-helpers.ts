@@ -1,4 +1,7 @@
-/** What the queue tests share: waiting for a condition, the registered tournament, comparable logs, a run's own bots. */
+/** What the queue tests share: waiting for a condition, the registered tournament, comparable logs, a run's own bots, a killed coordinator. */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { TOURNAMENTS_KEY } from '../../../src/arena/queue/protocol.ts';
 import { validateSpec, type TournamentSpecInput } from '../../../src/arena/spec.ts';
@@ -48,4 +51,23 @@ export async function botsOf(files: readonly string[], settings: DiscoverySettin
 /** Runs a tournament from a raw spec with the bots of `registry`. */
 export function runWith(registry: BotRegistry, raw: TournamentSpecInput, options: RunOptions = {}): Promise<RunResult> {
   return runTournament(prepareTournament(validateSpec({ out: tempDir(), ...raw }), registry), options);
+}
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * Runs `arena tournament specFile --queue url --plain` and kills it with SIGKILL once it has
+ * reported `games` games (within `ms`); returns its results folder.
+ */
+export async function coordinatorKilledAfter(specFile: string, url: string, games: number, ms: number): Promise<string> {
+  const coordinator = spawn(process.execPath, [join(ROOT, 'bin', 'arena.mjs'), 'tournament', specFile, '--queue', url, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  coordinator.stdout!.on('data', (d: Buffer) => (text += d.toString()));
+  coordinator.stderr!.resume();
+  const reported = new RegExp(`\\[\\s*${games}/\\d+\\]`);
+  await until(() => reported.test(text), ms, `${games} games from the coordinator`);
+  const exited = new Promise((resolve) => coordinator.once('exit', resolve));
+  coordinator.kill('SIGKILL');
+  await exited;
+  return /Results: (.*)/.exec(text)![1]!.trim();
 }

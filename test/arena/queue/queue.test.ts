@@ -18,7 +18,7 @@ import { BUILTIN_BOTS_DIR, loadGameDirs } from '../../../src/hosting/index.ts';
 import { DashboardStore, type LiveBoard } from '../../../src/tui/dashboard/dashboard-store.ts';
 import { run } from '../../cli/run.ts';
 import { readLog, runSpec, tempDir, timeless } from '../helpers.ts';
-import { botsOf, comparableDir, registeredId, runWith, until } from './queue-helpers.ts';
+import { botsOf, comparableDir, coordinatorKilledAfter, registeredId, runWith, until } from './queue-helpers.ts';
 import { HAVE_REDIS, TestRedis } from '../redis-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -244,15 +244,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     await import('node:fs').then((fs) => fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, out, botDirs: [join(ROOT, 'test', 'fixtures', 'bots')] })));
     const workers = ['c1', 'c2'].map((n) => startWorker(redis.url, n));
     try {
-      const coordinator = spawn(process.execPath, [ARENA, 'tournament', specFile, '--queue', redis.url, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      coordinator.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-      coordinator.stderr!.resume();
-      await until(() => /\[\s*10\/\d+\]/.test(text), 60_000, 'ten games from the coordinator');
-      const exited = new Promise((resolve) => coordinator.once('exit', resolve));
-      coordinator.kill('SIGKILL');
-      await exited;
-      const dir = /Results: (.*)/.exec(text)![1]!.trim();
+      const dir = await coordinatorKilledAfter(specFile, redis.url, 10, 60_000);
       expect(existsSync(join(dir, 'summary.json'))).toBe(false);
       const resumed = spawn(process.execPath, [ARENA, 'tournament', '--resume', dir, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       resumed.stdout!.resume();
