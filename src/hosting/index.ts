@@ -7,7 +7,7 @@
  */
 export * from './host.ts';
 export { createHost, moduleFiles, stderrLogFor, type HostedBot, type HostSettings, type InlineBot, type Isolation, type ModuleBotFile } from './create-host.ts';
-export { DEFAULT_SANDBOX_CPU_SECONDS, permissionFlags, RUNTIME_ROOM_MB } from './sandbox-host.ts';
+export { RUNTIME_ROOM_MB } from './sandbox-host.ts';
 export { opaqueGameId } from './process-host.ts';
 export { DEFAULT_STDERR_LIMIT, stderrLogPath, tempStderrLogPath } from './bot-child.ts';
 export * from './bot-registry.ts';

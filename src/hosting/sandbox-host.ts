@@ -41,14 +41,12 @@ export interface SandboxSettings {
  */
 export const RUNTIME_ROOM_MB = 2048;
 
-export { DEFAULT_SANDBOX_CPU_SECONDS, permissionFlags } from './host.ts';
 
 /** The caps of one process; `node` says whether it runs Node (which needs `RUNTIME_ROOM_MB` of address space). */
 function limitsOf(settings: SandboxSettings, processes: number, node: boolean): SandboxLimits {
   const addressSpaceMb = settings.memoryMb + (node ? RUNTIME_ROOM_MB : 0);
   return { addressSpaceMb, cpuSeconds: settings.cpuSeconds, fileSizeMb: 16, processes, openFiles: 256 };
 }
-
 
 const RUNNER = siblingModule(import.meta.url, 'sandbox-runner');
 

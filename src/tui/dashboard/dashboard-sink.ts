@@ -64,19 +64,18 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
     ...(options.controls?.command ? { command: options.controls.command } : {}),
     ...(options.stayOpen ? { close: () => close() } : {}),
   };
-  let app: Instance | null = null;
   let settle: () => void = () => {};
   const closed = new Promise<void>((resolve) => (settle = resolve));
-  const mount = (): void => {
-    // The terminal a key at a time (key-stdin.ts), unless the caller gives its own input.
-    const stdin = options.stdin ?? (keyStdin() as unknown as NodeJS.ReadStream | undefined);
-    app = render(createElement(ThemeContext.Provider, { value: makeTheme(process.env, options.theme ?? {}) }, createElement(Dashboard, { store, controls })), {
-      exitOnCtrlC: false, // ctrl-c is `q`: a clean stop with the resume command, not a torn terminal
-      patchConsole: false,
-      stdout,
-      ...(stdin ? { stdin } : {}),
-    });
-  };
+  // The first frame now, while the run's modules load and its bots start: a person sees at once
+  // that the tournament is under way. The terminal a key at a time (key-stdin.ts), unless the
+  // caller gives its own input.
+  const stdin = options.stdin ?? (keyStdin() as unknown as NodeJS.ReadStream | undefined);
+  let app: Instance | null = render(createElement(ThemeContext.Provider, { value: makeTheme(process.env, options.theme ?? {}) }, createElement(Dashboard, { store, controls })), {
+    exitOnCtrlC: false, // ctrl-c is `q`: a clean stop with the resume command, not a torn terminal
+    patchConsole: false,
+    stdout,
+    ...(stdin ? { stdin } : {}),
+  });
   /** Gives the terminal back, then prints the resume command whole (never cut by the frame's layout). */
   const teardown = (resume: string | null): void => {
     const done = app;
@@ -94,9 +93,6 @@ export function dashboardSink(options: DashboardSinkOptions = {}): DashboardSink
       });
     }, 50);
   };
-  // The first frame now, while the run's modules load and its bots start: a person sees at once
-  // that the tournament is under way.
-  mount();
   return {
     detail: 'live',
     closed,
