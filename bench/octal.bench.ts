@@ -93,6 +93,8 @@ if (prove) {
         report(`${label}, TS${of}`, `${(wallMs / 1000).toFixed(1)} s wall, ${(cpuMs / 1000).toFixed(1)} s cpu, ${rate(cpuMs)} (cpu), peak RSS ${rssMb().toFixed(0)} MB`);
         if (round === 1) {
           report(`  rare heaps, full scans, pairs/heap`, `${table.rare.length}, ${table.fullScans}, ${(table.scanPairs / n).toFixed(0)}; mask ${table.space?.mask.toString(2)} ${table.space?.kind}`);
+          // What the C prints too, so that a run of the TS alone (OCTAL_C=0) can be checked against a C run's.
+          report(`  sum and largest value of G(0..n)`, `${sum}, ${max}`);
         }
         if (c) {
           const cCpu = Number(c.values['cpu_median_ms']);
