@@ -42,7 +42,8 @@ export interface GameRecord extends Pick<GameJob, 'index' | 'key' | 'variant' | 
   /**
    * Under the CPU clock only (`clock: "cpu"`, where `us` is the CPU time charged): the wall time of
    * each move in whole microseconds (parallel to `moves`), from the arena's request to the answer it
-   * took, transport and waiting included. On a busy machine it exceeds `us`; nothing is judged by it.
+   * took, transport and waiting included (in-process, around the bot's `choose`, as its host timed
+   * it). On a busy machine it exceeds `us`; nothing is judged by it.
    */
   readonly wus?: readonly number[];
   /** The game's time control (each seat's bank: base and increment, ms), absent without one. */
@@ -303,8 +304,11 @@ export async function playMatch(
     const seat = game.toMove(state);
     const perMove = seat === 'first' ? perMoveFirst : perMoveSecond;
     const limit = bank ? bank.limit(seat, perMove) : perMove;
-    const asked0 = wus ? performance.now() : 0;
-    const asked = (seat === 'first' ? firstSession : secondSession).move(state, legal, limit, bank?.view);
+    const session = seat === 'first' ? firstSession : secondSession;
+    // The move's wall time for `wus`: read here unless the session times its bot itself.
+    const timeIt = wus !== null && session.wallTimed !== true;
+    const asked0 = timeIt ? performance.now() : 0;
+    const asked = session.move(state, legal, limit, bank?.view);
     let reply: MoveReply | null;
     if (!(asked instanceof Promise)) reply = asked;
     // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
@@ -312,7 +316,7 @@ export async function playMatch(
     else if (!signal) reply = await asked;
     else reply = await Promise.race([asked, (played.abort ??= abortWait(signal)).promise]);
     if (reply === null) return finishGame(played, INTERRUPTED);
-    const wallUs = wus ? Math.round((performance.now() - asked0) * 1000) : 0;
+    const wallMs = timeIt ? performance.now() - asked0 : 0;
     const overdrawn = bank?.charge(seat, reply, limit < perMove);
     if (overdrawn) return finishGame(played, overdrawn);
     const i = judgeReply(game, legal, reply);
@@ -328,7 +332,7 @@ export async function playMatch(
       us.push(bank.settle(seat));
       played.ovh!.push(bank.overhead);
     } else us.push(Math.round(reply.ms * 1000));
-    if (wus) wus.push(wallUs);
+    if (wus) wus.push(Math.round((reply.ok && !timeIt ? (reply.wall ?? 0) : wallMs) * 1000));
     if (seat === 'first') movedFirst = true;
     else movedSecond = true;
     if (reply.ok && reply.clock) played.clock[seat]++;

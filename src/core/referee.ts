@@ -19,6 +19,8 @@ export type MoveReply =
       readonly ms: number;
       /** The bot said its clock cut the answer short. */
       readonly clock?: boolean;
+      /** The wall time (ms) the host measured around the bot, from sessions that say so (`BotSession.wallTimed`). */
+      readonly wall?: number;
       /**
        * The bot's own think time (ms), measured where it runs (its worker thread, or reported by its
        * process), when the move was asked with a clock (a time control): what its bank is charged.

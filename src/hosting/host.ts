@@ -45,6 +45,12 @@ export interface BotSession {
    */
   move(state: unknown, moves: readonly unknown[], timeMs: number, clock?: BotClock): MoveReply | Promise<MoveReply>;
   /**
+   * Set when every answer the session gives carries `wall`, the wall time it measured around the
+   * bot (in-process: it reads the clock around `choose` anyway), so the match need not read the
+   * clock around the move itself for `GameRecord.wus`.
+   */
+  readonly wallTimed?: boolean;
+  /**
    * Ends the session; the host may reuse its resources for another game. `end` says how the game
    * ended (external bots hear it as `game-over`); it is absent when a game is abandoned early.
    */

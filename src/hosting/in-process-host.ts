@@ -280,7 +280,10 @@ class InProcessSession implements BotSession {
   readonly #clockStopped = this.#markClock.bind(this);
 
   /** The reply to a synchronous move, refilled at every move of the session (see `BotSession.move`). */
-  readonly #reply: { ok: true; move: unknown; ms: number; clock: boolean } = { ok: true, move: undefined, ms: 0, clock: false };
+  readonly #reply: { ok: true; move: unknown; ms: number; wall: number; clock: boolean } = { ok: true, move: undefined, ms: 0, wall: 0, clock: false };
+
+  /** Every answer carries its wall time (`wall`): the clock is read around `choose` anyway. */
+  readonly wallTimed = true;
 
   #markClock(): void {
     this.#clock = true;
@@ -351,10 +354,11 @@ class InProcessSession implements BotSession {
       const done = this.#reply;
       done.move = reply;
       done.ms = ms;
+      done.wall = wall;
       done.clock = this.#clock;
       return done;
     }
-    return this.#later(reply, ms, timeMs);
+    return this.#later(reply, ms, wall, timeMs);
   }
 
   /**
@@ -363,10 +367,10 @@ class InProcessSession implements BotSession {
    * returning its promise counts too (`before`, on the move's clock: under the CPU clock, its CPU
    * time), and from then on the wall time (other games run on this thread while it waits, so its
    * CPU time is not the bot's alone). The answer is judged by its time when it comes, as well as by
-   * the timer. Apart from `#choose`: the closures here would otherwise make every synchronous move
-   * allocate their context.
+   * the timer. `beforeWall`: the wall time up to the promise, for the answer's `wall`. Apart from
+   * `#choose`: the closures here would otherwise make every synchronous move allocate their context.
    */
-  #later(reply: PromiseLike<unknown>, before: number, timeMs: number): Promise<MoveReply> {
+  #later(reply: PromiseLike<unknown>, before: number, beforeWall: number, timeMs: number): Promise<MoveReply> {
     const limit = timeMs + this.#graceMs;
     const t1 = performance.now();
     const spent = (): number => before + performance.now() - t1;
@@ -376,9 +380,11 @@ class InProcessSession implements BotSession {
       reply.then(
         (move) => {
           clearTimeout(timer);
-          const ms = spent();
+          const after = performance.now() - t1;
+          const ms = before + after;
+          const wall = beforeWall + after;
           if (ms > limit) resolve(late(ms));
-          else resolve(this.#clock ? { ok: true, move, ms, clock: true } : { ok: true, move, ms });
+          else resolve(this.#clock ? { ok: true, move, ms, wall, clock: true } : { ok: true, move, ms, wall });
         },
         (err: unknown) => {
           clearTimeout(timer);
