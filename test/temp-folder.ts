@@ -1,30 +1,26 @@
 /**
  * Set-up of every test file (vitest.config.ts `setupFiles`): the file's temporary folders, and
- * those of every process it starts (the CLI, workers, bots outside the sandbox), go into one folder
- * of its own (`TMPDIR`, which `os.tmpdir()` reads at each call), removed once the file is done.
- * Without it the suite left thousands of folders behind (results, bot stores, bundles of processes
- * killed on purpose). The sandbox is unaffected: it mounts an empty `/tmp` of its own and sets no
- * `TMPDIR`.
+ * those of every process it starts (the CLI, workers, bots outside the sandbox), go into a folder
+ * of their own (`TMPDIR`, which `os.tmpdir()` reads at each call). Without it the suite left
+ * thousands of folders behind (results, bot stores, bundles of processes killed on purpose). The
+ * sandbox is unaffected: it mounts an empty `/tmp` of its own and sets no `TMPDIR`.
+ *
+ * A file in a process of its own (the `isolated` project) gets a folder removed once the file is
+ * done. Files sharing a process (the `shared` project) share the run's folder (test/shared-temp.ts),
+ * removed after the run: what a module caches at its first use (the folder its bundles go to, say)
+ * must stay valid for the files that run after it in the same process.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, inject } from 'vitest';
+import { makeTempFolder } from './shared-temp.ts';
 
-const shared = tmpdir();
-// A short name (/tmp/vt-XXXXXX): the paths under it are printed in terminals of fixed width.
-const dir = mkdtempSync(join(shared, 'vt-'));
-// Open as /tmp is: a sandboxed bot's user (nobody, when the tests run as root) reaches what is bound from here.
-chmodSync(dir, 0o1777);
-// Caches that must outlive the file: tsx's compiled sources and Node's compile cache (bin/arena.mjs),
-// else every file's first CLI start would compile everything again.
-for (const cache of [`tsx-${process.geteuid?.() ?? userInfo().username}`, 'node-compile-cache']) {
-  mkdirSync(join(shared, cache), { recursive: true });
-  symlinkSync(join(shared, cache), join(dir, cache));
-}
+const before = tmpdir();
+const shared = inject('sharedTempFolder');
+const dir = shared ?? makeTempFolder();
 process.env['TMPDIR'] = dir;
 
 afterAll(() => {
-  process.env['TMPDIR'] = shared;
-  rmSync(dir, { recursive: true, force: true });
+  process.env['TMPDIR'] = before;
+  if (shared === undefined) rmSync(dir, { recursive: true, force: true });
 });

@@ -13,7 +13,7 @@ import { prepareTournament, runTournament, type RunOptions, type RunResult } fro
 export const FIXTURE_BOTS = fileURLToPath(new URL('../fixtures/bots', import.meta.url));
 
 let registry: Promise<BotRegistry> | undefined;
-/** Built-in bots plus the fixtures (discovered once per test file). */
+/** Built-in bots plus the fixtures (discovered once per process: a test file, or the files sharing a worker, vitest.config.ts). */
 export function fixtureRegistry(): Promise<BotRegistry> {
   return (registry ??= discoverBots([FIXTURE_BOTS]));
 }

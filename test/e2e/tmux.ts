@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,6 +27,23 @@ export class TmuxSession {
     execFileSync('tmux', ['new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), '-c', cwd, '-e', 'CI=false', '-e', `TMPDIR=${tmpdir()}`, command]);
     // Keep the pane after the command exits, so its last screen can still be read.
     execFileSync('tmux', ['set-option', '-t', this.name, 'remain-on-exit', 'on']);
+    // Everything the command writes to the terminal, appended to a file: a wait reads the screen
+    // again when more has arrived, not at every poll (each read starts a tmux client).
+    execFileSync('tmux', ['pipe-pane', '-t', this.name, `cat >> ${this.output}`]);
+  }
+
+  /** The file the pane's output is appended to. */
+  private get output(): string {
+    return join(this.dir, 'output');
+  }
+
+  /** How many bytes the command has written to the terminal so far. */
+  private written(): number {
+    try {
+      return statSync(this.output).size;
+    } catch {
+      return 0; // nothing written yet
+    }
   }
 
   /** The visible screen as text; `joined`: lines the terminal wrapped are joined back (tmux `-J`); `history`: with the lines scrolled off the top. */
@@ -61,13 +78,26 @@ export class TmuxSession {
     execFileSync('tmux', ['send-keys', '-t', this.name, ...(literal ? ['-l'] : []), keys]);
   }
 
-  /** Polls the screen until it shows `text` or passes a test (never a fixed sleep); throws with the screen on timeout. */
+  /**
+   * Waits until the screen shows `text` or passes a test (never a fixed sleep); throws with the
+   * screen on timeout. The screen is read again when the command has written more to the terminal
+   * (and at least once a second, in case tmux had not drawn the last of it when it was read).
+   */
   async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000): Promise<string> {
     const t0 = Date.now();
+    const shows = (screen: string): boolean => (typeof text === 'string' ? screen.includes(text) : text instanceof RegExp ? text.test(screen) : text(screen));
+    let read = -1;
+    let readAt = 0;
     for (;;) {
-      const screen = this.screen();
-      if (typeof text === 'string' ? screen.includes(text) : text instanceof RegExp ? text.test(screen) : text(screen)) return screen;
-      if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${String(text)}; screen:\n${screen}`);
+      const written = this.written();
+      const late = Date.now() - t0 > timeoutMs;
+      if (written !== read || Date.now() - readAt >= 1000 || late) {
+        read = written;
+        readAt = Date.now();
+        const screen = this.screen();
+        if (shows(screen)) return screen;
+        if (late) throw new Error(`timed out waiting for ${String(text)}; screen:\n${screen}`);
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }

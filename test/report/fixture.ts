@@ -1,4 +1,4 @@
-/** A small real tournament over all six families for the report tests (one per test file). */
+/** A small real tournament over all six families for the report tests (one per process: a test file, or the files sharing a worker). */
 import { runSpec } from '../arena/helpers.ts';
 
 /** One variant of each family, small enough to play in a second. */
