@@ -23,9 +23,10 @@ export default defineConfig({
     // files side by side keep both cores busy (four starved the files that start many processes).
     maxWorkers: 2,
     // Timeouts only catch a hang: a busy machine (a loaded CI runner, a laptop running a build)
-    // makes honest tests several times slower, and that must not fail them.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // makes honest tests many times slower, and that must not fail them. No test sets a shorter
+    // one; waits inside tests are bounded by test/patience.ts's HANG_MS.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
       {

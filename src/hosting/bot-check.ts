@@ -22,7 +22,8 @@ import { FAMILIES, getFamily, makeGame, parseVariant } from '../games/index.ts';
 import { importModuleBot, supportedBy, type BotEntry } from './bot-registry.ts';
 import { judgeReply, type MoveReply } from '../core/referee.ts';
 import { createHost } from './create-host.ts';
-import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, errorText, type BotHost, type BotSpec } from './host.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, errorText, isThenable, wallCapMs, wallCapReason, type BotHost, type BotSpec } from './host.ts';
+import { threadCpuClock, usableClock, type ClockKind } from '../platform/cpu-clock.ts';
 
 /**
  * Variants the check plays for each family: the family's defaults plus small variants (small
@@ -53,10 +54,15 @@ export interface CheckOptions {
   readonly families: readonly string[];
   /** External bots: the file their stderr is appended to (default: `tempStderrLogPath(name)`). */
   readonly stderrLog?: string;
+  /**
+   * What a move is charged (as in a tournament): `cpu` (default), the CPU time the bot used, so a
+   * busy machine fails no move, or `wall`. Where the platform has no CPU clock, `cpu` is the wall clock.
+   */
+  readonly clock: ClockKind;
 }
 
 /** Defaults of `checkBot`. */
-export const DEFAULT_CHECK: CheckOptions = { timeMs: 1000, positions: 6, seed: 1, isolation: 'worker', families: [] };
+export const DEFAULT_CHECK: CheckOptions = { timeMs: 1000, positions: 6, seed: 1, isolation: 'worker', families: [], clock: 'cpu' };
 
 /** One row of the check's table: a variant and how the bot did on it. */
 export interface CheckRow {
@@ -97,7 +103,12 @@ function deepFreeze(v: unknown): void {
 
 const MUTATION = /read[ -]only|not extensible|Cannot (assign|add|delete|define)|object is frozen/i;
 
-/** Calls the bot in-process, bounded by the deadline when it returns a promise. */
+/**
+ * Calls the bot in-process, bounded by the deadline when it returns a promise. Under the CPU clock
+ * the synchronous part of its answer is charged this thread's CPU time (as an in-process host
+ * does: `ctx.now` counts it, on the scale of `deadline`), capped at `wallCapMs` of wall time; a
+ * promise's wait, during which other work may run on this thread, is charged its wall time.
+ */
 async function callInProcess(
   bot: AnyBot,
   game: AnyGame,
@@ -107,24 +118,35 @@ async function callInProcess(
   rngSeed: number,
   options: Readonly<Record<string, unknown>>,
   timeMs: number,
+  clock: ClockKind,
 ): Promise<MoveReply> {
+  const cpu = clock === 'cpu' ? threadCpuClock() : null;
   const t0 = performance.now();
+  const cpu0 = cpu ? cpu.fresh() : 0;
   const deadline = Date.now() + timeMs;
+  const now = cpu ? (): number => deadline - timeMs + (cpu.fresh() - cpu0) : undefined;
+  const limit = timeMs + DEFAULT_GRACE_MS;
+  const unit = cpu ? ' of CPU time' : '';
+  const late = (ms: number): MoveReply => ({ ok: false, kind: 'timeout', reason: `answered after ${ms.toFixed(0)} ms${unit}, limit ${timeMs} ms`, ms });
   let timer: NodeJS.Timeout | undefined;
   try {
-    const answer = bot.choose({ game, state, moves, seat, rng: createRng(rngSeed), deadline, options, store: memoryStore() });
+    const answer = bot.choose({ game, state, moves, seat, rng: createRng(rngSeed), deadline, ...(now ? { now } : {}), options, store: memoryStore() });
+    const t1 = performance.now();
+    const before = cpu ? Math.min(t1 - t0, cpu.fresh() - cpu0) : t1 - t0;
+    if (cpu && t1 - t0 > wallCapMs(timeMs) + DEFAULT_GRACE_MS) return { ok: false, kind: 'timeout', reason: wallCapReason(timeMs), ms: before };
+    // A synchronous answer is judged by its own time (awaiting it would add whatever else runs on this thread).
+    if (!isThenable(answer)) return before > limit ? late(before) : { ok: true, move: answer, ms: before };
     const move = await Promise.race([
-      Promise.resolve(answer),
+      answer,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CheckTimeout()), timeMs + DEFAULT_GRACE_MS);
+        timer = setTimeout(() => reject(new CheckTimeout()), Math.max(0, limit - before));
       }),
     ]);
-    const ms = performance.now() - t0;
-    if (ms > timeMs + DEFAULT_GRACE_MS) return { ok: false, kind: 'timeout', reason: `answered after ${ms.toFixed(0)} ms, limit ${timeMs} ms`, ms };
-    return { ok: true, move, ms };
+    const ms = before + performance.now() - t1;
+    return ms > limit ? late(ms) : { ok: true, move, ms };
   } catch (err) {
     const ms = performance.now() - t0;
-    if (err instanceof CheckTimeout) return { ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms };
+    if (err instanceof CheckTimeout) return { ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms${unit}`, ms };
     return { ok: false, kind: 'crash', reason: errorText(err), ms };
   } finally {
     clearTimeout(timer);
@@ -161,12 +183,12 @@ export async function checkBot(
   options: Readonly<Record<string, unknown>>,
   settings: Partial<CheckOptions> = {},
 ): Promise<CheckRow[]> {
-  const cfg = { ...DEFAULT_CHECK, ...settings };
+  const cfg = { ...DEFAULT_CHECK, ...settings, clock: usableClock(settings.clock ?? DEFAULT_CHECK.clock) };
   let bot = entry.bot;
   const variants = checkVariants(cfg.families);
   const spec: BotSpec = { label: entry.name, name: entry.name, options };
   if (entry.transport === 'process') {
-    const external = createHost(entry, spec, { isolation: 'worker', memoryMb: 512, ...(cfg.stderrLog !== undefined ? { stderrLog: cfg.stderrLog } : {}) });
+    const external = createHost(entry, spec, { isolation: 'worker', memoryMb: 512, clock: cfg.clock, ...(cfg.stderrLog !== undefined ? { stderrLog: cfg.stderrLog } : {}) });
     try {
       await external.start();
     } catch (err) {
@@ -187,7 +209,7 @@ export async function checkBot(
   }
   let host: BotHost | undefined;
   if (cfg.isolation === 'worker') {
-    host = createHost(entry, spec, { isolation: 'worker', memoryMb: 512, ...(cfg.stderrLog !== undefined ? { stderrLog: cfg.stderrLog } : {}) });
+    host = createHost(entry, spec, { isolation: 'worker', memoryMb: 512, clock: cfg.clock, ...(cfg.stderrLog !== undefined ? { stderrLog: cfg.stderrLog } : {}) });
     try {
       await host.start();
     } catch (err) {
@@ -276,7 +298,7 @@ async function checkVariant(
     deepFreeze(given);
     const givenMoves = structuredClone(moves);
     deepFreeze(givenMoves);
-    const reply = await callInProcess(bot, botGame, given, givenMoves, seat, rngSeed, options, cfg.timeMs);
+    const reply = await callInProcess(bot, botGame, given, givenMoves, seat, rngSeed, options, cfg.timeMs, cfg.clock);
     maxMs = Math.max(maxMs, reply.ms);
     if (!reply.ok && reply.kind === 'crash' && MUTATION.test(reply.reason)) {
       return row('fail', `${where}: mutated the state it was given (${reply.reason})`);
@@ -286,7 +308,7 @@ async function checkVariant(
     if (typeof k === 'string') return row('fail', `${where}: ${k}`);
     if (first === undefined) {
       // In-process only: ask a second time with the same seed for the determinism check.
-      const again = await callInProcess(bot, botGame, given, givenMoves, seat, rngSeed, options, cfg.timeMs);
+      const again = await callInProcess(bot, botGame, given, givenMoves, seat, rngSeed, options, cfg.timeMs, cfg.clock);
       maxMs = Math.max(maxMs, again.ms);
       const k2 = ruling(game, moves, again);
       if (typeof k2 === 'string') return row('fail', `${where}: ${k2}`);

@@ -11,6 +11,9 @@ import { performance } from 'node:perf_hooks';
 /** Which clock a bot's moves are charged on: its CPU time, or the time that passed. */
 export type ClockKind = 'cpu' | 'wall';
 
+/** The clocks a command's `--clock` takes. */
+export const CLOCK_KINDS: readonly ClockKind[] = ['cpu', 'wall'];
+
 const BUF = Buffer.allocUnsafe(64);
 
 /** The first number of a schedstat file held open (ns on a CPU), or NaN when the task is gone. */

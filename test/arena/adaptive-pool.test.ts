@@ -48,7 +48,7 @@ describe('the local pool without --concurrency', () => {
     expect(new Set(BUILT_IN.map((b) => b.split(':')[0]))).toEqual(new Set(names));
   });
 
-  it('plays the same games as --concurrency 1, however many it keeps in flight', { timeout: 240_000 }, async () => {
+  it('plays the same games as --concurrency 1, however many it keeps in flight', async () => {
     const one = await runSpec({ ...SPEC, concurrency: 1, botData: tempDir() });
     expect(one.summary.games.played).toBeGreaterThan(200);
     expect(one.summary.games.byTermination.normal).toBe(one.summary.games.played);

@@ -83,7 +83,7 @@ describe('process host faults', () => {
     const stderr = readFileSync(`${result.dir}/bots/fx-ext-exit.stderr.log`, 'utf8');
     expect(stderr).toMatch(/fx-ext-exit: leaving on purpose/);
     expect(stderr).toMatch(/\[arena\] .* exited with code 3/);
-  }, 20_000);
+  });
 
   it('a bot that never answers hello fails to start within the start timeout', async () => {
     const host = new ProcessHost('silent', {

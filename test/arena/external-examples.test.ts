@@ -63,7 +63,7 @@ describe('the Python example', () => {
     expect(log.filter((r) => r.termination !== 'normal').map((r) => r.reason)).toEqual([]);
     expect(expectLargestWinningTakes(log, 'python-bot')).toBeGreaterThan(0);
     expect(readFileSync(`${result.dir}/bots/python-bot.stderr.log`, 'utf8')).toMatch(/game .*: (win|loss)/);
-  }, 20_000);
+  });
 
   it('finds GAMES.md 1 facts: 1764 with the seed 002 set takes 28; consecutive sets without a table', async () => {
     await expectFacts(['python3', 'bot.py'], PYTHON);
@@ -95,7 +95,7 @@ describe.skipIf(!hasCc)(hasCc ? 'the C example' : 'the C example — SKIPPED: no
     expect(log.filter((r) => r.variant.startsWith('coins') && (r.seats.first === 'c-bot' || r.seats.second === 'c-bot'))).toEqual([]);
     expect(expectLargestWinningTakes(log, 'c-bot')).toBeGreaterThan(0);
     await expectFacts(['./c-bot'], C_BOT);
-  }, 20_000);
+  });
 });
 
 /** Asks a bot directly about GAMES.md 1's positions; its answers must be the largest winning takes. */

@@ -1,6 +1,7 @@
 /** A private redis-server for the queue tests: a free loopback port, no persistence, stopped after. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
+import { HANG_MS } from '../patience.ts';
 
 /** Whether `redis-server` is installed (CI's `.ci/run` installs it). */
 export const HAVE_REDIS = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -18,7 +19,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Resolves once something answers PING on the port, after AUTH when there is a password (or rejects after `ms`). */
-async function waitForPing(port: number, password: string | null, ms = 10_000): Promise<void> {
+async function waitForPing(port: number, password: string | null, ms = HANG_MS): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {

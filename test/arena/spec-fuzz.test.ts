@@ -46,7 +46,7 @@ function mutate(rng: Rng, text: string): string {
 }
 
 describe('tournament spec fuzz (seeded)', () => {
-  it('2,000 mutated specs: valid, or a one-line SpecError; through the CLI exit 2 and one line', { timeout: 120_000 }, async () => {
+  it('2,000 mutated specs: valid, or a one-line SpecError; through the CLI exit 2 and one line', async () => {
     const rng = createRng(1717);
     const registry = await discoverBots([]);
     const failures: string[] = [];

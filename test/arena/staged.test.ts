@@ -69,5 +69,5 @@ describe('a staged run stopped at any game resumes to the same end', () => {
       expect(resumed.summary.format).toEqual(whole.summary.format);
       expect(resumed.summary.games).toEqual(whole.summary.games);
     }
-  }, 120_000);
+  });
 });

@@ -73,7 +73,7 @@ function banks(rec: GameRecord, seat: 'first' | 'second'): number[] {
 }
 
 describe('time banks in the match', () => {
-  it('a bot that sleeps past its bank loses on time, and the record says why', { timeout: 60_000 }, async () => {
+  it('a bot that sleeps past its bank loses on time, and the record says why', async () => {
     // 1 s for the game and 400 ms a move: the third move overruns the 200 ms left, by far.
     const { dir, summary } = await runSpec({
       bots: ['fx-clock:ms=400', 'fx-first'],
@@ -100,7 +100,7 @@ describe('time banks in the match', () => {
     expect(summary.games.byTermination.timeout).toBe(2);
   });
 
-  it('a bot within its bank plus increments plays many moves, more think time than the base alone', { timeout: 60_000 }, async () => {
+  it('a bot within its bank plus increments plays many moves, more think time than the base alone', async () => {
     // 1 s + 50 ms a move, 30 ms a move over 40 moves: 1.2 s of thinking, paid by the increments.
     const { dir } = await runSpec({
       bots: ['fx-clock:ms=30', 'fx-first'],
@@ -123,7 +123,7 @@ describe('time banks in the match', () => {
 
 // Skipped only on a machine without bubblewrap (CI has it, and fails without it).
 describe.skipIf(sandboxProblem() !== null && !process.env['CI'])('the clock in the sandbox', () => {
-  it('a sandboxed module bot gets its clock, and its runner reports the think time the bank is charged', { timeout: 120_000 }, async () => {
+  it('a sandboxed module bot gets its clock, and its runner reports the think time the bank is charged', async () => {
     // check=1: the bot throws (a crash) unless it has a clock that its deadline does not exceed.
     const { dir, summary } = await runSpec({ bots: ['fx-clock:check=1', 'fx-first'], games: ['subtraction{moves=1,2;n=12}'], deals: 1, timeControl: '5', isolation: 'sandbox', concurrency: 2 });
     for (const rec of readLog(dir)) {
@@ -140,7 +140,7 @@ describe.skipIf(sandboxProblem() !== null && !process.env['CI'])('the clock in t
 });
 
 describe('time banks and resume', () => {
-  it('a resumed run plays on the saved time control and sums the whole log', { timeout: 60_000 }, async () => {
+  it('a resumed run plays on the saved time control and sums the whole log', async () => {
     const spec = { bots: ['fx-slow', 'fx-first'], games: ['subtraction{n=15..25}'], deals: 6, timeControl: '3+0.01', timeMarginMs: 70, isolation: 'worker' as const, concurrency: 2 };
     const controller = new AbortController();
     let ended = 0;
@@ -195,7 +195,7 @@ describe('the clock each host shows its bot', () => {
     ['none', 'fx-clock'],
     ['worker', 'fx-clock'],
     ['external', 'fx-ext-clock'],
-  ] as const)('isolation %s: a decreasing bank, exactly the base minus the think time the record charged', { timeout: 60_000 }, async (isolation, bot) => {
+  ] as const)('isolation %s: a decreasing bank, exactly the base minus the think time the record charged', async (isolation, bot) => {
     const folder = mkdtempSync(join(tmpdir(), 'arena-tc-'));
     const file = join(folder, 'clock.jsonl');
     writeFileSync(file, '');

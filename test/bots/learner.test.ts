@@ -43,7 +43,7 @@ describe('learner', () => {
       checked++;
     }
     expect(checked).toBe(400);
-  }, 60_000);
+  });
 
   it('plays the same games for the same starting store, at any concurrency, in worker threads', async () => {
     const seeded = tempDir('bot-data-');
@@ -57,7 +57,7 @@ describe('learner', () => {
     expect(comparableLog(four.dir)).toEqual(comparableLog(one.dir));
     // Both runs wrote what they learned: the worker threads' stores reach the folder.
     expect(readdirSync(join(a, 'learner'))).toEqual(readdirSync(join(seeded, 'learner')));
-  }, 60_000);
+  });
 
   it.skipIf(sandboxProblem() !== null && !process.env['CI'])('learns across runs under isolation sandbox exactly as in worker threads', async () => {
     const spec = { bots: ['learner:nodes=100', 'greedy'], games: [VARIANT], deals: 6, seed: 5, concurrency: 2 };
@@ -78,7 +78,7 @@ describe('learner', () => {
     }
     // The second run played from what the first stored.
     expect(logs[1]).not.toEqual(logs[0]);
-  }, 120_000);
+  });
 
   it('a resumed run starts from the store the interrupted one started from, and ends as an uninterrupted run', async () => {
     const spec = { bots: ['learner:nodes=100', 'greedy'], games: [VARIANT], deals: 8, seed: 9, isolation: 'none' as const, concurrency: 1 };
@@ -101,7 +101,7 @@ describe('learner', () => {
     const resumed = await runSpec({ ...spec, botData: b }, { resumeDir: part.dir });
     expect(comparableLog(resumed.dir)).toEqual(comparableLog(whole.dir));
     expect(readdirSync(join(part.dir, 'bot-data'))).toEqual(expect.arrayContaining(['learner', 'greedy']));
-  }, 60_000);
+  });
 
   it('proves positions within its node budget, using stored ones as solved leaves', () => {
     const game = parseVariant('coins{board=square;side=4}');
@@ -157,5 +157,5 @@ describe('a corrupt store in a tournament', () => {
     expect(r.summary.games.byTermination.normal).toBe(4);
     const reset = events.filter((e) => e.type === 'bot-store-reset');
     expect(reset).toEqual([{ type: 'bot-store-reset', bot: 'learner:nodes=50', reason: expect.stringMatching(/^bot store .*learner was reset \(solved-[0-9a-f]+\.bin: length \d+, header says \d+\)$/) }]);
-  }, 60_000);
+  });
 });

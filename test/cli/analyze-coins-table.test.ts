@@ -20,7 +20,7 @@ describe('arena analyze coins --build-table', () => {
     const file = openTableFile(dir, 'coins-square4', squareGraph(4))!;
     for (let m = 0; m < 2 ** 16; m += 101) expect(file.win(m)).toBe(testBit(ref, m));
     file.close();
-  }, 20_000);
+  });
 
   it('rejects --build-table for another family and a bad --workers', async () => {
     expect((await run('analyze', 'subtraction', '--build-table')).err).toMatch(/--build-table` is for the coins family/);

@@ -7,7 +7,16 @@ import { botTemplate } from '../../src/cli/commands/new-bot.ts';
 import { run } from './run.ts';
 
 const BUILTIN = ['greedy', 'hybrid', 'mcts', 'minimax', 'optimal', 'random'];
-const user = botFolder({ 'userbot.ts': GOOD_TS, ...CHEATERS });
+/** A bot that sleeps 400 ms a move (no CPU spent) and one that computes for 400 ms of CPU time. */
+const CLOCKED = {
+  'sleeper.mjs': `const cell = new Int32Array(new SharedArrayBuffer(4));
+export default { name: 'sleeper', description: 'sleeps 400 ms', choose: ({ moves }) => { Atomics.wait(cell, 0, 0, 400); return moves[0]; } };\n`,
+  'thinker.mjs': `export default { name: 'thinker', description: 'computes for 400 ms of CPU time', choose: ({ moves }) => {
+  const t0 = process.cpuUsage();
+  for (let x = 0; ; x++) if (x % 4096 === 0) { const u = process.cpuUsage(t0); if (u.user + u.system > 400_000) return moves[0]; }
+} };\n`,
+};
+const user = botFolder({ 'userbot.ts': GOOD_TS, ...CHEATERS, ...CLOCKED });
 const broken = botFolder(BROKEN);
 afterAll(() => {
   user.cleanup();
@@ -77,6 +86,20 @@ describe('arena bots check', () => {
     expect(out).toMatch(/^subtraction .* FAIL /m);
     expect(out).toMatch(detail);
     expect(out).toMatch(new RegExp(`${name}: FAILED on 2 of 2 variants`));
+  });
+
+  it.each(['worker', 'none'])('isolation %s: charges a move the CPU time it used (a sleeping bot passes), and under --clock wall the time that passed', async (isolation) => {
+    const check = (bot: string, ...more: string[]) =>
+      run('bots', 'check', bot, '--bots-dir', user.dir, '--positions', '1', '--family', 'subtraction', '--time', '100', '--isolation', isolation, ...more);
+    const [sleeps, sleepsWall, thinks, thinksWall] = await Promise.all([check('sleeper'), check('sleeper', '--clock', 'wall'), check('thinker'), check('thinker', '--clock', 'wall')]);
+    expect(sleeps.out).toContain('1 positions per variant, 100 ms of CPU time per move');
+    expect(sleeps.code, sleeps.out).toBe(0);
+    // A bot that truly thinks too long loses its moves under both clocks; sleeping is slow only on the wall clock.
+    for (const r of [sleepsWall, thinks, thinksWall]) {
+      expect(r.code, r.out).toBe(1);
+      expect(r.out).toMatch(/^subtraction .* FAIL .*too slow: /m);
+    }
+    expect(thinks.out).toMatch(/ms of CPU time, limit 100 ms|no move within 100 ms/);
   });
 
   it('counts one variant in the singular', async () => {

@@ -14,7 +14,7 @@ import { run } from './run.ts';
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 // Each spawned bin starts Node and tsx: seconds when the machine is shared, hence the minute's timeout.
-describe('a new user at the command line (real bin)', { timeout: 60_000 }, () => {
+describe('a new user at the command line (real bin)', () => {
   it('new-bot with no name says so and writes no file (bots/undefined.ts)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-newbot-'));
     const r = await arena(['new-bot', '--dir', dir]);
@@ -99,14 +99,14 @@ describe('the commands the arena prints are the ones that run (real bin)', () =>
   const hint = (r: { out: string }): string => /check it: {2}(.*) bots check/.exec(r.out)?.[1] ?? r.out;
   const PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 
-  it('inside the project without a global install: npx arena; elsewhere: the bin by its path', { timeout: 60_000 }, async () => {
+  it('inside the project without a global install: npx arena; elsewhere: the bin by its path', async () => {
     const inside = await arena(['new-bot', 'hinted', '--dir', mkdtempSync(join(tmpdir(), 'arena-hint-'))], { env: { PATH } });
     expect(hint(inside)).toBe('npx arena');
     const outside = await arena(['new-bot', 'hinted', '--dir', mkdtempSync(join(tmpdir(), 'arena-hint-'))], { env: { PATH }, cwd: tmpdir() });
     expect(hint(outside)).toBe(`node ${join(ROOT, 'bin', 'arena.mjs')}`);
   });
 
-  it('installed on PATH the way `npm link` / `npm install -g .` does it (a bin symlink): plain arena, from any folder', { timeout: 60_000 }, async () => {
+  it('installed on PATH the way `npm link` / `npm install -g .` does it (a bin symlink): plain arena, from any folder', async () => {
     const prefix = mkdtempSync(join(tmpdir(), 'arena-global-'));
     mkdirSync(join(prefix, 'bin'));
     symlinkSync(join(ROOT, 'bin', 'arena.mjs'), join(prefix, 'bin', 'arena'));

@@ -125,7 +125,7 @@ describe('paths that are not what a command expects get one line, before any wor
     [['new-bot', 'x', '--dir', '/proc/nope'], /^arena: Cannot write \/proc\/nope\/x\.ts: a folder on the way does not exist/],
     [['new-game', 'x', '--dir', '/proc/nope'], /^arena: Cannot write \/proc\/nope\/x\.ts: a folder on the way does not exist/],
     [['new-game', long], /^arena: Expected the game name to be 1 to 64 letters/],
-  ])('%j', { timeout: 60_000 }, async (args, message) => {
+  ])('%j', async (args, message) => {
     const r = await run(...args);
     expect(isUsageError(r), r.err).toBe(true);
     expect(r.err.trim()).toMatch(message);

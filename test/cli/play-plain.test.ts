@@ -31,7 +31,7 @@ function inOrder(lines: readonly string[], wanted: readonly (string | RegExp)[])
 }
 
 describe('arena play --plain', () => {
-  it('plays a game as a transcript: each prompt and move a new line, the rule that ended it, the review of both sides, why and undo after the end', { timeout: 120_000 }, async () => {
+  it('plays a game as a transcript: each prompt and move a new line, the rule that ended it, the review of both sides, why and undo after the end', async () => {
     const r = await arenaWithInput(
       ['play', 'subtraction{moves=1,2,3;n=10}', '--bot', 'optimal', '--first', 'me', '--plain', '--seed', '1', '--isolation', 'none'],
       '2\nh\n1\n3\ne\nu\nq\n',
@@ -71,7 +71,7 @@ describe('arena play --plain', () => {
     expect(r.lines.filter((l) => l.startsWith('Game over')).length).toBe(1);
   });
 
-  it('asks the set-up as numbered lists, the bots in plain words with their levels, when the command line leaves it open', { timeout: 120_000 }, async () => {
+  it('asks the set-up as numbered lists, the bots in plain words with their levels, when the command line leaves it open', async () => {
     const r = await arenaWithInput(['play', '--plain', '--seed', '1', '--isolation', 'none'], '99\nend-game{row=-1,3,9,4}\n\nme\nR\nq\n');
     expect(r.code).toBe(0);
     const at = inOrder(r.lines, [

@@ -37,5 +37,5 @@ describe('queue flags: bad input is one line and exit 2', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED.* \(start one with `redis-server/);
     expect(r.err.trim().split('\n')).toHaveLength(1);
-  }, 20_000);
+  });
 });

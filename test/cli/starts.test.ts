@@ -231,7 +231,7 @@ describe('arena tournament --starts', () => {
     const standings = (d: string): unknown => timeless(JSON.parse(readFileSync(join(d, 'summary.json'), 'utf8')).standings);
     expect(standings(cut)).toEqual(standings(wholeDir));
     expect(JSON.parse(readFileSync(join(cut, 'summary.json'), 'utf8')).starts).toEqual(JSON.parse(readFileSync(join(wholeDir, 'summary.json'), 'utf8')).starts);
-  }, 120_000);
+  });
 });
 
 describe('start notation', () => {

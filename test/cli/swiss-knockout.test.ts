@@ -136,7 +136,7 @@ describe('arena tournament --format swiss (CLI)', () => {
       const [s1, b1, sb1] = ranked[i]!;
       expect(s0 > s1 || (s0 === s1 && (b0 > b1 || (b0 === b1 && sb0 >= sb1)))).toBe(true);
     }
-  }, 120_000);
+  });
 
   it('resumed after kill -9 ends exactly as an uninterrupted run', async () => {
     const { whole, resumed, cutAt } = await killedAndResumed(SWISS, 20);
@@ -145,7 +145,7 @@ describe('arena tournament --format swiss (CLI)', () => {
     expect(cutAt).toBeLessThan(80);
     expectSameEnd(resumed, whole);
     expect(timeless(resumed.summary.standings)).toEqual(timeless(whole.summary.standings));
-  }, 180_000);
+  });
 
   it('refuses a Swiss without rounds, or with as many rounds as bots, in one line', async () => {
     const none = await run('tournament', '--bots', 'random,greedy,optimal', '--format', 'swiss', '--games', GAME);
@@ -174,7 +174,7 @@ describe('arena tournament --format swiss (CLI)', () => {
     // Four rounds, one bye each: four different bots sat out once.
     expect(summary.format.lines.filter((l) => l.byes === 1)).toHaveLength(4);
     expect(summary.format.lines.every((l) => l.rounds === 4 && l.byes <= 1)).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('arena tournament --format knockout (CLI)', () => {
@@ -203,7 +203,7 @@ describe('arena tournament --format knockout (CLI)', () => {
     }
     expect(summary.format.champion).toBe(rounds[2]![0]!.winner);
     expect(summary.games.played + summary.games.skipped).toBe(summary.games.total);
-  }, 60_000);
+  });
 
   it('seeds by a ratings file and gives byes to the top seeds when the field is not a power of two', async () => {
     const out = tempDir();
@@ -216,7 +216,7 @@ describe('arena tournament --format knockout (CLI)', () => {
     expect(r.out).toMatch(/^ {2}\[2\] random: bye$/m);
     expect(r.out).toMatch(/^ {2}\[3\] optimal: bye$/m);
     expect(r.out).toMatch(/^ {2}\[4\] minimax:depth=2 .*\[5\] optimal:strength=0\.5/m);
-  }, 60_000);
+  });
 
   it('resumed after kill -9 ends exactly as an uninterrupted run', async () => {
     const { whole, resumed, cutAt } = await killedAndResumed(KNOCKOUT, 9);
@@ -225,7 +225,7 @@ describe('arena tournament --format knockout (CLI)', () => {
     expect(cutAt).toBeLessThan(whole.summary.games.played);
     expectSameEnd(resumed, whole);
     expect(resumed.summary.games).toEqual(whole.summary.games);
-  }, 180_000);
+  });
 });
 
 describe('ratings across tournaments (CLI)', () => {
@@ -259,5 +259,5 @@ describe('ratings across tournaments (CLI)', () => {
     const stranger = await run(...args.slice(0, -4), '--anchor', 'minimax=0');
     expect(stranger.code).toBe(2);
     expect(stranger.err).toMatch(/^arena: arguments: `anchor`: expected one of the bots \(random, greedy, optimal\), got "minimax"$/m);
-  }, 60_000);
+  });
 });

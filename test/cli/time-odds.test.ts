@@ -40,7 +40,7 @@ describe('time odds', () => {
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.clocks).toEqual({ [strong]: 'bank 1', [weak]: 'bank 0.1' });
     expect(summary.standings.pooled.bots.map((b: { bot: string }) => b.bot)).toEqual([strong, weak]);
-  }, 300_000);
+  });
 
   it('takes a spec entry { name, tc, timePerMoveMs } beside plain bot strings, and a per-move limit of its own', async () => {
     const dir = tempDir();

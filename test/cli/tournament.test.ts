@@ -203,6 +203,7 @@ describe('arena tournament (CLI)', () => {
         const dirs = existsSync(out) ? readdirSync(out) : [];
         const log = dirs[0] ? join(out, dirs[0], 'games.jsonl') : '';
         if (log && existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 8) break;
+        if (child.exitCode !== null) throw new Error(`the arena exited (${child.exitCode}) before 8 games were logged:\n${stdout}`);
       }
       child.kill(signal);
       const code = await exited;

@@ -31,7 +31,7 @@ interface BotLine {
 }
 
 describe('a game from a temporary folder', () => {
-  it('new-game writes Kayles that passes the check, plays a tournament, a report and an analysis', { timeout: 900_000 }, async () => {
+  it('new-game writes Kayles that passes the check, plays a tournament, a report and an analysis', async () => {
     const dir = tempDir('arena-games-');
     const made = await arena(['new-game', 'kayles', '--dir', dir]);
     expect(made.code).toBe(0);
@@ -68,7 +68,7 @@ describe('a game from a temporary folder', () => {
     expect(analysis.out).toContain('P — the player to move loses');
   });
 
-  it('validates its parameters as the built-ins are: one line naming the field', { timeout: 600_000 }, async () => {
+  it('validates its parameters as the built-ins are: one line naming the field', async () => {
     const dir = folderOf('take.ts');
     const [bad, unknown] = await Promise.all([
       arena(['tournament', '--games-dir', dir, '--games', 'take{n=0}', '--bots', 'random,greedy', '--plain']),
@@ -80,7 +80,7 @@ describe('a game from a temporary folder', () => {
     expect(unknown.err).toContain('Unknown parameter `m` for take');
   });
 
-  it("keeps what a game file's child said until the file changes", { timeout: 600_000 }, async () => {
+  it("keeps what a game file's child said until the file changes", async () => {
     const dir = folderOf('take.ts');
     const env = { TAKE_ARENA_CACHE: tempDir('arena-cache-') };
     const first = await arena(['games', '--games-dir', dir], { env });
@@ -103,7 +103,7 @@ describe('a game from a temporary folder', () => {
     expect(second.out).not.toContain('take — take');
   });
 
-  it("WRITE-A-GAME.md's twenty-line example passes the check", { timeout: 600_000 }, async () => {
+  it("WRITE-A-GAME.md's twenty-line example passes the check", async () => {
     const page = readFileSync('docs/WRITE-A-GAME.md', 'utf8');
     const code = /```ts\n([\s\S]*?)```/.exec(page)![1]!;
     expect(code.trim().split('\n').length).toBeLessThanOrEqual(25);
@@ -116,7 +116,7 @@ describe('a game from a temporary folder', () => {
 });
 
 describe('arena games check', () => {
-  it('passes a sound game and names the one check each broken fixture fails', { timeout: 900_000 }, async () => {
+  it('passes a sound game and names the one check each broken fixture fails', async () => {
     const cases: [file: string, failing: string[]][] = [
       ['take.ts', []],
       ['mutating.ts', ['play and moves never mutate their input', 'solver agrees']],
@@ -138,7 +138,7 @@ describe('arena games check', () => {
     expect(runs[3]!.out).toMatch(/value\(\{"pile":\d+, "turn":"\w+"\}\) is -?1, brute force says -?1/);
   });
 
-  it('a file that throws, loops or exports garbage is one line naming it, in the check and in a tournament', { timeout: 900_000 }, async () => {
+  it('a file that throws, loops or exports garbage is one line naming it, in the check and in a tournament', async () => {
     // One second of CPU time: tens of times what loading a sound game file costs (a busy machine
     // stretches the wall time, not that), and the least a loop must be let run.
     const env = { TAKE_ARENA_DISCOVERY_CPU_SECONDS: '1' };

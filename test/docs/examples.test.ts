@@ -265,7 +265,7 @@ describe('every command example in the docs', () => {
     }
     if (HAVE_REDIS) redis = await TestRedis.start();
     f = { dir, results: join(out, readdirSync(out)[0]!), bots, games, cBot, redis: redis?.url ?? null };
-  }, 180_000);
+  });
 
   afterAll(async () => {
     if (cpuLimit === undefined) delete process.env['TAKE_ARENA_DISCOVERY_CPU_SECONDS'];
@@ -294,7 +294,7 @@ describe('every command example in the docs', () => {
       const used = ex.words.filter((w) => /^--?[a-z]/i.test(w)).map((w) => (/^--\w$/.test(w) ? w.slice(1) : w));
       expect(used.filter((w) => !declared.get(key)!.has(w)), `${ex.where}: ${ex.words.join(' ')}`).toEqual([]);
     }
-  }, 120_000);
+  });
 
   it.each(RUN)(
     '%s',
@@ -361,5 +361,5 @@ describe('the pages', () => {
       const missing = [...(await declaredFlags(path))].filter((fl) => !global.has(fl) && !new RegExp(`\`${fl}(?![\\w-])`).test(section!));
       expect(missing, `arena ${path.join(' ')}`).toEqual([]);
     }
-  }, 60_000);
+  });
 });

@@ -23,7 +23,7 @@ let session: TmuxSession | undefined;
 afterEach(() => session?.kill());
 
 describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)', () => {
-  it('a terminal smaller than 60×20 gets one line saying so; enlarged, the game appears', { timeout: 60_000 }, async () => {
+  it('a terminal smaller than 60×20 gets one line saying so; enlarged, the game appears', async () => {
     session = new TmuxSession(PLAY, ROOT, 50, 15);
     const t = session;
     await t.waitFor((s) => flat(s).includes('terminal too small: 60×20 needed (now 50×15); q quits'));
@@ -34,7 +34,7 @@ describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)',
     expect(await t.exited()).toBe(0);
   });
 
-  it('the dashboard in a small terminal says so instead of breaking, and q still works', { timeout: 60_000 }, async () => {
+  it('the dashboard in a small terminal says so instead of breaking, and q still works', async () => {
     const out = mkdtempSync(join(tmpdir(), 'arena-small-'));
     session = new TmuxSession(`node bin/arena.mjs tournament tournaments/quick.json --isolation none --out ${out}`, ROOT, 56, 16);
     const t = session;
@@ -44,7 +44,7 @@ describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)',
     expect(await t.exited()).toBe(0);
   });
 
-  it('--plain is a transcript of lines (no boxes, no pictures), answered a line at a time', { timeout: 60_000 }, async () => {
+  it('--plain is a transcript of lines (no boxes, no pictures), answered a line at a time', async () => {
     session = new TmuxSession(`${PLAY} --plain`, ROOT, 100, 30);
     let screen = await session.waitFor('Your move (1, 2, 3):');
     expect(screen).not.toMatch(/[╭╮╰╯│─●○]/);
@@ -59,7 +59,7 @@ describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)',
     expect(await session.exited()).toBe(0);
   });
 
-  it('--theme light drops the yellow that vanishes on white', { timeout: 60_000 }, async () => {
+  it('--theme light drops the yellow that vanishes on white', async () => {
     session = new TmuxSession(`${COLOURS} ${PLAY}`, ROOT, 100, 30);
     await session.waitFor('Your move');
     expect(session.styled()).toMatch(/\u001b\[(?:[\d;]*;)?33m●/); // dark theme: yellow stones
@@ -76,7 +76,7 @@ describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)',
     expect(await session.exited()).toBe(0);
   });
 
-  it('? lists every key of the play screen, and of the replay screen', { timeout: 60_000 }, async () => {
+  it('? lists every key of the play screen, and of the replay screen', async () => {
     session = new TmuxSession(PLAY, ROOT, 100, 40);
     const t = session;
     await t.waitFor('Your move');

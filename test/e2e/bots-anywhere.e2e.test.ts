@@ -31,7 +31,7 @@ let session: TmuxSession | undefined;
 afterEach(() => session?.kill());
 
 describe('a bot outside the repository (real bin, run from outside it)', () => {
-  it.each(['worker', 'none'])('plays a tournament with --bots-dir (isolation %s)', { timeout: 90_000 }, async (isolation) => {
+  it.each(['worker', 'none'])('plays a tournament with --bots-dir (isolation %s)', async (isolation) => {
     const bots = farBots();
     const out = mkdtempSync(join(tmpdir(), 'arena-far-out-'));
     const r = await arena(['tournament', '--bots', 'far,random', '--bots-dir', bots, '--games', 'subtraction{n=20..40}', '--deals', '2', '--isolation', isolation, '--plain', '--out', out], { cwd: tmpdir() });
@@ -41,7 +41,7 @@ describe('a bot outside the repository (real bin, run from outside it)', () => {
     for (const line of log) expect(JSON.parse(line)).toMatchObject({ termination: 'normal' });
   });
 
-  it.skipIf(!HAVE_TMUX)('is an opponent in arena play', { timeout: 60_000 }, async () => {
+  it.skipIf(!HAVE_TMUX)('is an opponent in arena play', async () => {
     const bots = farBots();
     session = new TmuxSession(`node ${BIN} play "subtraction{moves=1,2,3;n=10}" --bot far --bots-dir ${bots} --first me --seed 1`, tmpdir(), 100, 30);
     const t = session;

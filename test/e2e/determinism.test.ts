@@ -23,7 +23,7 @@ function games(out: string): { key: string; moves: unknown; outcome: unknown; te
 }
 
 describe('determinism of the built-in bots (real bin)', () => {
-  it('two runs of tournaments/classic.json with the same seed play identical games', { timeout: 240_000 }, async () => {
+  it('two runs of tournaments/classic.json with the same seed play identical games', async () => {
     // A generous time per move so that even a heavily loaded machine stays within the budgets'
     // time; the budgets, not this time, decide every move.
     const args = ['tournament', 'tournaments/classic.json', '--deals', '1', '--seed', '5', '--time-per-move', '3000', '--plain'];
@@ -39,7 +39,7 @@ describe('determinism of the built-in bots (real bin)', () => {
   });
 
   // Side by side: each run is mostly the start of the bin and of its bots.
-  it.concurrent.each(['none', 'worker', ...(sandboxProblem() === null || process.env['CI'] ? ['sandbox'] : [])])('when the clock cuts a search short, the game record says so (clockStops per seat; isolation %s)', { timeout: 120_000 }, async (isolation) => {
+  it.concurrent.each(['none', 'worker', ...(sandboxProblem() === null || process.env['CI'] ? ['sandbox'] : [])])('when the clock cuts a search short, the game record says so (clockStops per seat; isolation %s)', async (isolation) => {
     const out = mkdtempSync(join(tmpdir(), 'arena-det-clock-'));
     // A node budget far beyond 40 ms a move: the clock, the safety net, ends the searches.
     const r = await arena(['tournament', '--bots', 'minimax:nodes=100000000,random', '--games', 'coins{board=triangle;rows=8}', '--deals', '1', '--time-per-move', '40', '--isolation', isolation, '--plain', '--out', out]);

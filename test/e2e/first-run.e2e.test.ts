@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogChain, readLogKey } from '../../src/arena/results/index.ts';
 import { HAVE_TMUX, TmuxSession } from './tmux.ts';
+import { HANG_MS } from '../patience.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // A PATH with node and the system tools but no global `arena`: the printed commands are then `npx arena …`.
@@ -20,18 +21,19 @@ let session: TmuxSession | undefined;
 afterEach(() => session?.kill());
 
 describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real terminal)', () => {
-  it('a finished tournament stays on its final standings, every view browsable, until q', { timeout: 60_000 }, async () => {
+  it('a finished tournament stays on its final standings, every view browsable, until q', async () => {
     const out = mkdtempSync(join(tmpdir(), 'arena-stay-'));
     session = new TmuxSession(`${PATH} node bin/arena.mjs tournament tournaments/quick.json --isolation none --out ${out}`, ROOT, 100, 30);
     const t = session;
-    await t.waitFor('Finished: results in', 40_000);
+    await t.waitFor('Finished: results in');
     // Still open: the views answer their keys, the help lists them, nothing has exited. (A key
     // pressed while Ink re-attaches its input handler after a frame can be missed: press again.)
     const press = async (key: string, shows: RegExp | string): Promise<void> => {
-      for (let i = 0; i < 5; i++) {
+      // Each wait twice the last: on a busy machine a frame can take seconds to come.
+      for (let ms = 3000; ms < HANG_MS; ms *= 2) {
         t.send(key);
         try {
-          await t.waitFor(shows, 3000);
+          await t.waitFor(shows, ms);
           return;
         } catch {
           // pressed too early: once more
@@ -51,14 +53,14 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it('--exit closes the dashboard when the tournament ends (for scripts)', { timeout: 60_000 }, async () => {
+  it('--exit closes the dashboard when the tournament ends (for scripts)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'arena-exit-'));
     session = new TmuxSession(`${PATH} node bin/arena.mjs tournament tournaments/quick.json --isolation none --exit --out ${out}`, ROOT, 100, 30);
     expect(await session.exited(40_000)).toBe(0);
     expect(session.screen()).toContain('Finished: results in');
   });
 
-  it('a run that fails after the first frame (no results folder can be made) erases the dashboard: its error stands alone, exit 2', { timeout: 60_000 }, async () => {
+  it('a run that fails after the first frame (no results folder can be made) erases the dashboard: its error stands alone, exit 2', async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs tournament --bots random,greedy --games 'subtraction{moves=1,2;n=5}' --deals 2 --isolation none --out /proc/nope`, ROOT, 100, 30);
     expect(await session.exited(40_000)).toBe(2);
     const screen = session.screen(true).trim();
@@ -66,7 +68,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(screen).not.toMatch(/tournament|standings|q quit/);
   });
 
-  it('Ctrl-C on the results view at 80×24 prints the whole resume command after the dashboard', { timeout: 60_000 }, async () => {
+  it('Ctrl-C on the results view at 80×24 prints the whole resume command after the dashboard', async () => {
     const out = mkdtempSync(join(tmpdir(), 'arena-resume-with-a-long-folder-name-'));
     session = new TmuxSession(
       `${PATH} node bin/arena.mjs tournament --bots random,greedy,optimal --games "subtraction{moves=1,2,3;n=20..40}" --deals 20000 --seed 9 --concurrency 2 --out ${out}`,
@@ -91,7 +93,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(lines[lines.length - 1]!.trimEnd(), lines.join('\n')).toBe(command);
   });
 
-  it('replay lists the games in schedule order, however the log was written', { timeout: 60_000 }, async () => {
+  it('replay lists the games in schedule order, however the log was written', async () => {
     const out = mkdtempSync(join(tmpdir(), 'arena-replay-order-'));
     const made = await run('tournament', 'tournaments/quick.json', '--isolation', 'none', '--deals', '1', '--out', out);
     expect(made.code).toBe(0);
@@ -111,7 +113,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await session.exited()).toBe(0);
   });
 
-  it('play: the end screen keeps the review on Enter, names each score, and the board says the game is over', { timeout: 60_000 }, async () => {
+  it('play: the end screen keeps the review on Enter, names each score, and the board says the game is over', async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs play "end-game{length=4;values=-9..9}" --bot random --first me --seed 3`, ROOT, 100, 30);
     const t = session;
     // Four numbers: after each of my moves and random's answer (which may come within one poll of
@@ -137,7 +139,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it('play: a pile of 0 stones says game over, not whose move it is', { timeout: 60_000 }, async () => {
+  it('play: a pile of 0 stones says game over, not whose move it is', async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs play "subtraction{moves=1,5,8,10;n=5}" --bot optimal --first me --seed 1`, ROOT, 100, 30);
     const t = session;
     await t.waitFor('Your move');
@@ -151,7 +153,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it("the README's play example deals a position won for the first player, as it says", { timeout: 60_000 }, async () => {
+  it("the README's play example deals a position won for the first player, as it says", async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs play "subtraction{moves=1,5,8,10;n=50..200}" --bot optimal --first me --seed 2`, ROOT, 100, 30);
     const t = session;
     await t.waitFor('Your move');
@@ -162,7 +164,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it('keys sent in one burst each count, in order: a move typed with Enter in play (the home menu: below)', { timeout: 60_000 }, async () => {
+  it('keys sent in one burst each count, in order: a move typed with Enter in play (the home menu: below)', async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs play "partizan{left=2,5,9;right=3,4,8;n=25}" --bot optimal --first me --seed 1`, ROOT, 100, 30);
     const t = session;
     await t.waitFor('Your move');
@@ -173,7 +175,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it('home menu: keys sent in one burst each count, in order, and an analysis started from it returns to the menu', { timeout: 60_000 }, async () => {
+  it('home menu: keys sent in one burst each count, in order, and an analysis started from it returns to the menu', async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs`, ROOT, 100, 30);
     const t = session;
     await t.waitFor('Run a tournament');
@@ -189,7 +191,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     expect(await t.exited()).toBe(0);
   });
 
-  it('home menu: "List the bots" lists them wrapped between words, aligned, and returns to the menu', { timeout: 60_000 }, async () => {
+  it('home menu: "List the bots" lists them wrapped between words, aligned, and returns to the menu', async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs`, ROOT, 80, 24);
     const t = session;
     await t.waitFor('Run a tournament');

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAVE_TMUX, TmuxSession } from './tmux.ts';
+import { waitFor } from '../patience.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 if (!HAVE_TMUX) console.warn('play.e2e: tmux is not installed, skipping the terminal tests (CI installs it)');
@@ -9,7 +10,7 @@ let session: TmuxSession | undefined;
 afterEach(() => session?.kill());
 
 describe.skipIf(!HAVE_TMUX)('arena play in a real terminal', () => {
-  it('plays subtraction{1,2,3; n=10} against optimal to the end screen and quits', { timeout: 60_000 }, async () => {
+  it('plays subtraction{1,2,3; n=10} against optimal to the end screen and quits', async () => {
     session = new TmuxSession(`node bin/arena.mjs play "subtraction{moves=1,2,3;n=10}" --bot optimal --first me --seed 7`, ROOT);
     const t = session;
     let screen = await t.waitFor('Your move');
@@ -40,19 +41,18 @@ describe.skipIf(!HAVE_TMUX)('arena play in a real terminal', () => {
     expect(screen).toContain('you won');
     expect(screen).toMatch(/Review: (\d+) of \1 moves optimal/);
     t.send('q');
-    const t0 = Date.now();
-    while (t.exitStatus() === null && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => t.exitStatus() !== null, 'the arena to exit');
     expect(t.exitStatus()).toBe(0);
   });
 
-  it('Ctrl-C quits at once while the bot thinks: the bot runs in a worker thread, which goes with the game', { timeout: 90_000 }, async () => {
+  it('Ctrl-C quits at once while the bot thinks: the bot runs in a worker thread, which goes with the game', async () => {
     // fx-loops never answers; on the arena's own thread (--isolation none) it would hold the keys too.
     // (Discovery reads the fixture folder's 15 files first: slow the first time, then cached.)
     session = new TmuxSession(
       `node bin/arena.mjs play "subtraction{moves=1,2,3;n=10}" --bots-dir test/fixtures/bots --bot fx-loops --first bot --time-per-move 60000 --seed 1`,
       ROOT,
     );
-    await session.waitFor('fx-loops is thinking', 60_000);
+    await session.waitFor('fx-loops is thinking');
     session.send('C-c');
     expect(await session.exited()).toBe(130); // interrupted, as CLI.md's exit codes say (q quits with 0)
   });

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HANG_MS } from '../patience.ts';
 
 /**
  * Whether these tests can run here. Under CI tmux is installed (.ci/run), so there its absence fails
@@ -83,7 +84,7 @@ export class TmuxSession {
    * screen on timeout. The screen is read again when the command has written more to the terminal
    * (and at least once a second, in case tmux had not drawn the last of it when it was read).
    */
-  async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000): Promise<string> {
+  async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = HANG_MS): Promise<string> {
     const t0 = Date.now();
     const shows = (screen: string): boolean => (typeof text === 'string' ? screen.includes(text) : text instanceof RegExp ? text.test(screen) : text(screen));
     let read = -1;

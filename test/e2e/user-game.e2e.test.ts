@@ -26,10 +26,10 @@ describe.skipIf(!HAVE_TMUX)('arena play on a game from --games-dir', () => {
     expect(made.status, made.stderr).toBe(0);
   });
 
-  it('plays Kayles with three pins against optimal to a win and quits', { timeout: 300_000 }, async () => {
+  it('plays Kayles with three pins against optimal to a win and quits', async () => {
     session = new TmuxSession(`node bin/arena.mjs play "kayles{pins=3}" --games-dir ${dir} --bot optimal --first me --seed 1`, ROOT);
     const t = session;
-    let screen = await t.waitFor('Your move', 240_000);
+    let screen = await t.waitFor('Your move');
     expect(screen).toContain('row 1: ||| (3)');
     // Knock out the middle pin: two rows of one are lost for the player to move.
     t.send('1:1:1', true);
@@ -47,7 +47,7 @@ describe.skipIf(!HAVE_TMUX)('arena play on a game from --games-dir', () => {
     expect(await t.exited(30_000)).toBe(0);
   });
 
-  it("replays a tournament's game of it, the folder found from the saved spec", { timeout: 300_000 }, async () => {
+  it("replays a tournament's game of it, the folder found from the saved spec", async () => {
     const out = tempDir();
     const played = spawnSync(
       process.execPath,

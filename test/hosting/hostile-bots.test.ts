@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkerHost } from '../../src/hosting/worker-host.ts';
 import { pidNamespaceProblem, sandboxProblem } from '../../src/platform/sandbox.ts';
 import { forfeitsOf, gamesAmong, gamesOf, records, ROOT, runArena, stderrOf, tournament } from './arena-run.ts';
+import { waitFor } from '../patience.ts';
 
 const GOOD = ['random', 'greedy'];
 /** A move's limit in the gauntlets (CPU time): see BASE. */
@@ -152,14 +153,14 @@ describe('hostile bots', () => {
         expect(seeds.filter((l) => !l.endsWith('own seed derivable: yes')), spy).toEqual([]);
       }
       expect(gamesAmong(recs, GOOD)).toEqual(await baseline());
-    }, 600_000);
+    });
   }
 
   it.concurrent("never tells a bot the reason of its opponent's forfeit, which names the opponent's log", async () => {
     const run = await tournament(WORK, 'forfeit-reason', { ...BASE, bots: ['hx-ext-spy', 'hx-ext-crash'], isolation: 'worker' }, BOTS);
     expect(run.status, run.stderr.slice(-2000)).toBe(0);
     expect(spyLines(run.dir, 'hx-ext-spy')).toContain('SPY game-over crash reason null: opponent unknown');
-  }, 120_000);
+  });
 
   // The smaller attacks, side by side once the gauntlets above are done (beside them, the
   // gauntlets' floods and stalls would wait longer for the machine than their limits allow).
@@ -214,11 +215,11 @@ describe('hostile bots', () => {
         { cwd: ROOT, stdio: 'ignore' },
       );
       // Until its bot has started (the other tests of this block run beside it: that may take a while on a loaded machine).
-      for (const end = Date.now() + 240_000; Date.now() < end && processesWith(`sleep ${SURVIVOR}`).length === 0; ) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => processesWith(`sleep ${SURVIVOR}`).length > 0, 'the survivor to start');
       expect(processesWith(`sleep ${SURVIVOR}`).length).toBeGreaterThan(0);
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
-      for (let i = 0; i < 100 && processesWith(`sleep ${SURVIVOR}`).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => processesWith(`sleep ${SURVIVOR}`).length === 0, 'the survivor to be killed');
       expect(processesWith(`sleep ${SURVIVOR}`)).toEqual([]);
     }, SIDE_BY_SIDE_MS);
   });

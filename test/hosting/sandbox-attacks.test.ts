@@ -17,6 +17,7 @@ import type { GameRecord } from '../../src/arena/match.ts';
 import { parseRecordLine, readLogKey, scanLog } from '../../src/arena/results/index.ts';
 import { sandboxProblem } from '../../src/platform/sandbox.ts';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '../patience.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -219,7 +220,7 @@ describe.skipIf(problem !== null && !process.env['CI'])('isolation sandbox again
       expect(good).toHaveLength(2);
       const byKey = (a: unknown, b: unknown): number => String((a as { key: string }).key).localeCompare((b as { key: string }).key);
       expect(good.sort(byKey)).toEqual((await baseline()).map(strip).sort(byKey));
-    }, 300_000);
+    });
   }
 
   it('leaves no process behind when the arena is killed with SIGKILL (a setsid child included)', async () => {
@@ -232,7 +233,7 @@ describe.skipIf(problem !== null && !process.env['CI'])('isolation sandbox again
       { cwd: ROOT, stdio: 'ignore' },
     );
     // Wait until the survivor is running, then kill the arena without a chance to clean up.
-    for (let i = 0; i < 400 && processesWith(`sleep ${SURVIVOR}`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => processesWith(`sleep ${SURVIVOR}`).length > 0, 'the survivor to start');
     expect(processesWith(`sleep ${SURVIVOR}`).length).toBeGreaterThan(0);
     expect(processesWith(`--ro-bind ${ATTACKERS}`).length).toBeGreaterThan(0);
     child.kill('SIGKILL');
@@ -240,9 +241,9 @@ describe.skipIf(problem !== null && !process.env['CI'])('isolation sandbox again
     // The kernel kills the sandboxes one after another: give it a moment on a busy machine.
     // This run's sandboxes: programs bind the attackers' folder, module bots their arena's bundle folder.
     const left = (): string[] => [...processesWith(`sleep ${SURVIVOR}`), ...processesWith(`--ro-bind ${ATTACKERS}`), ...processesWith(`take-arena-workers-${child.pid}-`)];
-    for (let i = 0; i < 100 && left().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => left().length === 0, 'the sandboxes to end');
     expect(left()).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe.skipIf(problem === null)('isolation sandbox where bubblewrap cannot run', () => {

@@ -67,7 +67,7 @@ describe.skipIf(problem !== null && !process.env['CI'])("a sandboxed bot's store
       const dir = join(botData, bot);
       expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
     }
-  }, 240_000);
+  });
 
   it('follows no link planted in the bot-data tree: a linked file is not read, a linked folder is not emptied through the link', async () => {
     // What an unsandboxed run of some bot could have left: a link from one store to another bot's
@@ -93,7 +93,7 @@ describe.skipIf(problem !== null && !process.env['CI'])("a sandboxed bot's store
     expect(lstatSync(join(botData, 'sx-outside')).isDirectory()).toBe(true);
     expect(readdirSync(join(botData, 'sx-outside'))).toEqual(['refused.json']);
     expect(warnings.join('\n')).toMatch(/sx-outside was reset \(a link in place of its folder/);
-  }, 240_000);
+  });
 
   it("an external program's store: its folder at TAKE_ARENA_STORE, kept across runs, its one writable path; a subfolder is a breach", async () => {
     const botData = tempDir('bot-data-');
@@ -134,5 +134,5 @@ describe.skipIf(problem !== null && !process.env['CI'])("a sandboxed bot's store
     }
     const dir = join(botData, 'sx-ext-folder');
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
-  }, 120_000);
+  });
 });

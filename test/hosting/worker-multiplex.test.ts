@@ -178,5 +178,5 @@ describe("a bot's process playing many games at once", () => {
     expect(log).toHaveLength(3 * 2 * 6 * 2);
     expect(JSON.stringify(log)).not.toContain('clockStops');
     expect(log).toEqual(comparableLog(one.dir));
-  }, 60_000);
+  });
 });

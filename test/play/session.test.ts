@@ -8,6 +8,7 @@ import { parseVariant } from '../../src/games/index.ts';
 import { loadBotFileOrThrow, resolveBot } from '../../src/hosting/index.ts';
 import { sandboxProblem } from '../../src/platform/sandbox.ts';
 import { dealGame, opponentOf, PlayTable, type Isolation, type Opponent, type PlaySession, type PlayState } from '../../src/play/index.ts';
+import { HANG_MS } from '../patience.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 const game = parseVariant('subtraction{moves=1,2,3;n=10}');
@@ -33,7 +34,7 @@ async function fixture(dir: string, name: string): Promise<Opponent> {
 }
 
 /** Resolves with the first state that passes `test` (the current one included). */
-function until(session: PlaySession, test: (s: PlayState) => boolean, ms = 15_000): Promise<PlayState> {
+function until(session: PlaySession, test: (s: PlayState) => boolean, ms = HANG_MS): Promise<PlayState> {
   return new Promise((resolve, reject) => {
     const check = (): boolean => {
       const s = session.getSnapshot();
@@ -86,7 +87,7 @@ describe('a play session hosts its bot as a tournament does', () => {
     const m = /pid (\d+), main thread/.exec(s.forfeit!);
     expect(m, s.forfeit!).not.toBeNull();
     expect(Number(m![1])).not.toBe(process.pid);
-  }, 40_000);
+  });
 
   it('a bot that calls process.exit ends only its own process: it forfeits, and after undo plays on a new one', async () => {
     const exits = await fixture('bots', 'fx-exits');

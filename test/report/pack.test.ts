@@ -60,5 +60,5 @@ describe('the report carries its replays packed', () => {
     expect(plain(page.games)).toEqual(plain(data.games));
     // In chunks: opening a game unpacks a part of the replays, not all of them.
     expect(page.chunks).toBeGreaterThan(1);
-  }, 120_000);
+  });
 });

@@ -183,7 +183,7 @@ describe('arena report', () => {
     expect(section).toContain(`<a href="#replay" data-game="${data.incidents.find((i) => i.replayable)!.number}">`);
     expect(data.incidents.some((i) => !i.replayable)).toBe(true);
     expect(section).toMatch(/<td class="left">fx-throws<\/td><td class="left">crashed<\/td><td>\d+<\/td><td class="left">greedy<\/td><td class="left">subtraction\{[^<]*<\/td><td class="left reason">[^<]*fx-throws always throws/);
-  }, 60_000);
+  });
 
   it('lists a bot process replaced during a game, from the log’s restarts', async () => {
     const dir = join(tempDir(), 'restarted');

@@ -28,7 +28,7 @@ describe('arena report of the staged formats and ratings', () => {
     const champion = /<h4>Champion<\/h4><div class="matches"><div class="match"><div class="side win">([^<]+)<\/div>/.exec(html)![1];
     const summary = JSON.parse(readFileSync(join(out, readdirSync(out).find((n) => n.startsWith('tournament-'))!, 'summary.json'), 'utf8'));
     expect(champion).toBe(summary.format.champion);
-  }, 60_000);
+  });
 
   it('shows a Swiss table with its tie-breaks; an anchored rating and the ratings file drawn across tournaments', async () => {
     const out = tempDir();
@@ -51,5 +51,5 @@ describe('arena report of the staged formats and ratings', () => {
     const again = join(out, 'again.html');
     expect((await run('report', dir, '--out', again)).code).toBe(0);
     expect(readFileSync(again, 'utf8')).toMatch(/No ratings history: ratings file .*ratings\.json: not a ratings file/);
-  }, 90_000);
+  });
 });

@@ -68,7 +68,7 @@ describe('escapes from bots', () => {
     expect(escape.options[0]!.description).toContain(SHOWN);
     expect(doc.bots.find((b) => b.name === 'hx-ext-escape')!.description).toContain(SHOWN);
     for (const b of doc.bots) expect(JSON.stringify(b.description), b.name).not.toMatch(/\\u00(1b|07)|[\u007f-\u009f]/);
-  }, 60_000);
+  });
 
   it('a tournament: the plain lines and the results log show what the bots threw and answered, made visible', async () => {
     const out = mkdtempSync(join(tmpdir(), 'take-arena-escapes-out-'));
@@ -88,7 +88,7 @@ describe('escapes from bots', () => {
       .map((l) => (JSON.parse(l) as { reason: string | null }).reason);
     expect(reasons).toContain(`Error: no move ${SHOWN}`);
     expect(reasons.filter((x) => x !== null && CONTROL.test(x))).toEqual([]);
-  }, 120_000);
+  });
 
   it('the dashboard draws the escape fixtures\' games with the control characters made visible', async () => {
     const registry = await discoverBots([BOTS]);
@@ -103,7 +103,7 @@ describe('escapes from bots', () => {
     const frames = r.frames.join('\n');
     expect(frames).toContain(`Error: no move ${SHOWN}`);
     expect(frames.replace(SGR, '')).not.toMatch(CONTROL);
-  }, 120_000);
+  });
 });
 
 describe('escapes in results written elsewhere', () => {

@@ -46,7 +46,7 @@ describe('dashboard of the staged formats at 80 columns', () => {
     const top = swiss.lines[0]!;
     expect(lines.some((l) => l.includes(top.bot) && /^\s*1\s/.test(l))).toBe(true);
     expect(frame).toMatch(/… \d+ more bots/);
-  }, 120_000);
+  });
 
   it('draws a knockout of 8 as its bracket, round by round, and the champion', async () => {
     const bots = ['random', 'greedy', 'optimal', 'optimal:strength=0.5', 'optimal:strength=0.7', 'minimax:depth=1', 'minimax:depth=2', 'optimal:strength=0.3'];
@@ -61,5 +61,5 @@ describe('dashboard of the staged formats at 80 columns', () => {
     expect(frame).toContain(`Champion: ${ko.champion}`);
     // Progress counts the extra pairs no match needed as done with: the bar is full at the end.
     expect(frame).toContain(`${result.summary.games.played}/${result.summary.games.played} 100%`);
-  }, 60_000);
+  });
 });

@@ -148,7 +148,7 @@ describe('both sides’ moves', () => {
     const line = f.split('\n').find((l) => l.startsWith('Moves: '))!;
     expect(line).toMatch(/^Moves: … \d+\. (you|solverbot) 1( · \d+\. (you|solverbot) 1)* · 28\. solverbot 1$/);
     expect(line.length).toBeLessThanOrEqual(100);
-  }, 30_000);
+  });
 });
 
 type TakeState = { readonly pile: number; readonly turn: Seat };

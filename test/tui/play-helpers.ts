@@ -1,6 +1,7 @@
 /** Helpers of the play tests: waiting on rendered Ink frames (key handlers re-attach after each frame, see TOOLCHAIN.md) and a solver opponent. */
 import { defineBot, type AnyBot } from '../../src/core/bot.ts';
 import { PlayTable, type Opponent } from '../../src/play/index.ts';
+import { HANG_MS } from '../patience.ts';
 
 /** An opponent playing the solver's move, as the built-in optimal bot does (largest winning take, else smallest take). */
 export const solverOpponent: Opponent = {
@@ -32,7 +33,7 @@ export async function closeTables(): Promise<void> {
 export const settle = (ms = 60): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls the last frame until it shows `text`, then lets input handlers re-attach; throws with the frame on timeout. */
-export async function until(frame: () => string | undefined, text: string | RegExp, ms = 20_000): Promise<string> {
+export async function until(frame: () => string | undefined, text: string | RegExp, ms = HANG_MS): Promise<string> {
   const t0 = Date.now();
   for (;;) {
     const f = frame() ?? '';

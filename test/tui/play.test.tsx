@@ -118,7 +118,7 @@ describe('play loop', () => {
     // 50 is an N-position of {1,5,8,10}; the example's largest winning take is 5 (45 is cold).
     const f = await until(r.lastFrame, 'python-bot played 5 in', 15_000);
     expect(f).toContain('45 stones');
-  }, 20_000);
+  });
 
   it('menus choose the family, parameters, opponent and first mover', async () => {
     const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} seed={3} table={playTable(1000)} />);

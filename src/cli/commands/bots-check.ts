@@ -4,8 +4,9 @@ import { visible } from '../../core/text.ts';
 import { checkBot, checkVariants, DEFAULT_CHECK, discoverBots, loadBotFileOrThrow, resolveBot, tempStderrLogPath, type BotEntry, type CheckRow } from '../../hosting/index.ts';
 import { flagValue, integerFlag, SEED_FLAG } from '../flags.ts';
 import { RUN, type WithRun } from '../io.ts';
+import { CLOCK_KINDS, clockNote, type ClockKind } from '../../platform/cpu-clock.ts';
 
-type Args = WithRun<{ bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: 'worker' | 'none'; family: string[] }>;
+type Args = WithRun<{ bot: string; 'bots-dir': string[]; time: string; positions: string; seed: string; isolation: 'worker' | 'none'; family: string[]; clock: ClockKind }>;
 
 /** The ranges of the check's numeric flags. */
 const TIME_MS = integerFlag(z.number().int().min(1).max(600_000));
@@ -51,6 +52,12 @@ export const botsCheckCommand: CommandModule<object, Args> = {
         default: DEFAULT_CHECK.isolation,
         choices: ['worker', 'none'] as const,
         describe: 'worker: a hung bot is stopped; none: in-process only (faster)',
+      })
+      .option('clock', {
+        type: 'string',
+        default: DEFAULT_CHECK.clock,
+        choices: CLOCK_KINDS,
+        describe: "what a move is charged: cpu (the bot's CPU time, so a busy machine fails no move) or wall (the time that passed)",
       }) as unknown as Argv<Args>,
   async handler(args) {
     const timeMs = flagValue('`--time`', TIME_MS, args.time);
@@ -69,13 +76,15 @@ export const botsCheckCommand: CommandModule<object, Args> = {
       entry = choice.entry;
       options = choice.options;
     }
-    out.out(`checking ${entry.name} (${entry.file}): ${positions} positions per variant, ${timeMs} ms per move`);
+    const note = clockNote(args.clock);
+    if (note !== null) out.err(`Note: ${note}`);
+    out.out(`checking ${entry.name} (${entry.file}): ${positions} positions per variant, ${timeMs} ms ${args.clock === 'cpu' && note === null ? 'of CPU time ' : ''}per move`);
     let stderrLog: string | undefined;
     if (entry.transport === 'process') {
       stderrLog = tempStderrLogPath(entry.name);
       out.out(visible(`running: ${entry.command.join(' ')} (in ${entry.cwd}); its stderr goes to ${stderrLog}`));
     }
-    const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation: args.isolation, families: args.family, ...(stderrLog ? { stderrLog } : {}) });
+    const rows = await checkBot(entry, options, { timeMs, positions, seed, isolation: args.isolation, families: args.family, clock: args.clock, ...(stderrLog ? { stderrLog } : {}) });
     out.out(checkTable(rows, positions));
     const failed = rows.filter((r) => r.status === 'fail').length;
     const played = rows.filter((r) => r.status !== 'skip').length;

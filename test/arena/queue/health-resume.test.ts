@@ -35,7 +35,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('worker health across a resum
 
   beforeAll(async () => {
     redis = await TestRedis.start();
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await redis?.stop();
@@ -49,7 +49,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('worker health across a resum
     const workers = ['h1', 'h2'].map((id) => new QueueWorker({ url: redis.url, id, lockMs: 5000, pollMs: 200 }));
     await Promise.all(workers.map((w) => w.start()));
     try {
-      const dir = await coordinatorKilledAfter(specFile, redis.url, 30, 90_000);
+      const dir = await coordinatorKilledAfter(specFile, redis.url, 30);
       const before = readLog(dir);
       expect(new Set(before.map((r) => r.worker))).toEqual(new Set(['h1', 'h2']));
 
@@ -85,5 +85,5 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('worker health across a resum
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
-  }, 240_000);
+  });
 });

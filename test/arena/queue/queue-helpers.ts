@@ -8,20 +8,17 @@ import { validateSpec, type TournamentSpecInput } from '../../../src/arena/spec.
 import { prepareTournament, runTournament, type RunOptions, type RunResult } from '../../../src/arena/tournament.ts';
 import { loadBotFile, type BotRegistry, type DiscoverySettings } from '../../../src/hosting/index.ts';
 import { comparableLog, tempDir } from '../helpers.ts';
+import { waitFor } from '../../patience.ts';
 
-/** Waits until `check` holds (polling), or fails after `ms`. */
-export async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** Waits until `check` holds (polling every 25 ms); a hang fails after `HANG_MS`, naming `what`. */
+export function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  return waitFor(check, what, 25);
 }
 
 /** The tournament id the coordinator registered. */
 export async function registeredId(redis: Redis): Promise<string> {
   let id = '';
-  await until(async () => ((id = Object.keys(await redis.hgetall(TOURNAMENTS_KEY))[0] ?? ''), id !== ''), 30_000, 'the coordinator to register');
+  await until(async () => ((id = Object.keys(await redis.hgetall(TOURNAMENTS_KEY))[0] ?? ''), id !== ''), 'the coordinator to register');
   return id;
 }
 
@@ -57,15 +54,15 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
  * Runs `arena tournament specFile --queue url --plain` and kills it with SIGKILL once it has
- * reported `games` games (within `ms`); returns its results folder.
+ * reported `games` games; returns its results folder.
  */
-export async function coordinatorKilledAfter(specFile: string, url: string, games: number, ms: number): Promise<string> {
+export async function coordinatorKilledAfter(specFile: string, url: string, games: number): Promise<string> {
   const coordinator = spawn(process.execPath, [join(ROOT, 'bin', 'arena.mjs'), 'tournament', specFile, '--queue', url, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   coordinator.stdout!.on('data', (d: Buffer) => (text += d.toString()));
   coordinator.stderr!.resume();
   const reported = new RegExp(`\\[\\s*${games}/\\d+\\]`);
-  await until(() => reported.test(text), ms, `${games} games from the coordinator`);
+  await until(() => reported.test(text), `${games} games from the coordinator`);
   const exited = new Promise((resolve) => coordinator.once('exit', resolve));
   coordinator.kill('SIGKILL');
   await exited;

@@ -75,7 +75,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     client = new Redis(redis.url, { maxRetriesPerRequest: null });
     client.on('error', () => {});
     local = await runSpec(SPEC);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     client?.disconnect();
@@ -117,7 +117,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await stopWorkers([worker]);
     }
-  }, 120_000);
+  });
 
   it("a learning bot's store travels with the queue: same games as the local run from the same store, same store after", async () => {
     // The learner proves positions within a small node budget and merges them into its store
@@ -163,7 +163,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
-  }, 90_000);
+  });
 
   it('three workers, one killed with SIGKILL mid-game: the log equals the local run, the retried pair says so; the dashboard draws the workers\' games', async () => {
     const events: ArenaEvent[] = [];
@@ -177,14 +177,14 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     const drawing = setInterval(() => {
       store.flush();
       boards.push(...store.getSnapshot().live);
-    }, 50);
+    });
     const workers = ['w1', 'w2', 'w3'].map((n) => startWorker(redis.url, n));
     try {
       const id = await registeredId(client);
       const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
       pairs.on('error', () => {});
       // Kill w1 while it holds a pair.
-      await until(async () => (await pairs.getJobs(['active'])).some((j) => j.processedBy === 'w1'), 60_000, 'w1 to play a pair');
+      await until(async () => (await pairs.getJobs(['active'])).some((j) => j.processedBy === 'w1'), 'w1 to play a pair');
       workers[0]!.kill('SIGKILL');
       await pairs.close();
       const { dir, interrupted } = await running;
@@ -211,7 +211,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
       clearInterval(drawing);
       await stopWorkers(workers);
     }
-  }, 120_000);
+  });
 
   it('survives a Redis restart mid-run (stopped and started empty on the same port): nothing is lost', async () => {
     const events: ArenaEvent[] = [];
@@ -222,10 +222,10 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     });
     const workers = ['r1', 'r2'].map((n) => startWorker(redis.url, n));
     try {
-      await until(() => ended >= 6, 60_000, 'some games to be logged');
+      await until(() => ended >= 6, 'some games to be logged');
       await redis.stop();
       // Down until the coordinator has seen it go (not a fixed time, which a loaded machine may not notice within).
-      await until(() => events.some((e) => e.type === 'queue-link' && e.state === 'reconnecting'), 60_000, 'the coordinator to lose Redis');
+      await until(() => events.some((e) => e.type === 'queue-link' && e.state === 'reconnecting'), 'the coordinator to lose Redis');
       await redis.start();
       const { dir, interrupted } = await running;
       expect(interrupted).toBe(false);
@@ -236,7 +236,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await stopWorkers(workers);
     }
-  }, 120_000);
+  });
 
   it('a coordinator killed with SIGKILL and resumed ends with the same standings', async () => {
     const out = tempDir();
@@ -244,7 +244,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     await import('node:fs').then((fs) => fs.writeFileSync(specFile, JSON.stringify({ ...SPEC, out, botDirs: [join(ROOT, 'test', 'fixtures', 'bots')] })));
     const workers = ['c1', 'c2'].map((n) => startWorker(redis.url, n));
     try {
-      const dir = await coordinatorKilledAfter(specFile, redis.url, 10, 60_000);
+      const dir = await coordinatorKilledAfter(specFile, redis.url, 10);
       expect(existsSync(join(dir, 'summary.json'))).toBe(false);
       const resumed = spawn(process.execPath, [ARENA, 'tournament', '--resume', dir, '--plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       resumed.stdout!.resume();
@@ -260,7 +260,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await stopWorkers(workers);
     }
-  }, 120_000);
+  });
 
   it('a gauntlet with SPRT stops each pairing at its decision: unstarted pairs are withdrawn from the queue', async () => {
     const gauntlet = {
@@ -289,7 +289,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
-  }, 120_000);
+  });
 
   it('time controls and the margin travel with queued jobs: a bot past its bank loses on time on a worker', async () => {
     const worker = new QueueWorker({ url: redis.url, id: 't1', concurrency: 2, lockMs: 5000, pollMs: 200 });
@@ -312,7 +312,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await worker.stop(true);
     }
-  }, 60_000);
+  });
 
   it('a bot that cannot start on a worker forfeits its games there and is reported once, as in a local run', async () => {
     const spec = { ...SPEC, name: 'nostart', bots: ['fx-nostart', 'fx-random'], deals: 2 };
@@ -334,7 +334,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     } finally {
       await Promise.all(workers.map((w) => w.stop(true)));
     }
-  }, 120_000);
+  });
 
   it('a worker refuses a tampered bundle, and the coordinator stops saying so', async () => {
     const running = runSpec({ ...SPEC, deals: 1 }, { executor: queueExecutor(redis.url) });
@@ -368,5 +368,5 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('queued tournaments (real red
     expect(clean.out).toMatch(/Removed tournament queued-/);
     expect(await client.keys(`${PREFIX}:*`)).toEqual([]);
     expect((await run('queue', 'status', '--queue', redis.url)).out).toMatch(/No queued tournament\.\nNo worker has reported\./);
-  }, 60_000);
+  });
 });

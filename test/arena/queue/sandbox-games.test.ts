@@ -66,7 +66,7 @@ describe.skipIf((!HAVE_REDIS || sandboxProblem() !== null) && !process.env['CI']
       socket.destroy();
     });
     await new Promise<void>((resolve) => listener.listen(port, '127.0.0.1', resolve));
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await new Promise((resolve) => listener?.close(resolve));
@@ -128,5 +128,5 @@ describe.skipIf((!HAVE_REDIS || sandboxProblem() !== null) && !process.env['CI']
     // The probe does reach the listener where nothing holds it in: read outside bubblewrap.
     expect(await loadBotFile(probe, { cacheDir: null })).toMatchObject({ name: 'net-probe' });
     expect(reached).toBeGreaterThan(0);
-  }, 180_000);
+  });
 });

@@ -92,7 +92,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     client.on('error', () => {});
     local = await runSpec(SMALL);
     localLog = readLog(local.dir).sort((a, b) => a.index - b.index);
-  }, 120_000);
+  });
 
   /** A queued run ended complete with the local run's games, every one played by `worker`. */
   function expectLocalGames(dir: string, complete: boolean, worker: string): void {
@@ -150,7 +150,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     const rogue = rogueWorker(redis.url, id, forged);
     const refusals = (): ArenaEvent[] => events.filter((e) => e.type === 'queue-problem' && /refused its result/.test(e.reason));
     try {
-      await until(() => refusals().length >= expected, 30_000, 'the forged results to be refused');
+      await until(() => refusals().length >= expected, 'the forged results to be refused');
     } finally {
       await rogue.close();
       await pairs.close();
@@ -194,7 +194,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     ]) {
       expect(reasons.some((r) => pattern.test(r)), String(pattern)).toBe(true);
     }
-  }, 120_000);
+  });
 
   it('several pairs in one job: a result refused as a whole refuses each pair, named; within a batch each pair is checked on its own, the good ones folded, the bad ones played again', async () => {
     const events: ArenaEvent[] = [];
@@ -219,7 +219,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     );
     const refusals = (): string[] => events.flatMap((e) => (e.type === 'queue-problem' && /refused its result/.test(e.reason) ? [`${e.worker}: ${e.reason}`] : []));
     try {
-      await until(() => refusals().length >= 6, 30_000, 'the forged results to be refused');
+      await until(() => refusals().length >= 6, 'the forged results to be refused');
     } finally {
       await rogue.close();
     }
@@ -242,7 +242,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       expect.stringMatching(/^rogue: refused its result for pair 1: game 3 \(seating 1\): move \d+ \(999\) is not .*; the pair is queued again$/),
       'rogue: refused its result for pair 3: its result has no records for it; the pair is queued again',
     ]);
-  }, 120_000);
+  });
 
   it('with a key, a worker runs only signed jobs and the coordinator counts only results signed by the worker they name: a forged job is never run, a forged result never folded, a refused worker never counted', async () => {
     const events: ArenaEvent[] = [];
@@ -275,9 +275,9 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     );
     const refused = (worker: string, pattern: RegExp): boolean => events.some((e) => e.type === 'queue-problem' && e.worker === worker && pattern.test(e.reason));
     try {
-      await until(() => refused('rogue', /refused its result for pair 0: the result is not signed with the tournament's key/), 30_000, 'the unsigned result to be refused');
-      await until(() => refused('honest', /refused its result for pair 1: the result's signature does not verify with the tournament's key/), 30_000, "the result signed with another's credential to be refused");
-      await until(() => refused('mallory', /refused its result for pair 1: worker mallory is refused by this tournament \(--refuse-worker\)/), 30_000, "the refused worker's result to be refused");
+      await until(() => refused('rogue', /refused its result for pair 0: the result is not signed with the tournament's key/), 'the unsigned result to be refused');
+      await until(() => refused('honest', /refused its result for pair 1: the result's signature does not verify with the tournament's key/), "the result signed with another's credential to be refused");
+      await until(() => refused('mallory', /refused its result for pair 1: worker mallory is refused by this tournament \(--refuse-worker\)/), "the refused worker's result to be refused");
     } finally {
       await rogue.close();
     }
@@ -293,14 +293,14 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       await expect(new QueueWorker({ url: redis.url, credential: credentialOf(KEY, 'honest') }).start()).rejects.toThrow(/^a worker named honest is already running \(on \S+, pid \d+\): give this one another --name$/);
       const { dir, summary } = await running;
       expectLocalGames(dir, summary.complete, 'honest');
-      await until(() => lines.some((l) => /refused job evil/.test(l)), 10_000, 'the forged job to be refused');
+      await until(() => lines.some((l) => /refused job evil/.test(l)), 'the forged job to be refused');
       expect(malloryLines).toContain(`tournament ${id} refuses this worker (--refuse-worker): not serving it`);
     } finally {
       await Promise.all([honest.stop(true), refusedWorker.stop(true)]);
     }
     expect(existsSync(marker)).toBe(false);
     expect(lines.filter((l) => /refused job evil/.test(l))).toEqual(["refused job evil: the job is not signed with the tournament's key"]);
-  }, 120_000);
+  });
 
   it("a worker refuses jobs asking for less isolation than its floor, and the run says so rather than run them", async () => {
     const lines: string[] = [];
@@ -316,7 +316,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     }
     expect(lines).toContain("refused job p0: bot fx-random asks for isolation `none`, below this worker's floor `worker` (arena worker --isolation)");
     expect(events.some((e) => e.type === 'queue-problem' && e.worker === 'guarded' && /^refused job p0: .*; the pair is queued again$/.test(e.reason))).toBe(true);
-  }, 120_000);
+  });
 
   it('a worker of another version refuses every job, naming both versions, and the run ends saying so', async () => {
     const lines: string[] = [];
@@ -329,7 +329,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       await old.stop(true);
     }
     expect(lines.filter((l) => l.startsWith('refused job p0: the job is from take-arena '))).toHaveLength(5);
-  }, 120_000);
+  });
 
   it('no silent hang: a coordinator with no worker says so, a second coordinator of the tournament is refused, `queue clean` during the run ends it saying how to go on', async () => {
     const events: ArenaEvent[] = [];
@@ -341,13 +341,13 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     );
     const id = await registeredId(client);
     const idle = (): string | undefined => events.flatMap((e) => (e.type === 'queue-problem' && e.worker === undefined ? [e.reason] : []))[0];
-    await until(() => idle() !== undefined, 20_000, 'the coordinator to say it has no worker');
+    await until(() => idle() !== undefined, 'the coordinator to say it has no worker');
     // A job dropped from the queue (as BullMQ drops one that stalled too often) is queued again, saying so.
     const pairs = new Queue(pairsQueueName(id), { connection: client, prefix: PREFIX });
     expect(await pairs.remove('p0')).toBe(1);
     const gone = (): boolean => events.some((e) => e.type === 'queue-problem' && /^pair 0's job is gone from the queue .*; queued again$/.test(e.reason));
-    await until(gone, 20_000, 'the coordinator to queue the dropped job again');
-    await until(async () => (await pairs.getJob('p0')) !== undefined, 5000, 'pair 0 queued again');
+    await until(gone, 'the coordinator to queue the dropped job again');
+    await until(async () => (await pairs.getJob('p0')) !== undefined, 'pair 0 queued again');
     await pairs.close();
     expect(idle()).toMatch(new RegExp(`^no game folded for \\d+ s and no worker alive: start one with \`arena worker --queue redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}\`, or stop here \\(Ctrl-C\\) and continue later with \`arena tournament --resume `));
     // The same tournament (its results folder copied elsewhere) under a second coordinator: refused in one line.
@@ -364,7 +364,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     const err = await failed;
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/^the tournament was removed from Redis while it ran \(`arena queue clean`\?\): the games logged so far are kept; continue with `arena tournament --resume /);
-  }, 120_000);
+  });
 
   it('a bot from a folder outside the package, importing take-arena, is bundled for the workers', async () => {
     const dir = tempDir();
@@ -379,7 +379,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     } finally {
       await worker.stop(true);
     }
-  }, 120_000);
+  });
 
   it('a worker refused its password exits with one line at once, and one refused it later stops saying so', async () => {
     const bad = `redis://:not-the-password@127.0.0.1:${redis.port}`;
@@ -410,7 +410,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
       admin.disconnect();
       await worker.stop(true);
     }
-  }, 120_000);
+  });
 
   it('a pair whose external bot is missing on one worker is played by a worker that has it; missing on every worker, the run ends naming the pair and why', async () => {
     const external = join(ROOT, 'test', 'fixtures', 'external');
@@ -437,7 +437,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     } finally {
       await Promise.all([has.stop(true), lacks.stop(true)]);
     }
-  }, 120_000);
+  });
 
   it('a worker that crashes its bots far more than the others is paused: it gets no more jobs, and the dashboard, the summary and the report name it', async () => {
     const external = join(ROOT, 'test', 'fixtures', 'external');
@@ -476,7 +476,7 @@ describe.skipIf(!HAVE_REDIS && !process.env['CI'])('a queue open to other machin
     } finally {
       await Promise.all([good.stop(true), bad.stop(true)]);
     }
-  }, 120_000);
+  });
 
   it('queue status shows each worker\'s health for a tournament: games, crashes, time losses, mean move time, its check, a pause', () => {
     const status = {
