@@ -146,7 +146,7 @@ async function callInProcess(
     return ms > limit ? late(ms) : { ok: true, move, ms };
   } catch (err) {
     const ms = performance.now() - t0;
-    if (err instanceof CheckTimeout) return { ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms${unit}`, ms };
+    if (err instanceof CheckTimeout) return { ok: false, kind: 'timeout', reason: `no move within ${timeMs} ms`, ms };
     return { ok: false, kind: 'crash', reason: errorText(err), ms };
   } finally {
     clearTimeout(timer);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANG_MS } from '../patience.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/arena.mjs');
 
@@ -24,7 +25,7 @@ export default defineBot({
 
 async function arena(cwd: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, timeout: 120_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, timeout: HANG_MS });
     return { code: 0, out: stdout, err: stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };

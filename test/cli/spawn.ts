@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { HANG_MS } from '../patience.ts';
 
 /** The repository root and the real bin, as a user runs it. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,15 +19,15 @@ export function arena(args: readonly string[], options: { cwd?: string; env?: No
 }
 
 /**
- * Runs any program and collects its exit code and output. The default timeout only catches a hang:
- * on a busy machine the bin's first start (Node, then tsx compiling the sources) takes tens of seconds.
+ * Runs any program and collects its exit code and output. The default timeout only catches a hang
+ * (`HANG_MS`): on a busy machine a command can take many times as long as on a quiet one.
  */
 export function shell(file: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Ran> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
       args,
-      { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? 100_000, maxBuffer: 1 << 26 },
+      { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? HANG_MS, maxBuffer: 1 << 26 },
       (error, stdout, stderr) => {
         const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;
         resolve({ code, out: stdout, err: stderr });

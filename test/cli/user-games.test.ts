@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../arena/helpers.ts';
 import { arena as spawnArena, isUsageError, type Ran } from './spawn.ts';
 
-/** The real bin, with room for a machine busy with other test files (loading a game runs a child and esbuild). */
-const arena = (args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<Ran> => spawnArena(args, { timeoutMs: 150_000, ...options });
+/** The real bin. */
+const arena = (args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<Ran> => spawnArena(args, options);
 
 const FIXTURES = 'test/fixtures/games';
 

@@ -300,7 +300,7 @@ describe('every command example in the docs', () => {
     '%s',
     async (_name, ex) => {
       const { argv, bin } = planOf(ex, f);
-      const r = bin ? await arena(argv, { timeoutMs: 300_000 }) : await run(...argv);
+      const r = bin ? await arena(argv) : await run(...argv);
       const said = `arena ${argv.join(' ')}\n${r.err}`;
       if (INTERACTIVE.has(ex.words[0]!) && !argv.includes('--help')) {
         // Every argument judged, then the one line an interactive command says without a terminal.

@@ -29,7 +29,7 @@ describe('determinism of the built-in bots (real bin)', () => {
     const args = ['tournament', 'tournaments/classic.json', '--deals', '1', '--seed', '5', '--time-per-move', '3000', '--plain'];
     const [a, b] = [mkdtempSync(join(tmpdir(), 'arena-det-a-')), mkdtempSync(join(tmpdir(), 'arena-det-b-'))];
     // Different concurrency too: the order in which games finish must not matter.
-    const runs = await Promise.all([arena([...args, '--out', a, '--concurrency', '1'], { timeoutMs: 220_000 }), arena([...args, '--out', b, '--concurrency', '2'], { timeoutMs: 220_000 })]);
+    const runs = await Promise.all([arena([...args, '--out', a, '--concurrency', '1']), arena([...args, '--out', b, '--concurrency', '2'])]);
     for (const r of runs) expect(r.code, r.err).toBe(0);
     const first = games(a);
     const second = games(b);

@@ -17,6 +17,7 @@ import { describeModules } from '../../src/hosting/discovery.ts';
 import { sandboxCapsText, sandboxProblem } from '../../src/platform/sandbox.ts';
 import { botFolder } from '../arena/bot-fixtures.ts';
 import { comparableLog, tempDir } from '../arena/helpers.ts';
+import { HANG_MS } from '../patience.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ATTACKERS = join(ROOT, 'test/fixtures/discovery-attackers');
@@ -212,7 +213,7 @@ describe('the CLI with a folder of import-time attackers', () => {
       const child = execFile(
         process.execPath,
         ['bin/arena.mjs', ...args],
-        { cwd: ROOT, encoding: 'utf8', timeout: 180_000, maxBuffer: 1 << 26, env: { ...process.env, CI: 'true', TAKE_ARENA_DISCOVERY_CPU_SECONDS: '1' } },
+        { cwd: ROOT, encoding: 'utf8', timeout: HANG_MS, maxBuffer: 1 << 26, env: { ...process.env, CI: 'true', TAKE_ARENA_DISCOVERY_CPU_SECONDS: '1' } },
         (err, stdout, stderr) => resolve({ status: child.exitCode, signal: err?.signal ?? null, stdout, stderr }),
       );
       child.stdin?.end();
