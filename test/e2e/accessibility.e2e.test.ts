@@ -39,7 +39,7 @@ describe.skipIf(!HAVE_TMUX)('a terminal that fits every person (real terminal)',
     session = new TmuxSession(`node bin/arena.mjs tournament tournaments/quick.json --isolation none --out ${out}`, ROOT, 56, 16);
     const t = session;
     await t.waitFor((s) => /terminal too small: 60×20 needed \(now 56×16\); \d+\/36 games/.test(flat(s)));
-    await t.waitFor((s) => flat(s).includes('finished (q closes)'), 40_000);
+    await t.waitFor((s) => flat(s).includes('finished (q closes)'));
     t.send('q');
     expect(await t.exited()).toBe(0);
   });

@@ -56,13 +56,13 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
   it('--exit closes the dashboard when the tournament ends (for scripts)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'arena-exit-'));
     session = new TmuxSession(`${PATH} node bin/arena.mjs tournament tournaments/quick.json --isolation none --exit --out ${out}`, ROOT, 100, 30);
-    expect(await session.exited(40_000)).toBe(0);
+    expect(await session.exited()).toBe(0);
     expect(session.screen()).toContain('Finished: results in');
   });
 
   it('a run that fails after the first frame (no results folder can be made) erases the dashboard: its error stands alone, exit 2', async () => {
     session = new TmuxSession(`${PATH} node bin/arena.mjs tournament --bots random,greedy --games 'subtraction{moves=1,2;n=5}' --deals 2 --isolation none --out /proc/nope`, ROOT, 100, 30);
-    expect(await session.exited(40_000)).toBe(2);
+    expect(await session.exited()).toBe(2);
     const screen = session.screen(true).trim();
     expect(screen).toMatch(/^arena: Cannot create the results folder \/proc\/nope: /);
     expect(screen).not.toMatch(/tournament|standings|q quit/);
@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_TMUX)('the tournament dashboard for a new user (real termi
     t.send('4');
     await t.waitFor(/#\d+ \w+ vs \w+ [01]-[01]/);
     t.send('C-c');
-    expect(await t.exited(20_000)).toBe(130);
+    expect(await t.exited()).toBe(130);
     const [dir] = readdirSync(out);
     const command = `Resume with: npx arena tournament --resume "${join(out, dir!)}"`;
     expect(command.length).toBeGreaterThan(80); // longer than the terminal is wide

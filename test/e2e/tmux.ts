@@ -63,7 +63,7 @@ export class TmuxSession {
   }
 
   /** Waits for the command to exit; its status, or null on timeout. */
-  async exited(timeoutMs = 60_000): Promise<number | null> {
+  async exited(timeoutMs = HANG_MS): Promise<number | null> {
     const t0 = Date.now();
     while (this.exitStatus() === null && Date.now() - t0 < timeoutMs) await new Promise((r) => setTimeout(r, 50));
     return this.exitStatus();

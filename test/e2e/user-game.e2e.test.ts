@@ -44,7 +44,7 @@ describe.skipIf(!HAVE_TMUX)('arena play on a game from --games-dir', () => {
     screen = await t.waitFor('Game over');
     expect(screen).toContain('you won');
     t.send('q');
-    expect(await t.exited(30_000)).toBe(0);
+    expect(await t.exited()).toBe(0);
   });
 
   it("replays a tournament's game of it, the folder found from the saved spec", async () => {
@@ -57,10 +57,10 @@ describe.skipIf(!HAVE_TMUX)('arena play on a game from --games-dir', () => {
     expect(played.status, played.stderr).toBe(0);
     // No --games-dir: replay reads the results folder's spec.json for its gameDirs.
     session = new TmuxSession(`node bin/arena.mjs replay ${join(out, readdirSync(out)[0]!)} --game 1`, ROOT);
-    const screen = await session.waitFor('(start position)', 240_000);
+    const screen = await session.waitFor('(start position)');
     expect(screen).toContain('kayles{rows=2;pins=5..12}');
     expect(screen).toMatch(/row 1: \|+ \(\d+\).*\n.*row 2: \|+ \(\d+\)/);
     session.send('q');
-    expect(await session.exited(30_000)).toBe(0);
+    expect(await session.exited()).toBe(0);
   });
 });
