@@ -18,9 +18,9 @@ export default defineConfig({
   test: {
     // Each file's temporary folders in a folder of their own (test/temp-folder.ts).
     setupFiles: ['test/temp-folder.ts'],
-    // Vitest's default on 2 cores is one file at a time, and much of the suite's time is spent
-    // waiting on the processes it starts (bots, the real CLI, tmux, redis-server, chromium): two
-    // files side by side keep both cores busy (four starved the files that start many processes).
+    // Vitest's default on 2 cores is one file at a time, and a file often waits on the processes it
+    // starts (bots, the real CLI, tmux, redis-server, chromium): two side by side keep both cores
+    // busy. Three or four were slower (the cores are already busy; see docs/PERFORMANCE.md).
     maxWorkers: 2,
     // Timeouts only catch a hang: a busy machine (a loaded CI runner, a laptop running a build)
     // makes honest tests many times slower, and that must not fail them. No test sets a shorter

@@ -3,6 +3,7 @@ import { ArenaError, SpecError, show } from '../core/errors.ts';
 import type { AnyGame } from '../core/game.ts';
 import { makeGame, parseVariant } from '../games/index.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_PREPARE_TIMEOUT_MS, DEFAULT_SANDBOX_CPU_SECONDS } from '../hosting/host.ts';
+import { CLOCK_KINDS } from '../platform/cpu-clock.ts';
 import { jsonErrorPlace, type TextPlace } from '../platform/json.ts';
 import { TIME_CONTROL_EXPECTED, TIME_CONTROL_PATTERN, timeControlProblem } from './time-control.ts';
 
@@ -144,7 +145,7 @@ export const TournamentSpecSchema = z
       .optional()
       .describe(`How far past its limit (per move or bank) a bot may answer before it loses on time: room for the arena's own overhead, in milliseconds (default ${DEFAULT_GRACE_MS})`),
     clock: z
-      .enum(['cpu', 'wall'])
+      .enum(CLOCK_KINDS)
       .default('cpu')
       .describe(
         "What a bot's moves are charged: `cpu`, the CPU time its thread or process used (a busy machine does not make it lose on time; a move that sleeps or blocks is still stopped at ten times its limit plus 2 s of wall time), or `wall`, the time that passed. Limits, time banks and the built-in bots' budgets all use it; where the platform has no CPU clock, `cpu` runs on the wall clock and says so",

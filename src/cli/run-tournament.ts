@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { MAX_SPEC_BYTES, textFileProblem } from '../platform/files.ts';
-import { clockNote } from '../platform/cpu-clock.ts';
+import { CLOCK_KINDS, clockNote, type ClockKind } from '../platform/cpu-clock.ts';
 import type { Argv } from 'yargs';
 import { parseJsonText, resolveVariants, splitList, TournamentSpecSchema, validateSpec, type TournamentSpec } from '../arena/spec.ts';
 import { parseSprt } from '../arena/fold/sprt.ts';
@@ -32,7 +32,6 @@ import { themeChoice, type ScreenFlags } from './load-ink.ts';
 export const ISOLATIONS = TournamentSpecSchema.shape.isolation.unwrap().options;
 const STARTS_ORDERS = TournamentSpecSchema.shape.startsOrder.unwrap().options;
 export const FORMATS = TournamentSpecSchema.shape.format.unwrap().options;
-export const CLOCKS = TournamentSpecSchema.shape.clock.unwrap().options;
 
 /** The flags `arena tournament` and `arena match` both take (how games are played, where results go, output). */
 export function runOptions(y: Argv): Argv {
@@ -47,7 +46,7 @@ export function runOptions(y: Argv): Argv {
     .option('time-per-move', { type: 'string', describe: "time limit per move, ms (default 1000, or none with --tc; `none` drops a spec's limit when --tc is given)" })
     .option('tc', { type: 'string', describe: 'time bank per bot and game, seconds+increment: 10+0.1 (or 10); a move longer than the bank loses on time' })
     .option('time-margin', { type: 'string', describe: "ms a bot may answer past its limit (per move or bank) before it loses on time: the arena's own overhead (default 50)" })
-    .option('clock', { choices: CLOCKS, describe: "what a move is charged: cpu (default: the bot's CPU time, so a busy machine costs no game) or wall (the time that passed)" })
+    .option('clock', { choices: CLOCK_KINDS, describe: "what a move is charged: cpu (default: the bot's CPU time, so a busy machine costs no game) or wall (the time that passed)" })
     .option('out', { type: 'string', describe: 'folder for the results folder (default tournaments/results)' })
     .option('isolation', {
       choices: ISOLATIONS,
@@ -89,7 +88,7 @@ export type RunArgs = WithRun<{
   'time-per-move'?: string;
   tc?: string;
   'time-margin'?: string;
-  clock?: (typeof CLOCKS)[number];
+  clock?: ClockKind;
   out?: string;
   resume?: string;
   isolation?: (typeof ISOLATIONS)[number];

@@ -8,11 +8,11 @@
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
-/** Which clock a bot's moves are charged on: its CPU time, or the time that passed. */
-export type ClockKind = 'cpu' | 'wall';
+/** The clocks a bot's moves can be charged on (a spec's `clock`, the commands' `--clock`). */
+export const CLOCK_KINDS = ['cpu', 'wall'] as const;
 
-/** The clocks a command's `--clock` takes. */
-export const CLOCK_KINDS: readonly ClockKind[] = ['cpu', 'wall'];
+/** Which clock a bot's moves are charged on: its CPU time, or the time that passed. */
+export type ClockKind = (typeof CLOCK_KINDS)[number];
 
 const BUF = Buffer.allocUnsafe(64);
 
