@@ -37,6 +37,8 @@ export class CoordinatorLease {
   readonly #value = JSON.stringify({ host: hostname(), pid: process.pid, token: randomUUID() });
   readonly #onLost: (err: QueueError) => void;
   #timer: NodeJS.Timeout | null = null;
+  /** A renewal is on its way: the next tick skips (two at once would each find the lease lapsed, and the one that lost the race to take it again would call the other's taking "another coordinator"). */
+  #renewing = false;
   /** The link came back since the last renewal: a tournament gone then was lost with Redis's data, not removed. */
   #relinked = false;
   /** The tournament is in the registry (published): from then on, its entry gone means it was removed. */
@@ -72,7 +74,7 @@ export class CoordinatorLease {
       if (first) said(`tournament ${id} has a coordinator (${holder}): waiting up to ${Math.ceil((LEASE_MS + 1000) / 1000)} s in case it was stopped`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    this.#timer = setInterval(() => void this.#renew().catch(redisAway), Math.round(LEASE_MS / 5));
+    this.#timer = setInterval(() => void this.#tick(), Math.round(LEASE_MS / 5));
     this.#timer.unref();
   }
 
@@ -84,6 +86,18 @@ export class CoordinatorLease {
   /** The link to Redis is back: a tournament found gone at the next renewal was lost with Redis's data (and is republished), not removed. */
   relinked(): void {
     this.#relinked = true;
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#renewing) return;
+    this.#renewing = true;
+    try {
+      await this.#renew();
+    } catch {
+      redisAway();
+    } finally {
+      this.#renewing = false;
+    }
   }
 
   async #renew(): Promise<void> {
@@ -100,12 +114,15 @@ export class CoordinatorLease {
         this.#onLost(new QueueError('the tournament was removed from Redis while it ran (`arena queue clean`?)'));
         return;
       }
-      // Lapsed (this process could not renew it in time) or lost with a restarted Redis: taken again if free.
+      // Lapsed (this process could not renew it in time) or lost with a restarted Redis: taken again
+      // if free, unless this coordinator stopped meanwhile (a lease it released stays released).
+      if (this.#timer === null) return;
       if ((await this.#redis.set(this.#key, this.#value, 'PX', LEASE_MS, 'NX')) === 'OK') {
         this.#relinked = false;
         return;
       }
     }
+    if (this.#timer === null) return;
     this.stop();
     this.#onLost(new QueueError(`another coordinator took the tournament over (${holderText(await this.#redis.get(this.#key))}) while this one could not renew its lease`));
   }
