@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HANG_MS } from '../patience.ts';
@@ -21,7 +21,10 @@ export class TmuxSession {
     // #{pane_dead_status} is not reliable: a tmux server started from a test runner was seen never to
     // reap the command, leaving the pane dead with no status.)
     const status = join(this.dir, 'status');
-    command = `${command}; echo $? > ${status}.tmp && mv ${status}.tmp ${status}`;
+    // The command starts once the pane is kept and piped (the file `go`, below): one that ends at
+    // once on a busy machine could otherwise be gone before tmux was told to keep its pane.
+    const go = join(this.dir, 'go');
+    command = `until [ -e ${go} ]; do sleep 0.01; done; ${command}; echo $? > ${status}.tmp && mv ${status}.tmp ${status}`;
     // CI=false: the pane is a person's terminal. Under CI (which sets CI=true) Ink would otherwise
     // render only the final frame, leaving the screen blank while the app runs.
     // TMPDIR: this test file's (test/temp-folder.ts), not that of the file that started the tmux server.
@@ -31,6 +34,7 @@ export class TmuxSession {
     // Everything the command writes to the terminal, appended to a file: a wait reads the screen
     // again when more has arrived, not at every poll (each read starts a tmux client).
     execFileSync('tmux', ['pipe-pane', '-t', this.name, `cat >> ${this.output}`]);
+    writeFileSync(go, '');
   }
 
   /** The file the pane's output is appended to. */
