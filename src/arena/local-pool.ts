@@ -125,7 +125,9 @@ export class LocalPool implements Executor {
         if (!judge) judges.set(job.variant, (judge = ctx.follow(job.variant)));
         const watch = ctx.wantLive ? (live: LiveTracker) => ctx.emit({ type: 'game-started', index: job.index, key: job.key, variant: job.variant, deal: job.deal, seats: seatLabels(job), live, inFlight: lanes }) : undefined;
         const seats = this.#seatHosts(job);
-        const rec = await player.play(job, games.get(job.variant)!, seats, judge, watch);
+        // In-process games are played within the call: a record, not a promise (no microtask per game).
+        const playing = player.play(job, games.get(job.variant)!, seats, judge, watch);
+        const rec = playing instanceof Promise ? await playing : playing;
         if (rec.termination === 'interrupted') {
           ctx.emit({ type: 'game-aborted', index: job.index, key: job.key });
           break;
@@ -148,7 +150,9 @@ export class LocalPool implements Executor {
     };
     const open = (): void => {
       lanes++;
-      running.push(lane());
+      // Each lane starts a tick later: in-process games are played within the call, and the lanes
+      // opened together are all counted (a game's `inFlight`) before the first of them plays.
+      running.push(Promise.resolve().then(lane));
     };
     // `concurrency` lanes, counted as opened: one may end before its first await (nothing left to play).
     for (let i = 0; i < this.concurrency; i++) open();

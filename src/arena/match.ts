@@ -142,6 +142,8 @@ export interface MatchOptions {
   readonly marginMs?: number;
   /** Record each move's wall time too (`GameRecord.wus`): the hosts charge CPU time. */
   readonly wallTimes?: boolean;
+  /** Called once the game is dealt (into `live`), before its first move is asked for. */
+  readonly dealt?: () => void;
 }
 
 /** The sessions of a game's two seats (null until opened). */
@@ -254,19 +256,23 @@ function finishGame(played: GameInPlay, { outcome, termination, faulty, reason, 
  * Plays one scheduled game. The match owns the authoritative state: it asks the seat to move for a
  * move (with the legal list and a deadline), checks the reply against the list, applies the
  * runner's own copy of the move, and stops at the end or at the first fault. It never throws for
- * anything a bot does. `observer` hears every position (see `MoveObserver`).
+ * anything a bot does. `observer` hears every position (see `MoveObserver`). A game whose sessions
+ * open and answer synchronously (in-process bots) is played to its end within the call and its
+ * record returned as it is: no promise and no microtask per game; the first asynchronous answer
+ * makes the rest of the game a promise.
  */
-export async function playMatch(
+export function playMatch(
   job: GameJob,
   game: AnyGame,
   hosts: { readonly first: BotHost; readonly second: BotHost },
   options: MatchOptions = {},
   observer?: MoveObserver,
-): Promise<GameRecord> {
-  let state = game.deal(createRng(job.dealSeed));
-  const { live, signal, judge } = options;
+): GameRecord | Promise<GameRecord> {
+  const state = game.deal(createRng(job.dealSeed));
+  const { live } = options;
   if (live) live.state = state;
   observer?.dealt(state);
+  options.dealt?.();
   // Each seat's clock: its own under time odds, else the game's. Banks are for both seats or neither (prepare.ts).
   const clocks = job.seatClocks ?? { first: job, second: job };
   const tc = clocks.first.timeControl && { first: clocks.first.timeControl, second: clocks.second.timeControl! };
@@ -283,81 +289,171 @@ export async function playMatch(
     abort: null,
     live,
   };
-  const failed = await openSessions(played, hosts);
-  if (failed) return finishGame(played, failed);
-  // Without a time control this is the whole limit, and nothing below touches a clock.
-  const perMoveFirst = clocks.first.timePerMoveMs ?? Infinity;
-  const perMoveSecond = clocks.second.timePerMoveMs ?? Infinity;
   const bank = tc ? new Bank(tc, (options.marginMs ?? DEFAULT_GRACE_MS) * 1000) : null;
-  const { moves, us, wus, sessions } = played;
-  // Per seat as plain locals, not objects indexed by the seat's name (a keyed access per move).
-  const firstSession = sessions.first!;
-  const secondSession = sessions.second!;
-  let movedFirst = false;
-  let movedSecond = false;
-  for (;;) {
-    const outcome = game.outcome(state);
-    if (outcome) return finishGame(played, { outcome, termination: 'normal', faulty: null, reason: null });
-    if (signal?.aborted) return finishGame(played, INTERRUPTED);
-    const legal = game.moves(state);
-    if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
-    const seat = game.toMove(state);
-    const perMove = seat === 'first' ? perMoveFirst : perMoveSecond;
-    const limit = bank ? bank.limit(seat, perMove) : perMove;
-    const session = seat === 'first' ? firstSession : secondSession;
-    // The move's wall time for `wus`: read here unless the session times its bot itself.
-    const timeIt = wus !== null && session.wallTimed !== true;
-    const asked0 = timeIt ? performance.now() : 0;
-    const asked = session.move(state, legal, limit, bank?.view);
-    let reply: MoveReply | null;
-    if (!(asked instanceof Promise)) reply = asked;
-    // `abort` settles when the signal aborts, so a game waiting on a slow bot stops at once. Made on
-    // the first asynchronous reply only, and its listener removed at the end (no per-game leak).
-    else if (!signal) reply = await asked;
-    else reply = await Promise.race([asked, (played.abort ??= abortWait(signal)).promise]);
-    if (reply === null) return finishGame(played, INTERRUPTED);
-    const wallMs = timeIt ? performance.now() - asked0 : 0;
-    const overdrawn = bank?.charge(seat, reply, limit < perMove);
-    if (overdrawn) return finishGame(played, overdrawn);
-    const i = judgeReply(game, legal, reply);
-    if (typeof i !== 'number') return finishGame(played, forfeit(seat, i.kind, i.reason));
-    const move = legal[i];
-    if (reply.ok && reply.restarted !== undefined) (played.restarts ??= []).push({ seat, ply: moves.length, reason: reply.restarted });
-    const before = state;
-    state = game.play(state, move);
-    observer?.moved(seat, state);
-    const text = game.formatMove(move);
-    moves.push(text);
-    if (bank) {
-      us.push(bank.settle(seat));
-      played.ovh!.push(bank.overhead);
-    } else us.push(Math.round(reply.ms * 1000));
-    if (wus) wus.push(Math.round((reply.ok && !timeIt ? (reply.wall ?? 0) : wallMs) * 1000));
-    if (seat === 'first') movedFirst = true;
-    else movedSecond = true;
-    if (reply.ok && reply.clock) played.clock[seat]++;
-    if (live) showMove(live, before, state, moves.length, seat, text, reply.ms);
-    if (judge && movedFirst && movedSecond && !game.outcome(state)) {
-      const value = judge(state);
-      if (value !== null) return finishGame(played, adjudicated(game.toMove(state), value, moves.length));
+  const opened = openSessions(played, hosts);
+  const begin = (failed: Ending | null): GameRecord | Promise<GameRecord> =>
+    failed ? finishGame(played, failed) : new Match(played, game, state, clocks, bank, options, observer).play(null);
+  return opened instanceof Promise ? opened.then(begin) : begin(opened);
+}
+
+/**
+ * The moves of one game whose sessions are open: `play` asks and judges moves synchronously while
+ * the bots answer synchronously, and goes on in a promise from the first answer that is one.
+ */
+class Match {
+  readonly #played: GameInPlay;
+  readonly #game: AnyGame;
+  #state: unknown;
+  readonly #bank: Bank | null;
+  readonly #options: MatchOptions;
+  readonly #observer: MoveObserver | undefined;
+  // Without a time control this is the whole limit, and nothing below touches a clock.
+  readonly #perMoveFirst: number;
+  readonly #perMoveSecond: number;
+  // Per seat as plain fields, not objects indexed by the seat's name (a keyed access per move).
+  readonly #firstSession: BotSession;
+  readonly #secondSession: BotSession;
+  #movedFirst = false;
+  #movedSecond = false;
+  /** The move asked for and not yet answered: its seat, legal list, limit, and its wall clock's start when the match times it. */
+  #seat: Seat = 'first';
+  #legal: readonly unknown[] = [];
+  #limit = 0;
+  #perMove = 0;
+  #timeIt = false;
+  #asked0 = 0;
+
+  constructor(played: GameInPlay, game: AnyGame, state: unknown, clocks: { readonly first: { readonly timePerMoveMs?: number | undefined }; readonly second: { readonly timePerMoveMs?: number | undefined } }, bank: Bank | null, options: MatchOptions, observer: MoveObserver | undefined) {
+    this.#played = played;
+    this.#game = game;
+    this.#state = state;
+    this.#bank = bank;
+    this.#options = options;
+    this.#observer = observer;
+    this.#perMoveFirst = clocks.first.timePerMoveMs ?? Infinity;
+    this.#perMoveSecond = clocks.second.timePerMoveMs ?? Infinity;
+    this.#firstSession = played.sessions.first!;
+    this.#secondSession = played.sessions.second!;
+  }
+
+  /** Plays on from `answered` (the reply to the move asked for, or null to ask the next one) to the end. */
+  play(answered: MoveReply | null): GameRecord | Promise<GameRecord> {
+    const game = this.#game;
+    const played = this.#played;
+    const { moves, us, wus } = played;
+    const { signal, judge, live } = this.#options;
+    const observer = this.#observer;
+    const bank = this.#bank;
+    let state = this.#state;
+    let reply = answered;
+    for (;;) {
+      if (reply === null) {
+        const outcome = game.outcome(state);
+        if (outcome) return finishGame(played, { outcome, termination: 'normal', faulty: null, reason: null });
+        if (signal?.aborted) return finishGame(played, INTERRUPTED);
+        const legal = game.moves(state);
+        if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
+        const seat = game.toMove(state);
+        const perMove = seat === 'first' ? this.#perMoveFirst : this.#perMoveSecond;
+        const limit = bank ? bank.limit(seat, perMove) : perMove;
+        const session = seat === 'first' ? this.#firstSession : this.#secondSession;
+        this.#seat = seat;
+        this.#legal = legal;
+        this.#limit = limit;
+        this.#perMove = perMove;
+        // The move's wall time for `wus`: read here unless the session times its bot itself.
+        const timeIt = (this.#timeIt = wus !== null && session.wallTimed !== true);
+        if (timeIt) this.#asked0 = performance.now();
+        const asked = session.move(state, legal, limit, bank?.view);
+        if (asked instanceof Promise) {
+          this.#state = state;
+          return this.#wait(asked);
+        }
+        reply = asked;
+      }
+      const seat = this.#seat;
+      const legal = this.#legal;
+      const timeIt = this.#timeIt;
+      const wallMs = timeIt ? performance.now() - this.#asked0 : 0;
+      const overdrawn = bank?.charge(seat, reply, this.#limit < this.#perMove);
+      if (overdrawn) return finishGame(played, overdrawn);
+      const i = judgeReply(game, legal, reply);
+      if (typeof i !== 'number') return finishGame(played, forfeit(seat, i.kind, i.reason));
+      const move = legal[i];
+      if (reply.ok && reply.restarted !== undefined) (played.restarts ??= []).push({ seat, ply: moves.length, reason: reply.restarted });
+      const before = state;
+      state = game.play(state, move);
+      observer?.moved(seat, state);
+      const text = game.formatMove(move);
+      moves.push(text);
+      if (bank) {
+        us.push(bank.settle(seat));
+        played.ovh!.push(bank.overhead);
+      } else us.push(Math.round(reply.ms * 1000));
+      if (wus) wus.push(Math.round((reply.ok && !timeIt ? (reply.wall ?? 0) : wallMs) * 1000));
+      if (seat === 'first') this.#movedFirst = true;
+      else this.#movedSecond = true;
+      if (reply.ok && reply.clock) played.clock[seat]++;
+      if (live) showMove(live, before, state, moves.length, seat, text, reply.ms);
+      if (judge && this.#movedFirst && this.#movedSecond && !game.outcome(state)) {
+        const value = judge(state);
+        if (value !== null) return finishGame(played, adjudicated(game.toMove(state), value, moves.length));
+      }
+      reply = null;
     }
+  }
+
+  /**
+   * Waits for an asynchronous answer, then plays on. `abort` settles when the signal aborts, so a
+   * game waiting on a slow bot stops at once: made on the first asynchronous reply only, and its
+   * listener removed at the end (no per-game leak).
+   */
+  async #wait(asked: Promise<MoveReply>): Promise<GameRecord> {
+    const played = this.#played;
+    const { signal } = this.#options;
+    const reply = signal ? await Promise.race([asked, (played.abort ??= abortWait(signal)).promise]) : await asked;
+    if (reply === null) return finishGame(played, INTERRUPTED);
+    return this.play(reply);
   }
 }
 
-/** Opens both seats' sessions; a bot that cannot start forfeits (its Ending), else null. */
-async function openSessions(played: GameInPlay, hosts: { readonly first: BotHost; readonly second: BotHost }): Promise<Ending | null> {
+const SEATS = ['first', 'second'] as const;
+
+/**
+ * Opens the seats' sessions from `SEATS[from]` on; a bot that cannot start forfeits (its Ending),
+ * else null. In-process hosts open synchronously: then so does this, with no promise per game.
+ */
+function openSessions(played: GameInPlay, hosts: { readonly first: BotHost; readonly second: BotHost }, from = 0): Ending | null | Promise<Ending | null> {
   const { job, sessions } = played;
-  for (const seat of ['first', 'second'] as const) {
+  for (let k = from; k < SEATS.length; k++) {
+    const seat = SEATS[k]!;
+    let opened: BotSession | Promise<BotSession>;
     try {
-      // In-process hosts open synchronously: no promise tick per game for them.
-      const opened = hosts[seat].open({ key: job.key, variant: job.variant, seat, rngSeed: job.botSeeds[seat] });
-      sessions[seat] = opened instanceof Promise ? await opened : opened;
+      opened = hosts[seat].open({ key: job.key, variant: job.variant, seat, rngSeed: job.botSeeds[seat] });
     } catch (err) {
-      if (!(err instanceof BotStartError)) throw err;
-      return forfeit(seat, 'crash', `failed to start: ${err.message}`);
+      return openFailed(seat, err);
     }
+    if (opened instanceof Promise) return openRest(played, hosts, k, opened);
+    sessions[seat] = opened;
   }
   return null;
+}
+
+/** `openSessions` on from a seat whose host opens asynchronously. */
+async function openRest(played: GameInPlay, hosts: { readonly first: BotHost; readonly second: BotHost }, k: number, opening: Promise<BotSession>): Promise<Ending | null> {
+  const seat = SEATS[k]!;
+  try {
+    played.sessions[seat] = await opening;
+  } catch (err) {
+    return openFailed(seat, err);
+  }
+  return openSessions(played, hosts, k + 1);
+}
+
+/** A bot that could not start forfeits; anything else is the arena's own failure. */
+function openFailed(seat: Seat, err: unknown): Ending {
+  if (!(err instanceof BotStartError)) throw err;
+  return forfeit(seat, 'crash', `failed to start: ${err.message}`);
 }
 
 /** The watchers' view after a move (written in place: see `LiveSlot`). */

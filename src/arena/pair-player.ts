@@ -48,16 +48,14 @@ export class PairPlayer {
    * Plays one game. `watch` (when someone watches live games) hears the game's live view once the
    * match has dealt into it, before its first move is asked for; `observer` hears every position.
    */
-  play(job: GameJob, game: AnyGame, hosts: SeatHosts, observer?: MoveObserver, watch?: (live: LiveTracker) => void): Promise<GameRecord> {
+  play(job: GameJob, game: AnyGame, hosts: SeatHosts, observer?: MoveObserver, watch?: (live: LiveTracker) => void): GameRecord | Promise<GameRecord> {
     const options = this.#optionsOf(game);
     // The options of every match when nobody watches live games: made once per variant, not per game.
     if (!watch) return playMatch(job, game, hosts, options, observer);
-    // Watchers poll the match's live view when they draw: nothing is built per move.
+    // Watchers poll the match's live view when they draw: nothing is built per move. They hear of
+    // it once the match has dealt into it, so the view is never empty when watched.
     const live = new LiveTracker(game, { first: job.seats.first.label, second: job.seats.second.label });
-    // The match deals (into `live`) before its first await, so the view is never empty when watched.
-    const playing = playMatch(job, game, hosts, { ...options, live }, observer);
-    watch(live);
-    return playing;
+    return playMatch(job, game, hosts, { ...options, live, dealt: () => watch(live) }, observer);
   }
 
   #optionsOf(game: AnyGame): MatchOptions {

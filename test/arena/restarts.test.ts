@@ -74,7 +74,7 @@ describe("a game's record", () => {
     // Every game of the fixture on one process; the opponent, at its first move, has the fixture
     // hang in another game on that process and waits until that game is lost on time.
     const shared = remembers(1);
-    let other: Promise<unknown> | null = null;
+    let other: ReturnType<typeof playMatch> | null = null;
     const waiter = createHost(
       {
         transport: 'inline',
