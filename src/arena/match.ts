@@ -290,92 +290,103 @@ export function playMatch(
     live,
   };
   const bank = tc ? new Bank(tc, (options.marginMs ?? DEFAULT_GRACE_MS) * 1000) : null;
+  // Without a time control this is the whole limit, and nothing below touches a clock.
+  const perMove = { first: clocks.first.timePerMoveMs ?? Infinity, second: clocks.second.timePerMoveMs ?? Infinity };
   const opened = openSessions(played, hosts);
   const begin = (failed: Ending | null): GameRecord | Promise<GameRecord> =>
-    failed ? finishGame(played, failed) : new Match(played, game, state, clocks, bank, options, observer).play(null);
+    failed ? finishGame(played, failed) : new Match(played, game, state, perMove, bank, options, observer).play(null);
   return opened instanceof Promise ? opened.then(begin) : begin(opened);
+}
+
+/** The legal list before the first move is asked for. */
+const NO_MOVES: readonly unknown[] = [];
+
+/** A move asked for whose answer is a promise: what the match needs to judge it once it comes. */
+interface PendingMove {
+  readonly seat: Seat;
+  readonly legal: readonly unknown[];
+  /** The limit was the bank, not the per-move limit. */
+  readonly bankLimited: boolean;
+  /** The match times the move itself (for `wus`), from `asked0`. */
+  readonly timeIt: boolean;
+  readonly asked0: number;
+  readonly movedFirst: boolean;
+  readonly movedSecond: boolean;
 }
 
 /**
  * The moves of one game whose sessions are open: `play` asks and judges moves synchronously while
- * the bots answer synchronously, and goes on in a promise from the first answer that is one.
+ * the bots answer synchronously (everything in locals), and goes on in a promise from the first
+ * answer that is one (what it needs then kept in `#pending`).
  */
 class Match {
   readonly #played: GameInPlay;
   readonly #game: AnyGame;
   #state: unknown;
+  readonly #perMoveFirst: number;
+  readonly #perMoveSecond: number;
   readonly #bank: Bank | null;
   readonly #options: MatchOptions;
   readonly #observer: MoveObserver | undefined;
-  // Without a time control this is the whole limit, and nothing below touches a clock.
-  readonly #perMoveFirst: number;
-  readonly #perMoveSecond: number;
-  // Per seat as plain fields, not objects indexed by the seat's name (a keyed access per move).
-  readonly #firstSession: BotSession;
-  readonly #secondSession: BotSession;
-  #movedFirst = false;
-  #movedSecond = false;
-  /** The move asked for and not yet answered: its seat, legal list, limit, and its wall clock's start when the match times it. */
-  #seat: Seat = 'first';
-  #legal: readonly unknown[] = [];
-  #limit = 0;
-  #perMove = 0;
-  #timeIt = false;
-  #asked0 = 0;
+  #pending: PendingMove | null = null;
 
-  constructor(played: GameInPlay, game: AnyGame, state: unknown, clocks: { readonly first: { readonly timePerMoveMs?: number | undefined }; readonly second: { readonly timePerMoveMs?: number | undefined } }, bank: Bank | null, options: MatchOptions, observer: MoveObserver | undefined) {
+  constructor(played: GameInPlay, game: AnyGame, state: unknown, perMove: { readonly first: number; readonly second: number }, bank: Bank | null, options: MatchOptions, observer: MoveObserver | undefined) {
     this.#played = played;
     this.#game = game;
     this.#state = state;
+    this.#perMoveFirst = perMove.first;
+    this.#perMoveSecond = perMove.second;
     this.#bank = bank;
     this.#options = options;
     this.#observer = observer;
-    this.#perMoveFirst = clocks.first.timePerMoveMs ?? Infinity;
-    this.#perMoveSecond = clocks.second.timePerMoveMs ?? Infinity;
-    this.#firstSession = played.sessions.first!;
-    this.#secondSession = played.sessions.second!;
   }
 
-  /** Plays on from `answered` (the reply to the move asked for, or null to ask the next one) to the end. */
+  /** Plays on from `answered` (the answer to `#pending`, or null to ask the first move) to the end. */
   play(answered: MoveReply | null): GameRecord | Promise<GameRecord> {
     const game = this.#game;
     const played = this.#played;
-    const { moves, us, wus } = played;
+    const { moves, us, wus, sessions } = played;
     const { signal, judge, live } = this.#options;
     const observer = this.#observer;
     const bank = this.#bank;
+    // Per seat as plain locals, not objects indexed by the seat's name (a keyed access per move).
+    const firstSession = sessions.first!;
+    const secondSession = sessions.second!;
     let state = this.#state;
     let reply = answered;
+    const pending = this.#pending;
+    let seat: Seat = pending?.seat ?? 'first';
+    let legal = pending?.legal ?? NO_MOVES;
+    let bankLimited = pending?.bankLimited ?? false;
+    let timeIt = pending?.timeIt ?? false;
+    let asked0 = pending?.asked0 ?? 0;
+    let movedFirst = pending?.movedFirst ?? false;
+    let movedSecond = pending?.movedSecond ?? false;
     for (;;) {
       if (reply === null) {
         const outcome = game.outcome(state);
         if (outcome) return finishGame(played, { outcome, termination: 'normal', faulty: null, reason: null });
         if (signal?.aborted) return finishGame(played, INTERRUPTED);
-        const legal = game.moves(state);
+        legal = game.moves(state);
         if (legal.length === 0) throw new Error(`${game.id}: no legal moves but no outcome in ${game.describe(state)}`);
-        const seat = game.toMove(state);
+        seat = game.toMove(state);
         const perMove = seat === 'first' ? this.#perMoveFirst : this.#perMoveSecond;
         const limit = bank ? bank.limit(seat, perMove) : perMove;
-        const session = seat === 'first' ? this.#firstSession : this.#secondSession;
-        this.#seat = seat;
-        this.#legal = legal;
-        this.#limit = limit;
-        this.#perMove = perMove;
+        bankLimited = limit < perMove;
+        const session = seat === 'first' ? firstSession : secondSession;
         // The move's wall time for `wus`: read here unless the session times its bot itself.
-        const timeIt = (this.#timeIt = wus !== null && session.wallTimed !== true);
-        if (timeIt) this.#asked0 = performance.now();
+        timeIt = wus !== null && session.wallTimed !== true;
+        asked0 = timeIt ? performance.now() : 0;
         const asked = session.move(state, legal, limit, bank?.view);
         if (asked instanceof Promise) {
           this.#state = state;
+          this.#pending = { seat, legal, bankLimited, timeIt, asked0, movedFirst, movedSecond };
           return this.#wait(asked);
         }
         reply = asked;
       }
-      const seat = this.#seat;
-      const legal = this.#legal;
-      const timeIt = this.#timeIt;
-      const wallMs = timeIt ? performance.now() - this.#asked0 : 0;
-      const overdrawn = bank?.charge(seat, reply, this.#limit < this.#perMove);
+      const wallMs = timeIt ? performance.now() - asked0 : 0;
+      const overdrawn = bank?.charge(seat, reply, bankLimited);
       if (overdrawn) return finishGame(played, overdrawn);
       const i = judgeReply(game, legal, reply);
       if (typeof i !== 'number') return finishGame(played, forfeit(seat, i.kind, i.reason));
@@ -391,11 +402,11 @@ class Match {
         played.ovh!.push(bank.overhead);
       } else us.push(Math.round(reply.ms * 1000));
       if (wus) wus.push(Math.round((reply.ok && !timeIt ? (reply.wall ?? 0) : wallMs) * 1000));
-      if (seat === 'first') this.#movedFirst = true;
-      else this.#movedSecond = true;
+      if (seat === 'first') movedFirst = true;
+      else movedSecond = true;
       if (reply.ok && reply.clock) played.clock[seat]++;
       if (live) showMove(live, before, state, moves.length, seat, text, reply.ms);
-      if (judge && this.#movedFirst && this.#movedSecond && !game.outcome(state)) {
+      if (judge && movedFirst && movedSecond && !game.outcome(state)) {
         const value = judge(state);
         if (value !== null) return finishGame(played, adjudicated(game.toMove(state), value, moves.length));
       }
