@@ -132,8 +132,11 @@ describe('play loop', () => {
     await settle();
     r.stdin.write(ENTER); // type a value…
     await until(r.lastFrame, 'n: a non-negative integer');
+    expect(r.lastFrame()).not.toContain('13');
     r.stdin.write('13');
-    await settle();
+    // Enter only once the field shows the value: at load 19 an enter after a fixed pause was taken
+    // before the field had re-rendered with it, and submitted the empty field (the default pile).
+    await until(r.lastFrame, '13');
     r.stdin.write(ENTER);
     await until(r.lastFrame, 'misere: misère play');
     r.stdin.write(ENTER); // false: normal play
