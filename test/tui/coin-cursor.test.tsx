@@ -8,7 +8,7 @@ import { previewTake, stepCursor } from '../../src/tui/play/coin-cursor.ts';
 import { CoinsBoard } from '../../src/tui/boards/CoinsBoard.tsx';
 import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
 import { makeTheme, ThemeContext } from '../../src/tui/text/theme.ts';
-import { closeTables, settle, playTable, solverOpponent, until } from './play-helpers.ts';
+import { closeTables, press, settle, playTable, solverOpponent, until } from './play-helpers.ts';
 
 const ENTER = '\r';
 const ESC = '\u001B';
@@ -28,14 +28,6 @@ afterEach(async () => {
   await closeTables();
 });
 
-
-/** Presses keys one at a time, ~50 ms apart (the input handlers re-attach after each frame). */
-async function press(stdin: { write(s: string): void }, ...keys: string[]): Promise<void> {
-  for (const k of keys) {
-    stdin.write(k);
-    await settle();
-  }
-}
 
 describe('cursor steps over the board picture', () => {
   it('triangle: left/right in the row, down to the lower-left coin, up back; edges stay', () => {
@@ -128,13 +120,13 @@ describe('playing with the cursor', () => {
     expect(f).not.toContain('(↑↓ enter, or type it)'); // the arrows are the cursor's now, not the list's
     expect(f).toMatch(/│\s+\[1\]\s+│/);
 
-    await press(r.stdin, DOWN, DOWN, SPACE);
+    await press(r, DOWN, DOWN, SPACE);
     f = await until(r.lastFrame, 'line from 4');
-    await press(r.stdin, RIGHT, RIGHT);
+    await press(r, RIGHT, RIGHT);
     f = await until(r.lastFrame, 'Your move: 4-6 ✓ takes 4, 5, 6');
     expect(f).toContain('{4}(5)[6]');
 
-    await press(r.stdin, UP); // 3: not on a line with 4
+    await press(r, UP); // 3: not on a line with 4
     f = await until(r.lastFrame, 'Your move: 4-3 ✗ Coins 4 and 3 are not on one line');
     expect(f).toMatch(/\{4\} 5  6/);
     const refusal = /^Coins 4 and 3 are not on one line$/m; // the error line, apart from the preview
@@ -143,7 +135,7 @@ describe('playing with the cursor', () => {
     f = await until(r.lastFrame, refusal);
     expect(f).toContain('6 of 6 coins left'); // refused: nothing was taken
 
-    await press(r.stdin, DOWN, RIGHT); // 3 → 5 → 6
+    await press(r, DOWN, RIGHT); // 3 → 5 → 6
     await until(r.lastFrame, 'Your move: 4-6 ✓');
     r.stdin.write(ENTER);
     f = await until(r.lastFrame, /solverbot played (\d-\d) in/);
@@ -156,9 +148,9 @@ describe('playing with the cursor', () => {
     const taken = /solverbot played (\d)-(\d) in/.exec(f)!.slice(1).map(Number);
     const coin = [1, 2, 3].find((c) => !taken.includes(c))!;
     const path: Record<number, string[]> = { 1: [UP, UP], 2: [UP, LEFT], 3: [UP] };
-    await press(r.stdin, ...path[coin]!);
+    await press(r, ...path[coin]!);
     await until(r.lastFrame, `Your move: ${coin} ✓ takes ${coin}`);
-    await press(r.stdin, SPACE);
+    await press(r, SPACE);
     await until(r.lastFrame, `line from ${coin}`);
     r.stdin.write(ENTER);
     f = await until(r.lastFrame, 'Game over');
@@ -169,14 +161,14 @@ describe('playing with the cursor', () => {
     const r = render(<PlayApp families={FAMILIES} opponents={[opponent]} game={coins} opponent={opponent} first="me" seed={5} table={playTable(1000)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
-    await press(r.stdin, 'c', DOWN, SPACE, DOWN);
+    await press(r, 'c', DOWN, SPACE, DOWN);
     let f = await until(r.lastFrame, 'Your move: 2-4 ✓ takes 2, 4');
-    await press(r.stdin, ESC); // clears the mark: the preview is the coin under the cursor
+    await press(r, ESC); // clears the mark: the preview is the coin under the cursor
     f = await until(r.lastFrame, 'Your move: 4 ✓ takes 4');
     expect(f).toContain('esc move list');
-    await press(r.stdin, ESC); // back to the move list, whose arrows work again
+    await press(r, ESC); // back to the move list, whose arrows work again
     f = await until(r.lastFrame, '(↑↓ enter, or type it)');
-    await press(r.stdin, 'c'); // the cursor comes back where it was
+    await press(r, 'c'); // the cursor comes back where it was
     f = await until(r.lastFrame, 'Your move: 4 ✓ takes 4');
     r.stdin.write(ENTER);
     f = await until(r.lastFrame, /solverbot played \S+ in/);
@@ -190,7 +182,9 @@ describe('playing with the cursor', () => {
     unmount = r.unmount;
     let f = await until(r.lastFrame, 'Your move');
     expect(f).not.toContain('c cursor');
-    await press(r.stdin, 'c', DOWN);
+    r.stdin.write('c'); // nothing to wait for: the frame stays as it was
+    await settle();
+    await press(r, DOWN);
     f = await until(r.lastFrame, '❯ 2');
     expect(f).toContain('(↑↓ enter, or type it)');
   });

@@ -5,7 +5,7 @@ import { FAMILIES, parseVariant } from '../../src/games/index.ts';
 import { discoverBots } from '../../src/hosting/index.ts';
 import { opponentName, opponentsOf, plays } from '../../src/play/index.ts';
 import { PlayApp } from '../../src/tui/play/PlayApp.tsx';
-import { closeTables, settle, playTable, solverOpponent, typeMove, until } from './play-helpers.ts';
+import { closeTables, playTable, solverOpponent, typeMove, until, untilGone } from './play-helpers.ts';
 
 const ENTER = '\r';
 const DOWN = '\u001B[B';
@@ -30,8 +30,7 @@ describe('explain (e)', () => {
     expect(f).toContain('n = 50 mod 13 = 11: an N-position');
     expect(f).toContain('take 5: leaves 45 mod 13 = 6, a P-position for the opponent');
     r.stdin.write('e');
-    await settle(100);
-    expect(r.lastFrame()).not.toContain('why (your position)');
+    await untilGone(r.lastFrame, 'why (your position)');
   });
 
   it('Nim in binary, and the review explains the position before your first mistake', async () => {
@@ -46,8 +45,8 @@ describe('explain (e)', () => {
     expect(f).toMatch(/nim-sum +=  ?11/);
     expect(f).toContain('take 1 from pile 2 (2 → 1) and the nim-sum becomes 0');
     r.stdin.write('e');
-    await settle();
-    await typeMove(r.stdin, '2:2'); // a mistake: leaves 1 0, the bot takes the last stone
+    await untilGone(r.lastFrame, 'why (your position)');
+    await typeMove(r, '2:2'); // a mistake: leaves 1 0, the bot takes the last stone
     f = await until(r.lastFrame, 'Game over');
     expect(f).toContain('mistake');
     r.stdin.write('e');

@@ -15,7 +15,7 @@ import { opponentsOf } from '../../src/play/index.ts';
 import { Screen } from '../../src/tui/ui/Screen.tsx';
 import { makeTheme } from '../../src/tui/text/theme.ts';
 import { mount, unmountAll } from './fake-terminal.ts';
-import { closeTables, playTable, settle, solverOpponent, until } from './play-helpers.ts';
+import { closeTables, playTable, settle, solverOpponent, typeMove, until } from './play-helpers.ts';
 
 let unmount: (() => void) | undefined;
 afterEach(async () => {
@@ -26,13 +26,6 @@ afterEach(async () => {
 
 /** A frame's text on one line: box borders dropped, runs of blanks made one (wrapped lines read as one). */
 const flat = (frame: string): string => frame.replace(/[│╭╮╰╯─]/g, ' ').replace(/\s+/g, ' ');
-
-/** Types a move and, once the screen shows it typed (however loaded the machine), presses enter. */
-async function typeMove(r: { stdin: { write(s: string): void }; lastFrame: () => string | undefined }, text: string): Promise<void> {
-  r.stdin.write(text);
-  await until(r.lastFrame, `Your move: ${text}`);
-  r.stdin.write('\r');
-}
 
 /** The play screen of `game` against the solver's bot, the player moving first unless told. */
 function playScreen(game: AnyGame, first: 'me' | 'bot' = 'me') {

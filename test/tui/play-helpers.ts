@@ -46,10 +46,33 @@ export async function until(frame: () => string | undefined, text: string | RegE
   }
 }
 
-/** Types a move and presses enter, letting the frame settle after each. */
-export async function typeMove(stdin: { write(s: string): void }, text: string): Promise<void> {
-  stdin.write(text);
-  await settle();
-  stdin.write('\r');
-  await settle();
+/** Polls the last frame until it no longer shows `text`; throws with the frame on timeout. */
+export async function untilGone(frame: () => string | undefined, text: string, ms = HANG_MS): Promise<string> {
+  const t0 = Date.now();
+  for (;;) {
+    const f = frame() ?? '';
+    if (!f.includes(text)) return f;
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${text} to go; last frame:\n${f}`);
+    await settle(20);
+  }
+}
+
+/**
+ * Presses keys one at a time, each once the frame has redrawn after the one before (however loaded
+ * the machine): a key read before the redraw would go to the handler of the frame before. Every key
+ * must change the frame.
+ */
+export async function press(r: { stdin: { write(s: string): void }; lastFrame: () => string | undefined }, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    const before = r.lastFrame();
+    r.stdin.write(k);
+    await until(() => (r.lastFrame() === before ? '' : r.lastFrame()), /[^]/);
+  }
+}
+
+/** Types a move and, once the screen shows it typed (however loaded the machine), presses enter. */
+export async function typeMove(r: { stdin: { write(s: string): void }; lastFrame: () => string | undefined }, text: string): Promise<void> {
+  r.stdin.write(text);
+  await until(r.lastFrame, `Your move: ${text}`);
+  r.stdin.write('\r');
 }

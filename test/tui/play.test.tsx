@@ -34,7 +34,7 @@ describe('play loop', () => {
     expect(f).toContain('won for you · winning moves: 2');
     expect(f).toMatch(/2 ✓ wins/);
 
-    await typeMove(r.stdin, '1'); // a mistake: 9 is an N-position for the bot
+    await typeMove(r, '1'); // a mistake: 9 is an N-position for the bot
     f = await until(r.lastFrame, /solverbot played 1/);
     expect(f).toContain('8 stones');
     expect(f).toContain('lost for you');
@@ -43,11 +43,11 @@ describe('play loop', () => {
     f = await until(r.lastFrame, '10 stones');
     expect(f).toContain('won for you');
 
-    await typeMove(r.stdin, '2'); // 8: lost for the bot, which takes the smallest
+    await typeMove(r, '2'); // 8: lost for the bot, which takes the smallest
     await until(r.lastFrame, '7 stones (1 just taken)'); // (not "played 1": the screen said so before the undo)
-    await typeMove(r.stdin, '3'); // 4
+    await typeMove(r, '3'); // 4
     f = await until(r.lastFrame, '3 stones (1 just taken)');
-    await typeMove(r.stdin, '3');
+    await typeMove(r, '3');
     f = await until(r.lastFrame, 'Game over');
     expect(f).toContain('Game over: you won');
     expect(f).toContain('Review: 3 of 3 moves optimal');
@@ -60,14 +60,14 @@ describe('play loop', () => {
     await until(r.lastFrame, 'Your move');
     // Down-arrow + enter picks from the list: moves are 1, 2, 3, so two downs is 3 (leaves 7, won for the bot).
     r.stdin.write(DOWN);
-    await settle();
+    await until(r.lastFrame, '❯ 2');
     r.stdin.write(DOWN);
-    await settle();
+    await until(r.lastFrame, '❯ 3');
     r.stdin.write(ENTER);
     for (let i = 0; i < 6; i++) {
       const f = await until(r.lastFrame, /Your move|Game over/);
       if (f.includes('Game over')) break;
-      await typeMove(r.stdin, '1');
+      await typeMove(r, '1');
     }
     const f = await until(r.lastFrame, 'Game over');
     expect(f).toContain('solverbot won');
@@ -84,9 +84,9 @@ describe('play loop', () => {
     const r = render(<PlayApp families={FAMILIES} opponents={[cheat]} game={game} opponent={cheat} first="me" seed={1} table={playTable(500)} />);
     unmount = r.unmount;
     await until(r.lastFrame, 'Your move');
-    await typeMove(r.stdin, '9');
+    await typeMove(r, '9');
     await until(r.lastFrame, /not legal|Expected/);
-    await typeMove(r.stdin, '1');
+    await typeMove(r, '1');
     const f = await until(r.lastFrame, 'you won');
     expect(f).toContain('cheat forfeits: illegal-move (returned 99, not one of the legal moves: ');
     expect(f).toContain('you won');
@@ -100,8 +100,7 @@ describe('play loop', () => {
     expect(f).toContain('you play second against solverbot');
     expect(f).toContain('5 of 6 coins left');
     r.stdin.write('6-4'); // the bottom row, typed backwards: the list holds it as 4-6
-    await settle();
-    expect(r.lastFrame()).toContain('no listed move starts with "6-4"');
+    await until(r.lastFrame, 'no listed move starts with "6-4"');
     r.stdin.write(ENTER);
     f = await until(r.lastFrame, '1 of 6 coins left'); // coins 4-6 went, then the bot took coin 1
     expect(f).toMatch(/│\s+·\s+·\s+·\s+│/);
@@ -129,7 +128,7 @@ describe('play loop', () => {
     r.stdin.write(ENTER); // default moves
     await until(r.lastFrame, /n: the starting pile/);
     r.stdin.write(DOWN);
-    await settle();
+    await until(r.lastFrame, '❯ type a value');
     r.stdin.write(ENTER); // type a value…
     await until(r.lastFrame, 'n: a non-negative integer');
     expect(r.lastFrame()).not.toContain('13');
