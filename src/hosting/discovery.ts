@@ -454,8 +454,11 @@ export interface DescribedModule {
 const PRUNE_ABOVE = 256;
 
 /**
- * Removes the entries of bot files that no longer exist and bundles no entry names (an hour old
- * at least, so a bundle another arena is about to name stays). Runs only after a cold discovery.
+ * Removes the entries that can never answer again: of bot files that no longer exist, or bundled
+ * from an input that no longer exists (a user's game or a bot's helper in a folder since deleted:
+ * its key names that folder, so no later run asks for it). Then the bundles no entry names (an
+ * hour old at least, so a bundle another arena is about to name stays). Runs only after a cold
+ * discovery, and reads the entries only when there are more than `PRUNE_ABOVE`.
  */
 function prune(cacheDir: string): void {
   let names: string[];
@@ -467,11 +470,19 @@ function prune(cacheDir: string): void {
   const entries = names.filter((n) => n.endsWith('.json'));
   if (entries.length <= PRUNE_ABOVE) return;
   const named = new Set<string>();
+  // Entries share most of their inputs (the package's modules): each path is looked up once.
+  const exists = new Map<string, boolean>();
+  const present = (path: unknown): boolean => {
+    if (typeof path !== 'string') return false;
+    let known = exists.get(path);
+    if (known === undefined) exists.set(path, (known = existsSync(path)));
+    return known;
+  };
   for (const name of entries) {
     const path = join(cacheDir, name);
     try {
       const entry = JSON.parse(readFileSync(path, 'utf8')) as Partial<CacheEntry>;
-      if (typeof entry.file === 'string' && existsSync(entry.file)) {
+      if (present(entry.file) && Array.isArray(entry.inputs) && entry.inputs.every((i) => present(i?.path))) {
         if (typeof entry.bundle === 'string') named.add(entry.bundle);
         continue;
       }

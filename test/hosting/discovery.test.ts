@@ -203,6 +203,31 @@ export default defineBot({ name: 'cached', description: pick('${description}'), 
       rmSync(cacheDir, { recursive: true, force: true });
     }
   });
+
+  it('a cold discovery prunes the entries whose inputs are gone (a deleted folder of games or helpers) and keeps the live ones', async () => {
+    const user = botFolder({ 'cached.ts': bot('kept'), 'helper.ts': helper('') });
+    const cacheDir = tempDir('arena-discovery-cache-');
+    const file = join(user.dir, 'cached.ts');
+    try {
+      expect(await describe1(file, cacheDir)).toBe('kept');
+      const live = entryOf(cacheDir);
+      // Entries of an existing bot file bundled with a helper since deleted: keys no run asks for
+      // again, more than the 256 the cache holds before it prunes.
+      const gone = join(user.dir, 'deleted-folder', 'games.ts');
+      for (let i = 0; i < 300; i++) {
+        writeFileSync(join(cacheDir, `dead${i}.json`), JSON.stringify({ ...live, inputs: [...live.inputs, { path: gone, size: 1, mtimeMs: 1, sha256: 'x' }] }));
+      }
+      // A cold discovery (the edited bot file) prunes.
+      writeFileSync(file, bot('again'));
+      expect(await describe1(file, cacheDir)).toBe('again');
+      const left = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
+      expect(left).toHaveLength(1);
+      expect(await describe1(file, cacheDir, true)).toBe('again');
+    } finally {
+      user.cleanup();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the CLI with a folder of import-time attackers', () => {
