@@ -103,6 +103,10 @@ interface Pending {
   readonly t0: number;
   /** The program's CPU time (ms) when it was asked, under the CPU clock (else NaN). */
   readonly cpu0: number;
+  /** The limit and the grace (ms): under the CPU clock, an answer that cost this much is out of time however late it is read. */
+  readonly allowed: number;
+  /** What the request was asked for, in its timeout's reason. */
+  readonly timeMs: number;
   timer: NodeJS.Timeout;
   /** Asked with a clock (a time control): the bot's reported think time is then taken into account. */
   readonly timed: boolean;
@@ -258,6 +262,14 @@ class BotProcess {
     this.#pending = null;
     clearTimeout(p.timer);
     const ms = this.#spent(p);
+    // Under the CPU clock an answer is judged by the CPU time it cost, whenever it is read: a runner
+    // late on its own loop (a busy machine) may read it after its cut-off was due, and an answer in
+    // the pipe is read first (see `request`), but it must not be taken when the program overran.
+    // (Its CPU time no longer grows once it has answered and waits, so reading late adds nothing.)
+    if (!Number.isNaN(p.cpu0) && ms >= p.allowed) {
+      p.resolve({ ok: false, kind: 'timeout', reason: `no move within ${p.timeMs} ms of CPU time`, ms });
+      return;
+    }
     const answer: ProcessAnswer = parsed.clock ? { ok: true, move: parsed.move, ms, clock: true } : { ok: true, move: parsed.move, ms };
     if (p.timed && parsed.thinkMs !== undefined) {
       // A process reports its own think time, which the arena cannot check: it is believed only to
@@ -337,7 +349,7 @@ class BotProcess {
       };
       const timer = setTimeout(() => setImmediate(look), allowed);
       const c = msg.clock;
-      this.#pending = { id, t0, cpu0, timer, timed: c !== undefined, resolve };
+      this.#pending = { id, t0, cpu0, allowed, timeMs: msg.timeMs, timer, timed: c !== undefined, resolve };
       const clock = c ? { timeLeftMs: c.remainingMs, incrementMs: c.incrementMs, opponentTimeLeftMs: c.opponentRemainingMs } : {};
       const ask = { type: 'move-request' as const, id, position: msg.position, moves: msg.moves, timeMs: msg.timeMs, ...clock, ...(msg.prepare ? { prepare: true as const } : {}) };
       this.send(msg.nativeOf ? { ...ask, native: msg.nativeOf() } : ask);

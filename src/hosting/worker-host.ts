@@ -624,7 +624,7 @@ class BotProc {
       const think = r.think * scale;
       const ms = think + share;
       if (a.game && r.rng) a.game.rng = r.rng;
-      this.#answer(a, replyOf(r, ms, Math.max(think, ms - this.#graceMs)));
+      this.#answer(a, r.kind !== Kind.Error && r.kind !== Kind.Garbage && think >= a.limitMs + this.#graceMs ? this.#overran(a, think) : replyOf(r, ms, Math.max(think, ms - this.#graceMs)));
     }
     this.#head += n;
     if (idle) {
@@ -641,6 +641,17 @@ class BotProc {
     }
     // A watchdog already armed fires no later than the next cutoff, and re-arms then (`#check`).
     if (this.#watchdog === null) this.#arm(this.#sent[this.#head]!.limitMs + this.#graceMs);
+  }
+
+  /**
+   * The fault of an answer whose think time (timed where the bot runs) overran the limit: the
+   * watchdog would have ended the process had the runner looked in time, but a runner late on its
+   * own loop (a busy machine) reads the answers in the pipe first (`#fire`), and must not take one
+   * that was out of time.
+   */
+  #overran(a: Ask, think: number): MoveReply {
+    if (a.prepare !== null) return prepareTimeout(a.limitMs, think);
+    return { ok: false, kind: 'timeout', reason: `no move within ${a.limitMs} ms${this.#cpu !== null ? ' of CPU time' : ''}`, ms: think };
   }
 
   #answer(a: Ask, reply: MoveReply): void {

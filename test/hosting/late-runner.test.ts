@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/rng.ts';
@@ -5,7 +6,9 @@ import { parseVariant } from '../../src/games/index.ts';
 import type { BotHost } from '../../src/hosting/host.ts';
 import { ProcessHost } from '../../src/hosting/process-host.ts';
 import { WorkerHost } from '../../src/hosting/worker-host.ts';
+import { processTreeCpuMs } from '../../src/platform/cpu-clock.ts';
 import { tempDir } from '../arena/helpers.ts';
+import { waitFor } from '../patience.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 
@@ -15,6 +18,21 @@ function block(ms: number): void {
   while (performance.now() < until) {
     // busy: timers and the channel's wake-ups queue up meanwhile
   }
+}
+
+/** The CPU time (ms) of this process's children: the bots' processes. */
+function childrenCpuMs(): number {
+  let ms = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/self/task/${tid}/children`, 'latin1');
+    } catch {
+      continue;
+    }
+    for (const pid of children.split(' ')) if (/^\d+$/.test(pid)) ms += processTreeCpuMs(Number(pid));
+  }
+  return ms;
 }
 
 /**
@@ -52,5 +70,46 @@ describe('watchdogs when the runner is the late one', () => {
     const dir = tempDir();
     host = new ProcessHost('fx-ext-first', { name: 'fx-ext-first', command: ['sh', 'fx-ext.sh', 'first'], cwd: join(FIXTURES, 'external'), stderrLog: join(dir, 'err.log'), graceMs: 10 });
     await lateRunner(host);
+  });
+
+  it('processes under the CPU clock: an answer that overran its CPU time is out of time, however late the runner reads it', async () => {
+    const dir = tempDir();
+    const answered = join(dir, 'answered');
+    host = new ProcessHost('fx-ext-spin', { name: 'fx-ext-spin', command: ['sh', 'fx-ext.sh', 'spin', answered], cwd: join(FIXTURES, 'external'), stderrLog: join(dir, 'err.log'), graceMs: 10, clock: 'cpu' });
+    await host.start();
+    const game = parseVariant('subtraction{n=12..30}');
+    const session = await host.open({ key: 'g', variant: game.id, seat: 'first', rngSeed: 1 });
+    const state = game.deal(createRng(1));
+    const asked = session.move(state, game.moves(state), 100);
+    // The runner busy until the answer (400 ms of CPU time, limit 100) is in the pipe: its cut-off's
+    // timer and the answer are then both due, and the answer is read first.
+    while (!existsSync(answered)) block(20);
+    const reply = await asked;
+    expect(reply).toMatchObject({ ok: false, kind: 'timeout', reason: 'no move within 100 ms of CPU time' });
+    expect(reply.ms).toBeGreaterThanOrEqual(400);
+  });
+
+  it('isolation worker: a prepare that overran its budget is out of time, however late the runner reads its answer', async () => {
+    // fx-prepare-slow computes for 300 ms of CPU time in prepare; its budget is 100 ms.
+    host = new WorkerHost('fx-prepare-slow', { file: join(FIXTURES, 'bots', 'fx-prepare-slow.ts'), name: 'fx-prepare-slow', options: {}, memoryMb: 64, graceMs: 10, prepareTimeoutMs: 100, clock: 'cpu' });
+    await host.start();
+    const game = parseVariant('subtraction{n=12..30}');
+    const session = await host.open({ key: 'g', variant: game.id, seat: 'first', rngSeed: 1 });
+    const state = game.deal(createRng(1));
+    const cpu0 = childrenCpuMs();
+    const asked = session.move(state, game.moves(state), 100);
+    // The request goes out on the runner's loop: once the bot computes, the runner is kept busy
+    // until its process has computed its 300 ms and gone quiet (answered). The watchdog's timer and
+    // the answer are then both due, and the answer is read first.
+    await waitFor(() => childrenCpuMs() - cpu0 > 5, 'the bot to start its prepare', 1);
+    let last = childrenCpuMs();
+    for (let still = 0; last - cpu0 < 300 || still < 5; ) {
+      block(20);
+      const now = childrenCpuMs();
+      still = now - last < 1 ? still + 1 : 0;
+      last = now;
+    }
+    const reply = await asked;
+    expect(reply).toMatchObject({ ok: false, kind: 'timeout', reason: 'prepare took longer than its 100 ms budget' });
   });
 });
