@@ -6,6 +6,7 @@ import { recordedEvents, recording } from './recorded-stream.ts';
 import { nimValueCurve, outcomeStrip } from '../../src/tui/charts/analysis-plots.ts';
 import { intervalChart } from '../../src/tui/charts/interval-chart.ts';
 import { run } from '../cli/run.ts';
+import { until } from './frames.ts';
 
 describe('analysis plots', () => {
   it('draws the P-positions as a strip, whole periods per row so they line up in columns', () => {
@@ -68,17 +69,15 @@ describe('ratings interval chart', () => {
 });
 
 describe('dashboard standings view with the ratings chart', () => {
-  const settle = (ms = 80) => new Promise((r) => setTimeout(r, ms));
   for (const width of [130, 100]) {
     it(`${width >= CHART_MIN_WIDTH ? 'draws the chart beside the table, a row per bot' : 'shows only the table'} at ${width} columns`, async () => {
       const store = new DashboardStore(5);
       const r = render(<Dashboard store={store} controls={{ quit: () => {} }} width={width} height={40} />);
       try {
         for (const e of recordedEvents()) store.push(e);
-        await settle();
+        await until(r.lastFrame, 'Finished');
         r.stdin.write('2');
-        await settle();
-        const lines = r.lastFrame()!.split('\n');
+        const lines = (await until(r.lastFrame, /^#\s+bot/m)).split('\n');
         const head = lines.findIndex((l) => /^#\s+bot/.test(l));
         expect(head).toBeGreaterThan(0);
         const table = recording().finished.summary.standings.pooled;

@@ -21,6 +21,7 @@ import { Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
 import { DashboardStore } from '../../src/tui/dashboard/dashboard-store.ts';
 import { plainReporter } from '../../src/tui/dashboard/plain.ts';
 import { readGames } from '../../src/tui/replay/replay-data.ts';
+import { until, untilTrue } from './frames.ts';
 import { ReplayApp } from '../../src/tui/replay/ReplayApp.tsx';
 import { run } from '../cli/run.ts';
 import { ESCAPES } from '../fixtures/hostile/lib/escapes.mjs';
@@ -36,7 +37,6 @@ const SHOWN = visible(ESCAPES);
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 /** Ink's own colours (SGR sequences), the only escapes a frame may hold. */
 const SGR = /\u001b\[[0-9;]*m/g;
-const settle = (ms = 80) => new Promise((r) => setTimeout(r, ms));
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -97,11 +97,10 @@ describe('escapes from bots', () => {
     const r = render(<Dashboard store={store} controls={{ quit: () => {} }} width={160} height={40} />);
     unmount = r.unmount;
     await runTournament(prepareTournament(spec, registry), { sink: { detail: 'live', emit: (e) => store.push(e) } });
-    await settle();
+    await until(r.lastFrame, 'Finished');
     r.stdin.write('4'); // the results view: each forfeit with its reason
-    await settle();
+    await untilTrue(() => r.frames.join('\n').includes(`Error: no move ${SHOWN}`), 'the forfeit with its reason');
     const frames = r.frames.join('\n');
-    expect(frames).toContain(`Error: no move ${SHOWN}`);
     expect(frames.replace(SGR, '')).not.toMatch(CONTROL);
   });
 });
@@ -136,11 +135,10 @@ describe('escapes in results written elsewhere', () => {
     unmount = r.unmount;
     const { steps, play } = rawStream();
     for (const s of steps) play(s, (e) => store.push(e));
-    await settle();
+    await until(r.lastFrame, 'Finished');
     r.stdin.write('4');
-    await settle();
+    await untilTrue(() => r.frames.join('\n').includes(`old ${SHOWN}`), 'the forfeit with its reason');
     const frames = r.frames.join('\n');
-    expect(frames).toContain(`old ${SHOWN}`);
     expect(frames).toContain(`cannot start ${SHOWN}`);
     expect(frames.replace(SGR, '')).not.toMatch(CONTROL);
   });
@@ -157,13 +155,12 @@ describe('escapes in results written elsewhere', () => {
     expect(records[0]!.reason).toBe(`old ${ESCAPES}`);
     const r = render(<ReplayApp records={records} />);
     unmount = r.unmount;
-    await settle(300);
+    await until(r.lastFrame, 'Which game?');
     r.stdin.write('\r');
-    await settle(300);
+    await until(r.lastFrame, 'ply 0/');
     r.stdin.write('G'); // the end: how the game ended
-    await settle(300);
+    await untilTrue(() => r.frames.join('\n').includes(`forfeits: crash (old ${SHOWN})`), 'how the game ended');
     const frames = r.frames.join('\n');
-    expect(frames).toContain(`forfeits: crash (old ${SHOWN})`);
     expect(frames.replace(SGR, '')).not.toMatch(CONTROL);
   });
 });

@@ -10,9 +10,9 @@ import { StandingsTable } from '../../src/tui/dashboard/StandingsTable.tsx';
 import { shortNames } from '../../src/tui/text/table.ts';
 import { parseRecordLine } from '../../src/arena/results/index.ts';
 import { runSpec } from '../arena/helpers.ts';
+import { press as pressKeys, until } from './frames.ts';
 import { recordedEvents, recording } from './recorded-stream.ts';
 
-const settle = (ms = 80) => new Promise((r) => setTimeout(r, ms));
 const GAME = 'subtraction{moves=1,3,4;n=15..30}';
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -24,16 +24,13 @@ async function finishedDashboard(height = 40) {
   unmount = r.unmount;
   // The recording predates the compact record: its games read through the log's own parser.
   for (const e of recordedEvents()) store.push(e.type === 'game-ended' ? { ...e, record: parseRecordLine(JSON.stringify(e.record))! } : e);
-  await settle();
+  await until(r.lastFrame, 'arena replay tournaments/results/recorded');
   return r;
 }
 
-/** Writes a key and waits for the frame to change (or a while). */
+/** Writes a key, waits for the frame to change, and returns it. */
 async function press(r: { stdin: { write(s: string): void }; lastFrame(): string | undefined }, key: string): Promise<string> {
-  const before = r.lastFrame();
-  r.stdin.write(key);
-  for (let i = 0; i < 50 && r.lastFrame() === before; i++) await settle(20);
-  await settle(20);
+  await pressKeys(r, key);
   return r.lastFrame() ?? '';
 }
 
@@ -101,11 +98,9 @@ describe('dashboard counts', () => {
       },
       { sink: { emit: (e: ArenaEvent) => store.push(e) } },
     );
-    await settle();
     expect(summary.games.skipped).toBeGreaterThan(0);
-    const f = r.lastFrame()!;
     const played = summary.games.played.toLocaleString('en-US');
-    expect(f).toContain(`${played}/${played} 100%`);
+    const f = await until(r.lastFrame, `${played}/${played} 100%`);
     expect(f).toContain(`${summary.games.skipped.toLocaleString('en-US')} not played: the sequential test had decided`);
     expect(f).not.toMatch(/\/8,000 \d/);
   });
@@ -125,7 +120,7 @@ describe('dashboard views', () => {
     for (const e of events.filter((x) => x.type !== 'finished')) store.push(e);
     store.push({ type: 'standings', standings: finished.summary.standings, format: { format: 'swiss', round: 3, rounds: 3, lines }, done: 18, total: 18 });
     store.flush();
-    await settle();
+    await until(r.lastFrame, '18/18');
     const f = await press(r, '3');
     const rows = f.split('\n').flatMap((l) => /^(\d) (\w+)/.exec(l)?.slice(1, 3) ?? []);
     expect(rows).toEqual(order.flatMap((b, i) => [String(i + 1), b]));
@@ -133,9 +128,9 @@ describe('dashboard views', () => {
 
   it('explains the standings’ colours and marks, under the table and under ?', async () => {
     const r = await finishedDashboard();
-    let f = await press(r, '2');
-    expect(f).toContain('n✗: moves that threw a won position away');
-    f = await press(r, '?');
+    r.stdin.write('2'); // the standings view (a finished dashboard may show it already)
+    await until(r.lastFrame, 'n✗: moves that threw a won position away');
+    const f = await press(r, '?');
     expect(f).toContain('Marks');
     expect(f).toContain('✗ a forfeit');
   });

@@ -6,13 +6,13 @@ import type { StandingsTable as Table } from '../../src/arena/fold/standings.ts'
 import { Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
 import { DashboardStore, gamesPerSecond, LOG_EACH_UPTO } from '../../src/tui/dashboard/dashboard-store.ts';
 import { StandingsTable } from '../../src/tui/dashboard/StandingsTable.tsx';
+import { settle, until, untilGone } from './frames.ts';
 import { recordedEvents, recording } from './recorded-stream.ts';
 
 /** A real event stream: optimal, random and greedy on three variants (recorded from `arena tournament`). */
 const EVENTS = recordedEvents();
 const FINISHED = recording().finished;
 const POOLED: Table = FINISHED.summary.standings.pooled;
-const settle = (ms = 80) => new Promise((r) => setTimeout(r, ms));
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -163,8 +163,7 @@ describe('dashboard fed with a recorded event stream', () => {
     // Up to the first move of the first game.
     const firstMove = steps.findIndex((e) => e.type === 'move');
     for (const e of steps.slice(0, firstMove + 1)) play(e, push);
-    await settle();
-    let f = r.lastFrame()!;
+    let f = await until(r.lastFrame, /ply 1: optimal played \d in/);
     expect(f).toContain('tournament');
     expect(f).toMatch(/0\/18 0\.0%/);
     expect(f).toMatch(/#1 optimal vs random · subtraction\{moves=1,2,3;n=12\.\.20\}/);
@@ -174,33 +173,25 @@ describe('dashboard fed with a recorded event stream', () => {
     // Up to the first finished game: it is logged above the dashboard.
     const firstEnd = steps.findIndex((e) => e.type === 'game-ended');
     for (const e of steps.slice(firstMove + 1, firstEnd + 1)) play(e, push);
-    await settle();
+    await until(r.lastFrame, /1\/18 5\.6%/);
     expect(r.frames.join('\n')).toMatch(/\[ 1\/18\] subtraction/);
-    expect(r.lastFrame()).toMatch(/1\/18 5\.6%/);
 
     r.stdin.write('4');
-    await settle();
-    expect(r.lastFrame()).toMatch(/#\d+ \w+ vs \w+ [01]-[01] · subtraction.* · \d+ moves/);
+    await until(r.lastFrame, /#\d+ \w+ vs \w+ [01]-[01] · subtraction.* · \d+ moves/);
     r.stdin.write('?');
-    await settle();
-    expect(r.lastFrame()).toContain('freeze or unfreeze the display');
+    await until(r.lastFrame, 'freeze or unfreeze the display');
     r.stdin.write('?');
-    await settle();
+    await untilGone(r.lastFrame, 'freeze or unfreeze the display');
 
     for (const e of steps.slice(firstEnd + 1)) play(e, push);
-    await settle();
-    f = r.lastFrame()!;
+    f = await until(r.lastFrame, 'Finished: results in tournaments/results/recorded');
     expect(f).toContain('18/18 100%');
-    expect(f).toContain('Finished: results in tournaments/results/recorded');
     r.stdin.write('2');
-    await settle();
-    expect(r.lastFrame()).toMatch(/1\s+optimal\s+12\/12/);
+    await until(r.lastFrame, /1\s+optimal\s+12\/12/);
     r.stdin.write('\t');
-    await settle();
-    f = r.lastFrame()!;
-    expect(f).toMatch(/1 optimal\s+·\s+6\/6\s+6\/6/); // crosstable row: optimal beat both others in all 6 games
+    await until(r.lastFrame, /1 optimal\s+·\s+6\/6\s+6\/6/); // crosstable row: optimal beat both others in all 6 games
     r.stdin.write('q');
-    await settle();
+    await settle(); // nothing on screen changes: q after the end stops nothing
     expect(quits).toBe(0); // already finished: nothing to stop
   });
 
@@ -214,29 +205,22 @@ describe('dashboard fed with a recorded event stream', () => {
     const push = (e: ArenaEvent): void => store.push(e);
     const firstEnd = steps.findIndex((e) => e.type === 'game-ended');
     for (const e of steps.slice(0, firstEnd + 1)) play(e, push);
-    await settle();
-    expect(r.lastFrame()).toMatch(/variants? · running/);
+    await until(r.lastFrame, /variants? · running/);
     r.stdin.write('p');
-    await settle();
+    let f = await until(r.lastFrame, /variants? · paused/);
     expect(calls).toEqual(['pause']);
-    let f = r.lastFrame()!;
-    expect(f).toMatch(/variants? · paused/);
     expect(f).toContain('paused: games in flight finish, no new game starts');
     // Games in flight still finish on screen while paused.
     const secondEnd = steps.findIndex((e, i) => i > firstEnd && e.type === 'game-ended');
     for (const e of steps.slice(firstEnd + 1, secondEnd + 1)) play(e, push);
-    await settle();
-    expect(r.lastFrame()).toMatch(/2\/18 11\.1%/);
+    await until(r.lastFrame, /2\/18 11\.1%/);
     r.stdin.write('?');
-    await settle();
-    expect(r.lastFrame()).toContain('pause or resume the tournament');
+    await until(r.lastFrame, 'pause or resume the tournament');
     r.stdin.write('?');
-    await settle();
+    await untilGone(r.lastFrame, 'pause or resume the tournament');
     r.stdin.write('p');
-    await settle();
+    f = await until(r.lastFrame, /variants? · running/);
     expect(calls).toEqual(['pause', 'resume']);
-    f = r.lastFrame()!;
-    expect(f).toMatch(/variants? · running/);
     expect(f).not.toContain('paused:');
   });
 
@@ -249,15 +233,12 @@ describe('dashboard fed with a recorded event stream', () => {
     const { steps, play } = recording();
     const half = steps.findIndex((e) => e.type === 'game-ended' && e.done === 9);
     for (const e of steps.slice(0, half + 1)) play(e, (ev) => store.push(ev));
-    await settle();
+    await until(r.lastFrame, '9/18');
     r.stdin.write('q');
-    await settle();
+    await until(r.lastFrame, 'stopping');
     expect(quits).toBe(1);
-    expect(r.lastFrame()).toContain('stopping');
     store.push({ ...FINISHED, interrupted: true });
-    await settle();
-    const f = r.lastFrame()!;
-    expect(f).toContain('Stopped after 9 of 18 games; results saved in tournaments/results/recorded');
+    const f = await until(r.lastFrame, 'Stopped after 9 of 18 games; results saved in tournaments/results/recorded');
     expect(f).toContain('interrupted');
   });
 });
@@ -281,12 +262,10 @@ describe('dashboard of a queued tournament', () => {
         { id: 'w2', host: 'b', state: 'stopping', games: 4, lastBeatS: 3 },
       ],
     });
-    await settle();
-    expect(r.lastFrame()).toMatch(/Redis connected · 2 workers: w1 8 games \(1 s\) · w2 4 games \(3 s, stopping\) · 12 pairs queued/);
+    await until(r.lastFrame, /Redis connected · 2 workers: w1 8 games \(1 s\) · w2 4 games \(3 s, stopping\) · 12 pairs queued/);
     store.push({ type: 'queue-link', state: 'reconnecting', detail: 'connect ECONNREFUSED', url });
     store.push({ type: 'queue-problem', worker: 'w2', reason: 'refused bundle 0123…' });
-    await settle();
-    expect(r.lastFrame()).toMatch(/Redis reconnecting/);
+    await until(r.lastFrame, /Redis reconnecting/);
     expect(r.frames.join('\n')).toMatch(/Redis redis:\/\/127\.0\.0\.1:6379: reconnecting \(connect ECONNREFUSED\); nothing already logged is lost/);
     expect(r.frames.join('\n')).toMatch(/! worker w2: refused bundle/);
   });
@@ -300,8 +279,7 @@ describe('dashboard of a queued tournament', () => {
     const push = (e: ArenaEvent): void => store.push(e.type === 'game-started' ? { ...e, worker: 'w1' } : e);
     const firstMove = steps.findIndex((e) => e.type === 'move');
     for (const e of steps.slice(0, firstMove + 1)) play(e, push);
-    await settle();
-    const f = r.lastFrame()!;
+    const f = await until(r.lastFrame, /ply 1: optimal played \d in/);
     expect(f).toMatch(/#1 optimal vs random · subtraction\{moves=1,2,3;n=12\.\.20\} · on w1/);
     expect(f).toMatch(/ply 1: optimal played \d in/);
     expect(f).not.toContain('no games in flight');

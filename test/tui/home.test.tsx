@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { menuComesBack, resultsFolders, rulebook } from '../../src/cli/commands/home.ts';
 import { HomeApp, splitArgs } from '../../src/tui/home/HomeApp.tsx';
 import type { RulesSection } from '../../src/tui/home/rules.ts';
+import { settle, until, untilTrue } from './frames.ts';
 
-const settle = (ms = 100) => new Promise((r) => setTimeout(r, ms));
 const DOWN = '\u001B[B';
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
@@ -21,13 +21,12 @@ async function choose(keys: readonly string[], specs: readonly string[] = ['tour
   let chosen: readonly string[] | null | undefined;
   const r = render(<HomeApp specs={specs} families={FAMILIES} results={RESULTS} rules={RULES} onChoose={(a) => void (chosen = a)} />);
   unmount = r.unmount;
-  for (let i = 0; i < 50 && !(r.lastFrame() ?? '').includes('Run a tournament'); i++) await settle(20);
-  await settle();
+  await until(r.lastFrame, 'Run a tournament');
   for (const k of keys) {
     // Each key once the previous one has been drawn (a fixed pause lost keys on a loaded machine).
     const before = r.lastFrame();
     r.stdin.write(k);
-    for (let i = 0; i < 50 && chosen === undefined && r.lastFrame() === before; i++) await settle(20);
+    await untilTrue(() => chosen !== undefined || r.lastFrame() !== before, `the menu to take key ${JSON.stringify(k)}`);
     await settle(20);
   }
   last = r.lastFrame() ?? '';
