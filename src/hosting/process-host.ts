@@ -98,6 +98,12 @@ const MAX_LINE = 1 << 20;
 /** A process's answer to a move request: the move text (still unparsed), or a fault. */
 type ProcessAnswer = { ok: true; move: string; ms: number; clock?: boolean; think?: number } | { ok: false; kind: 'timeout' | 'crash' | 'illegal-move'; reason: string; ms: number };
 
+/** Where a request's time counts from: the wall clock, and the program's CPU time under the CPU clock (else NaN). */
+interface RequestStart {
+  readonly t0: number;
+  readonly cpu0: number;
+}
+
 interface Pending {
   readonly id: number;
   readonly t0: number;
@@ -315,13 +321,20 @@ class BotProcess {
     return cpu > 0 ? Math.min(wall, cpu - p.cpu0) : wall;
   }
 
-  /** Sends a move request and waits for the answer, the deadline or the process's end. */
-  request(msg: MoveAsk): Promise<ProcessAnswer> {
+  /** The clocks now (the wall clock, and the program's CPU time under the CPU clock, else NaN): where a request's time counts from. */
+  mark(): RequestStart {
+    return { t0: performance.now(), cpu0: this.#opts.clock === 'cpu' ? processTreeCpuMs(this.child.pid!) : NaN };
+  }
+
+  /**
+   * Sends a move request and waits for the answer, the deadline or the process's end; its time
+   * counts from `start` (by default, now: before the request is written).
+   */
+  request(msg: MoveAsk, start?: RequestStart): Promise<ProcessAnswer> {
     if (this.dead !== null) return Promise.resolve({ ok: false, kind: 'crash', reason: this.dead, ms: 0 });
     return new Promise((resolve) => {
       const id = this.#nextId++;
-      const t0 = performance.now();
-      const cpu0 = this.#opts.clock === 'cpu' ? processTreeCpuMs(this.child.pid!) : NaN;
+      const { t0, cpu0 } = start ?? this.mark();
       const allowed = msg.timeMs + this.#opts.graceMs;
       // The cut-off waits for one turn of the event loop (setImmediate runs after its I/O poll):
       // when the runner itself was late (its loop blocked past the cutoff), an answer already in
@@ -347,7 +360,7 @@ class BotProcess {
         this.kill(`killed after ${reason}`);
         resolve({ ok: false, kind: 'timeout', reason, ms });
       };
-      const timer = setTimeout(() => setImmediate(look), allowed);
+      const timer = setTimeout(() => setImmediate(look), Math.max(0, t0 + allowed - performance.now()));
       const c = msg.clock;
       this.#pending = { id, t0, cpu0, allowed, timeMs: msg.timeMs, timer, timed: c !== undefined, resolve };
       const clock = c ? { timeLeftMs: c.remainingMs, incrementMs: c.incrementMs, opponentTimeLeftMs: c.opponentRemainingMs } : {};
@@ -437,6 +450,10 @@ export class ProcessHost implements BotHost {
     }
     const proc = await this.#pool.take();
     const id = this.#opts.revealOpponents ? info.key : opaqueGameId(info.key);
+    // The runner starts a variant's `prepare` when `new-game` comes, so its time counts from before
+    // that is written: on a busy machine this thread may be held up between the two for longer than
+    // the budget, and the prepare's work meanwhile is the prepare's.
+    const prepareFrom = this.#opts.prepareTimeoutMs !== undefined && !proc.prepared.has(game.id) ? proc.mark() : null;
     proc.send({
       type: 'new-game',
       game: id,
@@ -446,17 +463,18 @@ export class ProcessHost implements BotHost {
       seat: info.seat,
       seed: info.rngSeed,
     });
-    const fault = await this.#prepare(proc, game.id);
+    const fault = prepareFrom ? await this.#prepare(proc, game.id, this.#opts.prepareTimeoutMs!, prepareFrom) : null;
     return new ProcessSession(proc, game, { ...info, key: id }, (p) => this.#pool.release(p), this.#opts.native === true, this.#opts.revealOpponents === true, fault);
   }
 
-  /** Runs the bot's `prepare` for `variant` on `proc` when the program is a runner that has not yet: null when ready, else the game's fault. */
-  async #prepare(proc: BotProcess, variant: string): Promise<FaultReply | null> {
-    const limitMs = this.#opts.prepareTimeoutMs;
-    if (limitMs === undefined || proc.prepared.has(variant)) return null;
+  /**
+   * Waits for the bot's `prepare` of `variant` on `proc` (a runner that had not prepared it, sent
+   * `new-game` since `from`), on a budget of `limitMs`: null when ready, else the game's fault.
+   */
+  async #prepare(proc: BotProcess, variant: string, limitMs: number, from: RequestStart): Promise<FaultReply | null> {
     const failed = this.#prepareFailed.get(variant);
     if (failed) return failed;
-    const answer = await proc.request({ position: null, moves: [], timeMs: limitMs, prepare: true });
+    const answer = await proc.request({ position: null, moves: [], timeMs: limitMs, prepare: true }, from);
     if (answer.ok) {
       proc.prepared.add(variant);
       return null;
