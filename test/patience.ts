@@ -6,11 +6,11 @@
  */
 export const HANG_MS = 300_000;
 
-/** Polls `done` every `everyMs` until it holds; throws naming `what` after `HANG_MS`. */
-export async function waitFor(done: () => boolean | Promise<boolean>, what: string, everyMs = 50): Promise<void> {
+/** Polls `done` every `everyMs` until it holds; throws naming `what` (a function: made then) after `HANG_MS`. */
+export async function waitFor(done: () => boolean | Promise<boolean>, what: string | (() => string), everyMs = 50): Promise<void> {
   const end = Date.now() + HANG_MS;
   while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

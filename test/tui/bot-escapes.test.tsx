@@ -21,7 +21,8 @@ import { Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
 import { DashboardStore } from '../../src/tui/dashboard/dashboard-store.ts';
 import { plainReporter } from '../../src/tui/dashboard/plain.ts';
 import { readGames } from '../../src/tui/replay/replay-data.ts';
-import { until, untilTrue } from './frames.ts';
+import { waitFor } from '../patience.ts';
+import { until } from './frames.ts';
 import { ReplayApp } from '../../src/tui/replay/ReplayApp.tsx';
 import { run } from '../cli/run.ts';
 import { ESCAPES } from '../fixtures/hostile/lib/escapes.mjs';
@@ -99,7 +100,7 @@ describe('escapes from bots', () => {
     await runTournament(prepareTournament(spec, registry), { sink: { detail: 'live', emit: (e) => store.push(e) } });
     await until(r.lastFrame, 'Finished');
     r.stdin.write('4'); // the results view: each forfeit with its reason
-    await untilTrue(() => r.frames.join('\n').includes(`Error: no move ${SHOWN}`), 'the forfeit with its reason');
+    await waitFor(() => r.frames.join('\n').includes(`Error: no move ${SHOWN}`), 'the forfeit with its reason', 20);
     const frames = r.frames.join('\n');
     expect(frames.replace(SGR, '')).not.toMatch(CONTROL);
   });
@@ -137,7 +138,7 @@ describe('escapes in results written elsewhere', () => {
     for (const s of steps) play(s, (e) => store.push(e));
     await until(r.lastFrame, 'Finished');
     r.stdin.write('4');
-    await untilTrue(() => r.frames.join('\n').includes(`old ${SHOWN}`), 'the forfeit with its reason');
+    await waitFor(() => r.frames.join('\n').includes(`old ${SHOWN}`), 'the forfeit with its reason', 20);
     const frames = r.frames.join('\n');
     expect(frames).toContain(`cannot start ${SHOWN}`);
     expect(frames.replace(SGR, '')).not.toMatch(CONTROL);
@@ -159,7 +160,7 @@ describe('escapes in results written elsewhere', () => {
     r.stdin.write('\r');
     await until(r.lastFrame, 'ply 0/');
     r.stdin.write('G'); // the end: how the game ended
-    await untilTrue(() => r.frames.join('\n').includes(`forfeits: crash (old ${SHOWN})`), 'how the game ended');
+    await waitFor(() => r.frames.join('\n').includes(`forfeits: crash (old ${SHOWN})`), 'how the game ended', 20);
     const frames = r.frames.join('\n');
     expect(frames.replace(SGR, '')).not.toMatch(CONTROL);
   });

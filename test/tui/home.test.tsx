@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { menuComesBack, resultsFolders, rulebook } from '../../src/cli/commands/home.ts';
 import { HomeApp, splitArgs } from '../../src/tui/home/HomeApp.tsx';
 import type { RulesSection } from '../../src/tui/home/rules.ts';
-import { settle, until, untilTrue } from './frames.ts';
+import { waitFor } from '../patience.ts';
+import { settle, until } from './frames.ts';
 
 const DOWN = '\u001B[B';
 let unmount: (() => void) | undefined;
@@ -26,7 +27,7 @@ async function choose(keys: readonly string[], specs: readonly string[] = ['tour
     // Each key once the previous one has been drawn (a fixed pause lost keys on a loaded machine).
     const before = r.lastFrame();
     r.stdin.write(k);
-    await untilTrue(() => chosen !== undefined || r.lastFrame() !== before, `the menu to take key ${JSON.stringify(k)}`);
+    await waitFor(() => chosen !== undefined || r.lastFrame() !== before, `the menu to take key ${JSON.stringify(k)}`, 20);
     await settle(20);
   }
   last = r.lastFrame() ?? '';

@@ -10,7 +10,8 @@ import { readGames, replayRecord } from '../../src/tui/replay/replay-data.ts';
 import { ReplayApp } from '../../src/tui/replay/ReplayApp.tsx';
 import { makeTheme, ThemeContext } from '../../src/tui/text/theme.ts';
 import { run } from '../cli/run.ts';
-import { settle, until, untilTrue } from './frames.ts';
+import { waitFor } from '../patience.ts';
+import { settle, until } from './frames.ts';
 
 const EVENTS = JSON.parse(readFileSync(new URL('./fixtures/tournament-events.json', import.meta.url), 'utf8')) as ArenaEvent[];
 // The recording predates the compact record (an object per move): read through the log's own parser.
@@ -87,7 +88,7 @@ describe('replay picker', () => {
   const pointed = (f: string): string => f.split('\n').find((l) => l.startsWith('❯'))?.slice(2).split(' ')[0] ?? '';
   /** Waits until the frame passes `ok` (then lets the input handlers re-attach). */
   const when = async (frame: () => string | undefined, ok: (f: string) => boolean): Promise<string> => {
-    await untilTrue(() => ok(frame() ?? ''), () => `a frame that passes the check; last frame:\n${frame()}`);
+    await waitFor(() => ok(frame() ?? ''), () => `a frame that passes the check; last frame:\n${frame()}`, 20);
     await settle();
     return frame() ?? '';
   };
