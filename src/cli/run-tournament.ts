@@ -260,28 +260,6 @@ function discoverySettings(spec: TournamentSpec, where: string): DiscoverySettin
   return { variants, sandbox: sandbox && sandboxProblem() === null };
 }
 
-/**
- * Lines written together: those given in one turn of the event loop (the games of a durable batch
- * come in one) go out in one write when the turn ends, or at `flush`: a synchronous write per game
- * line is a large share of a fast in-process tournament (docs/PERFORMANCE.md).
- */
-function lineBatch(write: (text: string) => void): { write: (line: string) => void; flush: () => void } {
-  let text = '';
-  const flush = (): void => {
-    if (text === '') return;
-    const all = text;
-    text = '';
-    write(all);
-  };
-  return {
-    write: (line) => {
-      if (text === '') setImmediate(flush);
-      text += `${line}\n`;
-    },
-    flush,
-  };
-}
-
 /** Runs a spec (or continues `resumeDir`) with the dashboard on a terminal, else plain lines; sets the exit code. */
 export async function runSpecCommand(spec: TournamentSpec, where: string, args: RunArgs, resumeDir?: string): Promise<void> {
   // A report that could not be written is said now, not after the whole tournament.
@@ -308,8 +286,10 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
           theme: themeChoice({ theme: args.theme }),
         })
       : null;
-  const lines = lineBatch(out.out);
-  const sink = dashboard ?? (await import('../tui/dashboard/plain.ts')).plainReporter(lines.write, { json: args.json, resumeCommand });
+  const plain = dashboard ? null : await import('../tui/dashboard/plain.ts');
+  // Plain lines go out once per turn of the event loop (one write for the games of a durable batch).
+  const lines = plain && new plain.PlainBatch(out.out);
+  const sink = dashboard ?? plain!.plainReporter(lines!, { json: args.json, resumeCommand });
   const controller = new AbortController();
   let signals = 0;
   // Ctrl-C, or SIGTERM (a `kill`, a CI runner's cancel): the same stop, with the resume line.
@@ -318,7 +298,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
     signals++;
     if (signal === 'SIGTERM') exitCode = EXIT_TERMINATED;
     if (signals > 1) {
-      lines.flush();
+      lines?.flush();
       process.exit(exitCode); // a second signal: stop now, the log is line-safe
     }
     controller.abort();
@@ -337,7 +317,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
       ...(resumeDir !== undefined ? { resumeDir } : {}),
     });
     finished = true;
-    lines.flush();
+    lines?.flush();
     // The dashboard stays on the final standings until q; nothing is printed below it before.
     await dashboard?.closed;
     if (result.interrupted) {
@@ -352,7 +332,7 @@ export async function runSpecCommand(spec: TournamentSpec, where: string, args: 
   } finally {
     // A run that failed before its end gives the terminal back before its error is said.
     if (!finished) await dashboard?.abandon();
-    lines.flush();
+    lines?.flush();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -2,6 +2,7 @@
  * A game's line in `games.jsonl`, both ways: the encoder writes a record's JSON bytes straight into
  * a batch buffer (no string of the line is made), the decoder reads a line back into a record.
  */
+import { ByteMemo, putAscii, putNumber, putText } from '../../core/bytes.ts';
 import type { GameRecord } from '../match.ts';
 
 /**
@@ -53,43 +54,6 @@ function putString(buf: Buffer, at: number, s: string): number {
   return i + 1;
 }
 
-/** The characters of an ASCII string with nothing to escape (field names, JSON text already made), written at `at`. */
-function putAscii(buf: Buffer, at: number, s: string): number {
-  for (let k = 0; k < s.length; k++) buf[at++] = s.charCodeAt(k);
-  return at;
-}
-
-/** Text that may hold any character (JSON already made, e.g. the start position): as UTF-8. */
-function putText(buf: Buffer, at: number, s: string): number {
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    if (c >= 0x80) return at - k + buf.write(s, at - k, 'utf8');
-    buf[at++] = c;
-  }
-  return at;
-}
-
-/**
- * A number as `${n}` (and JSON) writes it: integers of up to 32 bits (every count, time and seed
- * of a record) as digits straight into the buffer, anything else through `String`.
- */
-function putNumber(buf: Buffer, at: number, n: number): number {
-  let u = n < 0 ? -n : n;
-  if (u <= 0xffffffff && u >>> 0 === u) {
-    if (n < 0) buf[at++] = 0x2d;
-    const digits = u < 10 ? 1 : u < 100 ? 2 : u < 1e3 ? 3 : u < 1e4 ? 4 : u < 1e5 ? 5 : u < 1e6 ? 6 : u < 1e7 ? 7 : u < 1e8 ? 8 : u < 1e9 ? 9 : 10;
-    const end = at + digits;
-    for (let i = end - 1; i > at; i--) {
-      const q = (u / 10) >>> 0;
-      buf[i] = 0x30 + u - q * 10;
-      u = q;
-    }
-    buf[at] = 0x30 + u;
-    return end;
-  }
-  return putAscii(buf, at, String(n));
-}
-
 /** A list of numbers as a JSON array. */
 function putNumbers(buf: Buffer, at: number, list: readonly number[]): number {
   buf[at++] = 0x5b;
@@ -138,6 +102,19 @@ export function encodedBound(r: GameRecord, start: string): number {
 }
 
 /**
+ * The fields whose values recur from line to line (a variant, a bot's label, how games end), each
+ * with the constant text around it, as bytes made once (see `ByteMemo`): the same bytes as
+ * `putString` and `putAscii` would write.
+ */
+const json = (prefix: string, suffix: string) => (s: string) => `${prefix}${JSON.stringify(s)}${suffix}`;
+const VARIANT = new ByteMemo(json(',"variant":', ',"deal":'));
+const FIRST = new ByteMemo(json(',"seats":{"first":', ',"second":'));
+const SECOND = new ByteMemo(json('', '},"botSeeds":{"first":'));
+const OUTCOME = new ByteMemo(json(',"outcome":{"winner":', ''));
+const WINNER = new ByteMemo(json('},"winner":', ',"termination":'));
+const TERMINATION = new ByteMemo(json('', ',"faulty":'));
+
+/**
  * Writes a game's line without its closing brace and newline into `buf` at `at` (room for
  * `encodedBound` bytes is the caller's) and returns the end. The bytes are those of
  * `JSON.stringify` of the record's fields in a fixed order (the compact record: moves one
@@ -150,19 +127,14 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
   at = putNumber(buf, at, r.index);
   at = putAscii(buf, at, ',"key":');
   at = putString(buf, at, r.key);
-  at = putAscii(buf, at, ',"variant":');
-  at = putString(buf, at, r.variant);
-  at = putAscii(buf, at, ',"deal":');
+  at = VARIANT.put(buf, at, r.variant);
   at = putNumber(buf, at, r.deal);
   at = putAscii(buf, at, ',"dealSeed":');
   at = putNumber(buf, at, r.dealSeed);
   at = putAscii(buf, at, ',"seating":');
   at = putNumber(buf, at, r.seating);
-  at = putAscii(buf, at, ',"seats":{"first":');
-  at = putString(buf, at, r.seats.first);
-  at = putAscii(buf, at, ',"second":');
-  at = putString(buf, at, r.seats.second);
-  at = putAscii(buf, at, '},"botSeeds":{"first":');
+  at = FIRST.put(buf, at, r.seats.first);
+  at = SECOND.put(buf, at, r.seats.second);
   at = putNumber(buf, at, r.botSeeds.first);
   at = putAscii(buf, at, ',"second":');
   at = putNumber(buf, at, r.botSeeds.second);
@@ -193,8 +165,7 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
     at = putNumbers(buf, at, r.wus);
   }
   const o = r.outcome;
-  at = putAscii(buf, at, ',"outcome":{"winner":');
-  at = putStringOrNull(buf, at, o.winner);
+  at = o.winner === null ? putAscii(buf, at, ',"outcome":{"winner":null') : OUTCOME.put(buf, at, o.winner);
   if (o.scores) {
     at = putAscii(buf, at, ',"scores":[');
     at = putNumber(buf, at, o.scores[0]);
@@ -202,11 +173,8 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
     at = putNumber(buf, at, o.scores[1]);
     buf[at++] = 0x5d;
   }
-  at = putAscii(buf, at, '},"winner":');
-  at = putStringOrNull(buf, at, r.winner);
-  at = putAscii(buf, at, ',"termination":');
-  at = putString(buf, at, r.termination);
-  at = putAscii(buf, at, ',"faulty":');
+  at = r.winner === null ? putAscii(buf, at, '},"winner":null,"termination":') : WINNER.put(buf, at, r.winner);
+  at = TERMINATION.put(buf, at, r.termination);
   at = putStringOrNull(buf, at, r.faulty);
   at = putAscii(buf, at, ',"reason":');
   at = putStringOrNull(buf, at, r.reason);

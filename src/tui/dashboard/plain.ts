@@ -14,6 +14,7 @@ import { sprtLine, sprtResultLine } from './sprt-text.ts';
 import { scoreText } from '../text/result-text.ts';
 import { anchorLine, bracketLines, SWISS_HEADER, swissRows } from '../../arena/staged/text.ts';
 import { visible } from '../../core/text.ts';
+import { ByteMemo, numberLength, putAscii, putNumber } from '../../core/bytes.ts';
 
 /** Lays out rows as aligned columns; `right` marks the columns aligned right (numbers). */
 export function alignTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string[] {
@@ -51,6 +52,90 @@ export function gameLine(rec: GameRecord, done: number, total: number): string {
         ? `adjudicated after ${rec.moves.length} moves (${rec.reason ?? ''})`
         : `${rec.faulty ? rec.seats[rec.faulty] : '?'} forfeits: ${rec.termination}${rec.reason ? ` (${rec.reason})` : ''}`;
   return `[${String(done).padStart(width)}/${total}] ${rec.variant} deal ${rec.deal}: ${first} vs ${second} ${score}${scores}, ${how}`;
+}
+
+/** Results as `scoreText` writes them, as UTF-8. */
+const SCORE_BYTES = { first: Buffer.from(' 1-0, '), second: Buffer.from(' 0-1, '), draw: Buffer.from(' ½-½, ') };
+
+/**
+ * The plain reporter's output: the lines given in one turn of the event loop (the games of a durable
+ * batch come in one) go out as one text when the turn ends, or at `flush`. A game line that ended by
+ * the rules is written straight into the batch's bytes, its bot-supplied strings made visible once
+ * each (`ByteMemo`): at 10^5 games a second, making each line's string, checking it for control
+ * characters and joining the lines cost more than the rest of the line's way (docs/PERFORMANCE.md).
+ */
+export class PlainBatch {
+  readonly #write: (text: string) => void;
+  #buf = Buffer.allocUnsafe(64 << 10);
+  #used = 0;
+  /** Variants and labels as `visible` shows them. */
+  readonly #shown = new ByteMemo(visible);
+
+  /** `write` receives whole lines, each ending with a newline. */
+  constructor(write: (text: string) => void) {
+    this.#write = write;
+  }
+
+  /** The buffer with room for `bytes` more; the first line of a turn asks for the flush at its end. */
+  #room(bytes: number): Buffer {
+    if (this.#used === 0) setImmediate(this.flush);
+    if (this.#used + bytes > this.#buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#used + bytes));
+      this.#buf.copy(bigger, 0, 0, this.#used);
+      this.#buf = bigger;
+    }
+    return this.#buf;
+  }
+
+  /** One line of text (shown as it is: the reporter has made it visible). */
+  line(text: string): void {
+    const buf = this.#room(3 * text.length + 1);
+    const end = this.#used + buf.write(text, this.#used, 'utf8');
+    buf[end] = 0x0a;
+    this.#used = end + 1;
+  }
+
+  /** The line of a finished game: the text of `visible(gameLine(rec, done, total))`. */
+  game(rec: GameRecord, done: number, total: number): void {
+    const { variant, deal, seats } = rec;
+    const { first, second } = seats;
+    // Anything but a game ended by the rules without scores (or a record of odd types, read from a
+    // log written elsewhere) takes the text's way.
+    if (rec.termination !== 'normal' || rec.outcome.scores || typeof variant !== 'string' || typeof deal !== 'number' || typeof first !== 'string' || typeof second !== 'string') {
+      this.line(visible(gameLine(rec, done, total)));
+      return;
+    }
+    const shown = this.#shown;
+    // Four numbers and the padding at most 24 bytes each, shown strings at most 4 a UTF-16 unit (`\x9b`), constants 40.
+    const buf = this.#room(4 * (variant.length + first.length + second.length) + 5 * 24 + 40);
+    let at = this.#used;
+    buf[at++] = 0x5b; // [
+    for (let pad = numberLength(total) - numberLength(done); pad > 0; pad--) buf[at++] = 0x20;
+    at = putNumber(buf, at, done);
+    buf[at++] = 0x2f; // /
+    at = putNumber(buf, at, total);
+    at = putAscii(buf, at, '] ');
+    at = shown.put(buf, at, variant);
+    at = putAscii(buf, at, ' deal ');
+    at = putNumber(buf, at, deal);
+    at = putAscii(buf, at, ': ');
+    at = shown.put(buf, at, first);
+    at = putAscii(buf, at, ' vs ');
+    at = shown.put(buf, at, second);
+    const score = rec.outcome.winner === null ? SCORE_BYTES.draw : rec.outcome.winner === 'first' ? SCORE_BYTES.first : SCORE_BYTES.second;
+    buf.set(score, at);
+    at = putNumber(buf, at + score.length, rec.moves.length);
+    at = putAscii(buf, at, ' moves\n');
+    this.#used = at;
+  }
+
+  /** Writes what the batch holds. */
+  readonly flush = (): void => {
+    if (this.#used === 0) return;
+    const text = this.#buf.toString('utf8', 0, this.#used);
+    this.#used = 0;
+    this.#write(text);
+  };
 }
 
 /** Seconds or milliseconds, whichever reads better. */
@@ -114,10 +199,12 @@ export function startsLines({ starts, standings }: Pick<TournamentSummary, 'star
  * (reasons, store warnings), and records from a log written elsewhere are shown as they are.
  */
 export function plainReporter(
-  writeLine: (line: string) => void,
+  out: ((line: string) => void) | PlainBatch,
   options: { readonly json?: boolean; readonly resumeCommand?: (dir: string) => string } = {},
 ): EventSink {
   const json = options.json ?? false;
+  const batch = out instanceof PlainBatch ? out : null;
+  const writeLine = batch ? (line: string): void => batch.line(line) : (out as (line: string) => void);
   const write = (line: string): void => writeLine(visible(line));
   // Queued tournaments: the workers are printed when who is there changes, not at every status.
   let workersSeen = '';
@@ -141,7 +228,9 @@ export function plainReporter(
           if (!json) write(storeResetLine(e));
           return;
         case 'game-ended':
-          if (!json) write(gameLine(e.record, e.done, e.total));
+          if (json) return;
+          if (batch) batch.game(e.record, e.done, e.total);
+          else write(gameLine(e.record, e.done, e.total));
           return;
         case 'sprt':
           if (json || e.result.pairs === 0) return;

@@ -139,6 +139,9 @@ describe('the compact game line', () => {
       rec('g', { outcome: { winner: 'second', scores: [-3, 0.5] }, winner: 'random', adjudicated: { value: -12, ply: 0 }, retries: 1, clockStops: { first: 0, second: 3 } }),
       rec('h', { moves: ['a', 'é', 'x\\y'], us: [1, 2, 3], ovh: [0, 15, 1e21], timeControl: { baseMs: 1000, incMs: 10 } }),
       rec('i', { restarts: [{ seat: 'first', ply: 0, reason: 'no move within 100 ms' }, { seat: 'second', ply: 4, reason: 'killed by "SIGKILL" ü' }] }),
+      // Variants and labels recur from line to line: their bytes are made once (escaped) and reused.
+      rec('j', { variant: 'v "q"\tü', winner: 'w "x" ß', seats: { first: 'w "x" ß', second: 'b\\c' }, outcome: { winner: 'first' } }),
+      rec('k', { variant: 'v "q"\tü', winner: 'b\\c', seats: { first: 'w "x" ß', second: 'b\\c' }, outcome: { winner: 'second' } }),
     ]) {
       const line = recordLine(r);
       expect(JSON.parse(line)).toEqual({ ...r, moves: r.moves.join(' ') });
