@@ -33,6 +33,12 @@ export interface ModuleBotEntry {
   readonly description: string;
   readonly file: string;
   readonly bot: AnyBot;
+  /**
+   * Whether a module of the bot imports `take-arena` by name, as discovery's bundle of it saw
+   * (undefined when not known): a JavaScript bot that does not is imported without the name's
+   * resolve hook, which costs a process about 30 ms to start (docs/PERFORMANCE.md).
+   */
+  readonly takeArena?: boolean | undefined;
 }
 
 /**
@@ -84,7 +90,7 @@ async function loadBotFiles(files: readonly string[], settings: DiscoverySetting
     }
     const d = described[modules.indexOf(path)]!;
     if ('reason' in d) return d;
-    return { transport: 'module' as const, name: d.meta.name, description: d.meta.description, file: path, bot: d.bot };
+    return { transport: 'module' as const, name: d.meta.name, description: d.meta.description, file: path, bot: d.bot, takeArena: d.takeArena };
   });
 }
 
@@ -93,10 +99,10 @@ async function loadBotFiles(files: readonly string[], settings: DiscoverySetting
  * user chose to trust it) and the in-process half of `bots check`, only ever for the bot selected.
  * Rejects when it does not load, is not a valid bot or is no longer the bot discovery found.
  */
-export async function importModuleBot(entry: Pick<ModuleBotEntry, 'file' | 'name'>): Promise<AnyBot> {
+export async function importModuleBot(entry: Pick<ModuleBotEntry, 'file' | 'name' | 'takeArena'>): Promise<AnyBot> {
   let mod: unknown;
   try {
-    mod = await import(pathToFileURL(await importableModule(entry.file)).href);
+    mod = await import(pathToFileURL(await importableModule(entry.file, entry.takeArena !== false)).href);
   } catch (err) {
     throw new BotLoadError(`Bot file ${entry.file} failed to load: ${oneLine(err)}`);
   }

@@ -138,16 +138,19 @@ export interface InputStamp {
 
 /** A cache entry: one bot file's metadata and what it was derived from. */
 interface CacheEntry {
-  readonly version: 1;
+  readonly version: 2;
   readonly file: string;
   readonly inputs: readonly InputStamp[];
   /** The bundle (a file in the cache folder) that answers later `supports` questions. */
   readonly bundle: string;
   /** What the child answered: the metadata, or why the file is not a bot (it threw at import, …). */
   readonly answer: DiscoveryAnswer;
+  /** Whether a module of the bot imports `take-arena` by name. */
+  readonly takeArena: boolean;
 }
 
-const CACHE_VERSION = 1;
+/** 2: entries say whether the bot imports `take-arena` by name (`takeArena`). */
+const CACHE_VERSION = 2;
 
 /** The discovery runner as this copy has it (sources or `dist/`). */
 const RUNNER = siblingModule(import.meta.url, 'discovery-runner');
@@ -221,7 +224,7 @@ function readEntry(cacheDir: string, file: string, memo?: StatMemo): CacheEntry 
   } catch {
     return null;
   }
-  if (entry?.version !== CACHE_VERSION || entry.file !== file || !Array.isArray(entry.inputs)) return null;
+  if (entry?.version !== CACHE_VERSION || entry.file !== file || !Array.isArray(entry.inputs) || typeof entry.takeArena !== 'boolean') return null;
   // Checked as a child's answer is, without zod compiling fast paths (code generation) for a
   // handful of parses at start-up: that costs more than the parses.
   if (!answerSchema.safeParse(entry.answer, { jitless: true }).success) return null;
@@ -264,7 +267,7 @@ function writeEntry(cacheDir: string, entry: CacheEntry): void {
 }
 
 /** Bundles one bot file with the discovery runner; the reason when esbuild cannot. */
-async function bundleFor(file: string): Promise<{ code: Uint8Array; inputs: string[] } | { reason: string }> {
+async function bundleFor(file: string): Promise<{ code: Uint8Array; inputs: string[]; aliased: Set<string> } | { reason: string }> {
   const entry = [...gameRegistrations(), `import { runDiscovery } from ${JSON.stringify(RUNNER)};`, `await runDiscovery(() => import(${JSON.stringify(file)}));`].join('\n');
   try {
     return await bundleWithInputs(entry, process.cwd(), 'discovery', { 'take-arena': PACKAGE_ENTRY });
@@ -448,6 +451,8 @@ function runChild(file: string, bundle: string, variants: readonly string[], san
 export interface DescribedModule {
   readonly meta: BotMeta;
   readonly bot: AnyBot;
+  /** Whether a module of the bot imports `take-arena` by name (see `ModuleBotEntry.takeArena`). */
+  readonly takeArena: boolean;
 }
 
 /** Entries beyond this many make a cold discovery prune the cache. */
@@ -590,7 +595,8 @@ export async function describeModules(files: readonly string[], settings: Discov
       const meta = cached.answer.meta;
       const bundle = join(cacheDir!, cached.bundle);
       const missing = meta.supports === null ? [] : variants.filter((v) => !(v in meta.supports!));
-      if (missing.length === 0) return { meta, bot: descriptor(file, meta, bundle, settings, cacheDir) };
+      const { takeArena } = cached;
+      if (missing.length === 0) return { meta, bot: descriptor(file, meta, bundle, settings, cacheDir), takeArena };
       // The entry is current but has not been asked about some of this run's variants: its bundle
       // answers those alone, and the entry keeps them with the others.
       if (existsSync(bundle)) {
@@ -598,7 +604,7 @@ export async function describeModules(files: readonly string[], settings: Discov
         if ('reason' in answer) return answer;
         if (answer.meta.name === meta.name && answer.meta.supports !== null) {
           const union = remember(cacheDir!, file, meta.name, answer.meta.supports) ?? { ...meta, supports: { ...meta.supports, ...answer.meta.supports } };
-          return { meta: union, bot: descriptor(file, union, bundle, settings, cacheDir) };
+          return { meta: union, bot: descriptor(file, union, bundle, settings, cacheDir), takeArena };
         }
       }
     }
@@ -620,13 +626,14 @@ export async function describeModules(files: readonly string[], settings: Discov
       writeFileSync(bundle, built.code, { mode: 0o644 });
     }
     const { answer, answered } = await runChild(file, bundle, variants, settings.sandbox === true, limits);
+    const takeArena = built.aliased.has('take-arena');
     // Only what the runner itself answered depends on the files alone (a time limit does not).
     if (answered && cacheDir !== null && bundle.startsWith(cacheDir)) {
       const inputs = built.inputs.map((p) => stamp(p)).filter((s): s is InputStamp => s !== null);
-      if (inputs.length === built.inputs.length) writeEntry(cacheDir, { version: CACHE_VERSION, file, inputs, bundle: name, answer });
+      if (inputs.length === built.inputs.length) writeEntry(cacheDir, { version: CACHE_VERSION, file, inputs, bundle: name, answer, takeArena });
     }
     if ('reason' in answer) return answer;
-    return { meta: answer.meta, bot: descriptor(file, answer.meta, bundle, settings, cacheDir) };
+    return { meta: answer.meta, bot: descriptor(file, answer.meta, bundle, settings, cacheDir), takeArena };
   };
   // A child per file, a few at once (in order): a folder of bots must not start them all together.
   const results = (await Readable.from(files).map(describe, { concurrency: Math.max(2, availableParallelism()) }).toArray()) as (DescribedModule | { reason: string })[];

@@ -114,19 +114,28 @@ export async function bundleScript(
 }
 
 /**
- * Bundles like `bundleScript` but returns the code and the absolute paths of every file that went
- * into it (what a cache of anything derived from the bundle must watch).
+ * Bundles like `bundleScript` but returns the code, the absolute paths of every file that went
+ * into it (what a cache of anything derived from the bundle must watch), and the bare names of
+ * `alias` that some module of it imports by name (`take-arena`, or a path in it).
  */
 export async function bundleWithInputs(
   entrySource: string,
   resolveDir: string,
   name: string,
   alias: Readonly<Record<string, string>> = {},
-): Promise<{ code: Uint8Array; inputs: string[] }> {
+): Promise<{ code: Uint8Array; inputs: string[]; aliased: Set<string> }> {
   const result = await build(entrySource, resolveDir, name, alias, true);
-  const inputs = Object.keys(result.metafile?.inputs ?? {})
+  const files = result.metafile?.inputs ?? {};
+  const inputs = Object.keys(files)
     // The entry itself (`<name>-entry.ts`, from `entrySource`) is not a file.
     .filter((f) => f !== `${name}-entry.ts` && !f.includes(':'))
     .map((f) => resolve(resolveDir, f));
-  return { code: result.outputFiles[0]!.contents, inputs };
+  const aliased = new Set<string>();
+  for (const file of Object.values(files)) {
+    for (const { original } of file.imports) {
+      const bare = original?.split('/')[0];
+      if (bare !== undefined && bare in alias) aliased.add(bare);
+    }
+  }
+  return { code: result.outputFiles[0]!.contents, inputs, aliased };
 }

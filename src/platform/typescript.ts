@@ -24,13 +24,14 @@ function isTypeScript(file: string): boolean {
 /**
  * The module to import for `file`: its compiled twin in `dist/bots/` when it is a built-in bot
  * compiled since its last change, else the file itself (after registering tsx when it is
- * TypeScript and this is the compiled copy, and `take-arena`'s resolution from any folder).
+ * TypeScript and this is the compiled copy, and `take-arena`'s resolution from any folder unless
+ * `takeArena` is false: a JavaScript file none of whose modules imports the name).
  */
-export async function importableModule(file: string): Promise<string> {
+export async function importableModule(file: string, takeArena = true): Promise<string> {
   if (!COMPILED) return file;
   // A JavaScript bot outside the package imports `take-arena` too: the compiled entry's one instance.
   if (!isTypeScript(file)) {
-    await resolveTakeArenaAnywhere(DIST_ENTRY);
+    if (takeArena) await resolveTakeArenaAnywhere(DIST_ENTRY);
     return file;
   }
   if (dirname(file) === join(PACKAGE_ROOT, 'bots')) {
