@@ -20,6 +20,9 @@ export function putText(buf: Buffer, at: number, s: string): number {
   return at;
 }
 
+/** "00" to "99": two digits a step (half the divisions of one at a time). */
+const PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 0x30 + (i & 1 ? (i >> 1) % 10 : Math.floor((i >> 1) / 10)));
+
 /**
  * A number as `String(n)` writes it: integers of up to 32 bits as digits straight into the buffer,
  * anything else through `String`. At most 24 bytes.
@@ -29,12 +32,18 @@ export function putNumber(buf: Uint8Array, at: number, n: number): number {
   if (u <= 0xffffffff && u >>> 0 === u) {
     if (n < 0) buf[at++] = 0x2d;
     const end = at + digitsOf(u);
-    for (let i = end - 1; i > at; i--) {
-      const q = (u / 10) >>> 0;
-      buf[i] = 0x30 + u - q * 10;
+    let i = end;
+    while (u >= 100) {
+      const q = Math.floor(u / 100);
+      const r = (u - q * 100) << 1;
+      buf[--i] = PAIRS[r + 1]!;
+      buf[--i] = PAIRS[r]!;
       u = q;
     }
-    buf[at] = 0x30 + u;
+    if (u >= 10) {
+      buf[--i] = PAIRS[(u << 1) + 1]!;
+      buf[--i] = PAIRS[u << 1]!;
+    } else buf[--i] = 0x30 + u;
     return end;
   }
   return putAscii(buf, at, String(n));
@@ -61,6 +70,11 @@ export class ByteMemo {
   readonly #encode: (s: string) => string;
   readonly #limit: number;
   #bytes = new Map<string, Uint8Array>();
+  /** The last two strings asked for and their bytes: a game's two labels, its variant, found without hashing. */
+  #last0 = '';
+  #bytes0: Uint8Array | null = null;
+  #last1 = '';
+  #bytes1: Uint8Array | null = null;
 
   constructor(encode: (s: string) => string, limit = 256) {
     this.#encode = encode;
@@ -69,13 +83,27 @@ export class ByteMemo {
 
   /** Writes `encode(s)` as UTF-8 at `at`; returns the end. */
   put(buf: Uint8Array, at: number, s: string): number {
+    let b: Uint8Array;
+    if (s === this.#last0 && this.#bytes0 !== null) b = this.#bytes0;
+    else if (s === this.#last1 && this.#bytes1 !== null) b = this.#bytes1;
+    else {
+      b = this.#lookUp(s);
+      this.#last1 = this.#last0;
+      this.#bytes1 = this.#bytes0;
+      this.#last0 = s;
+      this.#bytes0 = b;
+    }
+    buf.set(b, at);
+    return at + b.length;
+  }
+
+  #lookUp(s: string): Uint8Array {
     let b = this.#bytes.get(s);
     if (b === undefined) {
       if (this.#bytes.size >= this.#limit) this.#bytes = new Map();
       b = Buffer.from(this.#encode(s), 'utf8');
       this.#bytes.set(s, b);
     }
-    buf.set(b, at);
-    return at + b.length;
+    return b;
   }
 }
