@@ -18,6 +18,29 @@ export function fixtureRegistry(): Promise<BotRegistry> {
   return (registry ??= discoverBots([FIXTURE_BOTS]));
 }
 
+/** A finished game as the match makes it (a normal win of the first seat in 4 moves), with `extra` over it. */
+export function gameRecord(extra: Partial<GameRecord> = {}): GameRecord {
+  return {
+    index: 3,
+    key: 'k',
+    variant: 'subtraction{moves=1,5,8,10;n=50..200}',
+    deal: 1,
+    dealSeed: 4_000_000_000,
+    seating: 1,
+    seats: { first: 'greedy', second: 'random' },
+    botSeeds: { first: 11, second: 12 },
+    start: { pile: 57 },
+    moves: ['10', '8', '5', '1'],
+    us: [3, 12, 1, 1_234_567],
+    outcome: { winner: 'first' },
+    winner: 'greedy',
+    termination: 'normal',
+    faulty: null,
+    reason: null,
+    ...extra,
+  };
+}
+
 /** A fresh temporary folder. */
 export function tempDir(prefix = 'arena-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

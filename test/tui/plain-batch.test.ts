@@ -8,26 +8,9 @@ import type { GameRecord } from '../../src/arena/match.ts';
 import { visible } from '../../src/core/text.ts';
 import { gameLine, PlainBatch, plainReporter } from '../../src/tui/dashboard/plain.ts';
 import { ESCAPES } from '../fixtures/hostile/lib/escapes.mjs';
+import { gameRecord } from '../arena/helpers.ts';
 
-const rec = (extra: Partial<GameRecord> = {}): GameRecord => ({
-  index: 3,
-  key: 'k',
-  variant: 'subtraction{moves=1,5,8,10;n=50..200}',
-  deal: 7,
-  dealSeed: 1,
-  seating: 0,
-  seats: { first: 'greedy', second: 'random' },
-  botSeeds: { first: 11, second: 12 },
-  start: { pile: 57 },
-  moves: ['10', '8', '5'],
-  us: [3, 12, 1],
-  outcome: { winner: 'first' },
-  winner: 'greedy',
-  termination: 'normal',
-  faulty: null,
-  reason: null,
-  ...extra,
-});
+const rec = gameRecord;
 
 /** Records of every kind a plain line shows, with strings that need making visible, each twice (the second from the batch's memo). */
 const RECORDS: readonly GameRecord[] = [

@@ -3,32 +3,27 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../src/arena/match.ts';
 import { Dashboard } from '../../src/tui/dashboard/Dashboard.tsx';
 import { DashboardStore } from '../../src/tui/dashboard/dashboard-store.ts';
+import { gameRecord } from '../arena/helpers.ts';
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
 /** A finished game under a time control, with its think times (`us`) and overheads (`ovh`). */
 function record(index: number, us: number[], ovh: number[]): GameRecord {
-  return {
+  return gameRecord({
     index,
     key: `subtraction|0|a|b|${index}`,
     variant: 'subtraction{moves=1,2;n=4}',
     deal: 0,
-    dealSeed: 1,
     seating: 0,
     seats: { first: 'a', second: 'b' },
-    botSeeds: { first: 1, second: 2 },
     start: { pile: 4 },
     moves: us.map(() => '1'),
     us,
     ovh,
     timeControl: { baseMs: 2000, incMs: 50 },
-    outcome: { winner: 'first' },
     winner: 'a',
-    termination: 'normal',
-    faulty: null,
-    reason: null,
-  };
+  });
 }
 
 describe('think time and arena overhead on the dashboard', () => {

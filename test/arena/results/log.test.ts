@@ -3,28 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../../src/arena/match.ts';
 import { LogChain, parseRecordLine, readLog, recordLine, ResultsLog, SEAL_EVERY } from '../../../src/arena/results/index.ts';
-import { tempDir } from '../helpers.ts';
+import { gameRecord, tempDir } from '../helpers.ts';
 
 /** A finished game as the match makes it. */
-const rec = (key: string, extra: Partial<GameRecord> = {}): GameRecord => ({
-  index: 3,
-  key,
-  variant: 'subtraction{moves=1,5,8,10;n=50..200}',
-  deal: 1,
-  dealSeed: 4_000_000_000,
-  seating: 1,
-  seats: { first: 'greedy', second: 'random' },
-  botSeeds: { first: 11, second: 12 },
-  start: { pile: 57 },
-  moves: ['10', '8', '5', '1'],
-  us: [3, 12, 1, 1_234_567],
-  outcome: { winner: 'first' },
-  winner: 'greedy',
-  termination: 'normal',
-  faulty: null,
-  reason: null,
-  ...extra,
-});
+const rec = (key: string, extra: Partial<GameRecord> = {}): GameRecord => gameRecord({ key, ...extra });
 
 describe('ResultsLog (group commit)', () => {
   it('settles appends only once their batch is written, in append order', async () => {
