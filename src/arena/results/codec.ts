@@ -90,17 +90,91 @@ function putStringOrNull(buf: Buffer, at: number, s: string | null): number {
   return s === null ? putAscii(buf, at, 'null') : putString(buf, at, s);
 }
 
+/** A start position's JSON text as bytes (see `startText`). */
+export interface StartText {
+  readonly bytes: Buffer;
+  readonly length: number;
+}
+
+/** The one `StartText`, refilled for each line. */
+const START: { bytes: Buffer; length: number } = { bytes: Buffer.allocUnsafe(1024), length: 0 };
+
+/** `START.bytes` with room for `n` bytes after `at` (grown, its first `at` bytes kept). */
+function startRoom(at: number, n: number): Buffer {
+  if (at + n > START.bytes.length) {
+    const bigger = Buffer.allocUnsafe(Math.max(2 * START.bytes.length, at + n));
+    START.bytes.copy(bigger, 0, 0, at);
+    START.bytes = bigger;
+  }
+  return START.bytes;
+}
+
+/** A position's keys as JSON writes them, with their colon. */
+const KEY = new ByteMemo((k) => `${JSON.stringify(k)}:`);
+
 /**
- * An upper bound of the bytes `encodeOpen` writes for a record whose start position is the JSON
- * text `start`: every string character at most 6 bytes (a `\u00XX` escape), every number 24.
+ * The JSON text of a position made of what positions usually are (a plain object of finite
+ * numbers, booleans and lists of finite numbers: a pile, piles, counts), as `JSON.stringify` writes
+ * it, into `START.bytes`; its length, or -1 for anything else.
  */
-export function encodedBound(r: GameRecord, start: string): number {
+function positionJSON(p: unknown): number {
+  if (p === null || typeof p !== 'object' || Object.getPrototypeOf(p) !== Object.prototype) return -1;
+  let buf = startRoom(0, 2);
+  let at = 0;
+  buf[at++] = 0x7b; // {
+  for (const k in p) {
+    if (!Object.hasOwn(p, k)) return -1; // an enumerable property of Object.prototype: JSON leaves it out
+    const v = (p as Record<string, unknown>)[k];
+    buf = startRoom(at, 6 * k.length + 32);
+    if (at > 1) buf[at++] = 0x2c;
+    at = KEY.put(buf, at, k);
+    if (typeof v === 'number') {
+      if (v - v !== 0) return -1; // NaN and the infinities are `null` in JSON
+      at = putNumber(buf, at, v);
+    } else if (typeof v === 'boolean') at = putAscii(buf, at, v ? 'true' : 'false');
+    else if (Array.isArray(v)) {
+      buf[at++] = 0x5b; // [
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x !== 'number' || x - x !== 0) return -1;
+        buf = startRoom(at, 26);
+        if (i > 0) buf[at++] = 0x2c;
+        at = putNumber(buf, at, x);
+      }
+      buf = startRoom(at, 2);
+      buf[at++] = 0x5d; // ]
+    } else return -1;
+  }
+  buf[at++] = 0x7d; // }
+  return at;
+}
+
+/**
+ * A start position's JSON text, the bytes of `JSON.stringify(start)`: written straight for the
+ * usual positions (`positionJSON`), else from that string. The one object returned is refilled by
+ * the next call: its bytes go into the line before then.
+ */
+export function startText(start: unknown): StartText {
+  let length = positionJSON(start);
+  if (length < 0) {
+    const text = JSON.stringify(start);
+    length = startRoom(0, 3 * text.length).write(text, 0, 'utf8');
+  }
+  START.length = length;
+  return START;
+}
+
+/**
+ * An upper bound of the bytes `encodeOpen` writes for a record whose start position's JSON text
+ * has `startLength` bytes: every string character at most 6 bytes (a `\u00XX` escape), every number 24.
+ */
+export function encodedBound(r: GameRecord, startLength: number): number {
   let chars = r.key.length + r.variant.length + r.seats.first.length + r.seats.second.length + (r.winner?.length ?? 0) + (r.reason?.length ?? 0) + (r.worker?.length ?? 0);
   if (r.seatClocks) chars += 64; // two clocks of a few numbers each: at most 6 × 64 bytes
   const list = r.moves;
   for (let i = 0; i < list.length; i++) chars += list[i]!.length + 1;
   for (const x of r.restarts ?? []) chars += x.reason.length + 48;
-  return 6 * chars + 3 * start.length + 24 * (list.length + (r.ovh?.length ?? 0) + (r.wus?.length ?? 0)) + 1024;
+  return 6 * chars + startLength + 24 * (list.length + (r.ovh?.length ?? 0) + (r.wus?.length ?? 0)) + 1024;
 }
 
 /**
@@ -124,7 +198,7 @@ const TERMINATION = new ByteMemo(json('', ',"faulty":'));
  * no string of the line is made. The log seals it there (chain.ts `sealInto`) by adding its checksum
  * field and the brace.
  */
-export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string): number {
+export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: StartText): number {
   at = putAscii(buf, at, '{"index":');
   at = putNumber(buf, at, r.index);
   at = putAscii(buf, at, ',"key":');
@@ -141,7 +215,9 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
   at = putAscii(buf, at, ',"second":');
   at = putNumber(buf, at, r.botSeeds.second);
   at = putAscii(buf, at, '},"start":');
-  at = putText(buf, at, start);
+  const { bytes, length } = start;
+  if (length < 32) for (let i = 0; i < length; i++) buf[at++] = bytes[i]!;
+  else at += bytes.copy(buf, at, 0, length);
   at = putAscii(buf, at, ',"moves":');
   at = putMoves(buf, at, r.moves);
   at = putAscii(buf, at, ',"us":');
@@ -216,8 +292,8 @@ export function encodeOpen(buf: Buffer, at: number, r: GameRecord, start: string
  * notation has a space) and the move times as integer microseconds.
  */
 export function recordLine(r: GameRecord): string {
-  const start = JSON.stringify(r.start);
-  const buf = Buffer.allocUnsafe(encodedBound(r, start) + 2);
+  const start = startText(r.start);
+  const buf = Buffer.allocUnsafe(encodedBound(r, start.length) + 2);
   const end = encodeOpen(buf, 0, r, start);
   buf[end] = 0x7d;
   buf[end + 1] = 0x0a;

@@ -4,7 +4,7 @@
 import { closeSync, fdatasync, fstatSync, ftruncateSync, openSync, write } from 'node:fs';
 import type { GameRecord } from '../match.ts';
 import { SEAL_EVERY, type LogChain } from './chain.ts';
-import { encodedBound, encodeOpen } from './codec.ts';
+import { encodedBound, encodeOpen, startText } from './codec.ts';
 
 /** A promise with its settle functions (`Promise.withResolvers` is Node 22+). */
 interface Deferred {
@@ -80,9 +80,9 @@ export class ResultsLog {
    */
   append(record: GameRecord): Promise<void> {
     if (this.#failed) return Promise.reject(this.#failed);
-    const start = JSON.stringify(record.start);
+    const start = startText(record.start);
     // The checksum field and newline take 44 bytes more.
-    const room = encodedBound(record, start) + 64;
+    const room = encodedBound(record, start.length) + 64;
     if (this.#used + room > this.#buf.length) {
       const bigger = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#used + room));
       this.#buf.copy(bigger, 0, 0, this.#used);

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../../src/arena/match.ts';
 import { LogChain, parseRecordLine, readLog, recordLine, ResultsLog, SEAL_EVERY } from '../../../src/arena/results/index.ts';
+import { startText } from '../../../src/arena/results/codec.ts';
+import { allFamilies, makeGame } from '../../../src/games/index.ts';
+import { createRng } from '../../../src/core/rng.ts';
 import { gameRecord, tempDir } from '../helpers.ts';
 
 /** A finished game as the match makes it. */
@@ -169,3 +172,44 @@ describe('readLog (streaming)', () => {
     expect(() => [...readLog(file)]).toThrow(/games\.jsonl:2 is not a game line/);
   });
 });
+
+describe('startText', () => {
+  const text = (start: unknown): string => {
+    const { bytes, length } = startText(start);
+    return bytes.toString('utf8', 0, length);
+  };
+
+  it('writes the bytes of JSON.stringify for positions of every shape, the usual ones without it', () => {
+    const long = Array.from({ length: 5000 }, (_, i) => i * 7919);
+    for (const start of [
+      { pile: 57 },
+      { pile: 0, turn: 'first' },
+      { piles: [3, 4, 5], big: 4_294_967_296, neg: -12, half: 0.5, tiny: 1e-7, huge: 1e21, zero: -0, yes: true, no: false },
+      { 2: 1, 1: [2, -0], b: 3, a: [] },
+      { piles: long, more: long },
+      { coins: [1, 2, 3], nested: { a: null } },
+      { pile: '123456789012345678901234567890' },
+      { nan: Number.NaN, inf: [Infinity], skipped: undefined, also: 1 },
+      { holes: [1, , 3] },
+      { 'k "quoted" é': 1, 'z\n': [1] },
+      [1, 2, 3],
+      Object.assign(Object.create(null) as object, { pile: 5 }),
+      'a string',
+      42,
+      null,
+      {},
+    ]) expect(text(start)).toBe(JSON.stringify(start));
+  });
+
+  it('writes every built-in family\'s dealt positions as JSON.stringify does', () => {
+    const rng = createRng(5);
+    for (const family of allFamilies()) {
+      const game = makeGame(family.id);
+      for (let k = 0; k < 20; k++) {
+        const start = game.toJSON(game.deal(rng));
+        expect(text(start), family.id).toBe(JSON.stringify(start));
+      }
+    }
+  });
+});
+
