@@ -119,6 +119,11 @@ export function wallCapMs(limitMs: number): number {
   return 10 * limitMs + 2000;
 }
 
+/** The reason of a move that overran its limit (`cpu`: its CPU time, under the CPU clock). */
+export function overranReason(limitMs: number, cpu: boolean): string {
+  return `no move within ${limitMs} ms${cpu ? ' of CPU time' : ''}`;
+}
+
 /** The reason of a move stopped by the CPU clock's wall-clock cap (`wallCapMs`). */
 export function wallCapReason(limitMs: number): string {
   return `no move within ${limitMs} ms: stopped at the CPU clock's wall-clock cap of ${wallCapMs(limitMs)} ms`;

@@ -18,7 +18,7 @@ import { processTreeCpuMs, type ClockKind } from '../platform/cpu-clock.ts';
 import { pidNamespacePlan, type SandboxPlan } from '../platform/sandbox.ts';
 import { BotLog, DEFAULT_STDERR_LIMIT, DRAIN_FALLBACK_MS, exitReason, killGroup, OomWatch, trackChild } from './bot-child.ts';
 import { WarmPool } from './pool.ts';
-import { BotStartError, DEFAULT_GRACE_MS, errorText, prepareTimeout, wallCapMs, wallCapReason, type BotHost, type BotSession, type FaultReply, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
+import { BotStartError, DEFAULT_GRACE_MS, errorText, prepareTimeout, overranReason, wallCapMs, wallCapReason, type BotHost, type BotSession, type FaultReply, type MoveReply, type SessionEnd, type SessionInfo } from './host.ts';
 import { encodeMessage, gameOverMessage, parseHelloReply, parseMoveLine, PROTOCOL_VERSION, type ToBot } from './protocol.ts';
 
 /** Settings of a process host. */
@@ -273,7 +273,7 @@ class BotProcess {
     // the pipe is read first (see `request`), but it must not be taken when the program overran.
     // (Its CPU time no longer grows once it has answered and waits, so reading late adds nothing.)
     if (!Number.isNaN(p.cpu0) && ms >= p.allowed) {
-      p.resolve({ ok: false, kind: 'timeout', reason: `no move within ${p.timeMs} ms of CPU time`, ms });
+      p.resolve({ ok: false, kind: 'timeout', reason: overranReason(p.timeMs, true), ms });
       return;
     }
     const answer: ProcessAnswer = parsed.clock ? { ok: true, move: parsed.move, ms, clock: true } : { ok: true, move: parsed.move, ms };
@@ -344,7 +344,7 @@ class BotProcess {
       const look = (): void => {
         const p = this.#pending;
         if (p?.id !== id) return;
-        let reason = `no move within ${msg.timeMs} ms`;
+        let reason = overranReason(msg.timeMs, false);
         if (!Number.isNaN(cpu0)) {
           const wall = performance.now() - t0;
           const cpu = processTreeCpuMs(this.child.pid!) - cpu0;
@@ -353,7 +353,7 @@ class BotProcess {
             p.timer = setTimeout(() => setImmediate(look), Math.max(1, Math.min(allowed - cpu, cap - wall)));
             return;
           }
-          reason = cpu >= allowed ? `${reason} of CPU time` : wallCapReason(msg.timeMs);
+          reason = cpu >= allowed ? overranReason(msg.timeMs, true) : wallCapReason(msg.timeMs);
         }
         this.#pending = null;
         const ms = this.#spent(p);

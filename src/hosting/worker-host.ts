@@ -17,6 +17,7 @@ import {
   DEFAULT_GRACE_MS,
   DEFAULT_PREPARE_TIMEOUT_MS,
   errorText,
+  overranReason,
   prepareTimeout,
   wallCapMs,
   wallCapReason,
@@ -651,7 +652,7 @@ class BotProc {
    */
   #overran(a: Ask, think: number): MoveReply {
     if (a.prepare !== null) return prepareTimeout(a.limitMs, think);
-    return { ok: false, kind: 'timeout', reason: `no move within ${a.limitMs} ms${this.#cpu !== null ? ' of CPU time' : ''}`, ms: think };
+    return { ok: false, kind: 'timeout', reason: overranReason(a.limitMs, this.#cpu !== null), ms: think };
   }
 
   #answer(a: Ask, reply: MoveReply): void {

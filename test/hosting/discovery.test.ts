@@ -139,12 +139,20 @@ export default defineBot({ name: 'cached', description: pick('${description}'), 
     const [name] = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
     return JSON.parse(readFileSync(join(cacheDir, name!), 'utf8'));
   };
+  /** Runs `body` on a bot `cached.ts` (its description `description`) importing `helper.ts`, with a cache folder of its own; removes both after. */
+  const withCachedBot = async (description: string, body: (t: { user: ReturnType<typeof botFolder>; cacheDir: string; file: string }) => Promise<void>): Promise<void> => {
+    const user = botFolder({ 'cached.ts': bot(description), 'helper.ts': helper('') });
+    const cacheDir = tempDir('arena-discovery-cache-');
+    try {
+      await body({ user, cacheDir, file: join(user.dir, 'cached.ts') });
+    } finally {
+      user.cleanup();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  };
 
   it('answers from the cache while the bot and what it imports are unchanged, and reads an edited one again', async () => {
-    const user = botFolder({ 'cached.ts': bot('first'), 'helper.ts': helper('') });
-    const cacheDir = tempDir('arena-discovery-cache-');
-    const file = join(user.dir, 'cached.ts');
-    try {
+    await withCachedBot('first', async ({ user, cacheDir, file }) => {
       expect(await describe1(file, cacheDir)).toBe('first');
       expect(await describe1(file, cacheDir, true)).toBe('first');
       // The bot file edited (same length, so only its content tells).
@@ -158,17 +166,11 @@ export default defineBot({ name: 'cached', description: pick('${description}'), 
       // A module it imports removed: the entry is stale (and the file no longer loads).
       rmSync(join(user.dir, 'helper.ts'));
       expect(await describe1(file, cacheDir)).toMatch(/^reason: failed to load: .*helper/);
-    } finally {
-      user.cleanup();
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('keeps answering from the cache for files rewritten unchanged, and takes their new times so they are not hashed again', async () => {
-    const user = botFolder({ 'cached.ts': bot('same'), 'helper.ts': helper('') });
-    const cacheDir = tempDir('arena-discovery-cache-');
-    const file = join(user.dir, 'cached.ts');
-    try {
+    await withCachedBot('same', async ({ cacheDir, file }) => {
       expect(await describe1(file, cacheDir)).toBe('same');
       const later = new Date(Date.now() + 60_000);
       writeFileSync(file, bot('same'));
@@ -181,34 +183,22 @@ export default defineBot({ name: 'cached', description: pick('${description}'), 
       utimesSync(file, edited, edited);
       expect(await describe1(file, cacheDir, true)).toMatch(/^reason: did not finish loading/);
       expect(await describe1(file, cacheDir)).toBe('edit');
-    } finally {
-      user.cleanup();
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('reads the bot again when its entry is damaged', async () => {
-    const user = botFolder({ 'cached.ts': bot('whole'), 'helper.ts': helper('') });
-    const cacheDir = tempDir('arena-discovery-cache-');
-    const file = join(user.dir, 'cached.ts');
-    try {
+    await withCachedBot('whole', async ({ cacheDir, file }) => {
       expect(await describe1(file, cacheDir)).toBe('whole');
       const [name] = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
       const entry = entryOf(cacheDir);
       writeFileSync(join(cacheDir, name!), JSON.stringify({ ...entry, answer: { meta: { name: 'cached', description: 7 } } }));
       expect(await describe1(file, cacheDir, true)).toMatch(/^reason: did not finish loading/);
       expect(await describe1(file, cacheDir)).toBe('whole');
-    } finally {
-      user.cleanup();
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a cold discovery prunes the entries whose inputs are gone (a deleted folder of games or helpers) and keeps the live ones', async () => {
-    const user = botFolder({ 'cached.ts': bot('kept'), 'helper.ts': helper('') });
-    const cacheDir = tempDir('arena-discovery-cache-');
-    const file = join(user.dir, 'cached.ts');
-    try {
+    await withCachedBot('kept', async ({ user, cacheDir, file }) => {
       expect(await describe1(file, cacheDir)).toBe('kept');
       const live = entryOf(cacheDir);
       // Entries of an existing bot file bundled with a helper since deleted: keys no run asks for
@@ -223,10 +213,7 @@ export default defineBot({ name: 'cached', description: pick('${description}'), 
       const left = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
       expect(left).toHaveLength(1);
       expect(await describe1(file, cacheDir, true)).toBe('again');
-    } finally {
-      user.cleanup();
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -86,8 +86,6 @@ describe('watchdogs when the runner is the late one', () => {
     while (!existsSync(answered)) block(20);
     const reply = await asked;
     expect(reply).toMatchObject({ ok: false, kind: 'timeout', reason: 'no move within 100 ms of CPU time' });
-    // Charged what it overran by, not nothing: the limit and the margin at least (no timing here, the verdict's own rule).
-    expect(reply.ms).toBeGreaterThanOrEqual(110);
   });
 
   it('isolation worker: a prepare that overran its budget is out of time, however late the runner reads its answer', async () => {

@@ -54,14 +54,12 @@ function putString(buf: Buffer, at: number, s: string): number {
   return i + 1;
 }
 
-/** A list of numbers as a JSON array (move times: mostly a single digit, written without a call). */
+/** A list of numbers as a JSON array. */
 function putNumbers(buf: Buffer, at: number, list: readonly number[]): number {
   buf[at++] = 0x5b;
   for (let i = 0; i < list.length; i++) {
     if (i > 0) buf[at++] = 0x2c;
-    const n = list[i]!;
-    if (n >= 0 && n < 10 && (n | 0) === n) buf[at++] = 0x30 + n;
-    else at = putNumber(buf, at, n);
+    at = putNumber(buf, at, list[i]!);
   }
   buf[at] = 0x5d;
   return at + 1;
